@@ -62,6 +62,24 @@ export class FakeScm implements ScmClient {
     readonly repository = 'acme/deploy',
   ) {}
 
+  /** An independent copy of this host's state, on `clock`: what a test would have after the same calls. */
+  copy(clock: () => Date): FakeScm {
+    const fake = new FakeScm(clock, this.repository);
+    const state = structuredClone({
+      calls: this.calls,
+      branches: this.branches,
+      commits: this.commits,
+      pulls: this.pulls,
+      comments: this.comments,
+      checkStates: this.checkStates,
+      merges: this.merges,
+      statuses: this.statuses,
+      runs: this.runs,
+    });
+    Object.assign(fake, state, { seq: this.seq, refOf: this.refOf });
+    return fake;
+  }
+
   writes(): Call[] {
     return this.calls.filter((c) => WRITES.includes(c.op));
   }

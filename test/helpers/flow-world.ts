@@ -1,3 +1,6 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import { runCli, CliResult } from './cli';
 import { Call, FakeScm } from './fake-scm';
 import { bumpImage, commitAll, land, makeRepo } from './git-repo';
@@ -22,8 +25,20 @@ export class FlowWorld {
     GITHUB_API_URL: 'https://api.github.com',
   };
 
-  constructor(apps: readonly string[], config: string) {
-    this.repo = makeRepo(apps, config, this.now);
+  constructor(apps: readonly string[], config: string, repo?: string) {
+    this.repo = repo ?? makeRepo(apps, config, this.now);
+  }
+
+  /** An independent copy: its own checkout (a copy of this one, git directory included) and code host. */
+  copy(): FlowWorld {
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-flow-'));
+    fs.cpSync(this.repo, repo, { recursive: true });
+    const w = new FlowWorld([], '', repo);
+    w.now = this.now;
+    (w as { fake: FakeScm }).fake = this.fake.copy(() => w.now);
+    w.env = { ...this.env };
+    this.landed.forEach((n) => w.landed.add(n));
+    return w;
   }
 
   /** Runs `rollgen <args>` against the fake, then lets whatever rollgen merged reach the checkout. */
@@ -42,8 +57,27 @@ export class FlowWorld {
     };
   }
 
-  /** App `echo` adopted, a new revision, steps 1..k merged by a person, the next step's PR open. */
+  /**
+   * App `echo` adopted, a new revision, steps 1..k merged by a person, the next step's PR open.
+   * Without `prepare`, the worlds reached on the way are kept for the test file (reached, below): a
+   * later call with the same config starts from a copy of the furthest one, instead of replaying the
+   * same `rollgen pr` runs from the start.
+   */
   static async echoAtStep(config: string, k: number, prepare?: (repo: string) => void): Promise<FlowWorld> {
+    const kept = prepare ? undefined : furthestReached(config, k);
+    const w = kept ? kept.world.copy() : await FlowWorld.echoRevised(config, prepare);
+    if (!kept && !prepare) keepReached(config, 0, w);
+    for (let s = (kept?.step ?? 0) + 1; s <= k; s++) {
+      await w.pr();
+      w.merge(w.openPr(`rollgen/echo/step-${s}`).number);
+      if (!prepare) keepReached(config, s, w);
+    }
+    await w.pr();
+    return w;
+  }
+
+  /** App `echo` adopted (selector switched) and its image bumped on main: the rollout's steps are next. */
+  private static async echoRevised(config: string, prepare?: (repo: string) => void): Promise<FlowWorld> {
     const w = new FlowWorld(['echo'], config);
     if (prepare) {
       prepare(w.repo);
@@ -54,11 +88,6 @@ export class FlowWorld {
     await w.pr();
     await w.pr(); // merges the selector switch
     bumpImage(w.repo, 'echo', '2.54', w.now);
-    for (let s = 1; s <= k; s++) {
-      await w.pr();
-      w.merge(w.openPr(`rollgen/echo/step-${s}`).number);
-    }
-    await w.pr();
     return w;
   }
 
@@ -97,4 +126,25 @@ export class FlowWorld {
       }
     }
   }
+}
+
+/** Copies of the worlds echoAtStep reached in this test file: config -> steps merged -> world. */
+const reached = new Map<string, Map<number, FlowWorld>>();
+afterAll(() => {
+  for (const worlds of reached.values())
+    for (const w of worlds.values()) fs.rmSync(w.repo, { recursive: true, force: true });
+  reached.clear();
+});
+
+function keepReached(config: string, step: number, w: FlowWorld): void {
+  const worlds = reached.get(config) ?? new Map<number, FlowWorld>();
+  reached.set(config, worlds);
+  if (!worlds.has(step)) worlds.set(step, w.copy());
+}
+
+function furthestReached(config: string, k: number): { step: number; world: FlowWorld } | undefined {
+  const steps = [...(reached.get(config)?.keys() ?? [])].filter((s) => s <= k);
+  if (steps.length === 0) return undefined;
+  const step = Math.max(...steps);
+  return { step, world: reached.get(config)!.get(step)! };
 }
