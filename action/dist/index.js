@@ -60196,9 +60196,7 @@ var fs16 = __toESM(require("fs"));
 var path21 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
-  const root = gitTopLevel(git, dir);
-  if (!root) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
-  const branch = currentBranch(git, root);
+  const { root, branch, commit: commit2 } = describeCheckout(git, dir);
   const base = baseFlag ?? pr.base ?? branch;
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
@@ -60210,13 +60208,30 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
 ${dirty}`
     );
-  const [head, tree] = git(["rev-parse", "HEAD", "HEAD^{tree}"], root).trim().split("\n");
   const read = (repoPath) => {
     const file = path21.join(root, repoPath);
     return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
   };
-  return { root, base, head, tree, read };
+  return { root, base, ...commit2(), read };
 }
+function describeCheckout(git, dir) {
+  let lines = [];
+  try {
+    lines = git(["rev-parse", "--show-toplevel", "HEAD", "HEAD^{tree}", "--symbolic-full-name", "HEAD"], dir).trim().split("\n");
+  } catch {
+  }
+  const [root, head, tree, ref] = lines;
+  if (lines.length === 4 && (ref === "HEAD" || ref.startsWith(BRANCH_REF)))
+    return { root, branch: ref === "HEAD" ? void 0 : ref.slice(BRANCH_REF.length), commit: () => ({ head, tree }) };
+  const top = gitTopLevel(git, dir);
+  if (!top) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
+  const commit2 = () => {
+    const [head2, tree2] = git(["rev-parse", "HEAD", "HEAD^{tree}"], top).trim().split("\n");
+    return { head: head2, tree: tree2 };
+  };
+  return { root: top, branch: currentBranch(git, top), commit: commit2 };
+}
+var BRANCH_REF = "refs/heads/";
 function currentBranch(git, root) {
   try {
     return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
