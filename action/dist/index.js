@@ -21169,12 +21169,12 @@ var require_dist2 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative19] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative19) : [];
+      const [crawler, relative17] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative17) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative19] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative19) : [];
+      const [crawler, relative17] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative17) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -24329,7 +24329,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative19(aRoot, aPath) {
+    function relative17(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24348,7 +24348,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative19;
+    exports2.relative = relative17;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -31971,50 +31971,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative19, options, skipNormalization) {
+    function resolveComponent(base, relative17, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative19 = parse4(serialize(relative19, options), options);
+        relative17 = parse4(serialize(relative17, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative19.scheme) {
-        target.scheme = relative19.scheme;
-        target.userinfo = relative19.userinfo;
-        target.host = relative19.host;
-        target.port = relative19.port;
-        target.path = removeDotSegments(relative19.path || "");
-        target.query = relative19.query;
+      if (!options.tolerant && relative17.scheme) {
+        target.scheme = relative17.scheme;
+        target.userinfo = relative17.userinfo;
+        target.host = relative17.host;
+        target.port = relative17.port;
+        target.path = removeDotSegments(relative17.path || "");
+        target.query = relative17.query;
       } else {
-        if (relative19.userinfo !== void 0 || relative19.host !== void 0 || relative19.port !== void 0) {
-          target.userinfo = relative19.userinfo;
-          target.host = relative19.host;
-          target.port = relative19.port;
-          target.path = removeDotSegments(relative19.path || "");
-          target.query = relative19.query;
+        if (relative17.userinfo !== void 0 || relative17.host !== void 0 || relative17.port !== void 0) {
+          target.userinfo = relative17.userinfo;
+          target.host = relative17.host;
+          target.port = relative17.port;
+          target.path = removeDotSegments(relative17.path || "");
+          target.query = relative17.query;
         } else {
-          if (!relative19.path) {
+          if (!relative17.path) {
             target.path = base.path;
-            if (relative19.query !== void 0) {
-              target.query = relative19.query;
+            if (relative17.query !== void 0) {
+              target.query = relative17.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative19.path[0] === "/") {
-              target.path = removeDotSegments(relative19.path);
+            if (relative17.path[0] === "/") {
+              target.path = removeDotSegments(relative17.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative19.path;
+                target.path = "/" + relative17.path;
               } else if (!base.path) {
-                target.path = relative19.path;
+                target.path = relative17.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative19.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative17.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative19.query;
+            target.query = relative17.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -32022,7 +32022,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative19.fragment;
+      target.fragment = relative17.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -44820,10 +44820,10 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
   let offset = bm.offset;
   let commentEnd = null;
   for (const collItem of bm.items) {
-    const { start: start2, key: key2, sep: sep7, value } = collItem;
+    const { start: start2, key: key2, sep: sep6, value } = collItem;
     const keyProps = resolveProps(start2, {
       indicator: "explicit-key-ind",
-      next: key2 ?? sep7?.[0],
+      next: key2 ?? sep6?.[0],
       offset,
       onError,
       parentIndent: bm.indent,
@@ -44837,7 +44837,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
         else if ("indent" in key2 && key2.indent !== bm.indent)
           onError(offset, "BAD_INDENT", startColMsg);
       }
-      if (!keyProps.anchor && !keyProps.tag && !sep7) {
+      if (!keyProps.anchor && !keyProps.tag && !sep6) {
         commentEnd = keyProps.end;
         if (keyProps.comment) {
           if (map3.comment)
@@ -44861,7 +44861,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
     ctx.atKey = false;
     if (mapIncludes(ctx, map3.items, keyNode))
       onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-    const valueProps = resolveProps(sep7 ?? [], {
+    const valueProps = resolveProps(sep6 ?? [], {
       indicator: "map-value-ind",
       next: value,
       offset: keyNode.range[2],
@@ -44877,7 +44877,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
         if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
           onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
       }
-      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : composeEmptyNode2(ctx, offset, sep7, null, valueProps, onError);
+      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : composeEmptyNode2(ctx, offset, sep6, null, valueProps, onError);
       if (ctx.schema.compat)
         flowIndentCheck(bm.indent, value, onError);
       offset = valueNode.range[2];
@@ -44953,7 +44953,7 @@ function resolveEnd(end, offset, reqSpace, onError) {
   let comment = "";
   if (end) {
     let hasSpace = false;
-    let sep7 = "";
+    let sep6 = "";
     for (const token of end) {
       const { source, type } = token;
       switch (type) {
@@ -44967,13 +44967,13 @@ function resolveEnd(end, offset, reqSpace, onError) {
           if (!comment)
             comment = cb;
           else
-            comment += sep7 + cb;
-          sep7 = "";
+            comment += sep6 + cb;
+          sep6 = "";
           break;
         }
         case "newline":
           if (comment)
-            sep7 += source;
+            sep6 += source;
           hasSpace = true;
           break;
         default:
@@ -45002,18 +45002,18 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
   let offset = fc.offset + fc.start.source.length;
   for (let i = 0; i < fc.items.length; ++i) {
     const collItem = fc.items[i];
-    const { start: start2, key: key2, sep: sep7, value } = collItem;
+    const { start: start2, key: key2, sep: sep6, value } = collItem;
     const props = resolveProps(start2, {
       flow: fcName,
       indicator: "explicit-key-ind",
-      next: key2 ?? sep7?.[0],
+      next: key2 ?? sep6?.[0],
       offset,
       onError,
       parentIndent: fc.indent,
       startOnNewline: false
     });
     if (!props.found) {
-      if (!props.anchor && !props.tag && !sep7 && !value) {
+      if (!props.anchor && !props.tag && !sep6 && !value) {
         if (i === 0 && props.comma)
           onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
         else if (i < fc.items.length - 1)
@@ -45067,8 +45067,8 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
         }
       }
     }
-    if (!isMap3 && !sep7 && !props.found) {
-      const valueNode = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, sep7, null, props, onError);
+    if (!isMap3 && !sep6 && !props.found) {
+      const valueNode = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, sep6, null, props, onError);
       coll.items.push(valueNode);
       offset = valueNode.range[2];
       if (isBlock(value))
@@ -45080,7 +45080,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       if (isBlock(key2))
         onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
       ctx.atKey = false;
-      const valueProps = resolveProps(sep7 ?? [], {
+      const valueProps = resolveProps(sep6 ?? [], {
         flow: fcName,
         indicator: "map-value-ind",
         next: value,
@@ -45091,8 +45091,8 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       });
       if (valueProps.found) {
         if (!isMap3 && !props.found && ctx.options.strict) {
-          if (sep7)
-            for (const st of sep7) {
+          if (sep6)
+            for (const st of sep6) {
               if (st === valueProps.found)
                 break;
               if (st.type === "newline") {
@@ -45109,7 +45109,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
         else
           onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
       }
-      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
       if (valueNode) {
         if (isBlock(value))
           onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -45269,7 +45269,7 @@ function resolveBlockScalar(ctx, scalar, onError) {
       chompStart = i + 1;
   }
   let value = "";
-  let sep7 = "";
+  let sep6 = "";
   let prevMoreIndented = false;
   for (let i = 0; i < contentStart; ++i)
     value += lines[i][0].slice(trimIndent) + "\n";
@@ -45286,24 +45286,24 @@ function resolveBlockScalar(ctx, scalar, onError) {
       indent = "";
     }
     if (type === Scalar.BLOCK_LITERAL) {
-      value += sep7 + indent.slice(trimIndent) + content;
-      sep7 = "\n";
+      value += sep6 + indent.slice(trimIndent) + content;
+      sep6 = "\n";
     } else if (indent.length > trimIndent || content[0] === "	") {
-      if (sep7 === " ")
-        sep7 = "\n";
-      else if (!prevMoreIndented && sep7 === "\n")
-        sep7 = "\n\n";
-      value += sep7 + indent.slice(trimIndent) + content;
-      sep7 = "\n";
+      if (sep6 === " ")
+        sep6 = "\n";
+      else if (!prevMoreIndented && sep6 === "\n")
+        sep6 = "\n\n";
+      value += sep6 + indent.slice(trimIndent) + content;
+      sep6 = "\n";
       prevMoreIndented = true;
     } else if (content === "") {
-      if (sep7 === "\n")
+      if (sep6 === "\n")
         value += "\n";
       else
-        sep7 = "\n";
+        sep6 = "\n";
     } else {
-      value += sep7 + content;
-      sep7 = " ";
+      value += sep6 + content;
+      sep6 = " ";
       prevMoreIndented = false;
     }
   }
@@ -45398,7 +45398,7 @@ function resolveFlowScalar(scalar, strict, onError) {
   const { offset, type, source, end } = scalar;
   let _type;
   let value;
-  const _onError = (rel2, code, msg) => onError(offset + rel2, code, msg);
+  const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
   switch (type) {
     case "scalar":
       _type = Scalar.PLAIN;
@@ -45478,25 +45478,25 @@ function unfoldLines(source) {
     trimBoth = /^[ \t]+|[ \t]+$/g;
   }
   let res = match[1].replace(trimEnd, "");
-  let sep7 = " ";
+  let sep6 = " ";
   let pos = line.lastIndex;
   while (match = line.exec(source)) {
     const lm = match[1].replace(trimBoth, "");
     if (lm === "") {
-      if (sep7 === "\n")
-        res += sep7;
+      if (sep6 === "\n")
+        res += sep6;
       else
-        sep7 = "\n";
+        sep6 = "\n";
     } else {
-      res += sep7 + lm;
-      sep7 = " ";
+      res += sep6 + lm;
+      sep6 = " ";
     }
     pos = line.lastIndex;
   }
   const last = /[ \t]*(.*)/sy;
   last.lastIndex = pos;
   match = last.exec(source);
-  return res + sep7 + (match?.[1] ?? "");
+  return res + sep6 + (match?.[1] ?? "");
 }
 function doubleQuotedValue(source, onError) {
   let res = "";
@@ -47113,18 +47113,18 @@ var Parser = class {
     if (this.type === "map-value-ind") {
       const prev = getPrevProps(this.peek(2));
       const start2 = getFirstKeyStartProps(prev);
-      let sep7;
+      let sep6;
       if (scalar.end) {
-        sep7 = scalar.end;
-        sep7.push(this.sourceToken);
+        sep6 = scalar.end;
+        sep6.push(this.sourceToken);
         delete scalar.end;
       } else
-        sep7 = [this.sourceToken];
+        sep6 = [this.sourceToken];
       const map3 = {
         type: "block-map",
         offset: scalar.offset,
         indent: scalar.indent,
-        items: [{ start: start2, key: scalar, sep: sep7 }]
+        items: [{ start: start2, key: scalar, sep: sep6 }]
       };
       this.onKeyLine = true;
       this.stack[this.stack.length - 1] = map3;
@@ -47277,15 +47277,15 @@ var Parser = class {
             } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
               const start3 = getFirstKeyStartProps(it.start);
               const key2 = it.key;
-              const sep7 = it.sep;
-              sep7.push(this.sourceToken);
+              const sep6 = it.sep;
+              sep6.push(this.sourceToken);
               delete it.key;
               delete it.sep;
               this.stack.push({
                 type: "block-map",
                 offset: this.offset,
                 indent: this.indent,
-                items: [{ start: start3, key: key2, sep: sep7 }]
+                items: [{ start: start3, key: key2, sep: sep6 }]
               });
             } else if (start2.length > 0) {
               it.sep = it.sep.concat(start2, this.sourceToken);
@@ -47479,13 +47479,13 @@ var Parser = class {
         const prev = getPrevProps(parent);
         const start2 = getFirstKeyStartProps(prev);
         fixFlowSeqItems(fc);
-        const sep7 = fc.end.splice(1, fc.end.length);
-        sep7.push(this.sourceToken);
+        const sep6 = fc.end.splice(1, fc.end.length);
+        sep6.push(this.sourceToken);
         const map3 = {
           type: "block-map",
           offset: fc.offset,
           indent: fc.indent,
-          items: [{ start: start2, key: fc, sep: sep7 }]
+          items: [{ start: start2, key: fc, sep: sep6 }]
         };
         this.onKeyLine = true;
         this.stack[this.stack.length - 1] = map3;
@@ -47754,8 +47754,8 @@ function isInside(target, root) {
   return contains(root, fs.existsSync(target) ? fs.realpathSync(target) : target);
 }
 function contains(root, real) {
-  const rel2 = path.relative(root, real);
-  return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
+  const rel = path.relative(root, real);
+  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -48276,13 +48276,13 @@ function linkedMatches(root, pattern, deepest) {
   const picomatch = require_picomatch2();
   const isMatch = picomatch(pattern);
   const out = [];
-  const walk = (rel2, depth) => {
+  const walk = (rel, depth) => {
     if (depth > 32) return;
-    const dir = path2.join(root, rel2);
+    const dir = path2.join(root, rel);
     if (!isDirectory(dir)) return;
     for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
-      const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
+      const child3 = rel ? `${rel}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
       else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
     }
@@ -48401,8 +48401,8 @@ function realOrParent(abs) {
   }
 }
 function isInside2(child3, root) {
-  const rel2 = path3.relative(root, child3);
-  return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
+  const rel = path3.relative(root, child3);
+  return rel === "" || !rel.startsWith(`..${path3.sep}`) && rel !== ".." && !path3.isAbsolute(rel);
 }
 var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
 function confinePattern(root, written, field2, at) {
@@ -49006,8 +49006,8 @@ function entries(file) {
 }
 var shown = (p, cwd) => path9.relative(cwd, p) || p;
 function inside(target, root) {
-  const rel2 = path9.relative(root, target);
-  return rel2 === "" || !rel2.startsWith("..") && !path9.isAbsolute(rel2);
+  const rel = path9.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path9.isAbsolute(rel);
 }
 
 // src/io/build-source.ts
@@ -58241,8 +58241,8 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside3(target, dir) {
-  const rel2 = path12.relative(dir, target);
-  return !rel2.startsWith("..") && !path12.isAbsolute(rel2);
+  const rel = path12.relative(dir, target);
+  return !rel.startsWith("..") && !path12.isAbsolute(rel);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -59328,8 +59328,7 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path26 = __toESM(require("path"));
-init_diagnostics();
+var path27 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
@@ -59855,13 +59854,13 @@ function appStamp(loc, now, previous) {
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
     return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
   };
-  const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel2}`;
+  const walk = (dir, rel) => {
+    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel}`;
     lines.push(line);
     for (const name of known.get(line) ?? fs15.readdirSync(dir)) {
       const st = fs15.lstatSync(`${dir}/${name}`);
-      lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
-      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
+      lines.push(`F${FIELD}${see(st)}${FIELD}${rel}/${name}`);
+      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
     }
   };
   try {
@@ -60070,13 +60069,13 @@ function idleApp(ctx, loc, app, command, byName, peers) {
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel2 = (p) => p ? path20.relative(cwd, p) || "." : "OUT";
-  const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
+  const rel = (p) => p ? path20.relative(cwd, p) || "." : "OUT";
+  const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
 async function writeAll(ctx, planned, afterEach) {
-  const batches2 = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
-  for (const batch of batches2) {
+  const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
+  for (const batch of batches) {
     await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove })));
     for (const w of batch) {
       ctx.written?.(w);
@@ -60203,16 +60202,16 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel2 = paths.map((p) => path21.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
+  const rel = paths.map((p) => path21.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
 ${dirty}`
     );
   const [head, tree] = git(["rev-parse", "HEAD", "HEAD^{tree}"], root).trim().split("\n");
-  const read = (repoPath) => {
-    const file = path21.join(root, repoPath);
+  const read = (repoPath2) => {
+    const file = path21.join(root, repoPath2);
     return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
@@ -60242,64 +60241,36 @@ function readTemplate2(file, cwd, configFile) {
 
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path25 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
 var fs17 = __toESM(require("fs"));
-var path24 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 init_errors();
 
 // src/flow/local-gates.ts
-var path23 = __toESM(require("path"));
+var path24 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
+var path23 = __toESM(require("path"));
+
+// src/flow/git-paths.ts
 var path22 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
-function readAppHistories(git, root, apps) {
-  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
-  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path22.join(a.output, STATUS_FILE)), i]));
-  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
-  const landed = /* @__PURE__ */ new Map();
-  const since = /* @__PURE__ */ new Map();
-  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
-    const log = git(
-      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
-      root
-    );
-    for (const { date, files } of commits(log)) {
-      for (const file of files) {
-        const status = statusOf3.get(file);
-        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
-        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
-      }
-    }
-  }
-  return apps.map((_, i) => {
-    const at = landed.get(i);
-    const pullsSince = shallow ? void 0 : at ?? since.get(i);
-    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
-  });
-}
 var literal = (p) => `:(literal)${p}`;
-function rel(root, p) {
+function repoPath(root, p) {
   return path22.relative(root, p).split(path22.sep).join("/") || ".";
 }
-function* sourcesHolding(sourceOf, file) {
-  if (sourceOf.has(".")) yield sourceOf.get(".");
+function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
-    const i = sourceOf.get(dir);
-    if (i !== void 0) yield i;
-    if (!dir.includes("/")) return;
+    const hit = dirs.get(dir);
+    if (hit !== void 0) yield hit;
+    if (!dir.includes("/")) break;
   }
+  if (dirs.has(".")) yield dirs.get(".");
 }
-function* commits(log) {
-  for (const record of log.split("").slice(1)) {
-    const [date, ...names] = record.split("\0");
-    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
-  }
-}
-function batches(paths) {
+function pathBatches(paths) {
   const out = [];
   let size = MAX_PATH_BYTES;
   for (const p of paths) {
@@ -60311,6 +60282,56 @@ function batches(paths) {
     size += p.length + 1;
   }
   return out;
+}
+
+// src/flow/history.ts
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = indexBy(apps.map((a) => repoPath(root, path23.join(a.output, STATUS_FILE))));
+  const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
+  const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  const landingSha = /* @__PURE__ */ new Map();
+  const firstSeen = (seen, apps2, value) => {
+    for (const i of apps2 ?? []) if (!seen.has(i)) seen.set(i, value);
+  };
+  const paths = [.../* @__PURE__ */ new Set([...statusOf3.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
+  for (const batch of pathBatches(paths)) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%H %cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { sha: sha2, date, files } of commits(log)) {
+      for (const file of files) {
+        firstSeen(landed, statusOf3.get(file), date);
+        for (const output of dirsHolding(outputOf, file)) firstSeen(landingSha, output, sha2);
+        for (const source of dirsHolding(sourceOf, file)) for (const i of source) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    const sha2 = landingSha.get(i);
+    return {
+      ...at ? { landedAt: at } : {},
+      ...pullsSince ? { pullsSince } : {},
+      ...sha2 ? { landingSha: sha2 } : {}
+    };
+  });
+}
+function indexBy(paths) {
+  const out = /* @__PURE__ */ new Map();
+  paths.forEach((p, i) => out.set(p, [...out.get(p) ?? [], i]));
+  return out;
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [header3, ...names] = record.split("\0");
+    const [sha2, date] = header3.split(" ");
+    yield { sha: sha2, date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
 }
 
 // src/flow/local-gates.ts
@@ -60326,8 +60347,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path23.resolve(w.output));
-  const output = path23.resolve(w.output);
+  const top = gitTopLevel(edges.git, path24.resolve(w.output));
+  const output = path24.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -60387,21 +60408,21 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path24.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path25.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path24.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path25.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs17.existsSync(dir) || path24.dirname(dir) === dir ? dir : existingAncestor(path24.dirname(dir));
+  return fs17.existsSync(dir) || path25.dirname(dir) === dir ? dir : existingAncestor(path25.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path24.resolve(w.output);
+  const dir = path25.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel2 = path24.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel2, `:(exclude)${path24.posix.join(rel2, LOCK_FILE)}`], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
+  const rel = path25.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path25.posix.join(rel, LOCK_FILE)}`], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
@@ -60817,7 +60838,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path25.relative(i.repoRoot, path25.resolve(i.write.output))) || ".";
+  const output = posix2(path26.relative(i.repoRoot, path26.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -60847,11 +60868,11 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path25.resolve(i.write.output);
-  const rel2 = (name) => posix2(path25.relative(i.repoRoot, path25.join(out, name)));
+  const out = path26.resolve(i.write.output);
+  const rel = (name) => posix2(path26.relative(i.repoRoot, path26.join(out, name)));
   const wanted = [
-    ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
-    ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
+    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
   ];
   const hash = (0, import_crypto2.createHash)("sha256");
   const changes = [];
@@ -60869,7 +60890,50 @@ function sha(text2) {
   return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
-  return p.split(path25.sep).join("/");
+  return p.split(path26.sep).join("/");
+}
+
+// src/flow/source-commits.ts
+init_diagnostics();
+var FIRST_WINDOW = 64;
+function readSourceCommits(git, root, sources) {
+  const dirOf = /* @__PURE__ */ new Map();
+  sources.forEach((s, i) => dirOf.set(repoPath(root, s), [...dirOf.get(repoPath(root, s)) ?? [], i]));
+  const found = /* @__PURE__ */ new Map();
+  for (const batch of pathBatches([...dirOf.keys()])) {
+    const wanted = () => batch.some((dir) => dirOf.get(dir).some((i) => !found.has(i)));
+    for (let skip = 0, window2 = FIRST_WINDOW; wanted(); skip += window2, window2 *= 4) {
+      const args = ["log", "-c", "-z", "--format=%x01%H%x00%s", "--name-only", `--skip=${skip}`, `-${window2}`];
+      const log = git([...args, "HEAD", "--", ...batch.map(literal)], root);
+      let read = 0;
+      for (const { commit: commit2, files } of commitsOf(log)) {
+        read++;
+        for (const file of files)
+          for (const apps of dirsHolding(dirOf, file)) for (const i of apps) if (!found.has(i)) found.set(i, commit2);
+      }
+      if (read < window2) break;
+    }
+  }
+  return sources.map((_, i) => found.get(i));
+}
+function* commitsOf(log) {
+  const tokens = log.split("\0");
+  for (let t = 0; t < tokens.length; ) {
+    const sha2 = shaOf(tokens[t]);
+    if (!sha2) {
+      t++;
+      continue;
+    }
+    const commit2 = { sha: sha2, short: sha2.slice(0, 10), subject: printable(tokens[t + 1] ?? "") };
+    const files = [];
+    for (t += 2; t < tokens.length && !shaOf(tokens[t]); t++)
+      if (tokens[t]) files.push(tokens[t].replace(/^\n/, ""));
+    yield { commit: commit2, files };
+  }
+}
+function shaOf(token) {
+  const sha2 = token.slice(1);
+  return token.charCodeAt(0) === 1 && /^[0-9a-f]{40,64}$/.test(sha2) ? sha2 : void 0;
 }
 
 // src/flow/templates/index.ts
@@ -60936,7 +61000,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path26.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path27.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -60962,29 +61026,37 @@ function offlineConnection(ctx, opts) {
   };
 }
 function proposalFor(s, entry, command, origin, target) {
-  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
-  if (!write) return void 0;
-  return buildProposal({
-    app: entry.app,
-    write,
-    origin,
-    base: s.checkout.base,
-    repoRoot: s.checkout.root,
-    readBase: s.checkout.read,
-    templates: s.templates,
-    extraLabels: s.config.pr.labels,
-    ...target ? { target } : {},
-    track: entry.loc.track,
-    ...entry.loc.health ? { health: entry.loc.health } : {},
-    links: s.links,
-    ...sourceCommitOf(s, entry)
-  });
+  return proposalsFor(s, [entry], command, origin, target)[0];
 }
-function sourceCommitOf(s, entry) {
-  const source = path26.relative(s.checkout.root, entry.loc.source).split(path26.sep).join("/") || ".";
-  const line = s.edges.git(["log", "-1", "--format=%H%x00%s", "HEAD", "--", `:(literal)${source}`], s.checkout.root);
-  const [sha2, subject] = line.trim().split("\0");
-  return sha2 ? { sourceCommit: { sha: sha2, short: sha2.slice(0, 10), subject: printable(subject ?? "") } } : {};
+function proposalsFor(s, entries2, command, origin, target) {
+  const writes = entries2.map((e) => planWrite(s.ctx, e.loc, e.app, command, s.peers, "warn"));
+  const writing = entries2.filter((_, i) => writes[i]);
+  const commits2 = readSourceCommits(
+    s.edges.git,
+    s.checkout.root,
+    writing.map((e) => e.loc.source)
+  );
+  const commitOf = new Map(writing.map((e, i) => [e, commits2[i]]));
+  return entries2.map((entry, i) => {
+    const write = writes[i];
+    if (!write) return void 0;
+    const sourceCommit = commitOf.get(entry);
+    return buildProposal({
+      app: entry.app,
+      write,
+      origin,
+      base: s.checkout.base,
+      repoRoot: s.checkout.root,
+      readBase: s.checkout.read,
+      templates: s.templates,
+      extraLabels: s.config.pr.labels,
+      ...target ? { target } : {},
+      track: entry.loc.track,
+      ...entry.loc.health ? { health: entry.loc.health } : {},
+      links: s.links,
+      ...sourceCommit ? { sourceCommit } : {}
+    });
+  });
 }
 function executeOptions(s, dryRun) {
   return {
@@ -61002,7 +61074,7 @@ function executeOptions(s, dryRun) {
 async function previewOffline(ctx, args, opts, propose) {
   if (!opts.dryRun) throw new InputError([], "--offline goes with --dry-run: without GitHub nothing can be opened");
   const s = await openLocalSession(ctx, args, opts);
-  const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
+  const proposals = propose(s, s.apps).map((proposal, i) => ({ app: s.apps[i].app.name, proposal }));
   for (const { app, proposal } of proposals) {
     if (ctx.preview) ctx.preview(previewData(app, proposal));
     else ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
@@ -61020,7 +61092,13 @@ function preview(p) {
 
 // src/flow/change-pr.ts
 async function changePr(ctx, args, opts, command) {
-  if (opts.offline) return previewOffline(ctx, args, opts, (s, entry) => commandState(s, entry, command).proposal);
+  if (opts.offline)
+    return previewOffline(
+      ctx,
+      args,
+      opts,
+      (s, entries2) => entries2.map((entry) => commandState(s, entry, command).proposal)
+    );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -61556,9 +61634,6 @@ async function runAnalysis(a) {
   return gate;
 }
 
-// src/flow/read-gates.ts
-var path27 = __toESM(require("path"));
-
 // src/io/argocd.ts
 async function readArgoApplication(server, name, token) {
   const url = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
@@ -61631,10 +61706,10 @@ function latestRuns(runs) {
   for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
   return [...byName.values()];
 }
-function judgeArgo(reading, carrying, now) {
+function judgeArgo(reading, carrying2, now) {
   if ("error" in reading) return { state: "waiting", awaited: [`Argo CD (${reading.error})`] };
   const a = reading.app;
-  const at = (sha2) => sha2 !== void 0 && carrying.includes(sha2);
+  const at = (sha2) => sha2 !== void 0 && carrying2.includes(sha2);
   const what = `Argo CD application ${a.name}`;
   if (at(a.operationRevision) && (a.operationPhase === "Failed" || a.operationPhase === "Error"))
     return { state: "failed", reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision };
@@ -61656,13 +61731,13 @@ function combineHealth(parts) {
 
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
-function carryingCommits(git, root, output) {
-  const rel2 = path27.relative(root, output) || ".";
-  const landed = git(["log", "--first-parent", "-1", "--format=%H", "HEAD", "--", rel2], root).trim();
-  if (!landed) return [];
-  const recent = git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
-  const upTo = recent.indexOf(landed);
-  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
+function recentCommits(git, root) {
+  return git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
+}
+function carryingCommits(recent, landing) {
+  if (!landing) return [];
+  const upTo = recent.indexOf(landing);
+  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landing];
 }
 async function readHealth(scm, policy, shas, edge) {
   const parts = [];
@@ -61689,14 +61764,14 @@ async function readCommitHealth(scm, policy, shas) {
 }
 
 // src/flow/gate-edge.ts
-async function readSignals(s, entry, landedAt, dryRun) {
+async function readSignals(s, entry, history, recent, dryRun) {
   const policy = entry.loc.health;
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
   if (!policy && gates.length === 0) return void 0;
-  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output);
+  const shas = carryingCommits(recent(), history.landingSha);
   const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : void 0;
   const signals = health ? { health } : {};
-  const live = countFrom(landedAt, signals);
+  const live = countFrom(history.landedAt, signals);
   if (gates.length === 0 || health && health.state !== "healthy" || !live || shas.length === 0) return signals;
   const analysis = await runAnalysis({
     scm: s.scm,
@@ -61761,7 +61836,7 @@ function decideRound(r, now, checks) {
 }
 async function prCommand(ctx, args, opts) {
   if (opts.offline)
-    return previewOffline(ctx, args, opts, (s, entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
+    return previewOffline(ctx, args, opts, (s, entries2) => proposalsFor(s, entries2, { kind: "advance" }, "flow"));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
@@ -61792,19 +61867,21 @@ async function prCommand(ctx, args, opts) {
   });
 }
 async function gather2(s, dryRun) {
-  const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
+  const proposals = proposalsFor(s, s.apps, { kind: "advance" }, "flow");
   const histories = readAppHistories(
     s.edges.git,
     s.checkout.root,
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
+  let newest;
+  const recent = () => newest ??= recentCommits(s.edges.git, s.checkout.root);
   const rounds = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
     let signals;
     try {
-      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : void 0;
+      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : void 0;
     } catch (e) {
       if (!(e instanceof ScmError)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
@@ -62583,13 +62660,15 @@ function offline() {
     signals: null
   };
 }
-async function readGitHub(ctx, apps, landed, flags3) {
+async function readGitHub(ctx, apps, histories, flags3) {
   const edges = flowEdges(ctx);
   const connection2 = readConnection(edges.env, flags3);
   return withoutToken(connection2.token, async () => {
     const scm = edges.scm(connection2);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: "open" }));
     const top = gitTopLevel(edges.git, ctx.cwd);
+    let newest;
+    const recent = () => newest ??= recentCommits(edges.git, top);
     const out = [];
     for (const [i, entry] of apps.entries()) {
       const open2 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
@@ -62602,17 +62681,19 @@ async function readGitHub(ctx, apps, landed, flags3) {
           does: targetSlug(target).replace("-", " ")
         }))
       };
-      const read = top && landed[i] ? await readSignals2(ctx, scm, edges, top, entry) : void 0;
-      const from = countFrom(landed[i], read?.gate);
+      const { landedAt, landingSha } = histories[i];
+      const read = top && landedAt ? await readSignals2(ctx, scm, edges, entry, carrying(recent, landingSha)) : void 0;
+      const from = countFrom(landedAt, read?.gate);
       out.push({ view, signals: read?.view ?? null, ...from ? { countFrom: from } : {} });
     }
     return out;
   });
 }
-async function readSignals2(ctx, scm, edges, top, { loc, app }) {
+var carrying = (recent, landingSha) => () => carryingCommits(recent(), landingSha);
+async function readSignals2(ctx, scm, edges, { loc, app }, carryingShas) {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
   if (!loc.health && gates.length === 0) return void 0;
-  const shas = carryingCommits(edges.git, top, loc.output);
+  const shas = carryingShas();
   if (shas.length === 0) return void 0;
   const health = loc.health ? await healthOf2(scm, loc.health, shas, edges) : void 0;
   const run3 = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : void 0;
@@ -62676,10 +62757,10 @@ async function readViews(ctx, args, opts) {
   const edges = flowEdges(ctx);
   const apps = await loadApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const landed = landingDates(ctx, apps);
-  const github2 = opts.pr ? await readGitHub(ctx, apps, landed, opts) : apps.map(() => offline());
+  const histories = baseHistories(ctx, apps);
+  const github2 = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, landed[i], github2[i], now));
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i].landedAt, github2[i], now));
   const disabled = apps.flatMap(
     ({ app }) => app.disabledRollouts ? [
       `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`
@@ -62720,16 +62801,16 @@ function imagesOf(d) {
   const list5 = Array.isArray(spec.containers) ? spec.containers : [];
   return list5.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
 }
-function landingDates(ctx, apps) {
+function baseHistories(ctx, apps) {
   const git = flowEdges(ctx).git;
   const top = gitTopLevel(git, ctx.cwd);
   const outputs = apps.map((a) => a.loc.output);
-  if (!top || outputs.some((o) => !o)) return apps.map(() => void 0);
+  if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
     const paths = outputs.map((o) => ({ source: path28.resolve(o), output: path28.resolve(o) }));
-    return readAppHistories(git, top, paths).map((h) => h.landedAt);
+    return readAppHistories(git, top, paths);
   } catch {
-    return apps.map(() => void 0);
+    return apps.map(() => ({}));
   }
 }
 
