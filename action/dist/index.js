@@ -60926,8 +60926,7 @@ function* commitsOf(log) {
     }
     const commit2 = { sha: sha2, short: sha2.slice(0, 10), subject: printable(tokens[t + 1] ?? "") };
     const files = [];
-    for (t += 2; t < tokens.length && !shaOf(tokens[t]); t++)
-      if (tokens[t]) files.push(tokens[t].replace(/^\n/, ""));
+    for (t += 2; t < tokens.length && !shaOf(tokens[t]); t++) if (tokens[t]) files.push(tokens[t].replace(/^\n/, ""));
     yield { commit: commit2, files };
   }
 }

@@ -52,8 +52,7 @@ function* commitsOf(log: string): Generator<{ commit: SourceCommit; files: strin
     // A subject is anyone's text: control characters are escaped as in every name rollgen prints.
     const commit = { sha, short: sha.slice(0, 10), subject: printable(tokens[t + 1] ?? '') };
     const files: string[] = [];
-    for (t += 2; t < tokens.length && !shaOf(tokens[t]); t++)
-      if (tokens[t]) files.push(tokens[t].replace(/^\n/, ''));
+    for (t += 2; t < tokens.length && !shaOf(tokens[t]); t++) if (tokens[t]) files.push(tokens[t].replace(/^\n/, ''));
     yield { commit, files };
   }
 }
