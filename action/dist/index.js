@@ -48249,8 +48249,157 @@ function firstLine(message) {
 }
 
 // src/io/config-paths.ts
+var fs4 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
+
+// src/io/confine.ts
 var fs3 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
+function realPaths() {
+  const known = /* @__PURE__ */ new Map();
+  const asked = /* @__PURE__ */ new Map();
+  const listed = /* @__PURE__ */ new Map();
+  const isLinkIn = (parent, abs) => {
+    if (!listed.has(parent)) {
+      const n = (asked.get(parent) ?? 0) + 1;
+      asked.set(parent, n);
+      if (n < 2) return isLink(abs);
+      listed.set(parent, linksIn(parent));
+    }
+    const links = listed.get(parent);
+    return links ? links.has(nameOf(abs)) : isLink(abs);
+  };
+  const resolve16 = (abs) => {
+    const cached = known.get(abs);
+    if (cached !== void 0) return cached;
+    const parent = parentOf(abs);
+    let real;
+    if (parent === abs) real = fs3.realpathSync(abs);
+    else {
+      const realParent = resolve16(parent);
+      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
+    }
+    known.set(abs, real);
+    return real;
+  };
+  return (p) => resolve16(isNormalAbsolute(p) ? p : path2.resolve(p));
+}
+var parentOf = (abs) => {
+  if (path2.sep !== "/") return path2.dirname(abs);
+  const cut = abs.lastIndexOf("/");
+  return cut > 0 ? abs.slice(0, cut) : "/";
+};
+var nameOf = (abs) => path2.sep === "/" ? abs.slice(abs.lastIndexOf("/") + 1) : path2.basename(abs);
+var childPath = (dir, name) => dir.endsWith(path2.sep) ? dir + name : dir + path2.sep + name;
+var isNormalAbsolute = (p) => path2.sep === "/" && p.startsWith("/") && (p === "/" || !p.includes("/.") && !p.includes("//") && !p.endsWith("/"));
+function linksIn(dir) {
+  try {
+    return new Set(
+      fs3.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
+    );
+  } catch (e) {
+    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
+  }
+}
+function isLink(abs) {
+  try {
+    return fs3.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}
+function realOrParent(abs) {
+  try {
+    return fs3.realpathSync(abs);
+  } catch {
+    return path2.join(fs3.realpathSync(path2.dirname(abs)), path2.basename(abs));
+  }
+}
+function isInside2(child3, root) {
+  const rel = path2.relative(root, child3);
+  return rel === "" || !rel.startsWith(`..${path2.sep}`) && rel !== ".." && !path2.isAbsolute(rel);
+}
+function confinePattern(root, written, field2, at) {
+  const lexical = path2.resolve(root, written.replace(/\{name\}/g, "x"));
+  if (path2.isAbsolute(written) || !isInside2(lexical, root))
+    return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
+  return [];
+}
+function confinePath(root, p, field2, at, real = realPaths()) {
+  return pathConfiner(root, real)(p, field2, at);
+}
+function pathConfiner(root, real) {
+  const realRoot = real(root);
+  const prefix = realRoot.endsWith(path2.sep) ? realRoot : realRoot + path2.sep;
+  return (p, field2, at) => {
+    const resolved = real(p);
+    if (resolved === realRoot || resolved.startsWith(prefix)) return [];
+    return [
+      error2(
+        typeof at === "function" ? at() : at,
+        `${field2} ${path2.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
+      )
+    ];
+  };
+}
+function outputOverlaps(apps, real = realPaths()) {
+  if (!apps.some((a) => a.output)) return [];
+  const sourcePaths = apps.map((b) => real(b.source));
+  const sources = indexByPath(sourcePaths);
+  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
+  const byOutput = indexByPath(outputs);
+  const sourcesAbove = atOrAbove(sources);
+  const outputsAbove = atOrAbove(byOutput);
+  const found = [];
+  outputs.forEach((out, i) => {
+    if (out === void 0) return;
+    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
+    const up = parentOf(out);
+    if (up !== out) for (const j of sourcesAbove(up)) found.push([i, j, "is inside"]);
+  });
+  sourcePaths.forEach((source, j) => {
+    const up = parentOf(source);
+    if (up !== source) for (const i of outputsAbove(up)) found.push([i, j, "contains"]);
+  });
+  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
+  return found.map(([i, j, relation]) => {
+    const a = apps[i];
+    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
+    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
+    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
+  });
+}
+function atOrAbove(byPath) {
+  const memo = /* @__PURE__ */ new Map();
+  return (dir) => {
+    let hits2 = memo.get(dir);
+    if (hits2 === void 0) {
+      hits2 = [dir, ...ancestors(dir)].flatMap((up) => byPath.get(up) ?? []);
+      memo.set(dir, hits2);
+    }
+    return hits2;
+  };
+}
+function indexByPath(paths) {
+  const map3 = /* @__PURE__ */ new Map();
+  paths.forEach((p, i) => {
+    if (p === void 0) return;
+    if (!map3.has(p)) map3.set(p, []);
+    map3.get(p).push(i);
+  });
+  return map3;
+}
+function ancestors(p) {
+  const out = [];
+  for (let cut = p.lastIndexOf(path2.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path2.sep, cut - 1))
+    out.push(cut === 0 ? path2.sep : p.slice(0, cut));
+  return out;
+}
+function error2(at, message) {
+  return { ...at, message, severity: "error" };
+}
+
+// src/io/config-paths.ts
 function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
@@ -48266,29 +48415,33 @@ function globDirs(root, pattern) {
     ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
   const linked2 = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked2].map((d) => path2.resolve(d)))].sort();
+  return [...new Set([...found, ...linked2].map(normalDir))].sort();
+}
+function normalDir(d) {
+  const trimmed = d.length > 1 && d.endsWith("/") ? d.slice(0, -1) : d;
+  return isNormalAbsolute(trimmed) ? trimmed : path3.resolve(d);
 }
 function maxSegments(pattern) {
   return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
 }
-var isDirectory = (p) => fs3.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+var isDirectory = (p) => fs4.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 function linkedMatches(root, pattern, deepest) {
   const picomatch = require_picomatch2();
   const isMatch = picomatch(pattern);
   const out = [];
   const walk = (rel, depth) => {
     if (depth > 32) return;
-    const dir = path2.join(root, rel);
+    const dir = path3.join(root, rel);
     if (!isDirectory(dir)) return;
-    for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
+    for (const e of fs4.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
       const child3 = rel ? `${rel}/${e.name}` : e.name;
-      if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
+      if (e.isSymbolicLink() && isMatch(child3)) out.push(path3.join(root, child3));
       else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
     }
   };
   const base = picomatch.scan(pattern).base;
-  if (isDirectory(path2.join(root, base))) walk(base, 0);
+  if (isDirectory(path3.join(root, base))) walk(base, 0);
   return out;
 }
 function glob() {
@@ -48315,7 +48468,7 @@ function entryPathProblems(e, at) {
 }
 function sharedOutputProblems(apps, cwd) {
   const out = [];
-  const shown2 = (p) => path2.relative(cwd, p) || ".";
+  const shown2 = (p) => path3.relative(cwd, p) || ".";
   const byOutput = /* @__PURE__ */ new Map();
   for (const a of apps) {
     if (!byOutput.has(a.output)) byOutput.set(a.output, []);
@@ -48342,130 +48495,10 @@ function dedupe2(list5) {
 
 // src/io/config-confine.ts
 var path4 = __toESM(require("path"));
-
-// src/io/confine.ts
-var fs4 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
-function realPaths() {
-  const known = /* @__PURE__ */ new Map();
-  const asked = /* @__PURE__ */ new Map();
-  const listed = /* @__PURE__ */ new Map();
-  const isLinkIn = (parent, abs) => {
-    if (!listed.has(parent)) {
-      const n = (asked.get(parent) ?? 0) + 1;
-      asked.set(parent, n);
-      if (n < 2) return isLink(abs);
-      listed.set(parent, linksIn(parent));
-    }
-    const links = listed.get(parent);
-    return links ? links.has(path3.basename(abs)) : isLink(abs);
-  };
-  const resolve16 = (abs) => {
-    const cached = known.get(abs);
-    if (cached !== void 0) return cached;
-    const parent = path3.dirname(abs);
-    let real;
-    if (parent === abs) real = fs4.realpathSync(abs);
-    else {
-      const realParent = resolve16(parent);
-      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path3.basename(abs));
-    }
-    known.set(abs, real);
-    return real;
-  };
-  return (p) => resolve16(isNormalAbsolute(p) ? p : path3.resolve(p));
-}
-var childPath = (dir, name) => dir.endsWith(path3.sep) ? dir + name : dir + path3.sep + name;
-var isNormalAbsolute = (p) => path3.sep === "/" && p.startsWith("/") && (p === "/" || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
-function linksIn(dir) {
-  try {
-    return new Set(
-      fs4.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
-    );
-  } catch (e) {
-    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
-  }
-}
-function isLink(abs) {
-  try {
-    return fs4.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
-  } catch {
-    return false;
-  }
-}
-function realOrParent(abs) {
-  try {
-    return fs4.realpathSync(abs);
-  } catch {
-    return path3.join(fs4.realpathSync(path3.dirname(abs)), path3.basename(abs));
-  }
-}
-function isInside2(child3, root) {
-  const rel = path3.relative(root, child3);
-  return rel === "" || !rel.startsWith(`..${path3.sep}`) && rel !== ".." && !path3.isAbsolute(rel);
-}
-var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
-function confinePattern(root, written, field2, at) {
-  const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
-  if (path3.isAbsolute(written) || !isInside2(lexical, root))
-    return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
-  return [];
-}
-function confinePath(root, p, field2, at, real = realPaths()) {
-  const resolved = real(p);
-  if (isWithinOrSame(resolved, real(root))) return [];
-  return [
-    error2(
-      typeof at === "function" ? at() : at,
-      `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
-    )
-  ];
-}
-function outputOverlaps(apps, real = realPaths()) {
-  if (!apps.some((a) => a.output)) return [];
-  const sources = indexByPath(apps.map((b) => real(b.source)));
-  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
-  const byOutput = indexByPath(outputs);
-  const found = [];
-  outputs.forEach((out, i) => {
-    if (out === void 0) return;
-    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
-    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, "is inside"]);
-  });
-  apps.forEach((b, j) => {
-    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, "contains"]);
-  });
-  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
-  return found.map(([i, j, relation]) => {
-    const a = apps[i];
-    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
-    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
-    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
-  });
-}
-function indexByPath(paths) {
-  const map3 = /* @__PURE__ */ new Map();
-  paths.forEach((p, i) => {
-    if (p === void 0) return;
-    if (!map3.has(p)) map3.set(p, []);
-    map3.get(p).push(i);
-  });
-  return map3;
-}
-function ancestors(p) {
-  const out = [];
-  for (let cut = p.lastIndexOf(path3.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path3.sep, cut - 1))
-    out.push(cut === 0 ? path3.sep : p.slice(0, cut));
-  return out;
-}
-function error2(at, message) {
-  return { ...at, message, severity: "error" };
-}
-
-// src/io/config-confine.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
   const real = realPaths();
+  const confine = pathConfiner(root, real);
   const apps = entries2.flatMap((e, i) => {
     const at = (field2) => locate2(["apps", i, field2]);
     const written = [
@@ -48483,8 +48516,8 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, "source", () => at("source"), real),
-        ...confinePath(root, a.output, "output", () => at("output"), real)
+        ...confine(a.source, "source", () => at("source")),
+        ...confine(a.output, "output", () => at("output"))
       );
     return expanded;
   });
@@ -48586,6 +48619,7 @@ function expandApp(root, e, defaults, at, out) {
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
+  const outputOf = outputResolver(root, String(e.output));
   return dirs.map((dir) => {
     const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path5.basename(dir);
     const removal2 = e.removal === "two-commits" ? "two-commits" : "one-commit";
@@ -48593,7 +48627,7 @@ function expandApp(root, e, defaults, at, out) {
     return {
       name,
       source: dir,
-      output: path5.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: outputOf(name),
       gates,
       track,
       removal: removal2,
@@ -48603,6 +48637,15 @@ function expandApp(root, e, defaults, at, out) {
       ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {}
     };
   });
+}
+function outputResolver(root, written) {
+  const MARK3 = "\0";
+  const template = path5.resolve(root, written.replace(/\{name\}/g, MARK3));
+  const plain = (name) => !written.includes(MARK3) && name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name) && !name.includes(MARK3);
+  return (name) => plain(name) ? template.split(MARK3).join(name) : path5.resolve(
+    root,
+    written.replace(/\{name\}/g, () => name)
+  );
 }
 function healthPolicy(h, name) {
   if (!isObject(h)) return void 0;
@@ -59847,51 +59890,43 @@ function couplingKeys(app) {
 var RACY_MS = 3e3;
 function appStamp(loc, now, previous) {
   if (loc.source === "-") return void 0;
-  const known = previous ? listings(previous) : /* @__PURE__ */ new Map();
-  const lines = [];
+  const dirs = {};
+  const stats = [];
+  let same = previous !== void 0;
   let newest = 0;
-  const see = (st) => {
+  const see = (p) => {
+    const st = fs15.lstatSync(p);
+    const at = stats.length;
+    stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
-    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+    if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous.stats[i];
+    return st;
   };
   const walk = (dir, rel) => {
-    const line = `D${FIELD}${see(fs15.lstatSync(dir))}${FIELD}${rel}`;
-    lines.push(line);
-    for (const name of known.get(line) ?? fs15.readdirSync(dir)) {
-      const st = fs15.lstatSync(`${dir}/${name}`);
-      lines.push(`F${FIELD}${see(st)}${FIELD}${rel}/${name}`);
-      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
-    }
+    const stored = same ? previous.dirs[rel] : void 0;
+    if (!stored) same = false;
+    const names = stored ?? fs15.readdirSync(dir);
+    dirs[rel] = names;
+    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
   try {
+    see(loc.source);
     walk(loc.source, "");
   } catch {
     return void 0;
   }
-  return newest < now - RACY_MS ? lines.join(LINE) : void 0;
+  if (newest >= now - RACY_MS) return void 0;
+  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous.stats.length };
 }
-var FIELD = "";
-var LINE = "\0";
-function listings(stamp) {
-  const byPath = /* @__PURE__ */ new Map();
-  const names = /* @__PURE__ */ new Map();
-  for (const line of stamp.split(LINE)) {
-    let at = 0;
-    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
-    const p = line.slice(at);
-    if (line[0] === "D") {
-      byPath.set(p, line);
-      names.set(line, []);
-    } else {
-      const cut = p.lastIndexOf("/");
-      names.get(byPath.get(p.slice(0, cut)) ?? "")?.push(p.slice(cut + 1));
-    }
-  }
-  return names;
+var STAT_FIELDS = 5;
+function asStamp(v) {
+  const s = v;
+  const okDirs = typeof s?.dirs === "object" && s.dirs !== null && Object.values(s.dirs).every(Array.isArray);
+  return okDirs && Array.isArray(s?.stats) && s.stats.every((n) => typeof n === "number") ? s : void 0;
 }
 var BUILD = (() => {
   const s = fs15.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
   const dir = env2.ROLLGEN_CACHE_DIR ?? path18.join(env2.XDG_CACHE_HOME ?? path18.join(os2.homedir(), ".cache"), "rollgen");
@@ -59900,7 +59935,8 @@ function indexFile(configFile, env2) {
 function readIndex(file) {
   try {
     const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
-    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+    if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
+    return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
     return /* @__PURE__ */ new Map();
   }
@@ -59946,15 +59982,15 @@ function loadCoupled(ctx, opts, named, others) {
   for (const loc of others) {
     const key2 = appKey(loc);
     const known = stored.get(key2);
-    const stamp = appStamp(loc, now, known?.stamp);
-    let entry = stamp && known?.stamp === stamp ? known : void 0;
+    const stamped = appStamp(loc, now, known?.stamp);
+    let entry = stamped?.unchanged ? known : void 0;
     if (!entry) {
       const files = readQuietly(loc, ctx);
       const app = files && loadQuietly(loc, files);
       if (app) loaded3.set(loc.name, app);
-      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamped?.stamp ?? NO_STAMP };
     }
-    if (stamp) fresh.set(key2, entry);
+    if (stamped) fresh.set(key2, entry);
     entries2.set(loc.name, entry);
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
@@ -59987,8 +60023,9 @@ function loadQuietly(loc, files) {
   }
 }
 function sameIndex(a, b) {
-  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k) === e);
 }
+var NO_STAMP = { dirs: {}, stats: [] };
 
 // src/app/load-repo.ts
 init_errors();

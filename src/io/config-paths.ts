@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
+import { isNormalAbsolute } from './confine';
 
 /** Where a field of one `apps[i]` entry is written in rollgen.yaml. */
 export type EntryLocator = (field: readonly (string | number)[]) => Origin;
@@ -27,7 +28,13 @@ export function globDirs(root: string, pattern: string): string[] {
   });
   // The glob library returns directories only; a link is kept when it leads to one.
   const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked].map((d) => path.resolve(d)))].sort();
+  return [...new Set([...found, ...linked].map(normalDir))].sort();
+}
+
+/** A match as path.resolve would give it: the glob library ends directories with a separator. */
+function normalDir(d: string): string {
+  const trimmed = d.length > 1 && d.endsWith('/') ? d.slice(0, -1) : d;
+  return isNormalAbsolute(trimmed) ? trimmed : path.resolve(d);
 }
 
 /**

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { outputOverlaps, realPaths } from '../../src/io/confine';
+import { outputResolver } from '../../src/io/config';
 
 /**
  * The confinement checks of rollgen.yaml run for every app at every start, so they resolve each
@@ -84,4 +85,21 @@ test('overlaps found through ancestors are those of every pair, in the same orde
   expect(expected.length).toBeGreaterThan(6);
   expect(outputOverlaps(apps)).toEqual(expected);
   expect(outputOverlaps(apps.filter((a) => a.name === 'clean' || a.name === 'a'))).toEqual([]);
+});
+
+test("an entry's output per app name is path.resolve of the output with {name} filled in, for any output and name", () => {
+  const outputs = [
+    'deploy/{name}',
+    'deploy/{name}/../x',
+    './out/{name}-env',
+    'a//{name}/',
+    '{name}',
+    'fixed',
+    'x/{name}/{name}',
+  ];
+  const names = ['app', 'a.b', '.hidden', '..', '.', '', 'x/y', 'back\\slash', '$&', 'nul\u0000byte'];
+  for (const written of outputs) {
+    const outputOf = outputResolver(tmp, written);
+    for (const name of names) expect(outputOf(name)).toBe(path.resolve(tmp, written.split('{name}').join(name)));
+  }
 });
