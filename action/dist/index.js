@@ -38083,12 +38083,12 @@ async function hook(token, request4, route2, parameters) {
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
   return request4(endpoint2);
 }
-var b64url, sep3, jwtRE, isJWT, createTokenAuth;
+var b64url, sep4, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle6 = __esm({
   "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep3 = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+    sep4 = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
     isJWT = jwtRE.test.bind(jwtRE);
     createTokenAuth = function createTokenAuth2(token) {
       if (!token) {
@@ -44820,10 +44820,10 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
   let offset = bm.offset;
   let commentEnd = null;
   for (const collItem of bm.items) {
-    const { start: start2, key: key2, sep: sep6, value } = collItem;
+    const { start: start2, key: key2, sep: sep7, value } = collItem;
     const keyProps = resolveProps(start2, {
       indicator: "explicit-key-ind",
-      next: key2 ?? sep6?.[0],
+      next: key2 ?? sep7?.[0],
       offset,
       onError,
       parentIndent: bm.indent,
@@ -44837,7 +44837,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
         else if ("indent" in key2 && key2.indent !== bm.indent)
           onError(offset, "BAD_INDENT", startColMsg);
       }
-      if (!keyProps.anchor && !keyProps.tag && !sep6) {
+      if (!keyProps.anchor && !keyProps.tag && !sep7) {
         commentEnd = keyProps.end;
         if (keyProps.comment) {
           if (map3.comment)
@@ -44861,7 +44861,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
     ctx.atKey = false;
     if (mapIncludes(ctx, map3.items, keyNode))
       onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-    const valueProps = resolveProps(sep6 ?? [], {
+    const valueProps = resolveProps(sep7 ?? [], {
       indicator: "map-value-ind",
       next: value,
       offset: keyNode.range[2],
@@ -44877,7 +44877,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
         if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
           onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
       }
-      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : composeEmptyNode2(ctx, offset, sep6, null, valueProps, onError);
+      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : composeEmptyNode2(ctx, offset, sep7, null, valueProps, onError);
       if (ctx.schema.compat)
         flowIndentCheck(bm.indent, value, onError);
       offset = valueNode.range[2];
@@ -44953,7 +44953,7 @@ function resolveEnd(end, offset, reqSpace, onError) {
   let comment = "";
   if (end) {
     let hasSpace = false;
-    let sep6 = "";
+    let sep7 = "";
     for (const token of end) {
       const { source, type } = token;
       switch (type) {
@@ -44967,13 +44967,13 @@ function resolveEnd(end, offset, reqSpace, onError) {
           if (!comment)
             comment = cb;
           else
-            comment += sep6 + cb;
-          sep6 = "";
+            comment += sep7 + cb;
+          sep7 = "";
           break;
         }
         case "newline":
           if (comment)
-            sep6 += source;
+            sep7 += source;
           hasSpace = true;
           break;
         default:
@@ -45002,18 +45002,18 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
   let offset = fc.offset + fc.start.source.length;
   for (let i = 0; i < fc.items.length; ++i) {
     const collItem = fc.items[i];
-    const { start: start2, key: key2, sep: sep6, value } = collItem;
+    const { start: start2, key: key2, sep: sep7, value } = collItem;
     const props = resolveProps(start2, {
       flow: fcName,
       indicator: "explicit-key-ind",
-      next: key2 ?? sep6?.[0],
+      next: key2 ?? sep7?.[0],
       offset,
       onError,
       parentIndent: fc.indent,
       startOnNewline: false
     });
     if (!props.found) {
-      if (!props.anchor && !props.tag && !sep6 && !value) {
+      if (!props.anchor && !props.tag && !sep7 && !value) {
         if (i === 0 && props.comma)
           onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
         else if (i < fc.items.length - 1)
@@ -45067,8 +45067,8 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
         }
       }
     }
-    if (!isMap3 && !sep6 && !props.found) {
-      const valueNode = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, sep6, null, props, onError);
+    if (!isMap3 && !sep7 && !props.found) {
+      const valueNode = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, sep7, null, props, onError);
       coll.items.push(valueNode);
       offset = valueNode.range[2];
       if (isBlock(value))
@@ -45080,7 +45080,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       if (isBlock(key2))
         onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
       ctx.atKey = false;
-      const valueProps = resolveProps(sep6 ?? [], {
+      const valueProps = resolveProps(sep7 ?? [], {
         flow: fcName,
         indicator: "map-value-ind",
         next: value,
@@ -45091,8 +45091,8 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       });
       if (valueProps.found) {
         if (!isMap3 && !props.found && ctx.options.strict) {
-          if (sep6)
-            for (const st of sep6) {
+          if (sep7)
+            for (const st of sep7) {
               if (st === valueProps.found)
                 break;
               if (st.type === "newline") {
@@ -45109,7 +45109,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
         else
           onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
       }
-      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep6, null, valueProps, onError) : null;
+      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
       if (valueNode) {
         if (isBlock(value))
           onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -45269,7 +45269,7 @@ function resolveBlockScalar(ctx, scalar, onError) {
       chompStart = i + 1;
   }
   let value = "";
-  let sep6 = "";
+  let sep7 = "";
   let prevMoreIndented = false;
   for (let i = 0; i < contentStart; ++i)
     value += lines[i][0].slice(trimIndent) + "\n";
@@ -45286,24 +45286,24 @@ function resolveBlockScalar(ctx, scalar, onError) {
       indent = "";
     }
     if (type === Scalar.BLOCK_LITERAL) {
-      value += sep6 + indent.slice(trimIndent) + content;
-      sep6 = "\n";
+      value += sep7 + indent.slice(trimIndent) + content;
+      sep7 = "\n";
     } else if (indent.length > trimIndent || content[0] === "	") {
-      if (sep6 === " ")
-        sep6 = "\n";
-      else if (!prevMoreIndented && sep6 === "\n")
-        sep6 = "\n\n";
-      value += sep6 + indent.slice(trimIndent) + content;
-      sep6 = "\n";
+      if (sep7 === " ")
+        sep7 = "\n";
+      else if (!prevMoreIndented && sep7 === "\n")
+        sep7 = "\n\n";
+      value += sep7 + indent.slice(trimIndent) + content;
+      sep7 = "\n";
       prevMoreIndented = true;
     } else if (content === "") {
-      if (sep6 === "\n")
+      if (sep7 === "\n")
         value += "\n";
       else
-        sep6 = "\n";
+        sep7 = "\n";
     } else {
-      value += sep6 + content;
-      sep6 = " ";
+      value += sep7 + content;
+      sep7 = " ";
       prevMoreIndented = false;
     }
   }
@@ -45478,25 +45478,25 @@ function unfoldLines(source) {
     trimBoth = /^[ \t]+|[ \t]+$/g;
   }
   let res = match[1].replace(trimEnd, "");
-  let sep6 = " ";
+  let sep7 = " ";
   let pos = line.lastIndex;
   while (match = line.exec(source)) {
     const lm = match[1].replace(trimBoth, "");
     if (lm === "") {
-      if (sep6 === "\n")
-        res += sep6;
+      if (sep7 === "\n")
+        res += sep7;
       else
-        sep6 = "\n";
+        sep7 = "\n";
     } else {
-      res += sep6 + lm;
-      sep6 = " ";
+      res += sep7 + lm;
+      sep7 = " ";
     }
     pos = line.lastIndex;
   }
   const last = /[ \t]*(.*)/sy;
   last.lastIndex = pos;
   match = last.exec(source);
-  return res + sep6 + (match?.[1] ?? "");
+  return res + sep7 + (match?.[1] ?? "");
 }
 function doubleQuotedValue(source, onError) {
   let res = "";
@@ -47113,18 +47113,18 @@ var Parser = class {
     if (this.type === "map-value-ind") {
       const prev = getPrevProps(this.peek(2));
       const start2 = getFirstKeyStartProps(prev);
-      let sep6;
+      let sep7;
       if (scalar.end) {
-        sep6 = scalar.end;
-        sep6.push(this.sourceToken);
+        sep7 = scalar.end;
+        sep7.push(this.sourceToken);
         delete scalar.end;
       } else
-        sep6 = [this.sourceToken];
+        sep7 = [this.sourceToken];
       const map3 = {
         type: "block-map",
         offset: scalar.offset,
         indent: scalar.indent,
-        items: [{ start: start2, key: scalar, sep: sep6 }]
+        items: [{ start: start2, key: scalar, sep: sep7 }]
       };
       this.onKeyLine = true;
       this.stack[this.stack.length - 1] = map3;
@@ -47277,15 +47277,15 @@ var Parser = class {
             } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
               const start3 = getFirstKeyStartProps(it.start);
               const key2 = it.key;
-              const sep6 = it.sep;
-              sep6.push(this.sourceToken);
+              const sep7 = it.sep;
+              sep7.push(this.sourceToken);
               delete it.key;
               delete it.sep;
               this.stack.push({
                 type: "block-map",
                 offset: this.offset,
                 indent: this.indent,
-                items: [{ start: start3, key: key2, sep: sep6 }]
+                items: [{ start: start3, key: key2, sep: sep7 }]
               });
             } else if (start2.length > 0) {
               it.sep = it.sep.concat(start2, this.sourceToken);
@@ -47479,13 +47479,13 @@ var Parser = class {
         const prev = getPrevProps(parent);
         const start2 = getFirstKeyStartProps(prev);
         fixFlowSeqItems(fc);
-        const sep6 = fc.end.splice(1, fc.end.length);
-        sep6.push(this.sourceToken);
+        const sep7 = fc.end.splice(1, fc.end.length);
+        sep7.push(this.sourceToken);
         const map3 = {
           type: "block-map",
           offset: fc.offset,
           indent: fc.indent,
-          items: [{ start: start2, key: fc, sep: sep6 }]
+          items: [{ start: start2, key: fc, sep: sep7 }]
         };
         this.onKeyLine = true;
         this.stack[this.stack.length - 1] = map3;
@@ -48404,6 +48404,31 @@ function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
 function globDirs(root, pattern) {
+  return oneLevelDirs(root, pattern) ?? walkedDirs(root, pattern);
+}
+function oneLevelDirs(root, pattern) {
+  const picomatch = loadPicomatch();
+  const { base, glob: glob2 } = picomatch.scan(pattern);
+  const oneSegment = !glob2.includes("/") && !glob2.includes("**") && !glob2.startsWith(".");
+  if (!oneSegment || pattern !== (base ? `${base}/${glob2}` : glob2)) return void 0;
+  const dir = path3.join(root, base);
+  let entries2;
+  try {
+    entries2 = fs4.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return void 0;
+  }
+  const isMatch = picomatch(pattern);
+  const out = [];
+  for (const e of entries2) {
+    if (e.name.startsWith(".")) continue;
+    const rel = base ? `${base}/${e.name}` : e.name;
+    const abs = dir.endsWith(path3.sep) ? dir + e.name : dir + path3.sep + e.name;
+    if (isMatch(rel) && (e.isDirectory() || e.isSymbolicLink() && isDirectory(abs))) out.push(abs);
+  }
+  return out.sort();
+}
+function walkedDirs(root, pattern) {
   const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
@@ -48415,7 +48440,9 @@ function globDirs(root, pattern) {
     ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
   const linked2 = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked2].map(normalDir))].sort();
+  const base = path3.join(root, loadPicomatch().scan(pattern).base);
+  const visible = (d) => !path3.relative(base, d).split(path3.sep).some((s) => s.startsWith(".") && s !== "..");
+  return [...new Set([...found, ...linked2].map(normalDir))].filter(visible).sort();
 }
 function normalDir(d) {
   const trimmed = d.length > 1 && d.endsWith("/") ? d.slice(0, -1) : d;
@@ -48426,7 +48453,7 @@ function maxSegments(pattern) {
 }
 var isDirectory = (p) => fs4.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 function linkedMatches(root, pattern, deepest) {
-  const picomatch = require_picomatch2();
+  const picomatch = loadPicomatch();
   const isMatch = picomatch(pattern);
   const out = [];
   const walk = (rel, depth) => {
@@ -48443,6 +48470,9 @@ function linkedMatches(root, pattern, deepest) {
   const base = picomatch.scan(pattern).base;
   if (isDirectory(path3.join(root, base))) walk(base, 0);
   return out;
+}
+function loadPicomatch() {
+  return require_picomatch2();
 }
 function glob() {
   return require_dist2();
