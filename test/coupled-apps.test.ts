@@ -127,12 +127,15 @@ test('an index file edited by hand (a stamp of the wrong shape) is a cache miss 
   expect((await render('alpha')).code).toBe(0);
   const file = indexFile(path.join(repo, 'rollgen.yaml'), process.env);
   const index = JSON.parse(fs.readFileSync(file, 'utf8')) as { apps: Record<string, { stamp: unknown }> };
-  const [bravo, charlie] = Object.keys(index.apps).filter((k) => /bravo|charlie/.test(k));
+  const [bravo, charlie, delta] = Object.keys(index.apps).filter((k) => /bravo|charlie|delta/.test(k));
   index.apps[bravo].stamp = 'D\u0001stamp of an older layout';
   index.apps[charlie].stamp = { dirs: { '': 'not a list' }, stats: [1] };
+  // Its own stats, true to the files, but a listing that is not names.
+  const { stats } = index.apps[delta].stamp as { stats: number[] };
+  index.apps[delta].stamp = { dirs: { '': [1, 2, 3, 4] }, stats };
   fs.writeFileSync(file, JSON.stringify(index));
   expect((await render('alpha')).code).toBe(0);
-  expect(loaded()).toEqual(['alpha', 'bravo', 'charlie']);
+  expect(loaded()).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
   expect((await render('alpha')).code).toBe(0);
   expect(loaded()).toEqual(['alpha']);
 });

@@ -48282,7 +48282,7 @@ function realPaths() {
     known.set(abs, real);
     return real;
   };
-  return (p) => resolve16(isNormalAbsolute(p) ? p : path2.resolve(p));
+  return (p) => known.get(p) ?? resolve16(isNormalAbsolute(p) ? p : path2.resolve(p));
 }
 var parentOf = (abs) => {
   if (path2.sep !== "/") return path2.dirname(abs);
@@ -59933,7 +59933,8 @@ function appStamp(loc, now, previous) {
     return st;
   };
   const walk = (dir, rel) => {
-    const stored = same ? previous.dirs[rel] : void 0;
+    const listed = same ? previous.dirs[rel] : void 0;
+    const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
     if (!stored) same = false;
     const names = stored ?? fs15.readdirSync(dir);
     dirs[rel] = names;
@@ -59951,8 +59952,7 @@ function appStamp(loc, now, previous) {
 var STAT_FIELDS = 5;
 function asStamp(v) {
   const s = v;
-  const okDirs = typeof s?.dirs === "object" && s.dirs !== null && Object.values(s.dirs).every(Array.isArray);
-  return okDirs && Array.isArray(s?.stats) && s.stats.every((n) => typeof n === "number") ? s : void 0;
+  return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
 var BUILD = (() => {
   const s = fs15.statSync(__filename, { throwIfNoEntry: false });
@@ -59983,7 +59983,12 @@ function writeIndex(file, index) {
 }
 function coupledApps(namedKeys, others) {
   const byKey = /* @__PURE__ */ new Map();
-  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...byKey.get(k) ?? [], name]);
+  for (const [name, entry] of others)
+    for (const k of entry.keys) {
+      const names = byKey.get(k);
+      if (names) names.push(name);
+      else byKey.set(k, [name]);
+    }
   const chosen = /* @__PURE__ */ new Set();
   const pending = [...namedKeys];
   const seen = /* @__PURE__ */ new Set();

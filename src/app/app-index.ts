@@ -79,7 +79,8 @@ export function appStamp(
     return st;
   };
   const walk = (dir: string, rel: string) => {
-    const stored = same ? previous!.dirs[rel] : undefined;
+    const listed = same ? previous!.dirs[rel] : undefined;
+    const stored = Array.isArray(listed) && listed.every((n) => typeof n === 'string') ? listed : undefined;
     if (!stored) same = false;
     const names = stored ?? fs.readdirSync(dir);
     dirs[rel] = names;
@@ -98,11 +99,14 @@ export function appStamp(
 /** mode, size, ino, mtimeMs, ctimeMs */
 const STAT_FIELDS = 5;
 
-/** A stamp as read back from the index file, whose JSON anyone could have edited: else undefined. */
+/**
+ * A stamp as read back from the index file, whose JSON anyone could have edited: else undefined.
+ * Shallow: a stored value of the wrong type never equals what lstat reads, and a listing is checked
+ * where it is used (appStamp), so a hand-edited entry is a cache miss, never trusted.
+ */
 function asStamp(v: unknown): Stamp | undefined {
   const s = v as Partial<Stamp> | undefined;
-  const okDirs = typeof s?.dirs === 'object' && s.dirs !== null && Object.values(s.dirs).every(Array.isArray);
-  return okDirs && Array.isArray(s?.stats) && s.stats.every((n) => typeof n === 'number') ? (s as Stamp) : undefined;
+  return typeof s?.dirs === 'object' && s.dirs !== null && Array.isArray(s.stats) ? (s as Stamp) : undefined;
 }
 
 /**
@@ -150,7 +154,12 @@ export function writeIndex(file: string, index: AppIndex): void {
  */
 export function coupledApps(namedKeys: readonly string[], others: ReadonlyMap<string, IndexEntry>): Set<string> {
   const byKey = new Map<string, string[]>();
-  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...(byKey.get(k) ?? []), name]);
+  for (const [name, entry] of others)
+    for (const k of entry.keys) {
+      const names = byKey.get(k);
+      if (names) names.push(name);
+      else byKey.set(k, [name]);
+    }
   const chosen = new Set<string>();
   const pending = [...namedKeys];
   const seen = new Set<string>();

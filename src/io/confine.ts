@@ -46,7 +46,8 @@ export function realPaths(): RealPaths {
     known.set(abs, real);
     return real;
   };
-  return (p) => resolve(isNormalAbsolute(p) ? p : path.resolve(p));
+  // Asked again (sources and outputs are checked twice), a path is one lookup: no normalising.
+  return (p) => known.get(p) ?? resolve(isNormalAbsolute(p) ? p : path.resolve(p));
 }
 
 /** path.dirname and path.basename of a normal absolute path, by string cuts on POSIX (this runs for every app). */
