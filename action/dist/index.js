@@ -48291,7 +48291,18 @@ var parentOf = (abs) => {
 };
 var nameOf = (abs) => path2.sep === "/" ? abs.slice(abs.lastIndexOf("/") + 1) : path2.basename(abs);
 var childPath = (dir, name) => dir.endsWith(path2.sep) ? dir + name : dir + path2.sep + name;
-var isNormalAbsolute = (p) => path2.sep === "/" && p.startsWith("/") && (p === "/" || !p.includes("/.") && !p.includes("//") && !p.endsWith("/"));
+var DOT = 46;
+var SLASH = 47;
+var isNormalAbsolute = (p) => {
+  if (path2.sep !== "/" || !p.startsWith("/")) return false;
+  if (p === "/") return true;
+  if (p.endsWith("/") || p.includes("//")) return false;
+  for (let at = p.indexOf("/."); at !== -1; at = p.indexOf("/.", at + 1)) {
+    const dots = p.charCodeAt(at + 2) === DOT ? 2 : 1;
+    if (at + 1 + dots === p.length || p.charCodeAt(at + 1 + dots) === SLASH) return false;
+  }
+  return true;
+};
 function linksIn(dir) {
   try {
     return new Set(

@@ -63,11 +63,21 @@ const childPath = (dir: string, name: string): string => (dir.endsWith(path.sep)
 
 /**
  * Absolute with no `.`, `..`, empty segment or trailing separator: path.resolve would return it as
- * is. Substring tests, not a regex (this runs for every path of every app): a name starting with a
- * dot also takes the path.resolve way, which is only slower.
+ * is. A scan of the `/.` places, not a regex (this runs for every path of every app); a name that
+ * starts with a dot (`.work`, `.github`) is normal.
  */
-export const isNormalAbsolute = (p: string): boolean =>
-  path.sep === '/' && p.startsWith('/') && (p === '/' || (!p.includes('/.') && !p.includes('//') && !p.endsWith('/')));
+const DOT = 46;
+const SLASH = 47;
+export const isNormalAbsolute = (p: string): boolean => {
+  if (path.sep !== '/' || !p.startsWith('/')) return false;
+  if (p === '/') return true;
+  if (p.endsWith('/') || p.includes('//')) return false;
+  for (let at = p.indexOf('/.'); at !== -1; at = p.indexOf('/.', at + 1)) {
+    const dots = p.charCodeAt(at + 2) === DOT ? 2 : 1;
+    if (at + 1 + dots === p.length || p.charCodeAt(at + 1 + dots) === SLASH) return false;
+  }
+  return true;
+};
 
 /** The names of the links in `dir`; empty when it does not exist, undefined when it cannot be listed (then each is asked). */
 function linksIn(dir: string): ReadonlySet<string> | undefined {

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { outputOverlaps, realPaths } from '../../src/io/confine';
+import { isNormalAbsolute, outputOverlaps, realPaths } from '../../src/io/confine';
 import { outputResolver } from '../../src/io/config';
 
 /**
@@ -102,4 +102,12 @@ test("an entry's output per app name is path.resolve of the output with {name} f
     const outputOf = outputResolver(tmp, written);
     for (const name of names) expect(outputOf(name)).toBe(path.resolve(tmp, written.split('{name}').join(name)));
   }
+});
+
+test('a path is taken as normal exactly when path.resolve would return it unchanged', () => {
+  const parts = ['', '.', '..', '...', '.work', '..x', 'a', 'a.', 'x y'];
+  const paths = new Set<string>(['/', '//', 'relative', '']);
+  for (const a of parts) for (const b of parts) for (const c of parts) paths.add(`/${a}/${b}/${c}`).add(`/${a}/${b}`);
+  for (const p of [...paths]) paths.add(`${p}/`);
+  for (const p of paths) expect([p, isNormalAbsolute(p)]).toEqual([p, path.isAbsolute(p) && path.resolve(p) === p]);
 });
