@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { runGit } from '../../src/io/git';
 import { runCli, CliResult } from './cli';
 import { Call, FakeScm } from './fake-scm';
 import { bumpImage, commitAll, land, makeRepo } from './git-repo';
@@ -19,6 +20,8 @@ export class FlowWorld {
   readonly fake = new FakeScm(() => this.now);
   readonly repo: string;
   private readonly landed = new Set<number>();
+  /** Every git command line rollgen ran, oldest first. */
+  readonly gitCalls: string[][] = [];
   env: Record<string, string | undefined> = {
     GITHUB_TOKEN: TOKEN,
     GITHUB_REPOSITORY: 'acme/deploy',
@@ -38,13 +41,15 @@ export class FlowWorld {
     (w as { fake: FakeScm }).fake = this.fake.copy(() => w.now);
     w.env = { ...this.env };
     this.landed.forEach((n) => w.landed.add(n));
+    w.gitCalls.push(...this.gitCalls.map((c) => [...c]));
     return w;
   }
 
   /** Runs `rollgen <args>` against the fake, then lets whatever rollgen merged reach the checkout. */
   async run(args: readonly string[]): Promise<FlowRun> {
     const mark = this.fake.calls.length;
-    const r = await runCli(args, this.repo, '', { env: this.env, now: () => this.now, scm: () => this.fake });
+    const git = (a: readonly string[], cwd: string) => (this.gitCalls.push([...a]), runGit(a, cwd));
+    const r = await runCli(args, this.repo, '', { env: this.env, now: () => this.now, scm: () => this.fake, git });
     const calls = this.fake.calls.slice(mark);
     for (const text of [r.stdout, r.stderr]) if (text.includes(TOKEN)) throw new Error(`token printed:\n${text}`);
     this.syncMerges();
