@@ -60299,17 +60299,20 @@ ${dirty}`
 function describeCheckout(git, dir) {
   let lines = [];
   try {
-    lines = git(["rev-parse", "--show-toplevel", "HEAD", "HEAD^{tree}", "--symbolic-full-name", "HEAD"], dir).trim().split("\n");
+    const ids = ["--is-shallow-repository", "HEAD", "HEAD^{tree}", "--symbolic-full-name", "HEAD"];
+    lines = git(["rev-parse", "--show-toplevel", ...ids], dir).trim().split("\n");
   } catch {
   }
-  const [root, head, tree, ref] = lines;
-  if (lines.length === 4 && (ref === "HEAD" || ref.startsWith(BRANCH_REF)))
-    return { root, branch: ref === "HEAD" ? void 0 : ref.slice(BRANCH_REF.length), commit: () => ({ head, tree }) };
+  const [root, shallow, head, tree, ref] = lines;
+  if (lines.length === 5 && (ref === "HEAD" || ref.startsWith(BRANCH_REF))) {
+    const branch = ref === "HEAD" ? void 0 : ref.slice(BRANCH_REF.length);
+    return { root, branch, commit: () => ({ head, tree, shallow: shallow === "true" }) };
+  }
   const top = gitTopLevel(git, dir);
   if (!top) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
   const commit2 = () => {
-    const [head2, tree2] = git(["rev-parse", "HEAD", "HEAD^{tree}"], top).trim().split("\n");
-    return { head: head2, tree: tree2 };
+    const [shallow2, head2, tree2] = git(["rev-parse", "--is-shallow-repository", "HEAD", "HEAD^{tree}"], top).trim().split("\n");
+    return { head: head2, tree: tree2, shallow: shallow2 === "true" };
   };
   return { root: top, branch: currentBranch(git, top), commit: commit2 };
 }
@@ -60383,8 +60386,7 @@ function pathBatches(paths) {
 }
 
 // src/flow/history.ts
-function readAppHistories(git, root, apps) {
-  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
   const statusOf3 = indexBy(apps.map((a) => repoPath(root, path23.join(a.output, STATUS_FILE))));
   const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
   const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
@@ -61968,7 +61970,8 @@ async function gather2(s, dryRun) {
   const histories = readAppHistories(
     s.edges.git,
     s.checkout.root,
-    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
+    s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output })),
+    s.checkout.shallow
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
   let newest;

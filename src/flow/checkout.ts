@@ -11,6 +11,8 @@ export interface Checkout {
   readonly base: string;
   readonly head: string;
   readonly tree: string;
+  /** A shallow clone: history stops at its graft (see readAppHistories). */
+  readonly shallow: boolean;
   /** Content of a repository path at HEAD (the work tree is checked clean first). */
   readonly read: (repoPath: string) => string | undefined;
 }
@@ -44,12 +46,12 @@ interface CheckoutIds {
   readonly root: string;
   /** The branch HEAD is on; undefined when detached. */
   readonly branch: string | undefined;
-  /** HEAD's commit and tree. */
-  readonly commit: () => { readonly head: string; readonly tree: string };
+  /** HEAD's commit and tree, and whether the clone is shallow. */
+  readonly commit: () => { readonly head: string; readonly tree: string; readonly shallow: boolean };
 }
 
 /**
- * The checkout's top directory, branch, HEAD commit and tree, in one git start when HEAD is a commit on
+ * The checkout's top directory, branch, HEAD commit and tree and whether it is shallow, in one git start when HEAD is a commit on
  * a local branch or detached (a `rollgen pr` run reads the checkout once per command, tests thousands of
  * times). Otherwise (not a checkout, a branch without commits yet, HEAD elsewhere) step by step, so
  * each problem is reported as itself; HEAD's ids are read only once the checkout passed its checks.
@@ -57,20 +59,25 @@ interface CheckoutIds {
 function describeCheckout(git: GitRunner, dir: string): CheckoutIds {
   let lines: string[] = [];
   try {
-    lines = git(['rev-parse', '--show-toplevel', 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'], dir)
+    const ids = ['--is-shallow-repository', 'HEAD', 'HEAD^{tree}', '--symbolic-full-name', 'HEAD'];
+    lines = git(['rev-parse', '--show-toplevel', ...ids], dir)
       .trim()
       .split('\n');
   } catch {
     // described step by step below
   }
-  const [root, head, tree, ref] = lines;
-  if (lines.length === 4 && (ref === 'HEAD' || ref.startsWith(BRANCH_REF)))
-    return { root, branch: ref === 'HEAD' ? undefined : ref.slice(BRANCH_REF.length), commit: () => ({ head, tree }) };
+  const [root, shallow, head, tree, ref] = lines;
+  if (lines.length === 5 && (ref === 'HEAD' || ref.startsWith(BRANCH_REF))) {
+    const branch = ref === 'HEAD' ? undefined : ref.slice(BRANCH_REF.length);
+    return { root, branch, commit: () => ({ head, tree, shallow: shallow === 'true' }) };
+  }
   const top = gitTopLevel(git, dir);
   if (!top) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
   const commit = () => {
-    const [head, tree] = git(['rev-parse', 'HEAD', 'HEAD^{tree}'], top).trim().split('\n');
-    return { head, tree };
+    const [shallow, head, tree] = git(['rev-parse', '--is-shallow-repository', 'HEAD', 'HEAD^{tree}'], top)
+      .trim()
+      .split('\n');
+    return { head, tree, shallow: shallow === 'true' };
   };
   return { root: top, branch: currentBranch(git, top), commit };
 }

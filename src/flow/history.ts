@@ -27,8 +27,12 @@ export interface AppPaths {
  * shallow clone dates a landing no earlier, so gates only wait longer; but a later date would hide
  * closed PRs from the scan, so there pullsSince stays unknown.
  */
-export function readAppHistories(git: GitRunner, root: string, apps: readonly AppPaths[]): BaseHistory[] {
-  const shallow = git(['rev-parse', '--is-shallow-repository'], root).trim() === 'true';
+export function readAppHistories(
+  git: GitRunner,
+  root: string,
+  apps: readonly AppPaths[],
+  shallow = git(['rev-parse', '--is-shallow-repository'], root).trim() === 'true',
+): BaseHistory[] {
   const statusOf = indexBy(apps.map((a) => repoPath(root, path.join(a.output, STATUS_FILE))));
   const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
   const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));

@@ -78,6 +78,7 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     s.edges.git,
     s.checkout.root,
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output! })),
+    s.checkout.shallow,
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
   let newest: string[] | undefined; // read once, and only when an app has a gate to read

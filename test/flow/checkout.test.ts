@@ -36,9 +36,21 @@ test('GIVEN a checkout on a branch WHEN read THEN its root, branch, commit and t
     base: 'main',
     head: git(repo, ['rev-parse', 'HEAD']).trim(),
     tree: git(repo, ['rev-parse', 'HEAD^{tree}']).trim(),
+    shallow: false,
   });
   expect(c.read('apps/a.yaml')).toBe('a: 1\n');
   expect(starts).toEqual(['rev-parse', 'status']);
+});
+
+test('GIVEN a shallow clone WHEN read THEN the checkout says so (its history stops at the graft)', () => {
+  commit();
+  const clone = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-checkout-shallow-')));
+  try {
+    git(clone, ['clone', '--quiet', '--depth', '1', `file://${repo}`, '.']);
+    expect(readCheckout(counting, clone, PR, undefined, [clone])).toMatchObject({ root: clone, shallow: true });
+  } finally {
+    fs.rmSync(clone, { recursive: true, force: true });
+  }
 });
 
 test('GIVEN a detached HEAD WHEN read THEN the base must be named; named, the checkout is read', () => {
@@ -58,6 +70,9 @@ test('GIVEN a branch with no commit yet WHEN read THEN its checks come first, st
   expect(() => read()).toThrow('uncommitted changes');
   fs.rmSync(path.join(repo, 'apps', 'a.yaml'));
   expect(() => read()).toThrow(/git rev-parse failed: .*HEAD/);
+  fs.writeFileSync(path.join(repo, 'apps', 'b.yaml'), 'b: 1\n');
+  commit();
+  expect(read()).toMatchObject({ base: 'main', shallow: false });
 });
 
 test('GIVEN a directory outside any checkout WHEN read THEN refused as not a checkout', () => {
