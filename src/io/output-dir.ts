@@ -4,7 +4,14 @@ import { Diagnostic, compareText } from '../diagnostics';
 import { InputError, IoError } from '../errors';
 import { RenderedFile } from '../state/output-files';
 import { checkNotLink } from './fs-safe';
-import { OutputWriteError, TXN_DIR, checkTargets, commitOutputs, pendingChanges, stagedPath } from './output-journal';
+import {
+  OutputWriteError,
+  checkTargets,
+  commitOutputs,
+  discardUncommitted,
+  isCommitted,
+  pendingChanges,
+} from './output-journal';
 
 export interface OutputContents {
   readonly files: readonly { readonly path: string; readonly text: string }[];
@@ -18,14 +25,15 @@ export interface OutputContents {
 export function readOutputDir(dir: string | undefined, cwd: string): OutputContents {
   if (!dir || !fs.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
-  const journal = pendingChanges(dir);
-  const names = new Set(fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('.')));
-  for (const w of journal?.write ?? []) names.add(w.name);
-  for (const r of journal?.remove ?? []) names.delete(r);
+  const entries = fs.readdirSync(dir);
+  const pending = pendingChanges(dir, entries);
+  const names = new Set(entries.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('.')));
+  for (const n of pending?.staged.keys() ?? []) names.add(n);
+  for (const r of pending?.remove ?? []) names.delete(r);
   const problems: Diagnostic[] = [];
   const files = [...names].sort(compareText).flatMap((n) => {
     const shown = path.relative(cwd, path.join(dir, n)) || n;
-    const source = stagedPath(dir, journal, n);
+    const source = pending?.staged.get(n) ?? path.join(dir, n);
     const stat = fs.lstatSync(source);
     if (stat.isFile()) return [{ path: shown, text: fs.readFileSync(source, 'utf8') }];
     const what = stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
@@ -66,9 +74,8 @@ export async function writeOutputDirs(writes: readonly OutputDirWrite[]): Promis
     const failure = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? '.', e);
     if (failure.original instanceof IoError || failure.original instanceof InputError) throw failure.original;
     // Before its journal's commit an output is unchanged; after it, the next run completes the write.
-    for (const w of writes)
-      if (pendingChanges(w.dir) === undefined) fs.rmSync(path.join(w.dir, TXN_DIR), { recursive: true, force: true });
-    const committed = pendingChanges(failure.dir) !== undefined;
+    for (const w of writes) discardUncommitted(w.dir);
+    const committed = isCommitted(failure.dir);
     const state = committed ? 'the next rollgen run completes it' : 'it is unchanged';
     throw new IoError(failure.dir, `could not write the output; ${state} (${failure.message})`, {
       cause: failure.original,
