@@ -86,19 +86,31 @@ export async function commitOutputs(writes: readonly OutputWrite[]): Promise<voi
   for (const w of writes) inOutput(w.dir, () => mark(w.dir, COMMIT_MARK));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
   writes.forEach(() => crashPoint('journal-committed'));
-  writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, w.files.map((f) => f.path), removals[i])));
+  writes.forEach((w, i) =>
+    inOutput(w.dir, () =>
+      apply(
+        w.dir,
+        w.files.map((f) => f.path),
+        removals[i],
+      ),
+    ),
+  );
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
   // Unlinks wait on the file system's journal: issued together, they share it.
   await Promise.all(
     writes.map((w) =>
-      blamed(w.dir, fs.promises.unlink(path.join(w.dir, COMMIT_MARK)).then(() => crashPoint('journal-removed'))),
+      blamed(
+        w.dir,
+        fs.promises.unlink(path.join(w.dir, COMMIT_MARK)).then(() => crashPoint('journal-removed')),
+      ),
     ),
   );
 }
 
 /** A mark (a removal or the commit): a link to the run's lock, or an empty file where there is none. */
 function mark(dir: string, name: string): void {
-  if (!tryLink(path.join(dir, LOCK_FILE), path.join(dir, name))) writeNewFile(path.join(dir, name), '', { flush: false });
+  if (!tryLink(path.join(dir, LOCK_FILE), path.join(dir, name)))
+    writeNewFile(path.join(dir, name), '', { flush: false });
   crashPoint(name === COMMIT_MARK ? 'commit-mark' : 'stage-remove');
 }
 
