@@ -3,16 +3,7 @@ import * as path from 'path';
 import { InputError, IoError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { crashPoint } from './crash-points';
-import {
-  flushAll,
-  forEachConcurrently,
-  fsyncDir,
-  makeDirs,
-  removeFile,
-  tryLink,
-  writeNewFile,
-  writeNewFileFlushed,
-} from './fs-safe';
+import { flushAll, fsyncDir, removeFile, tryLink, writeNewFile, writeNewFileFlushed } from './fs-safe';
 import { LOCK_FILE } from './output-lock';
 import { TXN_DIR, pendingChangesV1, recoverOutputV1, stagedPathV1 } from './output-journal-v1';
 
@@ -68,43 +59,34 @@ const stagedName = (name: string) => `.${name}${STAGED}`;
 const removedName = (name: string) => `.${name}${REMOVED}`;
 
 /**
- * The four steps for several outputs at once: each step runs for every output before the next, and
- * the flushes of a step are issued together, so N outputs cost three rounds of disk flushes, not one
- * flush per file. Each output keeps its own commit point: after a crash, each is its old state or its
- * new one, whatever the others are. An error is thrown as an OutputWriteError naming its output.
+ * Step 1 for one new file: written under its staged name and flushed (the thread pool writes many
+ * at once: output-staging.ts). An error names the output.
  */
-export async function commitOutputs(writes: readonly OutputWrite[]): Promise<void> {
-  for (const w of writes) inOutput(w.dir, () => makeDirs(w.dir)); // made by the lock, unless the caller holds none
-  const jobs = writes.flatMap((w) => w.files.map((f) => ({ dir: w.dir, file: f })));
-  await forEachConcurrently(jobs, async ({ dir, file }) => {
-    await blamed(dir, writeNewFileFlushed(path.join(dir, stagedName(file.path)), file.content));
-    crashPoint('stage-file');
-  });
+export async function stageFile(dir: string, file: NewFile): Promise<void> {
+  await blamed(dir, writeNewFileFlushed(path.join(dir, stagedName(file.path)), file.content));
+  crashPoint('stage-file');
+}
+
+/**
+ * Steps 2 to 4 for outputs whose new files are staged and flushed: each step runs for every output
+ * before the next, and the flushes of a step are issued together, so N outputs cost two rounds of
+ * directory flushes, not one flush per output. Each output keeps its own commit point: after a crash,
+ * each is its old state or its new one, whatever the others are. Errors are OutputWriteErrors.
+ */
+export async function commitStaged(writes: readonly OutputWrite[]): Promise<void> {
   const removals = writes.map((w) => w.remove.filter((r) => !w.files.some((f) => f.path === r)));
   writes.forEach((w, i) => inOutput(w.dir, () => removals[i].forEach((r) => mark(w.dir, removedName(r)))));
   // The commit point of each output, made durable with its staged names by one flush of the directory.
   for (const w of writes) inOutput(w.dir, () => mark(w.dir, COMMIT_MARK));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
   writes.forEach(() => crashPoint('journal-committed'));
-  writes.forEach((w, i) =>
-    inOutput(w.dir, () =>
-      apply(
-        w.dir,
-        w.files.map((f) => f.path),
-        removals[i],
-      ),
-    ),
-  );
+  const names = (w: OutputWrite) => w.files.map((f) => f.path);
+  writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
   // Unlinks wait on the file system's journal: issued together, they share it.
-  await Promise.all(
-    writes.map((w) =>
-      blamed(
-        w.dir,
-        fs.promises.unlink(path.join(w.dir, COMMIT_MARK)).then(() => crashPoint('journal-removed')),
-      ),
-    ),
-  );
+  const unmark = (dir: string) =>
+    fs.promises.unlink(path.join(dir, COMMIT_MARK)).then(() => crashPoint('journal-removed'));
+  await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
 }
 
 /** A mark (a removal or the commit): a link to the run's lock, or an empty file where there is none. */
