@@ -1257,7 +1257,7 @@ var require_command = __commonJS({
         this._outputConfiguration = {
           writeOut: (str3) => process2.stdout.write(str3),
           writeErr: (str3) => process2.stderr.write(str3),
-          outputError: (str3, write) => write(str3),
+          outputError: (str3, write3) => write3(str3),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
@@ -3238,11 +3238,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str3) => {
+        const write3 = (str3) => {
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error6, write, hasColors, helpWidth };
+        return { error: error6, write: write3, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -19570,16 +19570,16 @@ var require_parse = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
-          open2.type = "text";
-          open2.value = literal2;
-          open2.output = safeOutput || utils.escapeRegex(literal2);
+          const open4 = tokens[token.tokensIndex];
+          open4.type = "text";
+          open4.value = literal2;
+          open4.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open2.output;
+          state.output = token.output + open4.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
@@ -19799,15 +19799,15 @@ var require_parse = __commonJS({
         }
         if (value === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open2 = {
+          const open4 = {
             type: "brace",
             value,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open2);
-          push(open2);
+          braces.push(open4);
+          push(open4);
           continue;
         }
         if (value === "}") {
@@ -23400,11 +23400,11 @@ var require_helpers2 = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    function validateClose(open2, close2) {
-      close2 = close2.path ? close2.path.original : close2;
-      if (open2.path.original !== close2) {
-        var errorNode = { loc: open2.path.loc };
-        throw new _exception2["default"](open2.path.original + " doesn't match " + close2, errorNode);
+    function validateClose(open4, close4) {
+      close4 = close4.path ? close4.path.original : close4;
+      if (open4.path.original !== close4) {
+        var errorNode = { loc: open4.path.loc };
+        throw new _exception2["default"](open4.path.original + " doesn't match " + close4, errorNode);
       }
     }
     function SourceLocation(source, locInfo) {
@@ -23425,10 +23425,10 @@ var require_helpers2 = __commonJS({
         return token;
       }
     }
-    function stripFlags(open2, close2) {
+    function stripFlags(open4, close4) {
       return {
-        open: open2.charAt(2) === "~",
-        close: close2.charAt(close2.length - 3) === "~"
+        open: open4.charAt(2) === "~",
+        close: close4.charAt(close4.length - 3) === "~"
       };
     }
     function stripComment(comment) {
@@ -23459,9 +23459,9 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path31, params, hash, open2, strip, locInfo) {
-      var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
-      var decorator = /\*/.test(open2);
+    function prepareMustache(path31, params, hash, open4, strip, locInfo) {
+      var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
+      var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
         path: path31,
@@ -23472,8 +23472,8 @@ var require_helpers2 = __commonJS({
         loc: this.locInfo(locInfo)
       };
     }
-    function prepareRawBlock(openRawBlock, contents, close2, locInfo) {
-      validateClose(openRawBlock, close2);
+    function prepareRawBlock(openRawBlock, contents, close4, locInfo) {
+      validateClose(openRawBlock, close4);
       locInfo = this.locInfo(locInfo);
       var program3 = {
         type: "Program",
@@ -23493,9 +23493,9 @@ var require_helpers2 = __commonJS({
         loc: locInfo
       };
     }
-    function prepareBlock(openBlock, program3, inverseAndProgram, close2, inverted, locInfo) {
-      if (close2 && close2.path) {
-        validateClose(openBlock, close2);
+    function prepareBlock(openBlock, program3, inverseAndProgram, close4, inverted, locInfo) {
+      if (close4 && close4.path) {
+        validateClose(openBlock, close4);
       }
       var decorator = /\*/.test(openBlock.open);
       program3.blockParams = openBlock.blockParams;
@@ -23505,7 +23505,7 @@ var require_helpers2 = __commonJS({
           throw new _exception2["default"]("Unexpected inverse block on decorator", inverseAndProgram);
         }
         if (inverseAndProgram.chain) {
-          inverseAndProgram.program.body[0].closeStrip = close2.strip;
+          inverseAndProgram.program.body[0].closeStrip = close4.strip;
         }
         inverseStrip = inverseAndProgram.strip;
         inverse = inverseAndProgram.program;
@@ -23524,7 +23524,7 @@ var require_helpers2 = __commonJS({
         inverse,
         openStrip: openBlock.strip,
         inverseStrip,
-        closeStrip: close2 && close2.strip,
+        closeStrip: close4 && close4.strip,
         loc: this.locInfo(locInfo)
       };
     }
@@ -23552,16 +23552,16 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function preparePartialBlock(open2, program3, close2, locInfo) {
-      validateClose(open2, close2);
+    function preparePartialBlock(open4, program3, close4, locInfo) {
+      validateClose(open4, close4);
       return {
         type: "PartialBlockStatement",
-        name: open2.path,
-        params: open2.params,
-        hash: open2.hash,
+        name: open4.path,
+        params: open4.params,
+        hash: open4.hash,
         program: program3,
-        openStrip: open2.strip,
-        closeStrip: close2 && close2.strip,
+        openStrip: open4.strip,
+        closeStrip: close4 && close4.strip,
         loc: this.locInfo(locInfo)
       };
     }
@@ -41014,7 +41014,7 @@ async function boundedScan(gh, state, since) {
       return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
     }
   );
-  const open2 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+  const open4 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
     repo,
     state: "open",
@@ -41022,7 +41022,7 @@ async function boundedScan(gh, state, since) {
     direction: "desc",
     per_page: 100
   }) : [];
-  const byNumber = new Map([...recent, ...open2].map((p) => [p.number, p]));
+  const byNumber = new Map([...recent, ...open4].map((p) => [p.number, p]));
   return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
@@ -48639,6 +48639,7 @@ init_errors();
 // src/io/fs-safe.ts
 var fs6 = __toESM(require("fs"));
 var path6 = __toESM(require("path"));
+var import_util = require("util");
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
@@ -48682,18 +48683,27 @@ async function flushAll(paths) {
     }
   });
 }
+var open2 = (0, import_util.promisify)(fs6.open);
+var write2 = (0, import_util.promisify)(fs6.write);
+var fstat2 = (0, import_util.promisify)(fs6.fstat);
+var fchmod2 = (0, import_util.promisify)(fs6.fchmod);
+var fsync2 = (0, import_util.promisify)(fs6.fsync);
+var close2 = (0, import_util.promisify)(fs6.close);
+var umaskNarrows;
 async function writeNewFileFlushed(file, content) {
-  const fd = await fs6.promises.open(
+  const fd = await open2(
     file,
     fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
-    await fd.writeFile(content);
-    if (((await fd.stat()).mode & 511) !== FILE_MODE) await fd.chmod(FILE_MODE);
-    await fd.sync();
+    const bytes = Buffer.from(content);
+    for (let at = 0; at < bytes.length; ) at += (await write2(fd, bytes, at, bytes.length - at, at)).bytesWritten;
+    umaskNarrows ??= ((await fstat2(fd)).mode & 511) !== FILE_MODE;
+    if (umaskNarrows) await fchmod2(fd, FILE_MODE);
+    await fsync2(fd);
   } finally {
-    await fd.close();
+    await close2(fd);
   }
 }
 function tryLink(existing, file) {
@@ -58460,11 +58470,11 @@ function locate(req, every) {
   });
 }
 function didYouMean(name, apps) {
-  const close2 = suggestName(
+  const close4 = suggestName(
     name,
     apps.map((a) => a.name)
   );
-  return close2 ? ` (did you mean ${close2}?)` : "";
+  return close4 ? ` (did you mean ${close4}?)` : "";
 }
 function usesConfig(req) {
   return req.file !== "-" && !directoryArgument(req);
@@ -59307,8 +59317,8 @@ function groupPulls(pulls) {
 }
 function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const p = app.proposal;
-  const open2 = pulls.filter((x) => x.pr.state === "open");
-  const command = open2.find((x) => x.marker?.origin === "command");
+  const open4 = pulls.filter((x) => x.pr.state === "open");
+  const command = open4.find((x) => x.marker?.origin === "command");
   if (command && p?.marker.origin !== "command")
     return [
       {
@@ -59318,12 +59328,12 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       }
     ];
   if (!p) {
-    const stale = open2.filter((x) => x.marker?.origin !== "command");
-    return stale.length > 0 ? stale.map((x) => close(x, "obsolete")) : [{ kind: "wait", reason: "up to date" }];
+    const stale = open4.filter((x) => x.marker?.origin !== "command");
+    return stale.length > 0 ? stale.map((x) => close3(x, "obsolete")) : [{ kind: "wait", reason: "up to date" }];
   }
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === "open");
-  const superseded = open2.filter((x) => x !== current).map((x) => close(x, "superseded"));
+  const superseded = open4.filter((x) => x !== current).map((x) => close3(x, "superseded"));
   if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
@@ -59417,7 +59427,7 @@ function landedAfterCheckout(x, p, history) {
   if (!x.pr.merged || !x.pr.mergedAt || !sameProposal(x.marker, p)) return false;
   return history.landedAt === void 0 || new Date(x.pr.mergedAt) > history.landedAt;
 }
-function close(x, why) {
+function close3(x, why) {
   return { kind: "close", pr: x.pr, why, ...x.marker ? { marker: x.marker } : {} };
 }
 
@@ -59483,7 +59493,7 @@ async function execute(scm, app, actions, o) {
             `open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(", ")}]
 ${fileList(a.proposal)}`
           );
-        else told("opened", live = await open(scm, a.proposal, o, say));
+        else told("opened", live = await open3(scm, a.proposal, o, say));
         break;
       case "update":
         if (!o.dryRun) told("updated", live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o));
@@ -59537,7 +59547,7 @@ function pullEvent(app, action, pr) {
 function fileList(p) {
   return p.changes.map((c) => `    ${c.content === null ? "delete" : "write"} ${c.path}`).join("\n");
 }
-async function open(scm, p, o, say) {
+async function open3(scm, p, o, say) {
   const head = await commit(scm, p, o);
   try {
     const pr = await scm.createPull({
@@ -60208,7 +60218,7 @@ function committedObjects(loc, ctx) {
 }
 
 // src/app/plan-write.ts
-async function withPlannedWrites(ctx, args, opts, command, write, { stageEarly = false } = {}) {
+async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (command.kind === "advance")
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
@@ -60232,7 +60242,7 @@ async function withPlannedWrites(ctx, args, opts, command, write, { stageEarly =
         if (staged) await new Promise((resolve16) => setImmediate(resolve16));
       }
     }
-    await write({ writes, idle, staged });
+    await write3({ writes, idle, staged });
     await staged?.discard();
   } catch (e) {
     await staged?.discard();
@@ -61140,11 +61150,11 @@ function offlineConnection(ctx, opts) {
   };
 }
 function proposalFor(s, entry, command, origin, target) {
-  const write = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
-  if (!write) return void 0;
+  const write3 = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
+  if (!write3) return void 0;
   return buildProposal({
     app: entry.app,
-    write,
+    write: write3,
     origin,
     base: s.checkout.base,
     repoRoot: s.checkout.root,
@@ -62407,11 +62417,11 @@ function processTicker() {
     stop: () => void process.removeListener("SIGINT", onInterrupt)
   };
 }
-async function watchLoop(ticker, seconds2, write, round) {
+async function watchLoop(ticker, seconds2, write3, round) {
   try {
     for (; ; ) {
       const text2 = await round();
-      write(ticker.tty ? CLEAR_SCREEN + text2 : text2);
+      write3(ticker.tty ? CLEAR_SCREEN + text2 : text2);
       if (!await ticker.sleep(seconds2 * 1e3)) return;
     }
   } finally {
@@ -62770,10 +62780,10 @@ async function readGitHub(ctx, apps, landed, flags3) {
     const top = gitTopLevel(edges.git, ctx.cwd);
     const out = [];
     for (const [i, entry] of apps.entries()) {
-      const open2 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
+      const open4 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
       const view = {
         looked: true,
-        pulls: open2.map(({ pr, target }) => ({
+        pulls: open4.map(({ pr, target }) => ({
           number: pr.number,
           url: pr.url,
           title: pr.title,
