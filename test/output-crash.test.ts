@@ -184,3 +184,16 @@ test('an uncommitted write the previous layout left is discarded', async () => {
   await run(['advance'], expected);
   expect(treeHashes(path.join(repo, OUT))).toEqual(treeHashes(path.join(expected, OUT)));
 });
+
+test('an error planning a later app leaves every output as it was: what was staged for earlier ones is removed', async () => {
+  const repo = await startedTwoApps(path.join(tmp, 'staged-then-error'));
+  expect((await run(['advance'], repo)).code).toBe(0);
+  // A hand edit in the second output (drift) fails its plan after the first output's files were staged.
+  const edited = path.join(repo, 'deploy', 'echo2', 'service-echoserver.yaml');
+  fs.appendFileSync(edited, '# edited by hand\n');
+  const before = treeHashes(path.join(repo, 'deploy'));
+  const r = await run(['advance'], repo);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('output changed by hand');
+  expect(treeHashes(path.join(repo, 'deploy'))).toEqual(before);
+});
