@@ -5,7 +5,7 @@
  */
 import * as fs from 'fs';
 import * as path from 'path';
-import { appStamp } from '../src/app/app-index';
+import { appStamp, indexFile } from '../src/app/app-index';
 import * as apps from '../src/app/inputs';
 import { runCli } from './helpers/cli';
 import { addApp, makeRepo } from './helpers/git-repo';
@@ -110,12 +110,32 @@ test('a file changed within the last seconds makes the stamp unknown: its next c
   const loc = { name: 'alpha', source: path.join(repo, 'apps', 'alpha'), gates: {}, track: 'x', removal: 'one-commit' };
   const now = Date.now();
   expect(appStamp(loc as never, now)).toBeUndefined();
-  const stamp = appStamp(loc as never, now + 10_000);
-  expect(stamp).toContain('/deployment.yaml');
+  const first = appStamp(loc as never, now + 10_000)!;
+  expect(first.stamp.dirs['']).toContain('deployment.yaml');
+  expect(appStamp(loc as never, now + 10_000, first.stamp)?.unchanged).toBe(true);
   fs.appendFileSync(path.join(loc.source, 'deployment.yaml'), '# x\n');
-  const changed = appStamp(loc as never, now + 10_000, stamp);
-  expect(changed).not.toBe(stamp);
+  const changed = appStamp(loc as never, now + 10_000, first.stamp)!;
+  expect(changed.unchanged).toBe(false);
   // A new file changes its directory's times: the listing stored in the stamp is not reused.
   fs.writeFileSync(path.join(loc.source, 'new.yaml'), 'x: 1\n');
-  expect(appStamp(loc as never, now + 10_000, changed)).toContain('/new.yaml');
+  const grown = appStamp(loc as never, now + 10_000, changed.stamp)!;
+  expect(grown.unchanged).toBe(false);
+  expect(grown.stamp.dirs['']).toContain('new.yaml');
+});
+
+test('an index file edited by hand (a stamp of the wrong shape) is a cache miss for those apps, never an error', async () => {
+  expect((await render('alpha')).code).toBe(0);
+  const file = indexFile(path.join(repo, 'rollgen.yaml'), process.env);
+  const index = JSON.parse(fs.readFileSync(file, 'utf8')) as { apps: Record<string, { stamp: unknown }> };
+  const [bravo, charlie, delta] = Object.keys(index.apps).filter((k) => /bravo|charlie|delta/.test(k));
+  index.apps[bravo].stamp = 'D\u0001stamp of an older layout';
+  index.apps[charlie].stamp = { dirs: { '': 'not a list' }, stats: [1] };
+  // Its own stats, true to the files, but a listing that is not names.
+  const { stats } = index.apps[delta].stamp as { stats: number[] };
+  index.apps[delta].stamp = { dirs: { '': [1, 2, 3, 4] }, stats };
+  fs.writeFileSync(file, JSON.stringify(index));
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha']);
 });

@@ -21169,12 +21169,12 @@ var require_dist2 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative19] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative19) : [];
+      const [crawler, relative17] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative17) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative19] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative19) : [];
+      const [crawler, relative17] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative17) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -24329,7 +24329,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative19(aRoot, aPath) {
+    function relative17(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24348,7 +24348,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative19;
+    exports2.relative = relative17;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -31971,50 +31971,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative19, options, skipNormalization) {
+    function resolveComponent(base, relative17, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative19 = parse4(serialize(relative19, options), options);
+        relative17 = parse4(serialize(relative17, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative19.scheme) {
-        target.scheme = relative19.scheme;
-        target.userinfo = relative19.userinfo;
-        target.host = relative19.host;
-        target.port = relative19.port;
-        target.path = removeDotSegments(relative19.path || "");
-        target.query = relative19.query;
+      if (!options.tolerant && relative17.scheme) {
+        target.scheme = relative17.scheme;
+        target.userinfo = relative17.userinfo;
+        target.host = relative17.host;
+        target.port = relative17.port;
+        target.path = removeDotSegments(relative17.path || "");
+        target.query = relative17.query;
       } else {
-        if (relative19.userinfo !== void 0 || relative19.host !== void 0 || relative19.port !== void 0) {
-          target.userinfo = relative19.userinfo;
-          target.host = relative19.host;
-          target.port = relative19.port;
-          target.path = removeDotSegments(relative19.path || "");
-          target.query = relative19.query;
+        if (relative17.userinfo !== void 0 || relative17.host !== void 0 || relative17.port !== void 0) {
+          target.userinfo = relative17.userinfo;
+          target.host = relative17.host;
+          target.port = relative17.port;
+          target.path = removeDotSegments(relative17.path || "");
+          target.query = relative17.query;
         } else {
-          if (!relative19.path) {
+          if (!relative17.path) {
             target.path = base.path;
-            if (relative19.query !== void 0) {
-              target.query = relative19.query;
+            if (relative17.query !== void 0) {
+              target.query = relative17.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative19.path[0] === "/") {
-              target.path = removeDotSegments(relative19.path);
+            if (relative17.path[0] === "/") {
+              target.path = removeDotSegments(relative17.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative19.path;
+                target.path = "/" + relative17.path;
               } else if (!base.path) {
-                target.path = relative19.path;
+                target.path = relative17.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative19.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative17.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative19.query;
+            target.query = relative17.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -32022,7 +32022,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative19.fragment;
+      target.fragment = relative17.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -38083,12 +38083,12 @@ async function hook(token, request4, route2, parameters) {
   endpoint2.headers.authorization = withAuthorizationPrefix(token);
   return request4(endpoint2);
 }
-var b64url, sep3, jwtRE, isJWT, createTokenAuth;
+var b64url, sep4, jwtRE, isJWT, createTokenAuth;
 var init_dist_bundle6 = __esm({
   "node_modules/@octokit/auth-token/dist-bundle/index.js"() {
     b64url = "(?:[a-zA-Z0-9_-]+)";
-    sep3 = "\\.";
-    jwtRE = new RegExp(`^${b64url}${sep3}${b64url}${sep3}${b64url}$`);
+    sep4 = "\\.";
+    jwtRE = new RegExp(`^${b64url}${sep4}${b64url}${sep4}${b64url}$`);
     isJWT = jwtRE.test.bind(jwtRE);
     createTokenAuth = function createTokenAuth2(token) {
       if (!token) {
@@ -45398,7 +45398,7 @@ function resolveFlowScalar(scalar, strict, onError) {
   const { offset, type, source, end } = scalar;
   let _type;
   let value;
-  const _onError = (rel2, code, msg) => onError(offset + rel2, code, msg);
+  const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
   switch (type) {
     case "scalar":
       _type = Scalar.PLAIN;
@@ -47754,8 +47754,8 @@ function isInside(target, root) {
   return contains(root, fs.existsSync(target) ? fs.realpathSync(target) : target);
 }
 function contains(root, real) {
-  const rel2 = path.relative(root, real);
-  return rel2 === "" || !rel2.startsWith("..") && !path.isAbsolute(rel2);
+  const rel = path.relative(root, real);
+  return rel === "" || !rel.startsWith("..") && !path.isAbsolute(rel);
 }
 async function readStdin(stream = process.stdin) {
   const chunks = [];
@@ -48249,12 +48249,197 @@ function firstLine(message) {
 }
 
 // src/io/config-paths.ts
+var fs4 = __toESM(require("fs"));
+var path3 = __toESM(require("path"));
+
+// src/io/confine.ts
 var fs3 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
+function realPaths() {
+  const known = /* @__PURE__ */ new Map();
+  const asked = /* @__PURE__ */ new Map();
+  const listed = /* @__PURE__ */ new Map();
+  const isLinkIn = (parent, abs) => {
+    if (!listed.has(parent)) {
+      const n = (asked.get(parent) ?? 0) + 1;
+      asked.set(parent, n);
+      if (n < 2) return isLink(abs);
+      listed.set(parent, linksIn(parent));
+    }
+    const links = listed.get(parent);
+    return links ? links.has(nameOf(abs)) : isLink(abs);
+  };
+  const resolve16 = (abs) => {
+    const cached = known.get(abs);
+    if (cached !== void 0) return cached;
+    const parent = parentOf(abs);
+    let real;
+    if (parent === abs) real = fs3.realpathSync(abs);
+    else {
+      const realParent = resolve16(parent);
+      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
+    }
+    known.set(abs, real);
+    return real;
+  };
+  return (p) => known.get(p) ?? resolve16(isNormalAbsolute(p) ? p : path2.resolve(p));
+}
+var parentOf = (abs) => {
+  if (path2.sep !== "/") return path2.dirname(abs);
+  const cut = abs.lastIndexOf("/");
+  return cut > 0 ? abs.slice(0, cut) : "/";
+};
+var nameOf = (abs) => path2.sep === "/" ? abs.slice(abs.lastIndexOf("/") + 1) : path2.basename(abs);
+var childPath = (dir, name) => dir.endsWith(path2.sep) ? dir + name : dir + path2.sep + name;
+var DOT = 46;
+var SLASH = 47;
+var isNormalAbsolute = (p) => {
+  if (path2.sep !== "/" || !p.startsWith("/")) return false;
+  if (p === "/") return true;
+  if (p.endsWith("/") || p.includes("//")) return false;
+  for (let at = p.indexOf("/."); at !== -1; at = p.indexOf("/.", at + 1)) {
+    const dots = p.charCodeAt(at + 2) === DOT ? 2 : 1;
+    if (at + 1 + dots === p.length || p.charCodeAt(at + 1 + dots) === SLASH) return false;
+  }
+  return true;
+};
+function linksIn(dir) {
+  try {
+    return new Set(
+      fs3.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
+    );
+  } catch (e) {
+    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
+  }
+}
+function isLink(abs) {
+  try {
+    return fs3.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
+  } catch {
+    return false;
+  }
+}
+function realOrParent(abs) {
+  try {
+    return fs3.realpathSync(abs);
+  } catch {
+    return path2.join(fs3.realpathSync(path2.dirname(abs)), path2.basename(abs));
+  }
+}
+function isInside2(child3, root) {
+  const rel = path2.relative(root, child3);
+  return rel === "" || !rel.startsWith(`..${path2.sep}`) && rel !== ".." && !path2.isAbsolute(rel);
+}
+function confinePattern(root, written, field2, at) {
+  const lexical = path2.resolve(root, written.replace(/\{name\}/g, "x"));
+  if (path2.isAbsolute(written) || !isInside2(lexical, root))
+    return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
+  return [];
+}
+function confinePath(root, p, field2, at, real = realPaths()) {
+  return pathConfiner(root, real)(p, field2, at);
+}
+function pathConfiner(root, real) {
+  const realRoot = real(root);
+  const prefix = realRoot.endsWith(path2.sep) ? realRoot : realRoot + path2.sep;
+  return (p, field2, at) => {
+    const resolved = real(p);
+    if (resolved === realRoot || resolved.startsWith(prefix)) return [];
+    return [
+      error2(
+        typeof at === "function" ? at() : at,
+        `${field2} ${path2.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
+      )
+    ];
+  };
+}
+function outputOverlaps(apps, real = realPaths()) {
+  if (!apps.some((a) => a.output)) return [];
+  const sourcePaths = apps.map((b) => real(b.source));
+  const sources = indexByPath(sourcePaths);
+  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
+  const byOutput = indexByPath(outputs);
+  const sourcesAbove = atOrAbove(sources);
+  const outputsAbove = atOrAbove(byOutput);
+  const found = [];
+  outputs.forEach((out, i) => {
+    if (out === void 0) return;
+    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
+    const up = parentOf(out);
+    if (up !== out) for (const j of sourcesAbove(up)) found.push([i, j, "is inside"]);
+  });
+  sourcePaths.forEach((source, j) => {
+    const up = parentOf(source);
+    if (up !== source) for (const i of outputsAbove(up)) found.push([i, j, "contains"]);
+  });
+  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
+  return found.map(([i, j, relation]) => {
+    const a = apps[i];
+    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
+    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
+    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
+  });
+}
+function atOrAbove(byPath) {
+  const memo = /* @__PURE__ */ new Map();
+  return (dir) => {
+    let hits2 = memo.get(dir);
+    if (hits2 === void 0) {
+      hits2 = [dir, ...ancestors(dir)].flatMap((up) => byPath.get(up) ?? []);
+      memo.set(dir, hits2);
+    }
+    return hits2;
+  };
+}
+function indexByPath(paths) {
+  const map3 = /* @__PURE__ */ new Map();
+  paths.forEach((p, i) => {
+    if (p === void 0) return;
+    if (!map3.has(p)) map3.set(p, []);
+    map3.get(p).push(i);
+  });
+  return map3;
+}
+function ancestors(p) {
+  const out = [];
+  for (let cut = p.lastIndexOf(path2.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path2.sep, cut - 1))
+    out.push(cut === 0 ? path2.sep : p.slice(0, cut));
+  return out;
+}
+function error2(at, message) {
+  return { ...at, message, severity: "error" };
+}
+
+// src/io/config-paths.ts
 function isPattern(source) {
   return glob().isDynamicPattern(source);
 }
 function globDirs(root, pattern) {
+  return oneLevelDirs(root, pattern) ?? walkedDirs(root, pattern);
+}
+function oneLevelDirs(root, pattern) {
+  const picomatch = loadPicomatch();
+  const { base, glob: glob2 } = picomatch.scan(pattern);
+  const oneSegment = !glob2.includes("/") && !glob2.includes("**") && !glob2.startsWith(".");
+  if (!oneSegment || pattern !== (base ? `${base}/${glob2}` : glob2)) return void 0;
+  const dir = path3.join(root, base);
+  let entries2;
+  try {
+    entries2 = fs4.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return void 0;
+  }
+  const isMatch = picomatch(pattern);
+  const out = [];
+  for (const e of entries2) {
+    if (e.name.startsWith(".")) continue;
+    const rel = base ? `${base}/${e.name}` : e.name;
+    const abs = dir.endsWith(path3.sep) ? dir + e.name : dir + path3.sep + e.name;
+    if (isMatch(rel) && (e.isDirectory() || e.isSymbolicLink() && isDirectory(abs))) out.push(abs);
+  }
+  return out.sort();
+}
+function walkedDirs(root, pattern) {
   const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
@@ -48266,30 +48451,39 @@ function globDirs(root, pattern) {
     ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
   const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked].map((d) => path2.resolve(d)))].sort();
+  const base = path3.join(root, loadPicomatch().scan(pattern).base);
+  const visible = (d) => !path3.relative(base, d).split(path3.sep).some((s) => s.startsWith(".") && s !== "..");
+  return [...new Set([...found, ...linked].map(normalDir))].filter(visible).sort();
+}
+function normalDir(d) {
+  const trimmed = d.length > 1 && d.endsWith("/") ? d.slice(0, -1) : d;
+  return isNormalAbsolute(trimmed) ? trimmed : path3.resolve(d);
 }
 function maxSegments(pattern) {
   return pattern.includes("**") ? Infinity : (pattern.match(/\//g)?.length ?? 0) + 1;
 }
-var isDirectory = (p) => fs3.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+var isDirectory = (p) => fs4.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 function linkedMatches(root, pattern, deepest) {
-  const picomatch = require_picomatch2();
+  const picomatch = loadPicomatch();
   const isMatch = picomatch(pattern);
   const out = [];
-  const walk = (rel2, depth) => {
+  const walk = (rel, depth) => {
     if (depth > 32) return;
-    const dir = path2.join(root, rel2);
+    const dir = path3.join(root, rel);
     if (!isDirectory(dir)) return;
-    for (const e of fs3.readdirSync(dir, { withFileTypes: true })) {
+    for (const e of fs4.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
-      const child3 = rel2 ? `${rel2}/${e.name}` : e.name;
-      if (e.isSymbolicLink() && isMatch(child3)) out.push(path2.join(root, child3));
+      const child3 = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isSymbolicLink() && isMatch(child3)) out.push(path3.join(root, child3));
       else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
     }
   };
   const base = picomatch.scan(pattern).base;
-  if (isDirectory(path2.join(root, base))) walk(base, 0);
+  if (isDirectory(path3.join(root, base))) walk(base, 0);
   return out;
+}
+function loadPicomatch() {
+  return require_picomatch2();
 }
 function glob() {
   return require_dist2();
@@ -48315,7 +48509,7 @@ function entryPathProblems(e, at) {
 }
 function sharedOutputProblems(apps, cwd) {
   const out = [];
-  const shown2 = (p) => path2.relative(cwd, p) || ".";
+  const shown2 = (p) => path3.relative(cwd, p) || ".";
   const byOutput = /* @__PURE__ */ new Map();
   for (const a of apps) {
     if (!byOutput.has(a.output)) byOutput.set(a.output, []);
@@ -48342,130 +48536,10 @@ function dedupe2(list5) {
 
 // src/io/config-confine.ts
 var path4 = __toESM(require("path"));
-
-// src/io/confine.ts
-var fs4 = __toESM(require("fs"));
-var path3 = __toESM(require("path"));
-function realPaths() {
-  const known = /* @__PURE__ */ new Map();
-  const asked = /* @__PURE__ */ new Map();
-  const listed = /* @__PURE__ */ new Map();
-  const isLinkIn = (parent, abs) => {
-    if (!listed.has(parent)) {
-      const n = (asked.get(parent) ?? 0) + 1;
-      asked.set(parent, n);
-      if (n < 2) return isLink(abs);
-      listed.set(parent, linksIn(parent));
-    }
-    const links = listed.get(parent);
-    return links ? links.has(path3.basename(abs)) : isLink(abs);
-  };
-  const resolve16 = (abs) => {
-    const cached = known.get(abs);
-    if (cached !== void 0) return cached;
-    const parent = path3.dirname(abs);
-    let real;
-    if (parent === abs) real = fs4.realpathSync(abs);
-    else {
-      const realParent = resolve16(parent);
-      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path3.basename(abs));
-    }
-    known.set(abs, real);
-    return real;
-  };
-  return (p) => resolve16(isNormalAbsolute(p) ? p : path3.resolve(p));
-}
-var childPath = (dir, name) => dir.endsWith(path3.sep) ? dir + name : dir + path3.sep + name;
-var isNormalAbsolute = (p) => path3.sep === "/" && p.startsWith("/") && (p === "/" || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
-function linksIn(dir) {
-  try {
-    return new Set(
-      fs4.readdirSync(dir, { withFileTypes: true }).filter((e) => e.isSymbolicLink()).map((e) => e.name)
-    );
-  } catch (e) {
-    return e.code === "ENOENT" ? /* @__PURE__ */ new Set() : void 0;
-  }
-}
-function isLink(abs) {
-  try {
-    return fs4.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink() ?? false;
-  } catch {
-    return false;
-  }
-}
-function realOrParent(abs) {
-  try {
-    return fs4.realpathSync(abs);
-  } catch {
-    return path3.join(fs4.realpathSync(path3.dirname(abs)), path3.basename(abs));
-  }
-}
-function isInside2(child3, root) {
-  const rel2 = path3.relative(root, child3);
-  return rel2 === "" || !rel2.startsWith(`..${path3.sep}`) && rel2 !== ".." && !path3.isAbsolute(rel2);
-}
-var isWithinOrSame = (child3, root) => child3 === root || child3.startsWith(root.endsWith(path3.sep) ? root : root + path3.sep);
-function confinePattern(root, written, field2, at) {
-  const lexical = path3.resolve(root, written.replace(/\{name\}/g, "x"));
-  if (path3.isAbsolute(written) || !isInside2(lexical, root))
-    return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
-  return [];
-}
-function confinePath(root, p, field2, at, real = realPaths()) {
-  const resolved = real(p);
-  if (isWithinOrSame(resolved, real(root))) return [];
-  return [
-    error2(
-      typeof at === "function" ? at() : at,
-      `${field2} ${path3.relative(root, p) || "."} leads outside the repository (to ${resolved}) through a link`
-    )
-  ];
-}
-function outputOverlaps(apps, real = realPaths()) {
-  if (!apps.some((a) => a.output)) return [];
-  const sources = indexByPath(apps.map((b) => real(b.source)));
-  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
-  const byOutput = indexByPath(outputs);
-  const found = [];
-  outputs.forEach((out, i) => {
-    if (out === void 0) return;
-    for (const j of sources.get(out) ?? []) found.push([i, j, "is"]);
-    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, "is inside"]);
-  });
-  apps.forEach((b, j) => {
-    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, "contains"]);
-  });
-  found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
-  return found.map(([i, j, relation]) => {
-    const a = apps[i];
-    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
-    const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
-    return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
-  });
-}
-function indexByPath(paths) {
-  const map3 = /* @__PURE__ */ new Map();
-  paths.forEach((p, i) => {
-    if (p === void 0) return;
-    if (!map3.has(p)) map3.set(p, []);
-    map3.get(p).push(i);
-  });
-  return map3;
-}
-function ancestors(p) {
-  const out = [];
-  for (let cut = p.lastIndexOf(path3.sep); cut >= 0; cut = cut === 0 ? -1 : p.lastIndexOf(path3.sep, cut - 1))
-    out.push(cut === 0 ? path3.sep : p.slice(0, cut));
-  return out;
-}
-function error2(at, message) {
-  return { ...at, message, severity: "error" };
-}
-
-// src/io/config-confine.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
   const real = realPaths();
+  const confine = pathConfiner(root, real);
   const apps = entries2.flatMap((e, i) => {
     const at = (field2) => locate2(["apps", i, field2]);
     const written = [
@@ -48483,8 +48557,8 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
       });
     for (const a of expanded)
       out.push(
-        ...confinePath(root, a.source, "source", () => at("source"), real),
-        ...confinePath(root, a.output, "output", () => at("output"), real)
+        ...confine(a.source, "source", () => at("source")),
+        ...confine(a.output, "output", () => at("output"))
       );
     return expanded;
   });
@@ -48586,6 +48660,7 @@ function expandApp(root, e, defaults, at, out) {
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
+  const outputOf = outputResolver(root, String(e.output));
   return dirs.map((dir) => {
     const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path5.basename(dir);
     const removal2 = e.removal === "two-commits" ? "two-commits" : "one-commit";
@@ -48593,7 +48668,7 @@ function expandApp(root, e, defaults, at, out) {
     return {
       name,
       source: dir,
-      output: path5.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: outputOf(name),
       gates,
       track,
       removal: removal2,
@@ -48603,6 +48678,15 @@ function expandApp(root, e, defaults, at, out) {
       ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {}
     };
   });
+}
+function outputResolver(root, written) {
+  const MARK3 = "\0";
+  const template = path5.resolve(root, written.replace(/\{name\}/g, MARK3));
+  const plain = (name) => !written.includes(MARK3) && name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name) && !name.includes(MARK3);
+  return (name) => plain(name) ? template.split(MARK3).join(name) : path5.resolve(
+    root,
+    written.replace(/\{name\}/g, () => name)
+  );
 }
 function healthPolicy(h, name) {
   if (!isObject(h)) return void 0;
@@ -49295,8 +49379,8 @@ function entries(file) {
 }
 var shown = (p, cwd) => path11.relative(cwd, p) || p;
 function inside(target, root) {
-  const rel2 = path11.relative(root, target);
-  return rel2 === "" || !rel2.startsWith("..") && !path11.isAbsolute(rel2);
+  const rel = path11.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path11.isAbsolute(rel);
 }
 
 // src/io/build-source.ts
@@ -58530,8 +58614,8 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside3(target, dir) {
-  const rel2 = path14.relative(dir, target);
-  return !rel2.startsWith("..") && !path14.isAbsolute(rel2);
+  const rel = path14.relative(dir, target);
+  return !rel.startsWith("..") && !path14.isAbsolute(rel);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -59617,8 +59701,7 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path27 = __toESM(require("path"));
-init_diagnostics();
+var path28 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
@@ -60025,51 +60108,43 @@ function couplingKeys(app) {
 var RACY_MS = 3e3;
 function appStamp(loc, now, previous) {
   if (loc.source === "-") return void 0;
-  const known = previous ? listings(previous) : /* @__PURE__ */ new Map();
-  const lines = [];
+  const dirs = {};
+  const stats = [];
+  let same = previous !== void 0;
   let newest = 0;
-  const see = (st) => {
+  const see = (p) => {
+    const st = fs16.lstatSync(p);
+    const at = stats.length;
+    stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
-    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+    if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous.stats[i];
+    return st;
   };
-  const walk = (dir, rel2) => {
-    const line = `D${FIELD}${see(fs16.lstatSync(dir))}${FIELD}${rel2}`;
-    lines.push(line);
-    for (const name of known.get(line) ?? fs16.readdirSync(dir)) {
-      const st = fs16.lstatSync(`${dir}/${name}`);
-      lines.push(`F${FIELD}${see(st)}${FIELD}${rel2}/${name}`);
-      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel2}/${name}`);
-    }
+  const walk = (dir, rel) => {
+    const listed = same ? previous.dirs[rel] : void 0;
+    const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
+    if (!stored) same = false;
+    const names = stored ?? fs16.readdirSync(dir);
+    dirs[rel] = names;
+    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
   try {
+    see(loc.source);
     walk(loc.source, "");
   } catch {
     return void 0;
   }
-  return newest < now - RACY_MS ? lines.join(LINE) : void 0;
+  if (newest >= now - RACY_MS) return void 0;
+  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous.stats.length };
 }
-var FIELD = "";
-var LINE = "\0";
-function listings(stamp) {
-  const byPath = /* @__PURE__ */ new Map();
-  const names = /* @__PURE__ */ new Map();
-  for (const line of stamp.split(LINE)) {
-    let at = 0;
-    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
-    const p = line.slice(at);
-    if (line[0] === "D") {
-      byPath.set(p, line);
-      names.set(line, []);
-    } else {
-      const cut = p.lastIndexOf("/");
-      names.get(byPath.get(p.slice(0, cut)) ?? "")?.push(p.slice(cut + 1));
-    }
-  }
-  return names;
+var STAT_FIELDS = 5;
+function asStamp(v) {
+  const s = v;
+  return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
 var BUILD = (() => {
   const s = fs16.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
   const dir = env2.ROLLGEN_CACHE_DIR ?? path19.join(env2.XDG_CACHE_HOME ?? path19.join(os2.homedir(), ".cache"), "rollgen");
@@ -60078,7 +60153,8 @@ function indexFile(configFile, env2) {
 function readIndex(file) {
   try {
     const raw = JSON.parse(fs16.readFileSync(file, "utf8"));
-    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+    if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
+    return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
     return /* @__PURE__ */ new Map();
   }
@@ -60095,7 +60171,12 @@ function writeIndex(file, index) {
 }
 function coupledApps(namedKeys, others) {
   const byKey = /* @__PURE__ */ new Map();
-  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...byKey.get(k) ?? [], name]);
+  for (const [name, entry] of others)
+    for (const k of entry.keys) {
+      const names = byKey.get(k);
+      if (names) names.push(name);
+      else byKey.set(k, [name]);
+    }
   const chosen = /* @__PURE__ */ new Set();
   const pending = [...namedKeys];
   const seen = /* @__PURE__ */ new Set();
@@ -60124,15 +60205,15 @@ function loadCoupled(ctx, opts, named, others) {
   for (const loc of others) {
     const key2 = appKey(loc);
     const known = stored.get(key2);
-    const stamp = appStamp(loc, now, known?.stamp);
-    let entry = stamp && known?.stamp === stamp ? known : void 0;
+    const stamped = appStamp(loc, now, known?.stamp);
+    let entry = stamped?.unchanged ? known : void 0;
     if (!entry) {
       const files = readQuietly(loc, ctx);
       const app = files && loadQuietly(loc, files);
       if (app) loaded3.set(loc.name, app);
-      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamp ?? "" };
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamped?.stamp ?? NO_STAMP };
     }
-    if (stamp) fresh.set(key2, entry);
+    if (stamped) fresh.set(key2, entry);
     entries2.set(loc.name, entry);
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
@@ -60165,8 +60246,9 @@ function loadQuietly(loc, files) {
   }
 }
 function sameIndex(a, b) {
-  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k) === e);
 }
+var NO_STAMP = { dirs: {}, stats: [] };
 
 // src/app/load-repo.ts
 init_errors();
@@ -60257,13 +60339,13 @@ function idleApp(ctx, loc, app, command, byName, peers) {
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel2 = (p) => p ? path21.relative(cwd, p) || "." : "OUT";
-  const target = loc.source === "-" ? `-f - ${rel2(loc.output)}` : byName ? loc.name : `${rel2(loc.source)} ${rel2(loc.output)}`;
+  const rel = (p) => p ? path21.relative(cwd, p) || "." : "OUT";
+  const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
 async function writeAll(ctx, planned, afterEach) {
-  const batches2 = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
-  for (const batch of batches2) {
+  const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
+  for (const batch of batches) {
     if (planned.staged && !afterEach) await planned.staged.commit();
     else await writeOutputDirs(batch.map(dirWrite));
     for (const w of batch) {
@@ -60391,16 +60473,16 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel2 = paths.map((p) => path22.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel2], root).trim();
+  const rel = paths.map((p) => path22.relative(root, p) || ".");
+  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
 ${dirty}`
     );
   const [head, tree] = git(["rev-parse", "HEAD", "HEAD^{tree}"], root).trim().split("\n");
-  const read = (repoPath) => {
-    const file = path22.join(root, repoPath);
+  const read = (repoPath2) => {
+    const file = path22.join(root, repoPath2);
     return fs17.existsSync(file) ? fs17.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, head, tree, read };
@@ -60430,64 +60512,36 @@ function readTemplate2(file, cwd, configFile) {
 
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path26 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
 var fs18 = __toESM(require("fs"));
-var path25 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 init_errors();
 
 // src/flow/local-gates.ts
-var path24 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
+var path24 = __toESM(require("path"));
+
+// src/flow/git-paths.ts
 var path23 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
-function readAppHistories(git, root, apps) {
-  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
-  const statusOf3 = new Map(apps.map((a, i) => [rel(root, path23.join(a.output, STATUS_FILE)), i]));
-  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
-  const landed = /* @__PURE__ */ new Map();
-  const since = /* @__PURE__ */ new Map();
-  for (const batch of batches([...statusOf3.keys(), ...sourceOf.keys()])) {
-    const log = git(
-      ["log", "--first-parent", "-z", "--format=%x01%cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
-      root
-    );
-    for (const { date, files } of commits(log)) {
-      for (const file of files) {
-        const status = statusOf3.get(file);
-        if (status !== void 0 && !landed.has(status)) landed.set(status, date);
-        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
-      }
-    }
-  }
-  return apps.map((_, i) => {
-    const at = landed.get(i);
-    const pullsSince = shallow ? void 0 : at ?? since.get(i);
-    return { ...at ? { landedAt: at } : {}, ...pullsSince ? { pullsSince } : {} };
-  });
-}
 var literal = (p) => `:(literal)${p}`;
-function rel(root, p) {
+function repoPath(root, p) {
   return path23.relative(root, p).split(path23.sep).join("/") || ".";
 }
-function* sourcesHolding(sourceOf, file) {
-  if (sourceOf.has(".")) yield sourceOf.get(".");
+function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
-    const i = sourceOf.get(dir);
-    if (i !== void 0) yield i;
-    if (!dir.includes("/")) return;
+    const hit = dirs.get(dir);
+    if (hit !== void 0) yield hit;
+    if (!dir.includes("/")) break;
   }
+  if (dirs.has(".")) yield dirs.get(".");
 }
-function* commits(log) {
-  for (const record of log.split("").slice(1)) {
-    const [date, ...names] = record.split("\0");
-    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
-  }
-}
-function batches(paths) {
+function pathBatches(paths) {
   const out = [];
   let size = MAX_PATH_BYTES;
   for (const p of paths) {
@@ -60499,6 +60553,56 @@ function batches(paths) {
     size += p.length + 1;
   }
   return out;
+}
+
+// src/flow/history.ts
+function readAppHistories(git, root, apps) {
+  const shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true";
+  const statusOf3 = indexBy(apps.map((a) => repoPath(root, path24.join(a.output, STATUS_FILE))));
+  const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
+  const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
+  const landed = /* @__PURE__ */ new Map();
+  const since = /* @__PURE__ */ new Map();
+  const landingSha = /* @__PURE__ */ new Map();
+  const firstSeen = (seen, apps2, value) => {
+    for (const i of apps2 ?? []) if (!seen.has(i)) seen.set(i, value);
+  };
+  const paths = [.../* @__PURE__ */ new Set([...statusOf3.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
+  for (const batch of pathBatches(paths)) {
+    const log = git(
+      ["log", "--first-parent", "-z", "--format=%x01%H %cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
+      root
+    );
+    for (const { sha: sha2, date, files } of commits(log)) {
+      for (const file of files) {
+        firstSeen(landed, statusOf3.get(file), date);
+        for (const output of dirsHolding(outputOf, file)) firstSeen(landingSha, output, sha2);
+        for (const source of dirsHolding(sourceOf, file)) for (const i of source) since.set(i, date);
+      }
+    }
+  }
+  return apps.map((_, i) => {
+    const at = landed.get(i);
+    const pullsSince = shallow ? void 0 : at ?? since.get(i);
+    const sha2 = landingSha.get(i);
+    return {
+      ...at ? { landedAt: at } : {},
+      ...pullsSince ? { pullsSince } : {},
+      ...sha2 ? { landingSha: sha2 } : {}
+    };
+  });
+}
+function indexBy(paths) {
+  const out = /* @__PURE__ */ new Map();
+  paths.forEach((p, i) => out.set(p, [...out.get(p) ?? [], i]));
+  return out;
+}
+function* commits(log) {
+  for (const record of log.split("").slice(1)) {
+    const [header3, ...names] = record.split("\0");
+    const [sha2, date] = header3.split(" ");
+    yield { sha: sha2, date: new Date(date), files: names.map((n) => n.replace(/^\n/, "")).filter(Boolean) };
+  }
 }
 
 // src/flow/local-gates.ts
@@ -60514,8 +60618,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path24.resolve(w.output));
-  const output = path24.resolve(w.output);
+  const top = gitTopLevel(edges.git, path25.resolve(w.output));
+  const output = path25.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -60575,21 +60679,21 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path25.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path26.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path25.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path26.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs18.existsSync(dir) || path25.dirname(dir) === dir ? dir : existingAncestor(path25.dirname(dir));
+  return fs18.existsSync(dir) || path26.dirname(dir) === dir ? dir : existingAncestor(path26.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path25.resolve(w.output);
+  const dir = path26.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel2 = path25.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel2, `:(exclude)${path25.posix.join(rel2, LOCK_FILE)}`], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel2], top);
+  const rel = path26.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path26.posix.join(rel, LOCK_FILE)}`], top);
+  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
@@ -61005,7 +61109,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path26.relative(i.repoRoot, path26.resolve(i.write.output))) || ".";
+  const output = posix2(path27.relative(i.repoRoot, path27.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -61035,11 +61139,11 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path26.resolve(i.write.output);
-  const rel2 = (name) => posix2(path26.relative(i.repoRoot, path26.join(out, name)));
+  const out = path27.resolve(i.write.output);
+  const rel = (name) => posix2(path27.relative(i.repoRoot, path27.join(out, name)));
   const wanted = [
-    ...i.write.files.map((f) => ({ path: rel2(f.path), content: f.content })),
-    ...i.write.remove.map((n) => ({ path: rel2(n), content: null }))
+    ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
+    ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
   ];
   const hash = (0, import_crypto2.createHash)("sha256");
   const changes = [];
@@ -61057,7 +61161,49 @@ function sha(text2) {
   return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
-  return p.split(path26.sep).join("/");
+  return p.split(path27.sep).join("/");
+}
+
+// src/flow/source-commits.ts
+init_diagnostics();
+var FIRST_WINDOW = 64;
+function readSourceCommits(git, root, sources) {
+  const dirOf = /* @__PURE__ */ new Map();
+  sources.forEach((s, i) => dirOf.set(repoPath(root, s), [...dirOf.get(repoPath(root, s)) ?? [], i]));
+  const found = /* @__PURE__ */ new Map();
+  for (const batch of pathBatches([...dirOf.keys()])) {
+    const wanted = () => batch.some((dir) => dirOf.get(dir).some((i) => !found.has(i)));
+    for (let skip = 0, window2 = FIRST_WINDOW; wanted(); skip += window2, window2 *= 4) {
+      const args = ["log", "-c", "-z", "--format=%x01%H%x00%s", "--name-only", `--skip=${skip}`, `-${window2}`];
+      const log = git([...args, "HEAD", "--", ...batch.map(literal)], root);
+      let read = 0;
+      for (const { commit: commit2, files } of commitsOf(log)) {
+        read++;
+        for (const file of files)
+          for (const apps of dirsHolding(dirOf, file)) for (const i of apps) if (!found.has(i)) found.set(i, commit2);
+      }
+      if (read < window2) break;
+    }
+  }
+  return sources.map((_, i) => found.get(i));
+}
+function* commitsOf(log) {
+  const tokens = log.split("\0");
+  for (let t = 0; t < tokens.length; ) {
+    const sha2 = shaOf(tokens[t]);
+    if (!sha2) {
+      t++;
+      continue;
+    }
+    const commit2 = { sha: sha2, short: sha2.slice(0, 10), subject: printable(tokens[t + 1] ?? "") };
+    const files = [];
+    for (t += 2; t < tokens.length && !shaOf(tokens[t]); t++) if (tokens[t]) files.push(tokens[t].replace(/^\n/, ""));
+    yield { commit: commit2, files };
+  }
+}
+function shaOf(token) {
+  const sha2 = token.slice(1);
+  return token.charCodeAt(0) === 1 && /^[0-9a-f]{40,64}$/.test(sha2) ? sha2 : void 0;
 }
 
 // src/flow/templates/index.ts
@@ -61124,7 +61270,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path27.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path28.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -61150,29 +61296,37 @@ function offlineConnection(ctx, opts) {
   };
 }
 function proposalFor(s, entry, command, origin, target) {
-  const write3 = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, "warn");
-  if (!write3) return void 0;
-  return buildProposal({
-    app: entry.app,
-    write: write3,
-    origin,
-    base: s.checkout.base,
-    repoRoot: s.checkout.root,
-    readBase: s.checkout.read,
-    templates: s.templates,
-    extraLabels: s.config.pr.labels,
-    ...target ? { target } : {},
-    track: entry.loc.track,
-    ...entry.loc.health ? { health: entry.loc.health } : {},
-    links: s.links,
-    ...sourceCommitOf(s, entry)
-  });
+  return proposalsFor(s, [entry], command, origin, target)[0];
 }
-function sourceCommitOf(s, entry) {
-  const source = path27.relative(s.checkout.root, entry.loc.source).split(path27.sep).join("/") || ".";
-  const line = s.edges.git(["log", "-1", "--format=%H%x00%s", "HEAD", "--", `:(literal)${source}`], s.checkout.root);
-  const [sha2, subject] = line.trim().split("\0");
-  return sha2 ? { sourceCommit: { sha: sha2, short: sha2.slice(0, 10), subject: printable(subject ?? "") } } : {};
+function proposalsFor(s, entries2, command, origin, target) {
+  const writes = entries2.map((e) => planWrite(s.ctx, e.loc, e.app, command, s.peers, "warn"));
+  const writing = entries2.filter((_, i) => writes[i]);
+  const commits2 = readSourceCommits(
+    s.edges.git,
+    s.checkout.root,
+    writing.map((e) => e.loc.source)
+  );
+  const commitOf = new Map(writing.map((e, i) => [e, commits2[i]]));
+  return entries2.map((entry, i) => {
+    const write3 = writes[i];
+    if (!write3) return void 0;
+    const sourceCommit = commitOf.get(entry);
+    return buildProposal({
+      app: entry.app,
+      write: write3,
+      origin,
+      base: s.checkout.base,
+      repoRoot: s.checkout.root,
+      readBase: s.checkout.read,
+      templates: s.templates,
+      extraLabels: s.config.pr.labels,
+      ...target ? { target } : {},
+      track: entry.loc.track,
+      ...entry.loc.health ? { health: entry.loc.health } : {},
+      links: s.links,
+      ...sourceCommit ? { sourceCommit } : {}
+    });
+  });
 }
 function executeOptions(s, dryRun) {
   return {
@@ -61190,7 +61344,7 @@ function executeOptions(s, dryRun) {
 async function previewOffline(ctx, args, opts, propose) {
   if (!opts.dryRun) throw new InputError([], "--offline goes with --dry-run: without GitHub nothing can be opened");
   const s = await openLocalSession(ctx, args, opts);
-  const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
+  const proposals = propose(s, s.apps).map((proposal, i) => ({ app: s.apps[i].app.name, proposal }));
   for (const { app, proposal } of proposals) {
     if (ctx.preview) ctx.preview(previewData(app, proposal));
     else ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==
@@ -61208,7 +61362,13 @@ function preview(p) {
 
 // src/flow/change-pr.ts
 async function changePr(ctx, args, opts, command) {
-  if (opts.offline) return previewOffline(ctx, args, opts, (s, entry) => commandState(s, entry, command).proposal);
+  if (opts.offline)
+    return previewOffline(
+      ctx,
+      args,
+      opts,
+      (s, entries2) => entries2.map((entry) => commandState(s, entry, command).proposal)
+    );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));
@@ -61744,9 +61904,6 @@ async function runAnalysis(a) {
   return gate;
 }
 
-// src/flow/read-gates.ts
-var path28 = __toESM(require("path"));
-
 // src/io/argocd.ts
 async function readArgoApplication(server, name, token) {
   const url = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
@@ -61819,10 +61976,10 @@ function latestRuns(runs) {
   for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
   return [...byName.values()];
 }
-function judgeArgo(reading, carrying, now) {
+function judgeArgo(reading, carrying2, now) {
   if ("error" in reading) return { state: "waiting", awaited: [`Argo CD (${reading.error})`] };
   const a = reading.app;
-  const at = (sha2) => sha2 !== void 0 && carrying.includes(sha2);
+  const at = (sha2) => sha2 !== void 0 && carrying2.includes(sha2);
   const what = `Argo CD application ${a.name}`;
   if (at(a.operationRevision) && (a.operationPhase === "Failed" || a.operationPhase === "Error"))
     return { state: "failed", reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision };
@@ -61844,13 +62001,13 @@ function combineHealth(parts) {
 
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
-function carryingCommits(git, root, output) {
-  const rel2 = path28.relative(root, output) || ".";
-  const landed = git(["log", "--first-parent", "-1", "--format=%H", "HEAD", "--", rel2], root).trim();
-  if (!landed) return [];
-  const recent = git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
-  const upTo = recent.indexOf(landed);
-  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
+function recentCommits(git, root) {
+  return git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
+}
+function carryingCommits(recent, landing) {
+  if (!landing) return [];
+  const upTo = recent.indexOf(landing);
+  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landing];
 }
 async function readHealth(scm, policy, shas, edge) {
   const parts = [];
@@ -61877,14 +62034,14 @@ async function readCommitHealth(scm, policy, shas) {
 }
 
 // src/flow/gate-edge.ts
-async function readSignals(s, entry, landedAt, dryRun) {
+async function readSignals(s, entry, history, recent, dryRun) {
   const policy = entry.loc.health;
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
   if (!policy && gates.length === 0) return void 0;
-  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output);
+  const shas = carryingCommits(recent(), history.landingSha);
   const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : void 0;
   const signals = health ? { health } : {};
-  const live = countFrom(landedAt, signals);
+  const live = countFrom(history.landedAt, signals);
   if (gates.length === 0 || health && health.state !== "healthy" || !live || shas.length === 0) return signals;
   const analysis = await runAnalysis({
     scm: s.scm,
@@ -61949,7 +62106,7 @@ function decideRound(r, now, checks) {
 }
 async function prCommand(ctx, args, opts) {
   if (opts.offline)
-    return previewOffline(ctx, args, opts, (s, entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
+    return previewOffline(ctx, args, opts, (s, entries2) => proposalsFor(s, entries2, { kind: "advance" }, "flow"));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
@@ -61980,19 +62137,21 @@ async function prCommand(ctx, args, opts) {
   });
 }
 async function gather2(s, dryRun) {
-  const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: "advance" }, "flow"));
+  const proposals = proposalsFor(s, s.apps, { kind: "advance" }, "flow");
   const histories = readAppHistories(
     s.edges.git,
     s.checkout.root,
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output }))
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
+  let newest;
+  const recent = () => newest ??= recentCommits(s.edges.git, s.checkout.root);
   const rounds = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
     let signals;
     try {
-      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : void 0;
+      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : void 0;
     } catch (e) {
       if (!(e instanceof ScmError)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
@@ -62771,13 +62930,15 @@ function offline() {
     signals: null
   };
 }
-async function readGitHub(ctx, apps, landed, flags3) {
+async function readGitHub(ctx, apps, histories, flags3) {
   const edges = flowEdges(ctx);
   const connection2 = readConnection(edges.env, flags3);
   return withoutToken(connection2.token, async () => {
     const scm = edges.scm(connection2);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: "open" }));
     const top = gitTopLevel(edges.git, ctx.cwd);
+    let newest;
+    const recent = () => newest ??= recentCommits(edges.git, top);
     const out = [];
     for (const [i, entry] of apps.entries()) {
       const open4 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
@@ -62790,17 +62951,19 @@ async function readGitHub(ctx, apps, landed, flags3) {
           does: targetSlug(target).replace("-", " ")
         }))
       };
-      const read = top && landed[i] ? await readSignals2(ctx, scm, edges, top, entry) : void 0;
-      const from = countFrom(landed[i], read?.gate);
+      const { landedAt, landingSha } = histories[i];
+      const read = top && landedAt ? await readSignals2(ctx, scm, edges, entry, carrying(recent, landingSha)) : void 0;
+      const from = countFrom(landedAt, read?.gate);
       out.push({ view, signals: read?.view ?? null, ...from ? { countFrom: from } : {} });
     }
     return out;
   });
 }
-async function readSignals2(ctx, scm, edges, top, { loc, app }) {
+var carrying = (recent, landingSha) => () => carryingCommits(recent(), landingSha);
+async function readSignals2(ctx, scm, edges, { loc, app }, carryingShas) {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
   if (!loc.health && gates.length === 0) return void 0;
-  const shas = carryingCommits(edges.git, top, loc.output);
+  const shas = carryingShas();
   if (shas.length === 0) return void 0;
   const health = loc.health ? await healthOf2(scm, loc.health, shas, edges) : void 0;
   const run3 = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : void 0;
@@ -62864,10 +63027,10 @@ async function readViews(ctx, args, opts) {
   const edges = flowEdges(ctx);
   const apps = await loadApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const landed = landingDates(ctx, apps);
-  const github2 = opts.pr ? await readGitHub(ctx, apps, landed, opts) : apps.map(() => offline());
+  const histories = baseHistories(ctx, apps);
+  const github2 = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, landed[i], github2[i], now));
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i].landedAt, github2[i], now));
   const disabled = apps.flatMap(
     ({ app }) => app.disabledRollouts ? [
       `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`
@@ -62908,16 +63071,16 @@ function imagesOf(d) {
   const list5 = Array.isArray(spec.containers) ? spec.containers : [];
   return list5.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
 }
-function landingDates(ctx, apps) {
+function baseHistories(ctx, apps) {
   const git = flowEdges(ctx).git;
   const top = gitTopLevel(git, ctx.cwd);
   const outputs = apps.map((a) => a.loc.output);
-  if (!top || outputs.some((o) => !o)) return apps.map(() => void 0);
+  if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
     const paths = outputs.map((o) => ({ source: path29.resolve(o), output: path29.resolve(o) }));
-    return readAppHistories(git, top, paths).map((h) => h.landedAt);
+    return readAppHistories(git, top, paths);
   } catch {
-    return apps.map(() => void 0);
+    return apps.map(() => ({}));
   }
 }
 

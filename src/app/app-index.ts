@@ -20,7 +20,18 @@ export interface IndexEntry {
   readonly keys: readonly string[];
   /** False when the app has errors: it is left out of repo-wide checks, with a note. */
   readonly ok: boolean;
-  readonly stamp: string;
+  readonly stamp: Stamp;
+}
+
+/**
+ * The state of every file under an app's source directory, as git's index keeps it: per directory
+ * (relative to the source, "" for itself) the names it lists, and per entry in walk order (the
+ * source, then each listed name, depth first) its mode, size, inode, modification and change
+ * times. Plain numbers and names, so an index in JSON compares without formatting anything.
+ */
+export interface Stamp {
+  readonly dirs: Readonly<Record<string, readonly string[]>>;
+  readonly stats: readonly number[];
 }
 
 /** rollgen.yaml entry (JSON) -> entry. */
@@ -42,61 +53,60 @@ export function couplingKeys(app: LoadedApp): string[] {
 const RACY_MS = 3000;
 
 /**
- * The state of every file under the app's source directory (more than rollgen reads, so no change
- * it would see escapes): per entry its size, inode, modification and change times, as git's index
- * keeps them; the change time cannot be set back by any tool, so a file rewritten since shows.
- * A directory whose own times and inode are those of `previous` (the stamp stored for the app)
- * still holds the names listed there: a lstat replaces the readdir. Undefined when an entry
- * changed too recently to tell a later change from it by time (the app is then loaded), or when
- * the directory cannot be read. Links are not followed: a loaded app goes through the full reader.
+ * The app's Stamp, and whether it is `previous` unchanged. More than rollgen reads is stamped, so no
+ * change it would see escapes; the change time cannot be set back by any tool, so a file rewritten
+ * since shows. While every entry so far matches `previous`, a directory whose own stat matches still
+ * lists the names stored for it: the stored listing replaces the readdir. Undefined when an entry
+ * changed too recently to tell a later change from it by time (the app is then loaded), or when the
+ * directory cannot be read. Links are not followed: a loaded app goes through the full reader.
  */
-export function appStamp(loc: AppLocation, now: number, previous?: string): string | undefined {
+export function appStamp(
+  loc: AppLocation,
+  now: number,
+  previous?: Stamp,
+): { readonly stamp: Stamp; readonly unchanged: boolean } | undefined {
   if (loc.source === '-') return undefined;
-  const known = previous ? listings(previous) : new Map<string, string[]>();
-  const lines: string[] = [];
+  const dirs: Record<string, readonly string[]> = {};
+  const stats: number[] = [];
+  let same = previous !== undefined;
   let newest = 0;
-  const see = (st: fs.Stats) => {
+  const see = (p: string): fs.Stats => {
+    const st = fs.lstatSync(p);
+    const at = stats.length;
+    stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
-    return [st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs].join(FIELD);
+    if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous!.stats[i];
+    return st;
   };
   const walk = (dir: string, rel: string) => {
-    const line = `D${FIELD}${see(fs.lstatSync(dir))}${FIELD}${rel}`;
-    lines.push(line);
-    for (const name of known.get(line) ?? fs.readdirSync(dir)) {
-      const st = fs.lstatSync(`${dir}/${name}`);
-      lines.push(`F${FIELD}${see(st)}${FIELD}${rel}/${name}`);
-      if (st.isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
-    }
+    const listed = same ? previous!.dirs[rel] : undefined;
+    const stored = Array.isArray(listed) && listed.every((n) => typeof n === 'string') ? listed : undefined;
+    if (!stored) same = false;
+    const names = stored ?? fs.readdirSync(dir);
+    dirs[rel] = names;
+    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
   try {
+    see(loc.source);
     walk(loc.source, '');
   } catch {
     return undefined;
   }
-  return newest < now - RACY_MS ? lines.join(LINE) : undefined;
+  if (newest >= now - RACY_MS) return undefined;
+  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous!.stats.length };
 }
 
-/** Stamp lines: kind, 5 fields, path (last: a name may hold anything but NUL and `/`), NUL between lines. */
-const FIELD = '\u0001';
-const LINE = '\u0000';
+/** mode, size, ino, mtimeMs, ctimeMs */
+const STAT_FIELDS = 5;
 
-/** A stamp's directory line -> the names listed under it. */
-function listings(stamp: string): Map<string, string[]> {
-  const byPath = new Map<string, string>();
-  const names = new Map<string, string[]>();
-  for (const line of stamp.split(LINE)) {
-    let at = 0;
-    for (let i = 0; i < 6; i++) at = line.indexOf(FIELD, at) + 1;
-    const p = line.slice(at);
-    if (line[0] === 'D') {
-      byPath.set(p, line);
-      names.set(line, []);
-    } else {
-      const cut = p.lastIndexOf('/');
-      names.get(byPath.get(p.slice(0, cut)) ?? '')?.push(p.slice(cut + 1));
-    }
-  }
-  return names;
+/**
+ * A stamp as read back from the index file, whose JSON anyone could have edited: else undefined.
+ * Shallow: a stored value of the wrong type never equals what lstat reads, and a listing is checked
+ * where it is used (appStamp), so a hand-edited entry is a cache miss, never trusted.
+ */
+function asStamp(v: unknown): Stamp | undefined {
+  const s = v as Partial<Stamp> | undefined;
+  return typeof s?.dirs === 'object' && s.dirs !== null && Array.isArray(s.stats) ? (s as Stamp) : undefined;
 }
 
 /**
@@ -105,7 +115,7 @@ function listings(stamp: string): Map<string, string[]> {
  */
 const BUILD = (() => {
   const s = fs.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-1:${__filename}:${s?.size}:${s?.mtimeMs}`;
+  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 
 /** Where the index of one rollgen.yaml lives: ROLLGEN_CACHE_DIR, else the user's cache directory. */
@@ -118,7 +128,8 @@ export function indexFile(configFile: string, env: Readonly<Record<string, strin
 export function readIndex(file: string): AppIndex {
   try {
     const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { build?: string; apps?: Record<string, IndexEntry> };
-    return new Map(raw.build === BUILD ? Object.entries(raw.apps ?? {}) : []);
+    if (raw.build !== BUILD) return new Map();
+    return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
     return new Map();
   }
@@ -143,7 +154,12 @@ export function writeIndex(file: string, index: AppIndex): void {
  */
 export function coupledApps(namedKeys: readonly string[], others: ReadonlyMap<string, IndexEntry>): Set<string> {
   const byKey = new Map<string, string[]>();
-  for (const [name, entry] of others) for (const k of entry.keys) byKey.set(k, [...(byKey.get(k) ?? []), name]);
+  for (const [name, entry] of others)
+    for (const k of entry.keys) {
+      const names = byKey.get(k);
+      if (names) names.push(name);
+      else byKey.set(k, [name]);
+    }
   const chosen = new Set<string>();
   const pending = [...namedKeys];
   const seen = new Set<string>();

@@ -6,6 +6,7 @@ import type { LoadedApp } from '../spec/loaded-app';
 import {
   AppIndex,
   IndexEntry,
+  Stamp,
   appKey,
   appStamp,
   coupledApps,
@@ -39,16 +40,16 @@ export function loadCoupled(
   for (const loc of others) {
     const key = appKey(loc);
     const known = stored.get(key);
-    const stamp = appStamp(loc, now, known?.stamp);
-    let entry = stamp && known?.stamp === stamp ? known : undefined;
+    const stamped = appStamp(loc, now, known?.stamp);
+    let entry = stamped?.unchanged ? known : undefined;
     if (!entry) {
       const files = readQuietly(loc, ctx);
       const app = files && loadQuietly(loc, files);
       if (app) loaded.set(loc.name, app);
-      entry = { keys: app ? couplingKeys(app) : [], ok: app !== undefined, stamp: stamp ?? '' };
+      entry = { keys: app ? couplingKeys(app) : [], ok: app !== undefined, stamp: stamped?.stamp ?? NO_STAMP };
     }
     // A racy stamp is not stored: the next run loads the app again.
-    if (stamp) fresh.set(key, entry);
+    if (stamped) fresh.set(key, entry);
     entries.set(loc.name, entry);
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
@@ -86,6 +87,9 @@ export function loadQuietly(loc: AppLocation, files: readonly SourceFile[]): Loa
   }
 }
 
+/** An app whose stamp is unchanged keeps its stored entry, so the same entries mean the same index. */
 function sameIndex(a: AppIndex, b: AppIndex): boolean {
-  return a.size === b.size && [...b].every(([k, e]) => a.get(k)?.stamp === e.stamp);
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k) === e);
 }
+
+const NO_STAMP: Stamp = { dirs: {}, stats: [] };

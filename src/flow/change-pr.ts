@@ -29,7 +29,10 @@ export async function changePr(
   opts: ChangePrOptions,
   command: AppCommand,
 ): Promise<void> {
-  if (opts.offline) return previewOffline(ctx, args, opts, (s, entry) => commandState(s, entry, command).proposal);
+  if (opts.offline)
+    return previewOffline(ctx, args, opts, (s, entries) =>
+      entries.map((entry) => commandState(s, entry, command).proposal),
+    );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     const states = s.apps.map((entry) => commandState(s, entry, command));

@@ -5,26 +5,29 @@ import { GateSignals, countFrom, gateReport } from './gate-signals';
 import { withSection } from './marker';
 import { Proposal } from './proposal';
 import { dueGates, runAnalysis } from './read-analysis';
+import type { BaseHistory } from './history';
 import { carryingCommits, readHealth } from './read-gates';
 import { FlowSession, proposalFor } from './session';
 
 /**
  * Health, then analysis, of the step the base carries; undefined when the app has neither. The
  * analysis starts only once the step is live: landed, and reported healthy when a health gate is set.
+ * `recent` is the base's newest commits (recentCommits), read once per run.
  */
 export async function readSignals(
   s: FlowSession,
   entry: LoadedEntry,
-  landedAt: Date | undefined,
+  history: BaseHistory,
+  recent: () => readonly string[],
   dryRun: boolean,
 ): Promise<GateSignals | undefined> {
   const policy = entry.loc.health;
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
   if (!policy && gates.length === 0) return undefined;
-  const shas = carryingCommits(s.edges.git, s.checkout.root, entry.loc.output!);
+  const shas = carryingCommits(recent(), history.landingSha);
   const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : undefined;
   const signals = health ? { health } : {};
-  const live = countFrom(landedAt, signals);
+  const live = countFrom(history.landedAt, signals);
   if (gates.length === 0 || (health && health.state !== 'healthy') || !live || shas.length === 0) return signals;
   const analysis = await runAnalysis({
     scm: s.scm,

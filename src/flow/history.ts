@@ -1,9 +1,10 @@
 import * as path from 'path';
 import { GitRunner } from '../io/git';
 import { STATUS_FILE } from '../state/status';
+import { dirsHolding, literal, pathBatches, repoPath } from './git-paths';
 
 /** What the base's first-parent history says about one app. */
-export interface AppHistoryDates {
+export interface BaseHistory {
   /** When the app's current state landed: the last commit that changed its status file. */
   readonly landedAt?: Date;
   /**
@@ -11,6 +12,8 @@ export interface AppHistoryDates {
    * source's first appearance. Unknown in a shallow clone, whose oldest commit dates neither.
    */
   readonly pullsSince?: Date;
+  /** The last commit that changed the app's output: the one that landed the step the base carries. */
+  readonly landingSha?: string;
 }
 
 export interface AppPaths {
@@ -18,77 +21,62 @@ export interface AppPaths {
   readonly output: string;
 }
 
-/** Keeps each git command line well under the OS argument limit; most repos need one call. */
-const MAX_PATH_BYTES = 100_000;
-
 /**
  * The history of every app from one `git log` (a batch per ~100 KB of paths), not one per app.
  * First parent, because a merge commit (not the PR's own older commit) is when a step landed. A
  * shallow clone dates a landing no earlier, so gates only wait longer; but a later date would hide
  * closed PRs from the scan, so there pullsSince stays unknown.
  */
-export function readAppHistories(git: GitRunner, root: string, apps: readonly AppPaths[]): AppHistoryDates[] {
+export function readAppHistories(git: GitRunner, root: string, apps: readonly AppPaths[]): BaseHistory[] {
   const shallow = git(['rev-parse', '--is-shallow-repository'], root).trim() === 'true';
-  const statusOf = new Map(apps.map((a, i) => [rel(root, path.join(a.output, STATUS_FILE)), i]));
-  const sourceOf = new Map(apps.map((a, i) => [rel(root, a.source), i]));
+  const statusOf = indexBy(apps.map((a) => repoPath(root, path.join(a.output, STATUS_FILE))));
+  const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
+  const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
   const landed = new Map<number, Date>();
   const since = new Map<number, Date>();
-  for (const batch of batches([...statusOf.keys(), ...sourceOf.keys()])) {
+  const landingSha = new Map<number, string>();
+  const firstSeen = <T>(seen: Map<number, T>, apps: readonly number[] | undefined, value: T) => {
+    for (const i of apps ?? []) if (!seen.has(i)) seen.set(i, value);
+  };
+  const paths = [...new Set([...statusOf.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
+  for (const batch of pathBatches(paths)) {
     const log = git(
-      ['log', '--first-parent', '-z', '--format=%x01%cI', '--name-only', 'HEAD', '--', ...batch.map(literal)],
+      ['log', '--first-parent', '-z', '--format=%x01%H %cI', '--name-only', 'HEAD', '--', ...batch.map(literal)],
       root,
     );
-    for (const { date, files } of commits(log)) {
+    for (const { sha, date, files } of commits(log)) {
       for (const file of files) {
-        const status = statusOf.get(file);
-        if (status !== undefined && !landed.has(status)) landed.set(status, date);
+        firstSeen(landed, statusOf.get(file), date);
+        for (const output of dirsHolding(outputOf, file)) firstSeen(landingSha, output, sha);
         // Newest first: the last date seen for a source is its first appearance.
-        for (const i of sourcesHolding(sourceOf, file)) since.set(i, date);
+        for (const source of dirsHolding(sourceOf, file)) for (const i of source) since.set(i, date);
       }
     }
   }
   return apps.map((_, i) => {
     const at = landed.get(i);
     const pullsSince = shallow ? undefined : (at ?? since.get(i));
-    return { ...(at ? { landedAt: at } : {}), ...(pullsSince ? { pullsSince } : {}) };
+    const sha = landingSha.get(i);
+    return {
+      ...(at ? { landedAt: at } : {}),
+      ...(pullsSince ? { pullsSince } : {}),
+      ...(sha ? { landingSha: sha } : {}),
+    };
   });
 }
 
-/** A path as git must match it: `*`, `?` and `[` in a directory name are not wildcards. */
-const literal = (p: string) => `:(literal)${p}`;
-
-function rel(root: string, p: string): string {
-  return path.relative(root, p).split(path.sep).join('/') || '.';
-}
-
-/** Apps whose source directory holds `file` (a repository path). */
-function* sourcesHolding(sourceOf: ReadonlyMap<string, number>, file: string): Generator<number> {
-  if (sourceOf.has('.')) yield sourceOf.get('.')!;
-  for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf('/'))) {
-    const i = sourceOf.get(dir);
-    if (i !== undefined) yield i;
-    if (!dir.includes('/')) return;
-  }
-}
-
-/** `git log -z --format=%x01%cI --name-only`: per commit \x01DATE\0\nNAME\0NAME\0 (names unquoted). */
-function* commits(log: string): Generator<{ date: Date; files: string[] }> {
-  for (const record of log.split('\x01').slice(1)) {
-    const [date, ...names] = record.split('\0');
-    yield { date: new Date(date), files: names.map((n) => n.replace(/^\n/, '')).filter(Boolean) };
-  }
-}
-
-function batches(paths: readonly string[]): string[][] {
-  const out: string[][] = [];
-  let size = MAX_PATH_BYTES;
-  for (const p of paths) {
-    if (size + p.length + 1 > MAX_PATH_BYTES) {
-      out.push([]);
-      size = 0;
-    }
-    out[out.length - 1].push(p);
-    size += p.length + 1;
-  }
+/** Each path to the apps (indexes) it belongs to: two apps may share a source or an output. */
+function indexBy(paths: readonly string[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  paths.forEach((p, i) => out.set(p, [...(out.get(p) ?? []), i]));
   return out;
+}
+
+/** `git log -z --format=%x01%H %cI --name-only`: per commit \x01SHA DATE\0\nNAME\0NAME\0 (names unquoted). */
+function* commits(log: string): Generator<{ sha: string; date: Date; files: string[] }> {
+  for (const record of log.split('\x01').slice(1)) {
+    const [header, ...names] = record.split('\0');
+    const [sha, date] = header.split(' ');
+    yield { sha, date: new Date(date), files: names.map((n) => n.replace(/^\n/, '')).filter(Boolean) };
+  }
 }

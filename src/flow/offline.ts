@@ -15,12 +15,12 @@ export async function previewOffline(
   ctx: RunContext,
   args: readonly string[],
   opts: FlowOptions,
-  propose: (s: LocalSession, entry: LoadedEntry) => Proposal | undefined,
+  propose: (s: LocalSession, entries: readonly LoadedEntry[]) => (Proposal | undefined)[],
 ): Promise<void> {
   if (!opts.dryRun) throw new InputError([], '--offline goes with --dry-run: without GitHub nothing can be opened');
   const s = await openLocalSession(ctx, args, opts);
   // Every proposal first: an app with an error prints nothing at all.
-  const proposals = s.apps.map((entry) => ({ app: entry.app.name, proposal: propose(s, entry) }));
+  const proposals = propose(s, s.apps).map((proposal, i) => ({ app: s.apps[i].app.name, proposal }));
   for (const { app, proposal } of proposals) {
     if (ctx.preview) ctx.preview(previewData(app, proposal));
     else ctx.stdout(proposal ? preview(proposal) : `== ${app}: no PR to propose ==\n\n`);

@@ -8,13 +8,14 @@ import { readConnection, withoutToken } from './connection';
 import { flowEdges } from './edges';
 import { Action, AppFlowState, AppHistory, RollgenPull, decide, groupPulls } from './decide';
 import { execute } from './execute';
-import { AppHistoryDates, readAppHistories } from './history';
+import { BaseHistory, readAppHistories } from './history';
 import { abortProposal, readSignals, withGateReport } from './gate-edge';
+import { recentCommits } from './read-gates';
 import { GateSignals, gateFailure } from './gate-signals';
 import { decideOnFailure } from './on-failure';
 import { previewOffline } from './offline';
 import { Proposal } from './proposal';
-import { FlowOptions, FlowSession, executeOptions, openSession, proposalFor } from './session';
+import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
 
 interface AppRound {
   readonly state: AppFlowState;
@@ -40,7 +41,7 @@ function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckS
  */
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
   if (opts.offline)
-    return previewOffline(ctx, args, opts, (s, entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
+    return previewOffline(ctx, args, opts, (s, entries) => proposalsFor(s, entries, { kind: 'advance' }, 'flow'));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
@@ -72,19 +73,21 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
 
 async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
   // Proposals first: an app with an error stops the run before any request is made.
-  const proposals = s.apps.map((entry) => proposalFor(s, entry, { kind: 'advance' }, 'flow'));
+  const proposals = proposalsFor(s, s.apps, { kind: 'advance' }, 'flow');
   const histories = readAppHistories(
     s.edges.git,
     s.checkout.root,
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output! })),
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
+  let newest: string[] | undefined; // read once, and only when an app has a gate to read
+  const recent = () => (newest ??= recentCommits(s.edges.git, s.checkout.root));
   const rounds: AppRound[] = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
     let signals: GateSignals | undefined;
     try {
-      signals = proposals[i] ? await readSignals(s, entry, at, dryRun) : undefined;
+      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : undefined;
     } catch (e) {
       if (!(e instanceof ScmError)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
@@ -112,12 +115,12 @@ const SKEW_MS = 60 * 60 * 1000;
  * landed, or, for an app that never landed, since its source first appeared: no PR for it is older.
  * So idle apps and old history cost no requests. Without either date (a shallow clone), all of them.
  */
-export function scanScope(pending: readonly (AppHistoryDates | undefined)[]): {
+export function scanScope(pending: readonly (BaseHistory | undefined)[]): {
   prefix: string;
   state: 'open' | 'all';
   closedSince?: Date;
 } {
-  const active = pending.filter((p): p is AppHistoryDates => p !== undefined);
+  const active = pending.filter((p): p is BaseHistory => p !== undefined);
   if (active.length === 0) return { prefix: BRANCH_PREFIX, state: 'open' };
   if (active.some((p) => !p.pullsSince)) return { prefix: BRANCH_PREFIX, state: 'all' };
   const oldest = Math.min(...active.map((p) => p.pullsSince!.getTime()));

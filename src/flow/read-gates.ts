@@ -1,4 +1,3 @@
-import * as path from 'path';
 import type { HealthPolicy } from '../io/config';
 import type { GitRunner } from '../io/git';
 import type { ScmClient } from '../scm/types';
@@ -8,20 +7,23 @@ import { CommitSignals, Health, combineHealth, judgeArgo, judgeHealth } from './
 /** At most this many commits of the base are read for one app's health: its head, ..., the commit that landed the step. */
 export const MAX_HEALTH_COMMITS = 4;
 
-/**
- * The commits of the base that carry the app's current step, newest first: first-parent commits
- * from HEAD back to the last one that changed the output (the step's output is unchanged since).
- * Bounded: the newest MAX_HEALTH_COMMITS - 1 and the landing commit.
- */
-export function carryingCommits(git: GitRunner, root: string, output: string): string[] {
-  const rel = path.relative(root, output) || '.';
-  const landed = git(['log', '--first-parent', '-1', '--format=%H', 'HEAD', '--', rel], root).trim();
-  if (!landed) return [];
-  const recent = git(['rev-list', '--first-parent', `--max-count=${MAX_HEALTH_COMMITS}`, 'HEAD'], root)
+/** The newest first-parent commits of the base, as many as a health read may need: one `git rev-list` per run. */
+export function recentCommits(git: GitRunner, root: string): string[] {
+  return git(['rev-list', '--first-parent', `--max-count=${MAX_HEALTH_COMMITS}`, 'HEAD'], root)
     .split('\n')
     .filter(Boolean);
-  const upTo = recent.indexOf(landed);
-  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landed];
+}
+
+/**
+ * The commits of the base that carry the app's current step, newest first: first-parent commits
+ * from HEAD (`recent`, from recentCommits) back to `landing`, the last one that changed the output
+ * (AppHistory.landingSha; the step's output is unchanged since). Bounded: the newest
+ * MAX_HEALTH_COMMITS - 1 and the landing commit. None when nothing landed.
+ */
+export function carryingCommits(recent: readonly string[], landing: string | undefined): string[] {
+  if (!landing) return [];
+  const upTo = recent.indexOf(landing);
+  return upTo >= 0 ? recent.slice(0, upTo + 1) : [...recent.slice(0, MAX_HEALTH_COMMITS - 1), landing];
 }
 
 /**

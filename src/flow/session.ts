@@ -1,5 +1,4 @@
 import * as path from 'path';
-import { printable } from '../diagnostics';
 import { InputError } from '../errors';
 import { RepoConfig, findConfig, readConfig } from '../io/config';
 import { PendingWrite, planWrite } from '../app/plan-write';
@@ -17,7 +16,7 @@ import { FlowEdges, flowEdges } from './edges';
 import { ExecuteOptions } from './execute';
 import { Marker } from './marker';
 import { Proposal, buildProposal } from './proposal';
-import { SourceCommit } from './template-data';
+import { readSourceCommits } from './source-commits';
 import { PrTemplates, compileTemplates } from './templates';
 
 export interface FlowOptions extends CommonOptions, ConnectionFlags {
@@ -100,32 +99,45 @@ export function proposalFor(
   origin: Marker['origin'],
   target?: Target,
 ): Proposal | undefined {
-  const write: PendingWrite | undefined = planWrite(s.ctx, entry.loc, entry.app, command, s.peers, 'warn');
-  if (!write) return undefined;
-  return buildProposal({
-    app: entry.app,
-    write,
-    origin,
-    base: s.checkout.base,
-    repoRoot: s.checkout.root,
-    readBase: s.checkout.read,
-    templates: s.templates,
-    extraLabels: s.config.pr.labels,
-    ...(target ? { target } : {}),
-    track: entry.loc.track,
-    ...(entry.loc.health ? { health: entry.loc.health } : {}),
-    links: s.links,
-    ...sourceCommitOf(s, entry),
-  });
+  return proposalsFor(s, [entry], command, origin, target)[0];
 }
 
-/** The newest commit under the app's source on the base: the change a PR body names. None in a repo without one. */
-function sourceCommitOf(s: LocalSession, entry: LoadedEntry): { sourceCommit?: SourceCommit } {
-  const source = path.relative(s.checkout.root, entry.loc.source).split(path.sep).join('/') || '.';
-  const line = s.edges.git(['log', '-1', '--format=%H%x00%s', 'HEAD', '--', `:(literal)${source}`], s.checkout.root);
-  const [sha, subject] = line.trim().split('\0');
-  // A subject is anyone's text: control characters are escaped as in every name rollgen prints.
-  return sha ? { sourceCommit: { sha, short: sha.slice(0, 10), subject: printable(subject ?? '') } } : {};
+/** proposalFor of each app; the source commits their bodies name come from one `git log` for all. */
+export function proposalsFor(
+  s: LocalSession,
+  entries: readonly LoadedEntry[],
+  command: AppCommand,
+  origin: Marker['origin'],
+  target?: Target,
+): (Proposal | undefined)[] {
+  const writes = entries.map((e) => planWrite(s.ctx, e.loc, e.app, command, s.peers, 'warn'));
+  const writing = entries.filter((_, i) => writes[i]);
+  const commits = readSourceCommits(
+    s.edges.git,
+    s.checkout.root,
+    writing.map((e) => e.loc.source),
+  );
+  const commitOf = new Map(writing.map((e, i) => [e, commits[i]]));
+  return entries.map((entry, i) => {
+    const write: PendingWrite | undefined = writes[i];
+    if (!write) return undefined;
+    const sourceCommit = commitOf.get(entry);
+    return buildProposal({
+      app: entry.app,
+      write,
+      origin,
+      base: s.checkout.base,
+      repoRoot: s.checkout.root,
+      readBase: s.checkout.read,
+      templates: s.templates,
+      extraLabels: s.config.pr.labels,
+      ...(target ? { target } : {}),
+      track: entry.loc.track,
+      ...(entry.loc.health ? { health: entry.loc.health } : {}),
+      links: s.links,
+      ...(sourceCommit ? { sourceCommit } : {}),
+    });
+  });
 }
 
 export function executeOptions(s: FlowSession, dryRun: boolean): ExecuteOptions {

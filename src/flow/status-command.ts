@@ -15,7 +15,7 @@ import { formatStatusView } from '../state/status-format';
 import { ContainerImage, RolloutView, rolloutView } from '../state/status-view';
 import { ConnectionFlags } from './connection';
 import { flowEdges } from './edges';
-import { readAppHistories } from './history';
+import { BaseHistory, readAppHistories } from './history';
 import { AppGitHub, offline, readGitHub } from './status-github';
 
 export interface StatusOptions extends CommonOptions, OutputOptions, ConnectionFlags {
@@ -58,10 +58,10 @@ async function readViews(
   const edges = flowEdges(ctx);
   const apps = await loadApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const landed = landingDates(ctx, apps);
-  const github = opts.pr ? await readGitHub(ctx, apps, landed, opts) : apps.map(() => offline());
+  const histories = baseHistories(ctx, apps);
+  const github = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, landed[i], github[i], now));
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i].landedAt, github[i], now));
   const disabled = apps.flatMap(({ app }) =>
     app.disabledRollouts
       ? [
@@ -116,16 +116,16 @@ function imagesOf(d: KubeObject | undefined): ContainerImage[] | null {
   return list.filter(isObject).map((c) => ({ container: String(c.name ?? ''), image: String(c.image ?? '') }));
 }
 
-/** When each app's state landed: the last first-parent commit that changed its status file (none outside git). */
-function landingDates(ctx: RunContext, apps: readonly LoadedEntry[]): (Date | undefined)[] {
+/** When and by which commit each app's state landed (nothing outside git). */
+function baseHistories(ctx: RunContext, apps: readonly LoadedEntry[]): BaseHistory[] {
   const git = flowEdges(ctx).git;
   const top = gitTopLevel(git, ctx.cwd);
   const outputs = apps.map((a) => a.loc.output);
-  if (!top || outputs.some((o) => !o)) return apps.map(() => undefined);
+  if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
     const paths = outputs.map((o) => ({ source: path.resolve(o!), output: path.resolve(o!) }));
-    return readAppHistories(git, top, paths).map((h) => h.landedAt);
+    return readAppHistories(git, top, paths);
   } catch {
-    return apps.map(() => undefined); // no commit yet: nothing has landed
+    return apps.map(() => ({})); // no commit yet: nothing has landed
   }
 }

@@ -13,7 +13,8 @@ import { FlowEdges, flowEdges } from './edges';
 import type { Health } from './health';
 import { AnalysisGate, GateSignals, countFrom } from './gate-signals';
 import { dueGates } from './read-analysis';
-import { carryingCommits, readHealth } from './read-gates';
+import type { BaseHistory } from './history';
+import { carryingCommits, readHealth, recentCommits } from './read-gates';
 
 /** What `status --pr` reads from GitHub for one app: its open PRs and the live step's health and analysis. */
 export interface AppGitHub {
@@ -40,7 +41,7 @@ export function offline(): AppGitHub {
 export async function readGitHub(
   ctx: RunContext,
   apps: readonly LoadedEntry[],
-  landed: readonly (Date | undefined)[],
+  histories: readonly BaseHistory[],
   flags: ConnectionFlags,
 ): Promise<AppGitHub[]> {
   const edges = flowEdges(ctx);
@@ -49,6 +50,8 @@ export async function readGitHub(
     const scm = edges.scm(connection);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: 'open' }));
     const top = gitTopLevel(edges.git, ctx.cwd);
+    let newest: string[] | undefined; // read once, and only when an app has a gate to read
+    const recent = () => (newest ??= recentCommits(edges.git, top!));
     const out: AppGitHub[] = [];
     for (const [i, entry] of apps.entries()) {
       const open = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === 'open');
@@ -61,24 +64,30 @@ export async function readGitHub(
           does: targetSlug(target).replace('-', ' '),
         })),
       };
-      const read = top && landed[i] ? await readSignals(ctx, scm, edges, top, entry) : undefined;
-      const from = countFrom(landed[i], read?.gate);
+      const { landedAt, landingSha } = histories[i];
+      const read =
+        top && landedAt ? await readSignals(ctx, scm, edges, entry, carrying(recent, landingSha)) : undefined;
+      const from = countFrom(landedAt, read?.gate);
       out.push({ view, signals: read?.view ?? null, ...(from ? { countFrom: from } : {}) });
     }
     return out;
   });
 }
 
+/** The commits carrying the app's step (carryingCommits), read only when asked: apps without gates need none. */
+const carrying = (recent: () => readonly string[], landingSha: string | undefined) => () =>
+  carryingCommits(recent(), landingSha);
+
 async function readSignals(
   ctx: RunContext,
   scm: ScmClient,
   edges: FlowEdges,
-  top: string,
   { loc, app }: LoadedEntry,
+  carryingShas: () => string[],
 ): Promise<{ view: GateSignalsView; gate: GateSignals } | undefined> {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
   if (!loc.health && gates.length === 0) return undefined;
-  const shas = carryingCommits(edges.git, top, loc.output!);
+  const shas = carryingShas();
   if (shas.length === 0) return undefined;
   const health = loc.health ? await healthOf(scm, loc.health, shas, edges) : undefined;
   const run = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : undefined;

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
 import type { AppConfig } from './config';
-import { confinePath, confinePattern, outputOverlaps, realPaths } from './confine';
+import { confinePath, confinePattern, outputOverlaps, pathConfiner, realPaths } from './confine';
 
 /** As the schema's `name`: app names become branch names, file names and PR titles. */
 const APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -21,6 +21,7 @@ export function confineApps(
   sharedSource?: string,
 ): AppConfig[] {
   const real = realPaths();
+  const confine = pathConfiner(root, real);
   const apps = entries.flatMap((e, i) => {
     const at = (field: string) => locate(['apps', i, field]);
     const written = [
@@ -39,8 +40,8 @@ export function confineApps(
     for (const a of expanded)
       out.push(
         // Located only on a problem: finding a field in rollgen.yaml costs more than the check.
-        ...confinePath(root, a.source, 'source', () => at('source'), real),
-        ...confinePath(root, a.output, 'output', () => at('output'), real),
+        ...confine(a.source, 'source', () => at('source')),
+        ...confine(a.output, 'output', () => at('output')),
       );
     return expanded;
   });

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
+import { isNormalAbsolute } from './confine';
 
 /** Where a field of one `apps[i]` entry is written in rollgen.yaml. */
 export type EntryLocator = (field: readonly (string | number)[]) => Origin;
@@ -15,6 +16,40 @@ export function isPattern(source: string): boolean {
  * and CI tools (tinyglobby: picomatch syntax, incl. braces and `**`). Hidden directories are skipped.
  */
 export function globDirs(root: string, pattern: string): string[] {
+  return oneLevelDirs(root, pattern) ?? walkedDirs(root, pattern);
+}
+
+/**
+ * globDirs of the common pattern `dir/glob` whose glob is one segment (`apps/*`): one listing of
+ * `dir`, matched name by name, instead of a crawl by the glob library plus a walk for links (as
+ * many apps, as many matches). Undefined for any other pattern, or when `dir` cannot be listed:
+ * globDirs then takes the general way. test/safety/glob-dirs.test.ts checks both ways agree.
+ */
+function oneLevelDirs(root: string, pattern: string): string[] | undefined {
+  const picomatch = loadPicomatch();
+  const { base, glob } = picomatch.scan(pattern);
+  const oneSegment = !glob.includes('/') && !glob.includes('**') && !glob.startsWith('.');
+  if (!oneSegment || pattern !== (base ? `${base}/${glob}` : glob)) return undefined;
+  const dir = path.join(root, base);
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return undefined;
+  }
+  const isMatch = picomatch(pattern);
+  const out: string[] = [];
+  for (const e of entries) {
+    if (e.name.startsWith('.')) continue;
+    const rel = base ? `${base}/${e.name}` : e.name;
+    const abs = dir.endsWith(path.sep) ? dir + e.name : dir + path.sep + e.name;
+    if (isMatch(rel) && (e.isDirectory() || (e.isSymbolicLink() && isDirectory(abs)))) out.push(abs);
+  }
+  return out.sort();
+}
+
+/** globDirs by the glob library, plus the links it leaves out; any pattern. */
+export function walkedDirs(root: string, pattern: string): string[] {
   const deepest = maxSegments(pattern);
   const found = glob().globSync(pattern, {
     cwd: root,
@@ -27,7 +62,20 @@ export function globDirs(root: string, pattern: string): string[] {
   });
   // The glob library returns directories only; a link is kept when it leads to one.
   const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
-  return [...new Set([...found, ...linked].map((d) => path.resolve(d)))].sort();
+  // The library's dot option does not cover every pattern: `apps/!(a)` matched apps/.git.
+  const base = path.join(root, loadPicomatch().scan(pattern).base);
+  const visible = (d: string) =>
+    !path
+      .relative(base, d)
+      .split(path.sep)
+      .some((s) => s.startsWith('.') && s !== '..');
+  return [...new Set([...found, ...linked].map(normalDir))].filter(visible).sort();
+}
+
+/** A match as path.resolve would give it: the glob library ends directories with a separator. */
+function normalDir(d: string): string {
+  const trimmed = d.length > 1 && d.endsWith('/') ? d.slice(0, -1) : d;
+  return isNormalAbsolute(trimmed) ? trimmed : path.resolve(d);
 }
 
 /**
@@ -46,8 +94,7 @@ const isDirectory = (p: string): boolean => fs.statSync(p, { throwIfNoEntry: fal
  * walks, and a skipped app would be silently missing; returned, they are refused by name (config-confine.ts).
  */
 function linkedMatches(root: string, pattern: string, deepest: number): string[] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const picomatch = require('picomatch') as typeof import('picomatch');
+  const picomatch = loadPicomatch();
   const isMatch = picomatch(pattern);
   const out: string[] = [];
   const walk = (rel: string, depth: number): void => {
@@ -64,6 +111,11 @@ function linkedMatches(root: string, pattern: string, deepest: number): string[]
   const base = picomatch.scan(pattern).base;
   if (isDirectory(path.join(root, base))) walk(base, 0);
   return out;
+}
+
+function loadPicomatch(): typeof import('picomatch') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('picomatch') as typeof import('picomatch');
 }
 
 /** The glob library loads only for a rollgen.yaml that uses a pattern. */

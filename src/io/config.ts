@@ -174,6 +174,7 @@ function expandApp(
   const track = isObject(e.trackLabel)
     ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) }
     : defaultTrackLabel;
+  const outputOf = outputResolver(root, String(e.output));
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
     const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
@@ -181,7 +182,7 @@ function expandApp(
     return {
       name,
       source: dir,
-      output: path.resolve(root, String(e.output).replace(/\{name\}/g, name)),
+      output: outputOf(name),
       gates,
       track,
       removal,
@@ -191,6 +192,30 @@ function expandApp(
       ...(typeof e.build === 'string' ? { build: e.build.replace(/\{name\}/g, name) } : {}),
     };
   });
+}
+
+/**
+ * An entry's output for each app name: `path.resolve(root, output)` with `{name}` filled in. The
+ * pattern is resolved once with a marker in the name's place, so each app costs a substitution; a
+ * name that is not one plain path segment takes path.resolve, whose result would differ.
+ */
+export function outputResolver(root: string, written: string): (name: string) => string {
+  const MARK = '\u0000'; // never in a path
+  const template = path.resolve(root, written.replace(/\{name\}/g, MARK));
+  const plain = (name: string) =>
+    !written.includes(MARK) &&
+    name !== '' &&
+    name !== '.' &&
+    name !== '..' &&
+    !/[/\\]/.test(name) &&
+    !name.includes(MARK);
+  return (name) =>
+    plain(name)
+      ? template.split(MARK).join(name)
+      : path.resolve(
+          root,
+          written.replace(/\{name\}/g, () => name),
+        );
 }
 
 /** The app's health gate with `{name}` filled in; undefined when it names nothing to wait for. */

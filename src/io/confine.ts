@@ -31,30 +31,53 @@ export function realPaths(): RealPaths {
       listed.set(parent, linksIn(parent));
     }
     const links = listed.get(parent);
-    return links ? links.has(path.basename(abs)) : isLink(abs);
+    return links ? links.has(nameOf(abs)) : isLink(abs);
   };
   const resolve = (abs: string): string => {
     const cached = known.get(abs);
     if (cached !== undefined) return cached;
-    const parent = path.dirname(abs);
+    const parent = parentOf(abs);
     let real: string;
     if (parent === abs) real = fs.realpathSync(abs);
     else {
       const realParent = resolve(parent);
-      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, path.basename(abs));
+      real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
     }
     known.set(abs, real);
     return real;
   };
-  return (p) => resolve(isNormalAbsolute(p) ? p : path.resolve(p));
+  // Asked again (sources and outputs are checked twice), a path is one lookup: no normalising.
+  return (p) => known.get(p) ?? resolve(isNormalAbsolute(p) ? p : path.resolve(p));
 }
+
+/** path.dirname and path.basename of a normal absolute path, by string cuts on POSIX (this runs for every app). */
+const parentOf = (abs: string): string => {
+  if (path.sep !== '/') return path.dirname(abs);
+  const cut = abs.lastIndexOf('/');
+  return cut > 0 ? abs.slice(0, cut) : '/';
+};
+const nameOf = (abs: string): string => (path.sep === '/' ? abs.slice(abs.lastIndexOf('/') + 1) : path.basename(abs));
 
 /** `dir/name` by concatenation: both parts are already normal (path.join normalises again, per app). */
 const childPath = (dir: string, name: string): string => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
 
-/** Absolute with no `.`, `..`, empty segment or trailing separator: path.resolve would return it as is. */
-const isNormalAbsolute = (p: string): boolean =>
-  path.sep === '/' && p.startsWith('/') && (p === '/' || !/\/\.{0,2}(?:\/|$)|\/$/.test(p));
+/**
+ * Absolute with no `.`, `..`, empty segment or trailing separator: path.resolve would return it as
+ * is. A scan of the `/.` places, not a regex (this runs for every path of every app); a name that
+ * starts with a dot (`.work`, `.github`) is normal.
+ */
+const DOT = 46;
+const SLASH = 47;
+export const isNormalAbsolute = (p: string): boolean => {
+  if (path.sep !== '/' || !p.startsWith('/')) return false;
+  if (p === '/') return true;
+  if (p.endsWith('/') || p.includes('//')) return false;
+  for (let at = p.indexOf('/.'); at !== -1; at = p.indexOf('/.', at + 1)) {
+    const dots = p.charCodeAt(at + 2) === DOT ? 2 : 1;
+    if (at + 1 + dots === p.length || p.charCodeAt(at + 1 + dots) === SLASH) return false;
+  }
+  return true;
+};
 
 /** The names of the links in `dir`; empty when it does not exist, undefined when it cannot be listed (then each is asked). */
 function linksIn(dir: string): ReadonlySet<string> | undefined {
@@ -93,10 +116,6 @@ export function isInside(child: string, root: string): boolean {
   return rel === '' || (!rel.startsWith(`..${path.sep}`) && rel !== '..' && !path.isAbsolute(rel));
 }
 
-/** `child` is `root` or below it; both absolute real paths (a string test, no path.relative per app). */
-const isWithinOrSame = (child: string, root: string): boolean =>
-  child === root || child.startsWith(root.endsWith(path.sep) ? root : root + path.sep);
-
 /** A path as written in rollgen.yaml (before globbing): absolute or climbing out of the repository is refused as written. */
 export function confinePattern(root: string, written: string, field: string, at: Origin): Diagnostic[] {
   const lexical = path.resolve(root, written.replace(/\{name\}/g, 'x'));
@@ -113,14 +132,26 @@ export function confinePath(
   at: Origin | (() => Origin),
   real: RealPaths = realPaths(),
 ): Diagnostic[] {
-  const resolved = real(p);
-  if (isWithinOrSame(resolved, real(root))) return [];
-  return [
-    error(
-      typeof at === 'function' ? at() : at,
-      `${field} ${path.relative(root, p) || '.'} leads outside the repository (to ${resolved}) through a link`,
-    ),
-  ];
+  return pathConfiner(root, real)(p, field, at);
+}
+
+/** confinePath for many paths of one repository: the root's real path is resolved once, not per app. */
+export function pathConfiner(
+  root: string,
+  real: RealPaths,
+): (p: string, field: string, at: Origin | (() => Origin)) => Diagnostic[] {
+  const realRoot = real(root);
+  const prefix = realRoot.endsWith(path.sep) ? realRoot : realRoot + path.sep;
+  return (p, field, at) => {
+    const resolved = real(p);
+    if (resolved === realRoot || resolved.startsWith(prefix)) return [];
+    return [
+      error(
+        typeof at === 'function' ? at() : at,
+        `${field} ${path.relative(root, p) || '.'} leads outside the repository (to ${resolved}) through a link`,
+      ),
+    ];
+  };
 }
 
 export interface SourceAndOutput {
@@ -136,17 +167,23 @@ export interface SourceAndOutput {
  */
 export function outputOverlaps(apps: readonly SourceAndOutput[], real: RealPaths = realPaths()): string[] {
   if (!apps.some((a) => a.output)) return []; // `render SOURCE`: nothing written, nothing to resolve
-  const sources = indexByPath(apps.map((b) => real(b.source)));
+  const sourcePaths = apps.map((b) => real(b.source));
+  const sources = indexByPath(sourcePaths);
   const outputs = apps.map((a) => (a.output ? real(a.output) : undefined));
   const byOutput = indexByPath(outputs);
+  // Apps share parents (apps/, deploy/): what lies at or above a parent is looked up once per parent.
+  const sourcesAbove = atOrAbove(sources);
+  const outputsAbove = atOrAbove(byOutput);
   const found: [number, number, string][] = [];
   outputs.forEach((out, i) => {
     if (out === undefined) return;
     for (const j of sources.get(out) ?? []) found.push([i, j, 'is']);
-    for (const up of ancestors(out)) for (const j of sources.get(up) ?? []) found.push([i, j, 'is inside']);
+    const up = parentOf(out);
+    if (up !== out) for (const j of sourcesAbove(up)) found.push([i, j, 'is inside']);
   });
-  apps.forEach((b, j) => {
-    for (const up of ancestors(real(b.source))) for (const i of byOutput.get(up) ?? []) found.push([i, j, 'contains']);
+  sourcePaths.forEach((source, j) => {
+    const up = parentOf(source);
+    if (up !== source) for (const i of outputsAbove(up)) found.push([i, j, 'contains']);
   });
   found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
   return found.map(([i, j, relation]) => {
@@ -155,6 +192,19 @@ export function outputOverlaps(apps: readonly SourceAndOutput[], real: RealPaths
     const fix = relation === 'is' ? 'write the output to its own directory' : 'move it out';
     return `app ${a.name}: the output ${relation} ${whose}; ${fix}`;
   });
+}
+
+/** For a directory, the positions of `byPath` at it or any ancestor of it, nearest first; memoised per directory. */
+function atOrAbove(byPath: ReadonlyMap<string, number[]>): (dir: string) => readonly number[] {
+  const memo = new Map<string, readonly number[]>();
+  return (dir) => {
+    let hits = memo.get(dir);
+    if (hits === undefined) {
+      hits = [dir, ...ancestors(dir)].flatMap((up) => byPath.get(up) ?? []);
+      memo.set(dir, hits);
+    }
+    return hits;
+  };
 }
 
 /** Position(s) of each path in `paths`. */

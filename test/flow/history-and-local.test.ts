@@ -31,9 +31,11 @@ test("landedAt: when the status file reached the base, the merge commit's date, 
   fs.writeFileSync(path.join(repo, 'other.txt'), 'x');
   commitAll(repo, 'unrelated', at(5));
   git(repo, ['merge', '--quiet', '--no-ff', '-m', 'Merge step 1', 'rollgen/echo/step-1'], at(30)); // merged 29 minutes later
+  const merge = git(repo, ['rev-parse', 'HEAD']).trim();
   fs.writeFileSync(path.join(repo, 'other.txt'), 'y');
   commitAll(repo, 'later unrelated', at(45));
-  expect(histories([echo])).toEqual([{ landedAt: at(30), pullsSince: at(30) }]);
+  // The landing commit is the merge too: the first-parent commit that changed the output.
+  expect(histories([echo])).toEqual([{ landedAt: at(30), pullsSince: at(30), landingSha: merge }]);
 });
 
 test('one git log dates every app: the last landing of each status file, or the first appearance of a source that never landed', () => {
@@ -50,6 +52,10 @@ test('one git log dates every app: the last landing of each status file, or the 
   write('deploy/echo/rollgen-status.yaml', 'step: 2\n');
   write('apps/we*ird [x]/deployment.yaml', 'b\n');
   commitAll(repo, 'echo step 2', at(40));
+  const step2 = git(repo, ['rev-parse', 'HEAD']).trim();
+  write('deploy/w/deployment.yaml', 'by hand\n'); // an output changed without its status: still what the base carries
+  commitAll(repo, 'hand edit', at(50));
+  const handEdit = git(repo, ['rev-parse', 'HEAD']).trim();
   const calls: string[][] = [];
   const counting = (args: readonly string[], cwd: string) => (calls.push([...args]), runGit(args, cwd));
   const dates = readAppHistories(counting, repo, [
@@ -57,7 +63,11 @@ test('one git log dates every app: the last landing of each status file, or the 
     { source: path.join(repo, 'apps/we*ird [x]'), output: path.join(repo, 'deploy/weird') },
     { source: path.join(repo, 'apps/w'), output: path.join(repo, 'deploy/w') },
   ]);
-  expect(dates).toEqual([{ landedAt: at(40), pullsSince: at(40) }, { pullsSince: at(10) }, {}]);
+  expect(dates).toEqual([
+    { landedAt: at(40), pullsSince: at(40), landingSha: step2 },
+    { pullsSince: at(10) },
+    { landingSha: handEdit },
+  ]);
   expect(calls.filter((c) => c[0] === 'log')).toHaveLength(1);
 });
 

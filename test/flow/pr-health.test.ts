@@ -128,3 +128,27 @@ test('the code host refusing the status read of one app skips that app only; the
   expect(w.fake.open().map((p) => p.branch)).toEqual(['rollgen/echo-b/select']);
   refuse.mockRestore();
 });
+
+test("a run's git work does not grow with apps: one log for their histories, one for their source commits, one rev-list for their gates", async () => {
+  const apps = ['echo-a', 'echo-b', 'echo-c'];
+  const health = "    health: {statuses: ['kustomization/{name}/*']}\n";
+  w = new FlowWorld(
+    apps,
+    `apps:\n${apps.map((a) => `  - source: apps/${a}\n    output: deploy/${a}\n${health}`).join('')}`,
+  );
+  await w.pr();
+  for (const a of apps) w.merge(w.openPr(`rollgen/${a}/adopt`).number);
+  const from = w.gitCalls.length;
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  const ran = w.gitCalls.slice(from).map((args) => args[0]);
+  expect(ran.filter((c) => c === 'log')).toHaveLength(2);
+  expect(ran.filter((c) => c === 'rev-list')).toHaveLength(1);
+  // Every app proposed its next step and read the health of the step its base carries.
+  expect(w.fake.open().map((p) => p.branch)).toEqual(apps.map((a) => `rollgen/${a}/select`));
+  const landing = (a: string) =>
+    git(w.repo, ['log', '--first-parent', '-1', '--format=%H', '--', `deploy/${a}`]).trim();
+  const readOn = r.calls.filter((c) => c.op === 'commitStatuses').map((c) => c.args[0]);
+  expect(new Set(apps.map(landing)).size).toBe(apps.length);
+  for (const a of apps) expect(readOn).toContain(landing(a));
+});

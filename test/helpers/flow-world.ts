@@ -1,3 +1,4 @@
+import { runGit } from '../../src/io/git';
 import { runCli, CliResult } from './cli';
 import { Call, FakeScm } from './fake-scm';
 import { bumpImage, commitAll, land, makeRepo } from './git-repo';
@@ -16,6 +17,8 @@ export class FlowWorld {
   readonly fake = new FakeScm(() => this.now);
   readonly repo: string;
   private readonly landed = new Set<number>();
+  /** Every git command line rollgen ran, oldest first. */
+  readonly gitCalls: string[][] = [];
   env: Record<string, string | undefined> = {
     GITHUB_TOKEN: TOKEN,
     GITHUB_REPOSITORY: 'acme/deploy',
@@ -29,7 +32,8 @@ export class FlowWorld {
   /** Runs `rollgen <args>` against the fake, then lets whatever rollgen merged reach the checkout. */
   async run(args: readonly string[]): Promise<FlowRun> {
     const mark = this.fake.calls.length;
-    const r = await runCli(args, this.repo, '', { env: this.env, now: () => this.now, scm: () => this.fake });
+    const git = (a: readonly string[], cwd: string) => (this.gitCalls.push([...a]), runGit(a, cwd));
+    const r = await runCli(args, this.repo, '', { env: this.env, now: () => this.now, scm: () => this.fake, git });
     const calls = this.fake.calls.slice(mark);
     for (const text of [r.stdout, r.stderr]) if (text.includes(TOKEN)) throw new Error(`token printed:\n${text}`);
     this.syncMerges();

@@ -1,7 +1,8 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { outputOverlaps, realPaths } from '../../src/io/confine';
+import { isNormalAbsolute, outputOverlaps, realPaths } from '../../src/io/confine';
+import { outputResolver } from '../../src/io/config';
 
 /**
  * The confinement checks of rollgen.yaml run for every app at every start, so they resolve each
@@ -84,4 +85,29 @@ test('overlaps found through ancestors are those of every pair, in the same orde
   expect(expected.length).toBeGreaterThan(6);
   expect(outputOverlaps(apps)).toEqual(expected);
   expect(outputOverlaps(apps.filter((a) => a.name === 'clean' || a.name === 'a'))).toEqual([]);
+});
+
+test("an entry's output per app name is path.resolve of the output with {name} filled in, for any output and name", () => {
+  const outputs = [
+    'deploy/{name}',
+    'deploy/{name}/../x',
+    './out/{name}-env',
+    'a//{name}/',
+    '{name}',
+    'fixed',
+    'x/{name}/{name}',
+  ];
+  const names = ['app', 'a.b', '.hidden', '..', '.', '', 'x/y', 'back\\slash', '$&', 'nul\u0000byte'];
+  for (const written of outputs) {
+    const outputOf = outputResolver(tmp, written);
+    for (const name of names) expect(outputOf(name)).toBe(path.resolve(tmp, written.split('{name}').join(name)));
+  }
+});
+
+test('a path is taken as normal exactly when path.resolve would return it unchanged', () => {
+  const parts = ['', '.', '..', '...', '.work', '..x', 'a', 'a.', 'x y'];
+  const paths = new Set<string>(['/', '//', 'relative', '']);
+  for (const a of parts) for (const b of parts) for (const c of parts) paths.add(`/${a}/${b}/${c}`).add(`/${a}/${b}`);
+  for (const p of [...paths]) paths.add(`${p}/`);
+  for (const p of paths) expect([p, isNormalAbsolute(p)]).toEqual([p, path.isAbsolute(p) && path.resolve(p) === p]);
 });
