@@ -188,6 +188,7 @@ function parseFloor(dirs) {
 /** `rollgen advance` of every app of the repo, in this process, from no output (the first deploy writes every file). */
 async function advanceRepo(main, repo) {
   fs.rmSync(path.join(repo, 'deploy'), { recursive: true, force: true });
+  settleDisk();
   const { out, err, ctx } = collectingContext(repo);
   const t = timer();
   const code = await main(['advance'], ctx);
@@ -197,9 +198,19 @@ async function advanceRepo(main, repo) {
   return spent;
 }
 
+/**
+ * Untimed, before each timed advance and floor: `sync`, so the disk work the previous run and the
+ * removal of its output left pending (dirty pages, journal commits, discards of freed blocks) is not
+ * paid by whichever run comes next. Without it, each side paid for the other's deletions.
+ */
+function settleDisk() {
+  spawnSync('sync', [], { stdio: 'ignore' });
+}
+
 /** The floor of advance: read every source file, parse it, write each document back as text to the app's output. */
 function writeFloor(repo) {
   fs.rmSync(path.join(repo, 'floor'), { recursive: true, force: true });
+  settleDisk();
   const t = timer();
   for (const dir of appDirs(repo)) {
     const out = path.join(repo, 'floor', path.basename(dir));
