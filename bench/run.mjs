@@ -4,6 +4,7 @@
 //   npm run bench                 # BENCH_RUNS=15 timed runs per row, after 2 warm-up runs
 //   BENCH_RUNS=5 npm run bench    # quicker
 //   BENCH_RUNS_1000=3 npm run bench  # fewer repetitions of the 1,000-app loops only
+//   BENCH_ONLY=advance npm run bench # only the advance rows (ALB listener, mixed apps)
 //
 // Needs dist/cli.js (`npm run build`). Writes only under bench/.work/ (gitignored).
 import { spawnSync } from 'node:child_process';
@@ -29,6 +30,8 @@ const TARGET_ONE = 1.8;
 const TARGET_1000 = 2.0;
 const TARGET_ONE_IN_N = 1.5;
 const TARGET_ADVANCE = 1.5;
+/** Sections to run (comma-separated: cold, repo, render, advance); unset runs them all. */
+const ONLY = onlySections(process.env.BENCH_ONLY);
 const REPO_APPS = 400;
 const ALB_APPS = 300;
 const MIXED_APPS = 1000;
@@ -38,6 +41,18 @@ const ENV = {
   // The app index of single-app commands (src/app/app-index.ts) lives here, not in the user's cache.
   ROLLGEN_CACHE_DIR: path.join(WORK, 'cache'),
 };
+
+function onlySections(raw) {
+  const all = ['cold', 'repo', 'render', 'advance'];
+  if (raw === undefined || raw === '') return new Set(all);
+  const picked = raw.split(',').map((s) => s.trim());
+  const unknown = picked.filter((s) => !all.includes(s));
+  if (unknown.length > 0) {
+    console.error(`BENCH_ONLY: unknown section(s) ${unknown.join(', ')}; known: ${all.join(', ')}`);
+    process.exit(2);
+  }
+  return new Set(picked);
+}
 
 function positiveInt(name, fallback) {
   const raw = process.env[name];
@@ -173,19 +188,30 @@ function parseFloor(dirs) {
 /** `rollgen advance` of every app of the repo, in this process, from no output (the first deploy writes every file). */
 async function advanceRepo(main, repo) {
   fs.rmSync(path.join(repo, 'deploy'), { recursive: true, force: true });
+  settleDisk();
   const { out, err, ctx } = collectingContext(repo);
-  const t0 = nowMs();
+  const t = timer();
   const code = await main(['advance'], ctx);
-  const ms = nowMs() - t0;
+  const spent = t();
   if (code !== 0) throw new Error(`advance in ${repo}: exit ${code}\n${err.join('').slice(0, 2000)}`);
   if (out.length === 0) throw new Error(`advance in ${repo}: nothing printed`);
-  return ms;
+  return spent;
+}
+
+/**
+ * Untimed, before each timed advance and floor: `sync`, so the disk work the previous run and the
+ * removal of its output left pending (dirty pages, journal commits, discards of freed blocks) is not
+ * paid by whichever run comes next. Without it, each side paid for the other's deletions.
+ */
+function settleDisk() {
+  spawnSync('sync', [], { stdio: 'ignore' });
 }
 
 /** The floor of advance: read every source file, parse it, write each document back as text to the app's output. */
 function writeFloor(repo) {
   fs.rmSync(path.join(repo, 'floor'), { recursive: true, force: true });
-  const t0 = nowMs();
+  settleDisk();
+  const t = timer();
   for (const dir of appDirs(repo)) {
     const out = path.join(repo, 'floor', path.basename(dir));
     fs.mkdirSync(out, { recursive: true });
@@ -195,7 +221,17 @@ function writeFloor(repo) {
       docs.forEach((doc, i) => fs.writeFileSync(path.join(out, `${i}-${name}`), String(doc)));
     }
   }
-  return nowMs() - t0;
+  return t();
+}
+
+/** Starts a clock; calling the result gives the wall and the CPU time (user + system of this process) since, in ms. */
+function timer() {
+  const t0 = nowMs();
+  const c0 = process.cpuUsage();
+  return () => {
+    const c = process.cpuUsage(c0);
+    return { wall: nowMs() - t0, cpu: (c.user + c.system) / 1000 };
+  };
 }
 
 /** Alternating advance / floor runs (setup untimed inside each), after one warm-up of each. */
@@ -208,7 +244,13 @@ async function measureAdvance(main, repo, runs) {
     adv.push(await advanceRepo(main, repo));
     floor.push(writeFloor(repo));
   }
-  return { advance: stats(adv), floor: stats(floor) };
+  const cpu = (samples) => stats(samples.map((s) => s.cpu));
+  return {
+    advance: stats(adv.map((s) => s.wall)),
+    floor: stats(floor.map((s) => s.wall)),
+    advanceCpu: cpu(adv),
+    floorCpu: cpu(floor),
+  };
 }
 
 // ---------------------------------------------------------------- report
@@ -342,9 +384,10 @@ async function advances(main) {
     writeConfigRepo('mixed', MIXED_APPS, ['kruise-nginx', 'argo-nginx', 'aliyun-alb']),
     RUNS_ADVANCE,
   );
+  const cpuNote = (s) => `CPU ${fmt(s.median)} ms`;
   const row = (name, m, note) => [
-    { name: `advance ${name}`, s: m.advance, note },
-    { name: `  write floor, ${name}`, s: m.floor, note: 'read + parse + write each document' },
+    { name: `advance ${name}`, s: m.advance, note: `${note}; ${cpuNote(m.advanceCpu)}` },
+    { name: `  write floor, ${name}`, s: m.floor, note: `read + parse + write each document; ${cpuNote(m.floorCpu)}` },
   ];
   return {
     rows: [
@@ -356,6 +399,8 @@ async function advances(main) {
     ratioMixed: mixed.advance.median / mixed.floor.median,
     // Per-app cost at 300 over per-app cost at 150, each against its own floor: 1.0 = linear.
     growthAlb: alb.advance.median / alb.floor.median / (half.advance.median / half.floor.median),
+    cpuRatioAlb: alb.advanceCpu.median / alb.floorCpu.median,
+    cpuRatioMixed: mixed.advanceCpu.median / mixed.floorCpu.median,
     alb,
     mixed,
   };
@@ -379,66 +424,65 @@ async function mainBench() {
   );
   console.log('');
 
-  const cold = coldProcesses(readExample());
-  const inRepo = oneAppInRepo();
+  const cold = ONLY.has('cold') ? coldProcesses(readExample()) : undefined;
+  const inRepo = ONLY.has('repo') ? oneAppInRepo() : undefined;
   const { main } = require(DIST);
-  const many = await thousandRenders(main);
-  const adv = await advances(main);
-  printTable([...cold.rows, ...inRepo.rows, ...many.rows, ...adv.rows]);
+  const many = ONLY.has('render') ? await thousandRenders(main) : undefined;
+  const adv = ONLY.has('advance') ? await advances(main) : undefined;
+  printTable([cold, inRepo, many, adv].flatMap((section) => section?.rows ?? []));
 
-  const ratioOne = cold.one.median / cold.floor.median;
-  const ratio1000 = many.render.median / many.parse.median;
+  const ratioOne = cold ? cold.one.median / cold.floor.median : null;
+  const ratio1000 = many ? many.render.median / many.parse.median : null;
+  const ratioLine = (label, r, target) => console.log(`${label} = ${fmtRatio(r)}  (${verdict(r, target)})`);
   console.log('');
-  console.log(
-    `ratio one       = render / node floor          = ${fmtRatio(ratioOne)}  (${verdict(ratioOne, TARGET_ONE)})`,
-  );
-  console.log(
-    `ratio one in N  = render in ${REPO_APPS} / alone        = ${fmtRatio(inRepo.ratio)}  (${verdict(inRepo.ratio, TARGET_ONE_IN_N)})`,
-  );
-  console.log(
-    `ratio 1000      = render 1000 / parse floor     = ${fmtRatio(ratio1000)}  (${verdict(ratio1000, TARGET_1000)})`,
-  );
-  console.log(
-    `ratio alb       = advance ${ALB_APPS} ALB / write floor = ${fmtRatio(adv.ratioAlb)}  (${verdict(adv.ratioAlb, TARGET_ADVANCE)})`,
-  );
-  console.log(
-    `ratio mixed     = advance ${MIXED_APPS} / write floor   = ${fmtRatio(adv.ratioMixed)}  (${verdict(adv.ratioMixed, TARGET_ADVANCE)})`,
-  );
-  console.log(
-    `alb growth      = ratio at ${ALB_APPS} / ratio at ${ALB_APPS / 2}  = ${fmtRatio(adv.growthAlb)}  (1.00 = linear in apps)`,
-  );
-  if (cold.kustomize)
+  if (cold) ratioLine('ratio one       = render / node floor         ', ratioOne, TARGET_ONE);
+  if (inRepo) ratioLine(`ratio one in N  = render in ${REPO_APPS} / alone       `, inRepo.ratio, TARGET_ONE_IN_N);
+  if (many) ratioLine('ratio 1000      = render 1000 / parse floor    ', ratio1000, TARGET_1000);
+  if (adv) {
+    ratioLine(`ratio alb       = advance ${ALB_APPS} ALB / write floor`, adv.ratioAlb, TARGET_ADVANCE);
+    ratioLine(`ratio mixed     = advance ${MIXED_APPS} / write floor  `, adv.ratioMixed, TARGET_ADVANCE);
+    console.log(
+      `alb growth      = ratio at ${ALB_APPS} / ratio at ${ALB_APPS / 2} = ${fmtRatio(adv.growthAlb)}  (1.00 = linear in apps)`,
+    );
+    console.log(
+      `in CPU time     = alb ${fmtRatio(adv.cpuRatioAlb)}, mixed ${fmtRatio(adv.cpuRatioMixed)} (user + system of this process, medians)`,
+    );
+  }
+  if (cold?.kustomize)
     console.log(
       `kustomize       = ${fmt(cold.kustomize.median)} ms median; rollgen cold render is ${fmtRatio(cold.one.median / cold.kustomize.median)}x that`,
     );
-  console.log(`(generated the ${APPS}-app repo in ${fmt(many.genMs)} ms, not timed)`);
+  if (many) console.log(`(generated the ${APPS}-app repo in ${fmt(many.genMs)} ms, not timed)`);
   console.log('');
   const round = (n) => (n === null || n === undefined ? null : Math.round(n * 100) / 100);
   console.log(
     JSON.stringify({
-      render_one_ms: round(cold.one.median),
-      node_floor_ms: round(cold.floor.median),
+      render_one_ms: round(cold?.one.median),
+      node_floor_ms: round(cold?.floor.median),
       ratio_one: round(ratioOne),
-      render_one_in_n_ms: round(inRepo.rows[0].s.median),
-      render_alone_ms: round(inRepo.rows[1].s.median),
-      ratio_one_in_n: round(inRepo.ratio),
-      kustomize_ms: cold.kustomize ? round(cold.kustomize.median) : null,
-      render_1000_ms: round(many.render.median),
-      parse_floor_1000_ms: round(many.parse.median),
+      render_one_in_n_ms: round(inRepo?.rows[0].s.median),
+      render_alone_ms: round(inRepo?.rows[1].s.median),
+      ratio_one_in_n: round(inRepo?.ratio),
+      kustomize_ms: round(cold?.kustomize?.median),
+      render_1000_ms: round(many?.render.median),
+      parse_floor_1000_ms: round(many?.parse.median),
       ratio_1000: round(ratio1000),
-      advance_alb_ms: round(adv.alb.advance.median),
-      write_floor_alb_ms: round(adv.alb.floor.median),
-      ratio_alb: round(adv.ratioAlb),
-      advance_mixed_ms: round(adv.mixed.advance.median),
-      write_floor_mixed_ms: round(adv.mixed.floor.median),
-      ratio_mixed: round(adv.ratioMixed),
-      alb_growth: round(adv.growthAlb),
-      render_one_p90_ms: round(cold.one.p90),
-      node_floor_p90_ms: round(cold.floor.p90),
-      render_1000_first_ms: round(many.renderFirst),
+      advance_alb_ms: round(adv?.alb.advance.median),
+      write_floor_alb_ms: round(adv?.alb.floor.median),
+      ratio_alb: round(adv?.ratioAlb),
+      advance_mixed_ms: round(adv?.mixed.advance.median),
+      write_floor_mixed_ms: round(adv?.mixed.floor.median),
+      ratio_mixed: round(adv?.ratioMixed),
+      alb_growth: round(adv?.growthAlb),
+      cpu_ratio_alb: round(adv?.cpuRatioAlb),
+      cpu_ratio_mixed: round(adv?.cpuRatioMixed),
+      render_one_p90_ms: round(cold?.one.p90),
+      node_floor_p90_ms: round(cold?.floor.p90),
+      render_1000_first_ms: round(many?.renderFirst),
       runs: RUNS,
       runs_1000: RUNS_1000,
       runs_advance: RUNS_ADVANCE,
+      only: process.env.BENCH_ONLY || null,
       load_average: loadAverage(),
       node: process.version,
     }),

@@ -26,7 +26,7 @@ async function run(args: readonly string[], cwd: string) {
   return runCli(args, cwd, '', { env: { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0' } });
 }
 
-function rollgen(args: readonly string[], cwd: string, crashAt?: number) {
+function rollgen(args: readonly string[], cwd: string, crashAt?: number | string) {
   const env = { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0', ROLLGEN_TEST_CRASH_AT: crashAt ? String(crashAt) : '' };
   const r = spawnSync(process.execPath, [BIN, ...args], { cwd, encoding: 'utf8', env });
   return { code: r.status, signal: r.signal, stderr: r.stderr };
@@ -67,7 +67,7 @@ async function crashEverywhere(before: string, command: readonly string[], outs 
       expect(crashed.code).toBe(0);
       return n - 1;
     }
-    const committed = /journal-committed|apply-file|remove-file|journal-removed|staging-removed/.test(crashed.stderr);
+    const committed = /commit-mark|journal-committed|apply-file|remove-file|journal-removed/.test(crashed.stderr);
     expect(view(work, outs)).toEqual(committed ? viewOnce : viewBefore);
     await run(command, work);
     for (const out of outs)
@@ -120,4 +120,80 @@ test('the outputs older rollgens moved aside beside one another are each restore
   expect(r.stderr).toContain('restored');
   expect(r.stderr.match(/restored \S+ from \.echo2?\.rollgen-\d+\.old/g)).toHaveLength(2);
   expect(treeHashes(path.join(repo, 'deploy'))).toEqual(treeHashes(path.join(expected, 'deploy')));
+});
+
+test('a write stages in the output itself, its marks linked to the lock: no directory or journal file of its own', async () => {
+  const work = await repoAt('marks', [['advance']]);
+  // Killed just after the commit point of an abort, which both writes files and removes some.
+  expect(rollgen(['abort'], work, 'journal-committed').signal).toBe('SIGKILL');
+  const out = path.join(work, OUT);
+  const entries = fs.readdirSync(out).map((n) => [n, fs.lstatSync(path.join(out, n))] as const);
+  expect(entries.filter(([, st]) => !st.isFile())).toEqual([]);
+  const lock = fs.lstatSync(path.join(out, '.rollgen-lock'));
+  const marks = entries.filter(([n]) => n === '.rollgen-commit' || n.endsWith('.rollgen-del'));
+  expect(marks.map(([n]) => n)).toContain('.rollgen-commit');
+  expect(marks.some(([n]) => n.endsWith('.rollgen-del'))).toBe(true);
+  expect(marks.every(([, st]) => st.ino === lock.ino)).toBe(true);
+  expect(entries.some(([n]) => n.endsWith('.rollgen-new'))).toBe(true);
+});
+
+/** The files of `to` that differ from `from`'s, staged in `from` as the previous layout's committed journal. */
+function stageV1Journal(from: string, to: string): void {
+  const [a, b] = [path.join(from, OUT), path.join(to, OUT)];
+  const names = (d: string) => fs.readdirSync(d).filter((n) => !n.startsWith('.'));
+  const changed = names(b).filter(
+    (n) => !fs.existsSync(path.join(a, n)) || !sameFile(path.join(a, n), path.join(b, n)),
+  );
+  fs.mkdirSync(path.join(a, '.rollgen-txn'));
+  changed.forEach((n, i) => fs.copyFileSync(path.join(b, n), path.join(a, '.rollgen-txn', String(i))));
+  const remove = names(a).filter((n) => !fs.existsSync(path.join(b, n)));
+  const journal = { write: changed.map((name, i) => ({ staged: String(i), name })), remove };
+  fs.writeFileSync(path.join(a, '.rollgen-txn', 'journal'), JSON.stringify(journal));
+}
+
+const sameFile = (a: string, b: string) => fs.readFileSync(a).equals(fs.readFileSync(b));
+
+test.each([
+  ['advance', [['advance']], ['advance']],
+  ['abort', [['advance']], ['abort']],
+] as const)(
+  'a committed write the previous layout (.rollgen-txn) left is read as committed and completed (%s)',
+  async (name, before, command) => {
+    const repo = await repoAt(`v1-${name}`, before);
+    const once = copyOf(repo, `v1-${name}-once`);
+    expect((await run(command, once)).code).toBe(0);
+    stageV1Journal(repo, once);
+    expect(view(repo)).toEqual(view(once));
+    const twice = copyOf(once, `v1-${name}-twice`);
+    await run(command, twice);
+    const r = await run(command, repo);
+    expect(r.stderr).toContain('completed the write an interrupted rollgen run committed');
+    expect(treeHashes(path.join(repo, OUT))).toEqual(treeHashes(path.join(twice, OUT)));
+  },
+);
+
+test('an uncommitted write the previous layout left is discarded', async () => {
+  const repo = await repoAt('v1-uncommitted', [['advance']]);
+  const expected = copyOf(repo, 'v1-uncommitted-expected');
+  fs.mkdirSync(path.join(repo, OUT, '.rollgen-txn'));
+  fs.writeFileSync(path.join(repo, OUT, '.rollgen-txn', '0'), 'kind: Half\n');
+  fs.writeFileSync(path.join(repo, OUT, '.rollgen-txn', 'journal.tmp'), '{"write":[');
+  expect(view(repo)).toEqual(view(expected));
+  const r = await run(['advance'], repo);
+  expect(r.stderr).toContain('discarded the unfinished write');
+  await run(['advance'], expected);
+  expect(treeHashes(path.join(repo, OUT))).toEqual(treeHashes(path.join(expected, OUT)));
+});
+
+test('an error planning a later app leaves every output as it was: what was staged for earlier ones is removed', async () => {
+  const repo = await startedTwoApps(path.join(tmp, 'staged-then-error'));
+  expect((await run(['advance'], repo)).code).toBe(0);
+  // A hand edit in the second output (drift) fails its plan after the first output's files were staged.
+  const edited = path.join(repo, 'deploy', 'echo2', 'service-echoserver.yaml');
+  fs.appendFileSync(edited, '# edited by hand\n');
+  const before = treeHashes(path.join(repo, 'deploy'));
+  const r = await run(['advance'], repo);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('output changed by hand');
+  expect(treeHashes(path.join(repo, 'deploy'))).toEqual(before);
 });

@@ -75,7 +75,7 @@ test('the locks of one run share one file (linked, no inode each): a killed run 
   const repo = await startedTwoApps(path.join(tmp, 'two'));
   const killed = spawnSync(process.execPath, [BIN, 'advance'], {
     cwd: repo,
-    env: { ...env('0'), ROLLGEN_TEST_CRASH_AT: 'stage-dir' },
+    env: { ...env('0'), ROLLGEN_TEST_CRASH_AT: 'stage-file' },
   });
   expect(killed.signal).toBe('SIGKILL');
   const locks = [OUT, path.join('deploy', 'echo2')].map((o) => path.join(repo, o, LOCK_FILE));

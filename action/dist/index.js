@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path30 = require("node:path");
-    var fs18 = require("node:fs");
+    var path31 = require("node:path");
+    var fs19 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -1257,7 +1257,7 @@ var require_command = __commonJS({
         this._outputConfiguration = {
           writeOut: (str3) => process2.stdout.write(str3),
           writeErr: (str3) => process2.stderr.write(str3),
-          outputError: (str3, write) => write(str3),
+          outputError: (str3, write3) => write3(str3),
           getOutHelpWidth: () => process2.stdout.isTTY ? process2.stdout.columns : void 0,
           getErrHelpWidth: () => process2.stderr.isTTY ? process2.stderr.columns : void 0,
           getOutHasColors: () => useColor() ?? (process2.stdout.isTTY && process2.stdout.hasColors?.()),
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs18.existsSync(executableFile)) return;
+        if (fs19.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path30.resolve(baseDir, baseName);
-          if (fs18.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path30.extname(baseName))) return void 0;
+          const localBin = path31.resolve(baseDir, baseName);
+          if (fs19.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path31.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs18.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs19.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs18.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs19.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path30.resolve(
-            path30.dirname(resolvedScriptPath),
+          executableDir = path31.resolve(
+            path31.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path30.basename(
+            const legacyName = path31.basename(
               this._scriptPath,
-              path30.extname(this._scriptPath)
+              path31.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path30.extname(executableFile));
+        launchWithNode = sourceExt.includes(path31.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path30.basename(filename, path30.extname(filename));
+        this._name = path31.basename(filename, path31.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path31) {
-        if (path31 === void 0) return this._executableDir;
-        this._executableDir = path31;
+      executableDir(path32) {
+        if (path32 === void 0) return this._executableDir;
+        this._executableDir = path32;
         return this;
       }
       /**
@@ -3238,11 +3238,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
           hasColors = this._outputConfiguration.getOutHasColors();
           helpWidth = this._outputConfiguration.getOutHelpWidth();
         }
-        const write = (str3) => {
+        const write3 = (str3) => {
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error6, write, hasColors, helpWidth };
+        return { error: error6, write: write3, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3536,9 +3536,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path30, message, options) {
-        super(`${printable(path30)}: ${message}`, options);
-        this.path = path30;
+      constructor(path31, message, options) {
+        super(`${printable(path31)}: ${message}`, options);
+        this.path = path31;
       }
       path;
       name = "IoError";
@@ -18824,8 +18824,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path30, { windows } = {}) => {
-      const segs = path30.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path31, { windows } = {}) => {
+      const segs = path31.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -19570,16 +19570,16 @@ var require_parse = __commonJS({
         const analysis = analyzeRepeatedExtglob(body, opts);
         if ((token.type === "plus" || token.type === "star") && analysis.risky) {
           const safeOutput = analysis.safeOutput ? (token.output ? "" : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput) : void 0;
-          const open2 = tokens[token.tokensIndex];
-          open2.type = "text";
-          open2.value = literal2;
-          open2.output = safeOutput || utils.escapeRegex(literal2);
+          const open4 = tokens[token.tokensIndex];
+          open4.type = "text";
+          open4.value = literal2;
+          open4.output = safeOutput || utils.escapeRegex(literal2);
           for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
             tokens[i].value = "";
             tokens[i].output = "";
             delete tokens[i].suffix;
           }
-          state.output = token.output + open2.output;
+          state.output = token.output + open4.output;
           state.backtrack = true;
           push({ type: "paren", extglob: true, value, output: "" });
           decrement("parens");
@@ -19799,15 +19799,15 @@ var require_parse = __commonJS({
         }
         if (value === "{" && opts.nobrace !== true) {
           increment("braces");
-          const open2 = {
+          const open4 = {
             type: "brace",
             value,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
           };
-          braces.push(open2);
-          push(open2);
+          braces.push(open4);
+          push(open4);
           continue;
         }
         if (value === "}") {
@@ -20368,11 +20368,11 @@ var require_dist = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path30 = __toESM2(require("path"));
-    var fs18 = __toESM2(require("fs"));
+    var path31 = __toESM2(require("path"));
+    var fs19 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path30.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path30.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path31.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path31.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -20386,7 +20386,7 @@ var require_dist = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path30.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path31.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -20399,7 +20399,7 @@ var require_dist = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path30.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path31.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -20511,13 +20511,13 @@ var require_dist = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path30.dirname)(path$1);
+      let parent = (0, path31.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path30.dirname)(parent);
+        else parent = (0, path31.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -20666,7 +20666,7 @@ var require_dist = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs18
+          fs: options.fs || fs19
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -20704,8 +20704,8 @@ var require_dist = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path30.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path30.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path31.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path31.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -20757,7 +20757,7 @@ var require_dist = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path30.sep,
+        pathSeparator: path31.sep,
         filters: []
       };
       globFunction;
@@ -20901,8 +20901,8 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs18 = require("fs");
-    var path30 = require("path");
+    var fs19 = require("fs");
+    var path31 = require("path");
     var url = require("url");
     var fdir = require_dist();
     var picomatch = require_picomatch2();
@@ -20962,8 +20962,8 @@ var require_dist2 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path30.posix.relative(cwd, p) || ".";
-      return (p) => path30.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path31.posix.relative(cwd, p) || ".";
+      return (p) => path31.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -20971,7 +20971,7 @@ var require_dist2 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path30.posix.relative(cwd, `${root}/${p}`);
+        const result = path31.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -21017,7 +21017,7 @@ var require_dist2 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path30.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path30.posix.relative(escapedCwd, result) : path30.posix.normalize(result);
+      result = (0, path31.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path31.posix.relative(escapedCwd, result) : path31.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -21028,7 +21028,7 @@ var require_dist2 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path30.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path31.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -21050,7 +21050,7 @@ var require_dist2 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path30.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path31.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -21102,13 +21102,13 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug ? (p, isDirectory2) => {
-          const path31 = format2(p, isDirectory2);
-          const matches3 = matcher(path31) && !ignore(path31);
-          if (matches3) log(`matched ${path31}`);
+          const path32 = format2(p, isDirectory2);
+          const matches3 = matcher(path32) && !ignore(path32);
+          if (matches3) log(`matched ${path32}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path31 = format2(p, isDirectory2);
-          return matcher(path31) && !ignore(path31);
+          const path32 = format2(p, isDirectory2);
+          return matcher(path32) && !ignore(path32);
         }],
         exclude: debug ? (_, p) => {
           const skipped = excludePredicate(_, p);
@@ -21147,15 +21147,15 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path30.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path31.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs18.readdir,
-        readdirSync: opts.fs.readdirSync || fs18.readdirSync,
-        realpath: opts.fs.realpath || fs18.realpath,
-        realpathSync: opts.fs.realpathSync || fs18.realpathSync,
-        stat: opts.fs.stat || fs18.stat,
-        statSync: opts.fs.statSync || fs18.statSync
+        readdir: opts.fs.readdir || fs19.readdir,
+        readdirSync: opts.fs.readdirSync || fs19.readdirSync,
+        realpath: opts.fs.realpath || fs19.realpath,
+        realpathSync: opts.fs.realpathSync || fs19.realpathSync,
+        stat: opts.fs.stat || fs19.stat,
+        statSync: opts.fs.statSync || fs19.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -22368,13 +22368,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path30) {
-          return /^\.|this\b/.test(path30.original);
+        scopedId: function scopedId(path31) {
+          return /^\.|this\b/.test(path31.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path30) {
-          return path30.parts.length === 1 && !AST.helpers.scopedId(path30) && !path30.depth;
+        simpleId: function simpleId(path31) {
+          return path31.parts.length === 1 && !AST.helpers.scopedId(path31) && !path31.depth;
         }
       }
     };
@@ -23400,11 +23400,11 @@ var require_helpers2 = __commonJS({
     }
     var _exception = require_exception();
     var _exception2 = _interopRequireDefault(_exception);
-    function validateClose(open2, close2) {
-      close2 = close2.path ? close2.path.original : close2;
-      if (open2.path.original !== close2) {
-        var errorNode = { loc: open2.path.loc };
-        throw new _exception2["default"](open2.path.original + " doesn't match " + close2, errorNode);
+    function validateClose(open4, close4) {
+      close4 = close4.path ? close4.path.original : close4;
+      if (open4.path.original !== close4) {
+        var errorNode = { loc: open4.path.loc };
+        throw new _exception2["default"](open4.path.original + " doesn't match " + close4, errorNode);
       }
     }
     function SourceLocation(source, locInfo) {
@@ -23425,10 +23425,10 @@ var require_helpers2 = __commonJS({
         return token;
       }
     }
-    function stripFlags(open2, close2) {
+    function stripFlags(open4, close4) {
       return {
-        open: open2.charAt(2) === "~",
-        close: close2.charAt(close2.length - 3) === "~"
+        open: open4.charAt(2) === "~",
+        close: close4.charAt(close4.length - 3) === "~"
       };
     }
     function stripComment(comment) {
@@ -23459,12 +23459,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path30, params, hash, open2, strip, locInfo) {
-      var escapeFlag = open2.charAt(3) || open2.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
-      var decorator = /\*/.test(open2);
+    function prepareMustache(path31, params, hash, open4, strip, locInfo) {
+      var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
+      var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path30,
+        path: path31,
         params,
         hash,
         escaped,
@@ -23472,8 +23472,8 @@ var require_helpers2 = __commonJS({
         loc: this.locInfo(locInfo)
       };
     }
-    function prepareRawBlock(openRawBlock, contents, close2, locInfo) {
-      validateClose(openRawBlock, close2);
+    function prepareRawBlock(openRawBlock, contents, close4, locInfo) {
+      validateClose(openRawBlock, close4);
       locInfo = this.locInfo(locInfo);
       var program3 = {
         type: "Program",
@@ -23493,9 +23493,9 @@ var require_helpers2 = __commonJS({
         loc: locInfo
       };
     }
-    function prepareBlock(openBlock, program3, inverseAndProgram, close2, inverted, locInfo) {
-      if (close2 && close2.path) {
-        validateClose(openBlock, close2);
+    function prepareBlock(openBlock, program3, inverseAndProgram, close4, inverted, locInfo) {
+      if (close4 && close4.path) {
+        validateClose(openBlock, close4);
       }
       var decorator = /\*/.test(openBlock.open);
       program3.blockParams = openBlock.blockParams;
@@ -23505,7 +23505,7 @@ var require_helpers2 = __commonJS({
           throw new _exception2["default"]("Unexpected inverse block on decorator", inverseAndProgram);
         }
         if (inverseAndProgram.chain) {
-          inverseAndProgram.program.body[0].closeStrip = close2.strip;
+          inverseAndProgram.program.body[0].closeStrip = close4.strip;
         }
         inverseStrip = inverseAndProgram.strip;
         inverse = inverseAndProgram.program;
@@ -23524,7 +23524,7 @@ var require_helpers2 = __commonJS({
         inverse,
         openStrip: openBlock.strip,
         inverseStrip,
-        closeStrip: close2 && close2.strip,
+        closeStrip: close4 && close4.strip,
         loc: this.locInfo(locInfo)
       };
     }
@@ -23552,16 +23552,16 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function preparePartialBlock(open2, program3, close2, locInfo) {
-      validateClose(open2, close2);
+    function preparePartialBlock(open4, program3, close4, locInfo) {
+      validateClose(open4, close4);
       return {
         type: "PartialBlockStatement",
-        name: open2.path,
-        params: open2.params,
-        hash: open2.hash,
+        name: open4.path,
+        params: open4.params,
+        hash: open4.hash,
         program: program3,
-        openStrip: open2.strip,
-        closeStrip: close2 && close2.strip,
+        openStrip: open4.strip,
+        closeStrip: close4 && close4.strip,
         loc: this.locInfo(locInfo)
       };
     }
@@ -23736,9 +23736,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path30 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path31 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path30.original);
+        this.opcode("registerDecorator", params.length, path31.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -23805,48 +23805,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path30 = sexpr.path, name = path30.parts[0], isBlock2 = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path30));
+        var path31 = sexpr.path, name = path31.parts[0], isBlock2 = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path31));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path30.strict = true;
-        this.accept(path30);
+        path31.strict = true;
+        this.accept(path31);
         this.opcode("invokeAmbiguous", name, isBlock2);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path30 = sexpr.path;
-        path30.strict = true;
-        this.accept(path30);
+        var path31 = sexpr.path;
+        path31.strict = true;
+        this.accept(path31);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path30 = sexpr.path, name = path30.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path31 = sexpr.path, name = path31.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path30.strict = true;
-          path30.falsy = true;
-          this.accept(path30);
-          this.opcode("invokeHelper", params.length, path30.original, _ast2["default"].helpers.simpleId(path30));
+          path31.strict = true;
+          path31.falsy = true;
+          this.accept(path31);
+          this.opcode("invokeHelper", params.length, path31.original, _ast2["default"].helpers.simpleId(path31));
         }
       },
-      PathExpression: function PathExpression(path30) {
-        var depth = validateDepth(path30);
-        var parts = validateParts(path30);
+      PathExpression: function PathExpression(path31) {
+        var depth = validateDepth(path31);
+        var parts = validateParts(path31);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path30), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path31), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path30.data) {
+        } else if (path31.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path30.strict);
+          this.opcode("lookupData", depth, parts, path31.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path30.falsy, path30.strict, scoped);
+          this.opcode("lookupOnContext", parts, path31.falsy, path31.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string2) {
@@ -24073,8 +24073,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path30) {
-      return validateStringArray(path30, path30.parts, "parts");
+    function validateParts(path31) {
+      return validateStringArray(path31, path31.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -24256,16 +24256,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path30 = aPath;
+      var path31 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path30 = url.path;
+        path31 = url.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path30);
-      var parts = path30.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path31);
+      var parts = path31.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -24282,18 +24282,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path30 = parts.join("/");
-      if (path30 === "") {
-        path30 = isAbsolute5 ? "/" : ".";
+      path31 = parts.join("/");
+      if (path31 === "") {
+        path31 = isAbsolute5 ? "/" : ".";
       }
       if (url) {
-        url.path = path30;
+        url.path = path31;
         return urlGenerate(url);
       }
-      return path30;
+      return path31;
     }
     exports2.normalize = normalize;
-    function join18(aRoot, aPath) {
+    function join19(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24325,7 +24325,7 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join18;
+    exports2.join = join19;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
@@ -24498,7 +24498,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join18(urlGenerate(parsed), sourceURL);
+        sourceURL = join19(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -27092,8 +27092,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path30 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path30;
+      var path31 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path31;
     };
     PrintVisitor.prototype.StringLiteral = function(string2) {
       return '"' + string2.value + '"';
@@ -27132,8 +27132,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs18 = require("fs");
-      var templateString = fs18.readFileSync(filename, "utf8");
+      var fs19 = require("fs");
+      var templateString = fs19.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -31322,8 +31322,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path30) {
-      let input3 = path30;
+    function removeDotSegments(path31) {
+      let input3 = path31;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -31397,11 +31397,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path30) {
-      if (path30 === "" || path30[0] === "/") {
-        return removeDotSegments(path30);
+    function removeDotSegmentsRelative(path31) {
+      if (path31 === "" || path31[0] === "/") {
+        return removeDotSegments(path31);
       }
-      const segments = path30.split("/");
+      const segments = path31.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -31764,8 +31764,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path30 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path30 && path30 !== "/" ? path30 : void 0;
+        const path31 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path31 && path31 !== "/" ? path31 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -36620,7 +36620,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path30) => path30.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path31) => path31.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38274,17 +38274,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path30 = requestOptions.url.replace(options.baseUrl, "");
+    const path31 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path30} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path31} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error6) => {
       const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path30} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path31} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error6;
     });
@@ -41014,7 +41014,7 @@ async function boundedScan(gh, state, since) {
       return page.filter((p) => p.state === "open" || new Date(p.updated_at) >= since);
     }
   );
-  const open2 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
+  const open4 = cut && state === "all" ? await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
     repo,
     state: "open",
@@ -41022,7 +41022,7 @@ async function boundedScan(gh, state, since) {
     direction: "desc",
     per_page: 100
   }) : [];
-  const byNumber = new Map([...recent, ...open2].map((p) => [p.number, p]));
+  const byNumber = new Map([...recent, ...open4].map((p) => [p.number, p]));
   return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
 async function createPullRequest(gh, req) {
@@ -41438,17 +41438,17 @@ function visit(node, visitor) {
 visit.BREAK = BREAK;
 visit.SKIP = SKIP;
 visit.REMOVE = REMOVE;
-function visit_(key2, node, visitor, path30) {
-  const ctrl = callVisitor(key2, node, visitor, path30);
+function visit_(key2, node, visitor, path31) {
+  const ctrl = callVisitor(key2, node, visitor, path31);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path30, ctrl);
-    return visit_(key2, ctrl, visitor, path30);
+    replaceNode(key2, path31, ctrl);
+    return visit_(key2, ctrl, visitor, path31);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path30 = Object.freeze(path30.concat(node));
+      path31 = Object.freeze(path31.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path30);
+        const ci = visit_(i, node.items[i], visitor, path31);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41459,13 +41459,13 @@ function visit_(key2, node, visitor, path30) {
         }
       }
     } else if (isPair(node)) {
-      path30 = Object.freeze(path30.concat(node));
-      const ck = visit_("key", node.key, visitor, path30);
+      path31 = Object.freeze(path31.concat(node));
+      const ck = visit_("key", node.key, visitor, path31);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path30);
+      const cv = visit_("value", node.value, visitor, path31);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41486,17 +41486,17 @@ async function visitAsync(node, visitor) {
 visitAsync.BREAK = BREAK;
 visitAsync.SKIP = SKIP;
 visitAsync.REMOVE = REMOVE;
-async function visitAsync_(key2, node, visitor, path30) {
-  const ctrl = await callVisitor(key2, node, visitor, path30);
+async function visitAsync_(key2, node, visitor, path31) {
+  const ctrl = await callVisitor(key2, node, visitor, path31);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path30, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path30);
+    replaceNode(key2, path31, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path31);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path30 = Object.freeze(path30.concat(node));
+      path31 = Object.freeze(path31.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path30);
+        const ci = await visitAsync_(i, node.items[i], visitor, path31);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41507,13 +41507,13 @@ async function visitAsync_(key2, node, visitor, path30) {
         }
       }
     } else if (isPair(node)) {
-      path30 = Object.freeze(path30.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path30);
+      path31 = Object.freeze(path31.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path31);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path30);
+      const cv = await visitAsync_("value", node.value, visitor, path31);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41540,23 +41540,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path30) {
+function callVisitor(key2, node, visitor, path31) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path30);
+    return visitor(key2, node, path31);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path30);
+    return visitor.Map?.(key2, node, path31);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path30);
+    return visitor.Seq?.(key2, node, path31);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path30);
+    return visitor.Pair?.(key2, node, path31);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path30);
+    return visitor.Scalar?.(key2, node, path31);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path30);
+    return visitor.Alias?.(key2, node, path31);
   return void 0;
 }
-function replaceNode(key2, path30, node) {
-  const parent = path30[path30.length - 1];
+function replaceNode(key2, path31, node) {
+  const parent = path31[path31.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -42087,10 +42087,10 @@ function createNode(value, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path30, value) {
+function collectionFromPath(schema4, path31, value) {
   let v = value;
-  for (let i = path30.length - 1; i >= 0; --i) {
-    const k = path30[i];
+  for (let i = path31.length - 1; i >= 0; --i) {
+    const k = path31[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -42109,7 +42109,7 @@ function collectionFromPath(schema4, path30, value) {
     sourceObjects: /* @__PURE__ */ new Map()
   });
 }
-var isEmptyPath = (path30) => path30 == null || typeof path30 === "object" && !!path30[Symbol.iterator]().next().done;
+var isEmptyPath = (path31) => path31 == null || typeof path31 === "object" && !!path31[Symbol.iterator]().next().done;
 var Collection = class extends NodeBase {
   constructor(type, schema4) {
     super(type);
@@ -42139,11 +42139,11 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path30, value) {
-    if (isEmptyPath(path30))
+  addIn(path31, value) {
+    if (isEmptyPath(path31))
       this.add(value);
     else {
-      const [key2, ...rest] = path30;
+      const [key2, ...rest] = path31;
       const node = this.get(key2, true);
       if (isCollection(node))
         node.addIn(rest, value);
@@ -42157,8 +42157,8 @@ var Collection = class extends NodeBase {
    * Removes a value from the collection.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path30) {
-    const [key2, ...rest] = path30;
+  deleteIn(path31) {
+    const [key2, ...rest] = path31;
     if (rest.length === 0)
       return this.delete(key2);
     const node = this.get(key2, true);
@@ -42172,8 +42172,8 @@ var Collection = class extends NodeBase {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path30, keepScalar) {
-    const [key2, ...rest] = path30;
+  getIn(path31, keepScalar) {
+    const [key2, ...rest] = path31;
     const node = this.get(key2, true);
     if (rest.length === 0)
       return !keepScalar && isScalar(node) ? node.value : node;
@@ -42191,8 +42191,8 @@ var Collection = class extends NodeBase {
   /**
    * Checks if the collection includes a value with the key `key`.
    */
-  hasIn(path30) {
-    const [key2, ...rest] = path30;
+  hasIn(path31) {
+    const [key2, ...rest] = path31;
     if (rest.length === 0)
       return this.has(key2);
     const node = this.get(key2, true);
@@ -42202,8 +42202,8 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path30, value) {
-    const [key2, ...rest] = path30;
+  setIn(path31, value) {
+    const [key2, ...rest] = path31;
     if (rest.length === 0) {
       this.set(key2, value);
     } else {
@@ -44342,9 +44342,9 @@ var Document = class _Document {
       this.contents.add(value);
   }
   /** Adds a value to the document. */
-  addIn(path30, value) {
+  addIn(path31, value) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path30, value);
+      this.contents.addIn(path31, value);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -44419,14 +44419,14 @@ var Document = class _Document {
    * Removes a value from the document.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path30) {
-    if (isEmptyPath(path30)) {
+  deleteIn(path31) {
+    if (isEmptyPath(path31)) {
       if (this.contents == null)
         return false;
       this.contents = null;
       return true;
     }
-    return assertCollection(this.contents) ? this.contents.deleteIn(path30) : false;
+    return assertCollection(this.contents) ? this.contents.deleteIn(path31) : false;
   }
   /**
    * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -44441,10 +44441,10 @@ var Document = class _Document {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path30, keepScalar) {
-    if (isEmptyPath(path30))
+  getIn(path31, keepScalar) {
+    if (isEmptyPath(path31))
       return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-    return isCollection(this.contents) ? this.contents.getIn(path30, keepScalar) : void 0;
+    return isCollection(this.contents) ? this.contents.getIn(path31, keepScalar) : void 0;
   }
   /**
    * Checks if the document includes a value with the key `key`.
@@ -44455,10 +44455,10 @@ var Document = class _Document {
   /**
    * Checks if the document includes a value at `path`.
    */
-  hasIn(path30) {
-    if (isEmptyPath(path30))
+  hasIn(path31) {
+    if (isEmptyPath(path31))
       return this.contents !== void 0;
-    return isCollection(this.contents) ? this.contents.hasIn(path30) : false;
+    return isCollection(this.contents) ? this.contents.hasIn(path31) : false;
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -44475,13 +44475,13 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path30, value) {
-    if (isEmptyPath(path30)) {
+  setIn(path31, value) {
+    if (isEmptyPath(path31)) {
       this.contents = value;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path30), value);
+      this.contents = collectionFromPath(this.schema, Array.from(path31), value);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path30, value);
+      this.contents.setIn(path31, value);
     }
   }
   /**
@@ -46032,9 +46032,9 @@ function visit2(cst, visitor) {
 visit2.BREAK = BREAK2;
 visit2.SKIP = SKIP2;
 visit2.REMOVE = REMOVE2;
-visit2.itemAtPath = (cst, path30) => {
+visit2.itemAtPath = (cst, path31) => {
   let item = cst;
-  for (const [field2, index] of path30) {
+  for (const [field2, index] of path31) {
     const tok = item?.[field2];
     if (tok && "items" in tok) {
       item = tok.items[index];
@@ -46043,23 +46043,23 @@ visit2.itemAtPath = (cst, path30) => {
   }
   return item;
 };
-visit2.parentCollection = (cst, path30) => {
-  const parent = visit2.itemAtPath(cst, path30.slice(0, -1));
-  const field2 = path30[path30.length - 1][0];
+visit2.parentCollection = (cst, path31) => {
+  const parent = visit2.itemAtPath(cst, path31.slice(0, -1));
+  const field2 = path31[path31.length - 1][0];
   const coll = parent?.[field2];
   if (coll && "items" in coll)
     return coll;
   throw new Error("Parent collection not found");
 };
-function _visit(path30, item, visitor) {
-  let ctrl = visitor(item, path30);
+function _visit(path31, item, visitor) {
+  let ctrl = visitor(item, path31);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field2 of ["key", "value"]) {
     const token = item[field2];
     if (token && "items" in token) {
       for (let i = 0; i < token.items.length; ++i) {
-        const ci = _visit(Object.freeze(path30.concat([[field2, i]])), token.items[i], visitor);
+        const ci = _visit(Object.freeze(path31.concat([[field2, i]])), token.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -46070,10 +46070,10 @@ function _visit(path30, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field2 === "key")
-        ctrl = ctrl(item, path30);
+        ctrl = ctrl(item, path31);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path30) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path31) : ctrl;
 }
 
 // node_modules/yaml/browser/dist/parse/cst.js
@@ -47314,14 +47314,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs18 = this.flowScalar(this.type);
+          const fs19 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs18, sep: [] });
+            map3.items.push({ start: start2, key: fs19, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs18);
+            this.stack.push(fs19);
           } else {
-            Object.assign(it, { key: fs18, sep: [] });
+            Object.assign(it, { key: fs19, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -47449,13 +47449,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs18 = this.flowScalar(this.type);
+          const fs19 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs18, sep: [] });
+            fc.items.push({ start: [], key: fs19, sep: [] });
           else if (it.sep)
-            this.stack.push(fs18);
+            this.stack.push(fs19);
           else
-            Object.assign(it, { key: fs18, sep: [] });
+            Object.assign(it, { key: fs19, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -47784,8 +47784,8 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs12 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
+var fs14 = __toESM(require("fs"));
+var path14 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -47955,22 +47955,22 @@ function dedupe(list5) {
   });
 }
 function describe(e, doc) {
-  const path30 = pointerToPath(e.instancePath, doc.value);
+  const path31 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path30, key2), path30, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path31, key2), path31, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path30.length > 0) {
-    const parent = path30.slice(0, -1);
-    const key2 = String(path30[path30.length - 1]);
+  if (e.keyword === "false schema" && path31.length > 0) {
+    const parent = path31.slice(0, -1);
+    const key2 = String(path31[path31.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path30), path30, explain(e, valueAt(doc.value, path30)));
+  return located(doc.locate(path31), path31, explain(e, valueAt(doc.value, path31)));
 }
-function located(origin, path30, text2) {
-  const where7 = formatPath(path30);
+function located(origin, path31, text2) {
+  const where7 = formatPath(path31);
   return diagnosticAt(origin, where7 ? `${where7}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
@@ -48039,15 +48039,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path30 = [];
+  const path31 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path30.push(segment);
+    path31.push(segment);
     node = child(node, segment);
   }
-  return path30;
+  return path31;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -48056,8 +48056,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap2(node) ? node[segment] : void 0;
 }
-function valueAt(root, path30) {
-  return path30.reduce(child, root);
+function valueAt(root, path31) {
+  return path31.reduce(child, root);
 }
 function isMap2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48072,8 +48072,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock2 ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path30) {
-  return path30.map(
+function formatPath(path31) {
+  return path31.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -48221,15 +48221,15 @@ function makeDocument(file, index, value, doc, lc, text2) {
     return { file, line: p.line, col: p.col };
   };
   const rootOffset = doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path30) => {
-    for (let n = path30.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path30.slice(0, n), true);
+  const locate2 = (path31) => {
+    for (let n = path31.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path31.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
     return at(rootOffset);
   };
-  const locateBlockText = (path30) => {
-    const node = doc.getIn(path30, true);
+  const locateBlockText = (path31) => {
+    const node = doc.getIn(path31, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(text2, node.range[0], lc, file);
   };
@@ -48450,10 +48450,10 @@ function walkedDirs(root, pattern) {
     // Without it the walk also lists every matched app's own files, in case a deeper path matched.
     ...deepest === Infinity ? {} : { deep: deepest - 1 }
   });
-  const linked2 = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
+  const linked = linkedMatches(root, pattern, deepest).filter((d) => isDirectory(d));
   const base = path3.join(root, loadPicomatch().scan(pattern).base);
   const visible = (d) => !path3.relative(base, d).split(path3.sep).some((s) => s.startsWith(".") && s !== "..");
-  return [...new Set([...found, ...linked2].map(normalDir))].filter(visible).sort();
+  return [...new Set([...found, ...linked].map(normalDir))].filter(visible).sort();
 }
 function normalDir(d) {
   const trimmed = d.length > 1 && d.endsWith("/") ? d.slice(0, -1) : d;
@@ -48715,14 +48715,15 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs8 = __toESM(require("fs"));
-var path8 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path10 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/fs-safe.ts
 var fs6 = __toESM(require("fs"));
 var path6 = __toESM(require("path"));
+var import_util = require("util");
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
@@ -48741,20 +48742,62 @@ function writeNewFile(file, content, { flush = true } = {}) {
     fs6.closeSync(fd);
   }
 }
-var FLUSH_CONCURRENCY = 64;
-async function flushAll(paths) {
-  const queue = [...paths];
+var CONCURRENCY = 64;
+async function forEachConcurrently(items, work) {
+  let next = 0;
+  let failed = false;
   const worker = async () => {
-    for (let p = queue.shift(); p !== void 0; p = queue.shift()) {
-      const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
-      try {
-        await fd.sync();
-      } finally {
-        await fd.close();
-      }
-    }
+    while (!failed && next < items.length)
+      await work(items[next++]).catch((e) => {
+        failed = true;
+        throw e;
+      });
   };
-  await Promise.all(Array.from({ length: Math.min(FLUSH_CONCURRENCY, queue.length) }, worker));
+  const results = await Promise.allSettled(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+  const rejected = results.find((r) => r.status === "rejected");
+  if (rejected) throw rejected.reason;
+}
+async function flushAll(paths) {
+  await forEachConcurrently(paths, async (p) => {
+    const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
+    try {
+      await fd.sync();
+    } finally {
+      await fd.close();
+    }
+  });
+}
+var open2 = (0, import_util.promisify)(fs6.open);
+var write2 = (0, import_util.promisify)(fs6.write);
+var fstat2 = (0, import_util.promisify)(fs6.fstat);
+var fchmod2 = (0, import_util.promisify)(fs6.fchmod);
+var fsync2 = (0, import_util.promisify)(fs6.fsync);
+var close2 = (0, import_util.promisify)(fs6.close);
+var umaskNarrows;
+async function writeNewFileFlushed(file, content) {
+  const fd = await open2(
+    file,
+    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
+    FILE_MODE
+  );
+  try {
+    const bytes = Buffer.from(content);
+    for (let at = 0; at < bytes.length; ) at += (await write2(fd, bytes, at, bytes.length - at, at)).bytesWritten;
+    umaskNarrows ??= ((await fstat2(fd)).mode & 511) !== FILE_MODE;
+    if (umaskNarrows) await fchmod2(fd, FILE_MODE);
+    await fsync2(fd);
+  } finally {
+    await close2(fd);
+  }
+}
+function tryLink(existing, file) {
+  try {
+    fs6.linkSync(existing, file);
+    return true;
+  } catch (e) {
+    if (e.code === "EEXIST") throw e;
+    return false;
+  }
 }
 function makeDirs(dir) {
   const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
@@ -48787,8 +48830,8 @@ function checkNotLink(dir) {
 }
 
 // src/io/output-journal.ts
-var fs7 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var fs9 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
 init_errors();
 
 // src/model/file-name.ts
@@ -48808,39 +48851,219 @@ function crashPoint(name) {
   process.kill(process.pid, "SIGKILL");
 }
 
-// src/io/output-journal.ts
+// src/io/output-lock.ts
+var fs7 = __toESM(require("fs"));
+var os = __toESM(require("os"));
+var path7 = __toESM(require("path"));
+init_diagnostics();
+init_errors();
+var LOCK_FILE = ".rollgen-lock";
+async function takeLock(dir, opts, sameOwner) {
+  checkNotLink(dir);
+  const created = makeDirs(dir);
+  const file = path7.join(dir, LOCK_FILE);
+  const deadline = Date.now() + opts.waitMs;
+  let told = false;
+  for (; ; ) {
+    if (tryCreate(file, sameOwner)) return { release: () => release(file, dir, created) };
+    const owner = readOwner(file);
+    if (owner === void 0) continue;
+    if (isDead(owner)) {
+      breakStaleLock(file, owner);
+      continue;
+    }
+    if (Date.now() >= deadline) {
+      throw new StateError(
+        `${dir} is being written by another rollgen run (${describe2(owner)}); waited ${Math.round(opts.waitMs / 1e3)} s. If no rollgen is running, delete ${file}`
+      );
+    }
+    if (!told) opts.notify?.(`waiting for another rollgen run (${describe2(owner)}) to finish writing ${dir}
+`);
+    told = true;
+    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
+  }
+}
+async function lockOutputs(dirs, opts) {
+  const held = [];
+  try {
+    const sorted = [...new Set(dirs)].sort(compareText);
+    for (const d of sorted)
+      held.push(await takeLock(d, opts, held.length > 0 ? path7.join(sorted[0], LOCK_FILE) : void 0));
+  } catch (e) {
+    await Promise.all(held.map((l) => l.release()));
+    throw e;
+  }
+  return { release: async () => void await Promise.all(held.map((l) => l.release())) };
+}
+function tryCreate(file, sameOwner) {
+  try {
+    if (sameOwner === void 0 || !tryLink(sameOwner, file))
+      writeNewFile(file, `${process.pid}
+${os.hostname()}
+`, { flush: false });
+    return true;
+  } catch (e) {
+    if (e.code === "EEXIST") return false;
+    throw e;
+  }
+}
+function readOwner(file) {
+  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
+  if (stat && !stat.isFile())
+    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
+  try {
+    return fs7.readFileSync(file, "utf8").slice(0, 300);
+  } catch (e) {
+    if (e.code === "ENOENT") return void 0;
+    throw e;
+  }
+}
+function describe2(owner) {
+  const [pid, host] = owner.split("\n").map(printable);
+  return `pid ${pid} on ${host || "an unknown host"}`;
+}
+function isDead(owner) {
+  const [pid, host] = owner.split("\n");
+  if (host !== os.hostname() || !/^\d+$/.test(pid)) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return e.code === "ESRCH";
+  }
+}
+function breakStaleLock(file, owner) {
+  const breaker = `${file}.break`;
+  if (!tryCreate(breaker)) {
+    const other = readOwner(breaker);
+    if (other !== void 0 && isDead(other)) fs7.rmSync(breaker, { force: true });
+    return;
+  }
+  try {
+    if (readOwner(file) === owner) fs7.rmSync(file, { force: true });
+  } finally {
+    fs7.rmSync(breaker, { force: true });
+  }
+}
+async function release(file, dir, created) {
+  await fs7.promises.rm(file, { force: true });
+  if (!created) return;
+  for (let d = dir; (await fs7.promises.readdir(d)).length === 0; d = path7.dirname(d)) {
+    await fs7.promises.rmdir(d);
+    if (d === created) break;
+  }
+}
+
+// src/io/output-journal-v1.ts
+var fs8 = __toESM(require("fs"));
+var path8 = __toESM(require("path"));
+init_errors();
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
-async function commitOutputs(writes) {
-  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
-  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
-  for (const w of writes) inOutput(w.dir, () => fs7.renameSync(...journalNames(w.dir)));
-  await inOutputs(writes, () => flushAll(writes.map((w) => path7.join(w.dir, TXN_DIR))));
-  writes.forEach(() => crashPoint("journal-committed"));
-  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
-  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
+function recoverOutputV1(dir) {
+  const txn = path8.join(dir, TXN_DIR);
+  const stat = fs8.lstatSync(txn, { throwIfNoEntry: false });
+  if (!stat) return "none";
+  const journal = stat.isDirectory() ? pendingChangesV1(dir) : void 0;
+  if (!journal) {
+    fs8.rmSync(txn, { recursive: true, force: true });
+    return "discarded";
+  }
+  for (const w of journal.write) {
+    const staged = path8.join(txn, w.staged);
+    if (!fs8.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs8.renameSync(staged, path8.join(dir, w.name));
+    crashPoint("apply-file");
+  }
+  for (const name of journal.remove) {
+    removeFile(path8.join(dir, name));
+    crashPoint("remove-file");
+  }
+  fsyncDir(dir);
+  fs8.rmSync(path8.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  fs8.rmSync(txn, { recursive: true, force: true });
+  return "completed";
 }
-function stage(w) {
-  const txn = path7.join(w.dir, TXN_DIR);
-  fs7.rmSync(txn, { recursive: true, force: true });
-  makeDirs(txn);
-  crashPoint("stage-dir");
-  const write = w.files.map((f, i) => {
-    writeNewFile(path7.join(txn, String(i)), f.content, { flush: false });
-    crashPoint("stage-file");
-    return { staged: String(i), name: f.path };
+function pendingChangesV1(dir) {
+  if (!fs8.lstatSync(path8.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  const file = path8.join(dir, TXN_DIR, JOURNAL);
+  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return void 0;
+  const shown2 = path8.join(path8.basename(dir), TXN_DIR, JOURNAL);
+  let journal;
+  try {
+    if (stat.isFile()) journal = JSON.parse(fs8.readFileSync(file, "utf8"));
+  } catch {
+    journal = void 0;
+  }
+  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
+    throw new InputError([
+      {
+        file: shown2,
+        line: 1,
+        col: 1,
+        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
+        severity: "error"
+      }
+    ]);
+  return journal;
+}
+function stagedPathV1(dir, journal, name) {
+  const entry = journal.write.find((w) => w.name === name);
+  const staged = entry && path8.join(dir, TXN_DIR, entry.staged);
+  return staged && fs8.lstatSync(staged, { throwIfNoEntry: false }) ? staged : void 0;
+}
+function wellFormed(j) {
+  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
+}
+function stagedAreFiles(dir, j) {
+  return j.write.every((w) => {
+    const stat = fs8.lstatSync(path8.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    return !stat || stat.isFile();
   });
-  const journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
-  const [tmp] = journalNames(w.dir);
-  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
-  crashPoint("journal-staged");
-  return { journal, paths: [...write.map((e) => path7.join(txn, e.staged)), tmp] };
 }
-var journalNames = (dir) => [
-  path7.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
-  path7.join(dir, TXN_DIR, JOURNAL)
-];
+
+// src/io/output-journal.ts
+var COMMIT_MARK = ".rollgen-commit";
+var STAGED = ".rollgen-new";
+var REMOVED = ".rollgen-del";
+var MARKED = /^\.(.+)\.rollgen-(new|del)$/;
+var MAX_NAME = 255 - `.${STAGED}`.length;
+var stagedName = (name) => `.${name}${STAGED}`;
+var removedName = (name) => `.${name}${REMOVED}`;
+async function stageFile(dir, file) {
+  await blamed(dir, writeNewFileFlushed(path9.join(dir, stagedName(file.path)), file.content));
+  crashPoint("stage-file");
+}
+async function commitStaged(writes) {
+  const removals = writes.map((w) => w.remove.filter((r) => !w.files.some((f) => f.path === r)));
+  writes.forEach((w, i) => inOutput(w.dir, () => removals[i].forEach((r) => mark(w.dir, removedName(r)))));
+  for (const w of writes) inOutput(w.dir, () => mark(w.dir, COMMIT_MARK));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  writes.forEach(() => crashPoint("journal-committed"));
+  const names = (w) => w.files.map((f) => f.path);
+  writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  const unmark = (dir) => fs9.promises.unlink(path9.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
+  await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
+}
+function mark(dir, name) {
+  if (!tryLink(path9.join(dir, LOCK_FILE), path9.join(dir, name)))
+    writeNewFile(path9.join(dir, name), "", { flush: false });
+  crashPoint(name === COMMIT_MARK ? "commit-mark" : "stage-remove");
+}
+function apply(dir, staged, removed) {
+  for (const name of staged) {
+    fs9.renameSync(path9.join(dir, stagedName(name)), path9.join(dir, name));
+    crashPoint("apply-file");
+  }
+  for (const name of removed) {
+    removeFile(path9.join(dir, name));
+    fs9.rmSync(path9.join(dir, removedName(name)), { force: true });
+    crashPoint("remove-file");
+  }
+}
 var OutputWriteError = class extends Error {
   constructor(dir, original) {
     super(original?.message ?? String(original));
@@ -48868,111 +49091,159 @@ async function inOutputs(writes, step) {
   try {
     await step();
   } catch (e) {
-    const dir = writes.find((w) => String(e.path ?? "").startsWith(w.dir))?.dir;
+    const dir = writes.find((w) => e.path === w.dir)?.dir;
     throw new OutputWriteError(dir ?? writes[0].dir, e);
   }
 }
+function marks(entries2) {
+  const staged = [];
+  const removed = [];
+  for (const e of entries2) {
+    const m = MARKED.exec(e);
+    if (m && isPlainFileName(m[1])) (m[2] === "new" ? staged : removed).push(m[1]);
+  }
+  return { staged, removed };
+}
 function recoverOutput(dir) {
-  const txn = path7.join(dir, TXN_DIR);
-  const stat = fs7.lstatSync(txn, { throwIfNoEntry: false });
-  if (!stat) return "none";
-  const journal = stat.isDirectory() ? pendingChanges(dir) : void 0;
-  if (!journal) {
-    fs7.rmSync(txn, { recursive: true, force: true });
-    return "discarded";
+  const older = recoverOutputV1(dir);
+  const entries2 = fs9.readdirSync(dir);
+  const { staged, removed } = marks(entries2);
+  if (checkedCommit(dir, entries2, staged)) {
+    apply(dir, staged, removed);
+    fsyncDir(dir);
+    fs9.rmSync(path9.join(dir, COMMIT_MARK));
+    crashPoint("journal-removed");
+    return "completed";
   }
-  applyJournal(dir, journal);
-  finish(dir);
-  return "completed";
+  if (staged.length === 0 && removed.length === 0) return older;
+  discard(dir, staged, removed);
+  return "discarded";
 }
-function pendingChanges(dir) {
-  if (!fs7.lstatSync(path7.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
-  const file = path7.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat) return void 0;
-  const shown2 = path7.join(path7.basename(dir), TXN_DIR, JOURNAL);
-  let journal;
-  try {
-    if (stat.isFile()) journal = JSON.parse(fs7.readFileSync(file, "utf8"));
-  } catch {
-    journal = void 0;
+function discard(dir, staged, removed) {
+  for (const name of [...staged.map(stagedName), ...removed.map(removedName)]) removeFile(path9.join(dir, name));
+}
+function pendingChanges(dir, entries2) {
+  if (entries2.includes(TXN_DIR)) {
+    const v1 = pendingChangesV1(dir);
+    if (v1) {
+      const staged2 = v1.write.flatMap((w) => {
+        const file = stagedPathV1(dir, v1, w.name);
+        return file ? [[w.name, file]] : [];
+      });
+      return { staged: new Map(staged2), remove: new Set(v1.remove) };
+    }
   }
-  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
-    throw new InputError([
-      {
-        file: shown2,
-        line: 1,
-        col: 1,
-        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
-        severity: "error"
-      }
-    ]);
-  return journal;
+  const { staged, removed } = marks(entries2);
+  if (!checkedCommit(dir, entries2, staged)) return void 0;
+  return { staged: new Map(staged.map((n) => [n, path9.join(dir, stagedName(n))])), remove: new Set(removed) };
 }
-function stagedPath(dir, journal, name) {
-  const entry = journal?.write.find((w) => w.name === name);
-  const staged = entry && path7.join(dir, TXN_DIR, entry.staged);
-  return staged && fs7.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path7.join(dir, name);
-}
-function wellFormed(j) {
-  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
-}
-function stagedAreFiles(dir, j) {
-  return j.write.every((w) => {
-    const stat = fs7.lstatSync(path7.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
-    return !stat || stat.isFile();
-  });
-}
-function applyJournal(dir, journal, { flush = true } = {}) {
-  for (const w of journal.write) {
-    const staged = path7.join(dir, TXN_DIR, w.staged);
-    if (!fs7.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs7.renameSync(staged, path7.join(dir, w.name));
-    crashPoint("apply-file");
-  }
-  for (const name of journal.remove) {
-    removeFile(path7.join(dir, name));
-    crashPoint("remove-file");
-  }
-  if (flush) fsyncDir(dir);
-}
-async function finishAsync(dir) {
-  const txn = path7.join(dir, TXN_DIR);
-  await fs7.promises.rm(path7.join(txn, JOURNAL), { force: true });
-  crashPoint("journal-removed");
-  await fs7.promises.rm(txn, { recursive: true, force: true });
-  crashPoint("staging-removed");
-}
-function finish(dir) {
-  const txn = path7.join(dir, TXN_DIR);
-  fs7.rmSync(path7.join(txn, JOURNAL), { force: true });
-  crashPoint("journal-removed");
-  fs7.rmSync(txn, { recursive: true, force: true });
-  crashPoint("staging-removed");
+function checkedCommit(dir, entries2, staged) {
+  if (!entries2.includes(COMMIT_MARK)) return false;
+  const notFile = [COMMIT_MARK, ...staged.map(stagedName)].find((n) => !fs9.lstatSync(path9.join(dir, n)).isFile());
+  if (notFile === void 0) return true;
+  throw new InputError([
+    {
+      file: path9.join(path9.basename(dir), notFile),
+      line: 1,
+      col: 1,
+      message: `is not a file rollgen wrote; delete ${COMMIT_MARK} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
+      severity: "error"
+    }
+  ]);
 }
 function checkTargets(dir, names) {
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
-    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    if (name.length > MAX_NAME)
+      throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
+    const stat = fs9.lstatSync(path9.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
-      throw new IoError(path7.join(dir, name), "is a directory where rollgen writes a file; move it away");
+      throw new IoError(path9.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
 }
+function discardUncommitted(dir) {
+  if (!fs9.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  const entries2 = fs9.readdirSync(dir);
+  if (entries2.includes(COMMIT_MARK)) return;
+  const { staged, removed } = marks(entries2);
+  discard(dir, staged, removed);
+}
+var isCommitted = (dir) => fs9.lstatSync(path9.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
+
+// src/io/output-staging.ts
+var CONCURRENCY2 = 64;
+var OutputStaging = class {
+  writes = [];
+  queue = [];
+  settledAll = [];
+  running = 0;
+  failure;
+  done = false;
+  committing = false;
+  /** Starts staging `w`'s new files (its output directory is made if the caller's lock did not). */
+  add(w) {
+    if (this.done) throw new Error("OutputStaging: add after commit or discard");
+    makeDirs(w.dir);
+    this.writes.push(w);
+    for (const f of w.files) this.settledAll.push(this.enqueue(() => stageFile(w.dir, f)));
+  }
+  /** Waits for every staged file, then commits every output (an error: see output-dir.ts). */
+  async commit() {
+    this.done = true;
+    this.committing = true;
+    await Promise.all(this.settledAll);
+    if (this.failure) throw this.failure;
+    await commitStaged(this.writes);
+    return this.writes;
+  }
+  /** Waits for what is under way, then removes every staged name: the outputs are as they were. No-op once committing. */
+  async discard() {
+    if (this.committing) return;
+    this.done = true;
+    this.failure ??= new OutputWriteError(".", "discarded");
+    await Promise.all(this.settledAll);
+    for (const w of this.writes) discardUncommitted(w.dir);
+  }
+  /** Runs `job` when fewer than CONCURRENCY are running; after a failure, skips it. Never rejects. */
+  enqueue(job) {
+    return new Promise((resolve16) => {
+      this.queue.push(async () => {
+        try {
+          if (!this.failure) await job();
+        } catch (e) {
+          this.failure ??= e instanceof OutputWriteError ? e : new OutputWriteError(".", e);
+        } finally {
+          this.running -= 1;
+          resolve16();
+          this.next();
+        }
+      });
+      this.next();
+    });
+  }
+  next() {
+    while (this.running < CONCURRENCY2 && this.queue.length > 0) {
+      this.running += 1;
+      void this.queue.shift()();
+    }
+  }
+};
 
 // src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs8.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  if (!dir || !fs10.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
-  const journal = pendingChanges(dir);
-  const names = new Set(fs8.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
-  for (const w of journal?.write ?? []) names.add(w.name);
-  for (const r of journal?.remove ?? []) names.delete(r);
+  const entries2 = fs10.readdirSync(dir);
+  const pending = pendingChanges(dir, entries2);
+  const names = new Set(entries2.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  for (const n of pending?.staged.keys() ?? []) names.add(n);
+  for (const r of pending?.remove ?? []) names.delete(r);
   const problems = [];
   const files = [...names].sort(compareText).flatMap((n) => {
-    const shown2 = path8.relative(cwd, path8.join(dir, n)) || n;
-    const source = stagedPath(dir, journal, n);
-    const stat = fs8.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs8.readFileSync(source, "utf8") }];
+    const shown2 = path10.relative(cwd, path10.join(dir, n)) || n;
+    const source = pending?.staged.get(n) ?? path10.join(dir, n);
+    const stat = fs10.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs10.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
     problems.push({
       file: shown2,
@@ -48987,19 +49258,37 @@ function readOutputDir(dir, cwd) {
   return { files };
 }
 async function writeOutputDirs(writes) {
-  for (const w of writes) {
-    checkNotLink(w.dir);
-    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
-  }
+  const run3 = startOutputWrites();
   try {
-    await commitOutputs(writes);
+    writes.forEach(run3.add);
   } catch (e) {
-    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? ".", e);
+    await run3.discard();
+    throw e;
+  }
+  await run3.commit();
+}
+function startOutputWrites() {
+  const staging = new OutputStaging();
+  const dirs = [];
+  return {
+    add: (w) => {
+      checkNotLink(w.dir);
+      checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
+      dirs.push(w.dir);
+      staging.add({ dir: w.dir, files: w.files.map((f) => ({ path: f.path, content: f.content })), remove: w.remove });
+    },
+    commit: () => committed(staging, dirs),
+    discard: () => staging.discard()
+  };
+}
+async function committed(staging, dirs) {
+  try {
+    await staging.commit();
+  } catch (e) {
+    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(dirs[0] ?? ".", e);
+    for (const d of dirs) discardUncommitted(d);
     if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
-    for (const w of writes)
-      if (pendingChanges(w.dir) === void 0) fs8.rmSync(path8.join(w.dir, TXN_DIR), { recursive: true, force: true });
-    const committed = pendingChanges(failure2.dir) !== void 0;
-    const state = committed ? "the next rollgen run completes it" : "it is unchanged";
+    const state = isCommitted(failure2.dir) ? "the next rollgen run completes it" : "it is unchanged";
     throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
       cause: failure2.original
     });
@@ -49008,17 +49297,17 @@ async function writeOutputDirs(writes) {
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs10 = __toESM(require("fs"));
-var path10 = __toESM(require("path"));
+var fs12 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs9 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path11 = __toESM(require("path"));
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path9.join(dir, n)).find((p) => fs9.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path11.join(dir, n)).find((p) => fs11.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth = 0) {
   const file = kustomizationIn(dir);
@@ -49033,10 +49322,10 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     });
     return [];
   }
-  const realRoot = fs9.realpathSync(root);
+  const realRoot = fs11.realpathSync(root);
   return entries(file).flatMap(({ value, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
-    const target = path9.resolve(dir, value);
+    const target = path11.resolve(dir, value);
     if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value)) {
       out.push({
         ...at,
@@ -49044,11 +49333,11 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (!fs9.existsSync(target)) {
+    if (!fs11.existsSync(target)) {
       out.push({ ...at, message: `resource "${value}" does not exist` });
       return [];
     }
-    const real = fs9.realpathSync(target);
+    const real = fs11.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -49056,8 +49345,8 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       });
       return [];
     }
-    if (fs9.statSync(real).isDirectory()) {
-      if (real === fs9.realpathSync(dir)) {
+    if (fs11.statSync(real).isDirectory()) {
+      if (real === fs11.realpathSync(dir)) {
         out.push({
           ...at,
           message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
@@ -49066,19 +49355,19 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       }
       return walkKustomization(target, root, cwd, out, depth + 1);
     }
-    if (!inside(real, fs9.realpathSync(dir))) {
+    if (!inside(real, fs11.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs9.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs11.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
   const lc = new LineCounter();
-  const doc = parseDocument(fs9.readFileSync(file, "utf8"), { lineCounter: lc });
+  const doc = parseDocument(fs11.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq2 = doc.get(key2, true);
     if (!isSeq(seq2)) return [];
@@ -49088,10 +49377,10 @@ function entries(file) {
     }));
   });
 }
-var shown = (p, cwd) => path9.relative(cwd, p) || p;
+var shown = (p, cwd) => path11.relative(cwd, p) || p;
 function inside(target, root) {
-  const rel = path9.relative(root, target);
-  return rel === "" || !rel.startsWith("..") && !path9.isAbsolute(rel);
+  const rel = path11.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path11.isAbsolute(rel);
 }
 
 // src/io/build-source.ts
@@ -49102,7 +49391,7 @@ function buildSource(req, cwd) {
   const diagnostics = [];
   const files = walkKustomization(req.source, req.root, cwd, diagnostics);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
-  const shown2 = path10.relative(cwd, kustomization) || kustomization;
+  const shown2 = path12.relative(cwd, kustomization) || kustomization;
   return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
 }
 function kustomizeBuild(dir, shown2) {
@@ -49151,8 +49440,8 @@ function runBuildCommand(req, cwd) {
   return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs10.existsSync(dir)) return [];
-  return fs10.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path10.join(dir, n)).filter((f) => fs10.statSync(f).isFile()).map((f) => ({ path: path10.relative(cwd, f) || f, text: fs10.readFileSync(f, "utf8") }));
+  if (!fs12.existsSync(dir)) return [];
+  return fs12.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path12.join(dir, n)).filter((f) => fs12.statSync(f).isFile()).map((f) => ({ path: path12.relative(cwd, f) || f, text: fs12.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -49373,8 +49662,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path30) {
-  const backend2 = isObject(path30.backend) ? path30.backend : {};
+function backendService(path31) {
+  const backend2 = isObject(path31.backend) ? path31.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -49458,8 +49747,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path30, service) {
-  const copy = cloneJson(path30);
+function retarget(path31, service) {
+  const copy = cloneJson(path31);
   copy.backend.service.name = service;
   return copy;
 }
@@ -49578,15 +49867,15 @@ function holders(blockers) {
 
 // generators/aliyun-alb/orders.ts
 var demandId = (d) => `${d.app}\0${d.rollout}\0${d.ingress}`;
-function allocateOrders(held, demands2, committed = []) {
+function allocateOrders(held, demands2, committed2 = []) {
   const taken = /* @__PURE__ */ new Map();
   for (const h of held) hold(taken, h);
-  for (const c of [...committed].sort((a, b) => cmp(a.app, b.app) || cmp(a.ingress, b.ingress) || a.order - b.order))
+  for (const c of [...committed2].sort((a, b) => cmp(a.app, b.app) || cmp(a.ingress, b.ingress) || a.order - b.order))
     hold(taken, { ...c, what: committedWhat(c.ingress) });
   const orders = /* @__PURE__ */ new Map();
   const failures = [];
   for (const d of [...demands2].sort(byBoundThenName)) {
-    const assigned = assignSlots(taken, d, committed);
+    const assigned = assignSlots(taken, d, committed2);
     if (!assigned) {
       failures.push(failure(taken, d));
       continue;
@@ -49598,12 +49887,12 @@ function allocateOrders(held, demands2, committed = []) {
   return { orders, failures };
 }
 var committedWhat = (ingress) => `committed canary Ingress "${ingress}"`;
-function assignSlots(taken, d, committed) {
+function assignSlots(taken, d, committed2) {
   const out = /* @__PURE__ */ new Map();
   let upper = d.bound;
   for (let i = d.slots.length - 1; i >= 0; i--) {
     const slot = d.slots[i];
-    const own = committed.find(
+    const own = committed2.find(
       (c) => c.app === d.app && c.ingress === slot && c.listeners.join() === d.listeners.join()
     );
     const keep = own && own.order < upper && holdsOwn(taken, d, own) ? own.order : void 0;
@@ -49677,14 +49966,14 @@ function allocate(peers) {
   };
   const held = heldOrders(peers, listenersOf);
   const all = peers.flatMap((p) => demands(p, listenersOf));
-  const committed = committedOrders(peers, listenersOf);
-  return { allocation: allocateOrders(held, all, committed), held, demands: all, committed };
+  const committed2 = committedOrders(peers, listenersOf);
+  return { allocation: allocateOrders(held, all, committed2), held, demands: all, committed: committed2 };
 }
 function committedOrders(peers, listenersOf) {
   const out = [];
   for (const app of [...new Set(peers.map((p) => p.app))]) {
-    const committed = peers.find((p) => p.app === app)?.committed;
-    for (const item of committed?.items ?? []) {
+    const committed2 = peers.find((p) => p.app === app)?.committed;
+    for (const item of committed2?.items ?? []) {
       const order = item.object.kind === "Ingress" && isAlbCanary(item.object) ? readOrder(item.object) : void 0;
       if (order === void 0) continue;
       out.push({ app, ingress: item.object.metadata.name, origin: item.origin, order, listeners: listenersOf(item) });
@@ -49851,7 +50140,7 @@ function checkCommitted(peers) {
   return out;
 }
 function describeOrders(peers) {
-  const { allocation, held, demands: demands2, committed } = repoAllocation(peers);
+  const { allocation, held, demands: demands2, committed: committed2 } = repoAllocation(peers);
   const rows = /* @__PURE__ */ new Map();
   const add = (listeners, order, name, what) => {
     for (const l of listeners) rows.set(l, [...rows.get(l) ?? [], { order, name, what }]);
@@ -49859,7 +50148,7 @@ function describeOrders(peers) {
   for (const h of held) add(h.listeners, h.order, h.what.replace(/^Ingress "(.*)"$/, "$1"), `Ingress of app ${h.app}`);
   for (const d of demands2) {
     for (const [slot, order] of allocation.orders.get(demandId(d)) ?? []) {
-      const kept = committed.some((c) => c.app === d.app && c.ingress === slot && c.order === order);
+      const kept = committed2.some((c) => c.app === d.app && c.ingress === slot && c.order === order);
       add(d.listeners, order, slot, `canary of app ${d.app}${kept ? " (committed)" : ""}`);
     }
   }
@@ -50020,8 +50309,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path30) {
-  return path30.split("/").filter((e) => e !== "");
+function elements(path31) {
+  return path31.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -50036,7 +50325,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path30) => ({ object, path: path30, tier: hostTier(path30.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path31) => ({ object, path: path31, tier: hostTier(path31.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -50048,10 +50337,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path30 = ingressPaths(object).find(
+    const path31 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path30) return { object, prefix, path: path30 };
+    if (path31) return { object, prefix, path: path31 };
   }
   return void 0;
 }
@@ -50115,7 +50404,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path30) => conditions2.map((condition) => ({ order, ingress, path: path30, condition })));
+  return paths.flatMap((path31) => conditions2.map((condition) => ({ order, ingress, path: path31, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -50315,8 +50604,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path30 = r.path.split(/[?#]/)[0] || "/";
-  if (!path30.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path31 = r.path.split(/[?#]/)[0] || "/";
+  if (!path31.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -50529,9 +50818,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path30 = r.path.split(/[?#]/)[0] || "/";
+  const path31 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path30.startsWith(p.slice(0, -1)) : p === path30))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path31.startsWith(p.slice(0, -1)) : p === path31))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -50807,10 +51096,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path30 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path30.startsWith(match.prefix)) return false;
+  const path31 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path31.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path30 !== p.exact) return false;
+  if (typeof p.exact === "string" && path31 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -51068,11 +51357,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path30 of http2.paths) {
-    const backend2 = isObject(path30) ? backendOf(path30.backend) : {};
+  for (const path31 of http2.paths) {
+    const backend2 = isObject(path31) ? backendOf(path31.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path30) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path30, r)));
-    out.push(path30);
+    if (isObject(path31) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path31, r)));
+    out.push(path31);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -51333,10 +51622,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path30 = requestPath(request4);
+  const path31 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path30) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path31) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -51760,11 +52049,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path30, actual, want] of expected) {
+  for (const [path31, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path30.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path30).line
+        message: `template output ${path31.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path31).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -52495,13 +52784,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path30 = pathRank(match.path, requestPath2);
-  if (!path30) return void 0;
+  const path31 = pathRank(match.path, requestPath2);
+  if (!path31) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path30, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path31, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -52513,8 +52802,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path30) {
-  return path30.split("/").filter((e) => e !== "");
+function elements2(path31) {
+  return path31.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -52592,9 +52881,9 @@ function split(c) {
     if (w > 0) shares2.set(refLabel(r), (shares2.get(refLabel(r)) ?? 0) + w / total);
   }
   const backends = total > 0 ? [...shares2].map(([service, share2]) => ({ service, share: share2 })) : [{ service: NO_BACKEND, share: 1 }];
-  return { backends, rule: describe2(c, refs) };
+  return { backends, rule: describe3(c, refs) };
 }
-function describe2(c, refs) {
+function describe3(c, refs) {
   const weights = refs.map((r) => `${refLabel(r)} ${refWeight(r)}`).join(", ");
   const mirrors2 = (Array.isArray(c.rule.filters) ? c.rule.filters : []).filter((f) => f.type === "RequestMirror").map((f) => mirrorText(f.requestMirror ?? {}));
   return [`HTTPRoute ${c.route.metadata.name} rule ${c.index + 1}: ${weights || "no backendRefs"}`, ...mirrors2].join(
@@ -52966,13 +53255,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path30 = ingressPaths(object).find(
+    const path31 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path30) continue;
+    if (!path31) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path30.service ?? "<resource backend>",
+      service: path31.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -53301,20 +53590,20 @@ function matchFeatures5(match, n) {
     );
   }
   for (const q of match.queryParams)
-    out.push(`match ${n}: ${describe3("query parameter", q)} (ingress-nginx cannot match query parameters)`);
+    out.push(`match ${n}: ${describe4("query parameter", q)} (ingress-nginx cannot match query parameters)`);
   if (match.path)
     out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
   if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
   for (const h of match.headers) {
     if (h.type === "Prefix")
       out.push(
-        `match ${n}: ${describe3("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
+        `match ${n}: ${describe4("header", h)} (ingress-nginx matches headers Exact or RegularExpression, not Prefix)`
       );
   }
   for (const c of match.cookies) {
     if (c.type !== "Exact" || c.value !== "always") {
       out.push(
-        `match ${n}: ${describe3("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
+        `match ${n}: ${describe4("cookie", c)} (ingress-nginx canary-by-cookie only routes the cookie value "always"; match "always" Exact or use a header)`
       );
     }
   }
@@ -53322,14 +53611,14 @@ function matchFeatures5(match, n) {
 }
 function describeConditions(match) {
   return [
-    ...match.headers.map((h) => describe3("header", h)),
-    ...match.cookies.map((c) => describe3("cookie", c)),
-    ...match.queryParams.map((q) => describe3("query", q)),
+    ...match.headers.map((h) => describe4("header", h)),
+    ...match.cookies.map((c) => describe4("cookie", c)),
+    ...match.queryParams.map((q) => describe4("query", q)),
     ...match.path ? [`path ${match.path.value}`] : [],
     ...match.method ? [`method ${match.method}`] : []
   ];
 }
-function describe3(what, m) {
+function describe4(what, m) {
   const op2 = m.type === "Exact" ? "=" : m.type === "Prefix" ? "^=" : "=~";
   return `${what} ${m.name}${op2}${m.value}`;
 }
@@ -54025,8 +54314,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path30 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path30.toLowerCase() : path30;
+  const path31 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path31.toLowerCase() : path31;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -54637,14 +54926,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path30 = request4.path.split(/[?#]/)[0] || "/";
+  const path31 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path30.startsWith(p));
+      return args.some((p) => path31.startsWith(p));
     case "Path":
-      return args.some((p) => path30 === p);
+      return args.some((p) => path31 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -54802,7 +55091,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path30) {
+function readRequest(value, locate2, path31) {
   const v = isObject(value) ? value : {};
   const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -54811,29 +55100,29 @@ function readRequest(value, locate2, path30) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path30, "templates", i] }
+        at: { locate: locate2, path: [...path31, "templates", i] }
       };
     }),
-    args: readArgs(list5("args"), locate2, [...path30, "args"]),
-    dryRun: readDryRun(list5("dryRun"), locate2, [...path30, "dryRun"]),
+    args: readArgs(list5("args"), locate2, [...path31, "args"]),
+    dryRun: readDryRun(list5("dryRun"), locate2, [...path31, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path30 }
+    at: { locate: locate2, path: path31 }
   };
 }
-function readDryRun(list5, locate2, path30) {
+function readDryRun(list5, locate2, path31) {
   return list5.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path30, i] }
+    at: { locate: locate2, path: [...path31, i] }
   }));
 }
-function readArgs(list5, locate2, path30) {
+function readArgs(list5, locate2, path31) {
   return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path30, i] }
+      at: { locate: locate2, path: [...path31, i] }
     };
   });
 }
@@ -55167,7 +55456,7 @@ function member(object, key2) {
     const k = String(key2);
     return Object.prototype.hasOwnProperty.call(object, k) ? object[k] : null;
   }
-  throw new Error(`cannot fetch ${JSON.stringify(key2)} from ${describe4(object)}`);
+  throw new Error(`cannot fetch ${JSON.stringify(key2)} from ${describe5(object)}`);
 }
 function unary(op2, v) {
   if (op2 === "!" || op2 === "not") return !truthy(v);
@@ -55212,7 +55501,7 @@ function stringOp(op2, left, right) {
   if (op2 === "in") {
     if (Array.isArray(right)) return right.some((r) => equal(left, r));
     if (right !== null && typeof right === "object") return Object.prototype.hasOwnProperty.call(right, String(left));
-    throw new Error(`operator in not defined on ${describe4(right)}`);
+    throw new Error(`operator in not defined on ${describe5(right)}`);
   }
   if (typeof left !== "string" || typeof right !== "string") throw new Error(`operator ${op2} needs two strings`);
   if (op2 === "contains") return left.includes(right);
@@ -55223,7 +55512,7 @@ function stringOp(op2, left, right) {
 }
 function compare(op2, l, r) {
   const ok = typeof l === "number" && typeof r === "number" || typeof l === "string" && typeof r === "string";
-  if (!ok) throw new Error(`invalid operation: ${describe4(l)} ${op2} ${describe4(r)}`);
+  if (!ok) throw new Error(`invalid operation: ${describe5(l)} ${op2} ${describe5(r)}`);
   const a = l;
   const b = r;
   return op2 === "<" ? a < b : op2 === ">" ? a > b : op2 === "<=" ? a <= b : a >= b;
@@ -55234,14 +55523,14 @@ function equal(a, b) {
   return a === b;
 }
 function truthy(v) {
-  if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
+  if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe5(v)}`);
   return v;
 }
 function number(v, op2) {
-  if (typeof v !== "number") throw new Error(`invalid operation: ${op2} on ${describe4(v)}`);
+  if (typeof v !== "number") throw new Error(`invalid operation: ${op2} on ${describe5(v)}`);
   return v;
 }
-function describe4(v) {
+function describe5(v) {
   if (v === null || v === void 0) return "nil";
   if (Array.isArray(v)) return "array";
   return typeof v === "object" ? "map" : `${typeof v} ${JSON.stringify(v)}`;
@@ -55255,7 +55544,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path30 = [];
+  const path31 = [];
   while (rest !== "") {
     const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -55265,14 +55554,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path30.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path31.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path30 };
+  return { path: path31 };
 }
-function readPath(value, path30) {
+function readPath(value, path31) {
   let v = value;
-  for (const seg of path30) {
+  for (const seg of path31) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -55622,7 +55911,7 @@ function empty(name) {
 function metricRecord(record, name) {
   return record.metrics.find((m) => m.name === name) ?? empty(name);
 }
-function apply(spec, record, metric, m) {
+function apply2(spec, record, metric, m) {
   if (!spec.metrics.some((s) => s.name === metric))
     throw new AnalysisRecordError(
       `analysis has no metric "${metric}" (metrics: ${spec.metrics.map((s) => s.name).join(", ")})`
@@ -55806,15 +56095,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path30 } = config.at;
+  const { locate: locate2, path: path31 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path30, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path31, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path30, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path31, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -55822,11 +56111,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path30, "background", "startingStep"]),
+        locate2([...path31, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path30, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path31, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -55947,35 +56236,35 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path30, note) => ({
-  path: path30,
+var honoured = (path31, note) => ({
+  path: path31,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path30, note) => ({ path: path30, status: "honoured", subtree: true, note });
-var warned = (path30, note) => ({ path: path30, status: "warned", note });
-var warnedTree = (path30, note) => ({ path: path30, status: "warned", subtree: true, note });
+var subtree = (path31, note) => ({ path: path31, status: "honoured", subtree: true, note });
+var warned = (path31, note) => ({ path: path31, status: "warned", note });
+var warnedTree = (path31, note) => ({ path: path31, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value, path30, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path30, i], `${pattern}[]`));
+  const walk = (value, path31, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path31, i], `${pattern}[]`));
     if (!isObject(value)) return;
     for (const [key2, child3] of Object.entries(value)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path30, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path31, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path30, key2]),
-        message: `${dotted([...path30, key2])}: ${rule.note}`,
+        ...doc.locate([...path31, key2]),
+        message: `${dotted([...path31, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -55984,8 +56273,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path30) {
-  return path30.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path31) {
+  return path31.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -56534,13 +56823,13 @@ function peerOf(app, rollout, resources, provider) {
     canaryService
   };
 }
-function repoPeers(apps, committed) {
+function repoPeers(apps, committed2) {
   const out = /* @__PURE__ */ new Map();
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list5 = out.get(p.generator.id) ?? [];
-        const output = committed?.get(app.name);
+        const output = committed2?.get(app.name);
         list5.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
         out.set(p.generator.id, list5);
       }
@@ -56773,8 +57062,8 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path30) {
-  return paused ? { ...rollout, pausedBy: { field: path30.join("."), origin: doc.locate(path30) } } : rollout;
+function withPause(doc, rollout, paused, path31) {
+  return paused ? { ...rollout, pausedBy: { field: path31.join("."), origin: doc.locate(path31) } } : rollout;
 }
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
@@ -56875,48 +57164,48 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error3(doc, path30, message) {
-  return { ...doc.locate(path30), message, severity: "error" };
+function error3(doc, path31, message) {
+  return { ...doc.locate(path31), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path30, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path31, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path30, "ingress", "classType"]);
+      const o = doc.locate([...path31, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path30, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path31, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path30, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path31, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path30, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path31, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path30),
+      ...doc.locate(path31),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path30, inputs10, out) {
+function providersFromArgo(doc, routing, path31, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path30, "plugins", plugin]),
+      ...doc.locate([...path31, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path30, key2]);
+  const at = (key2) => doc.locate([...path31, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
@@ -57010,18 +57299,18 @@ function normalizeArgo(doc, inputs10) {
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
-  const path30 = ["spec", "strategy", "canary", "pingPong"];
+  const path31 = ["spec", "strategy", "canary", "pingPong"];
   const pp = obj(canary.pingPong);
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error4(doc, [...path30, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error4(doc, [...path31, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
         error4(
           doc,
-          path30,
+          path31,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
         )
       );
@@ -57029,12 +57318,12 @@ function pingPongOf(doc, canary, out) {
     out.push(
       error4(
         doc,
-        path30,
+        path31,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
       )
     );
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
-  return { ping, pong, origin: doc.locate(path30), alongside };
+  return { ping, pong, origin: doc.locate(path31), alongside };
 }
 function removalGatesOf(doc, canary, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -57107,22 +57396,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path30 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path30, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path30, out);
-    if (!applyAction(doc, state, e, path30, wc, out)) return;
-    steps.push(snapshot(doc.locate(path30), state, wc.managed));
+    const path31 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path31, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path31, out);
+    if (!applyAction(doc, state, e, path31, wc, out)) return;
+    steps.push(snapshot(doc.locate(path31), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path30, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path30, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path31, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path31, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path30, "analysis"]),
+      ...doc.locate([...path31, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -57133,25 +57422,25 @@ function applyAnalysis(doc, steps, leading, analysis, path30, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path30 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path30);
+  const path31 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path31);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error4(
         doc,
-        [...path30, "startingStep"],
+        [...path31, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path30, out) {
+function applyPause(doc, steps, pause, path31, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path30),
+      ...doc.locate(path31),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -57163,14 +57452,14 @@ function applyPause(doc, steps, pause, path30, out) {
     pause: seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 }
   };
 }
-function applyAction(doc, state, e, path30, wc, out) {
+function applyAction(doc, state, e, path31, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error4(
           doc,
-          [...path30, "setCanaryScale"],
+          [...path31, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -57180,7 +57469,7 @@ function applyAction(doc, state, e, path30, wc, out) {
   else {
     const kind = Object.keys(e)[0];
     if (kind === void 0)
-      out.push({ ...doc.locate(path30), message: "an empty step does nothing; remove it", severity: "warning" });
+      out.push({ ...doc.locate(path31), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -57222,13 +57511,13 @@ function mirrorMatches(list5) {
   return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path30 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path31 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path30 ? { path: { type: path30.type === "Prefix" ? "PathPrefix" : path30.type, value: path30.value } } : {},
+      ...path31 ? { path: { type: path31.type === "Prefix" ? "PathPrefix" : path31.type, value: path31.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -57245,8 +57534,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error4(doc, path30, message) {
-  return { ...doc.locate(path30), message, severity: "error" };
+function error4(doc, path31, message) {
+  return { ...doc.locate(path31), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -57297,7 +57586,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path30, message) => out.push({ ...doc.locate(path30), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path31, message) => out.push({ ...doc.locate(path31), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -57387,11 +57676,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path30 = isObject(m.path) ? {
+  const path31 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path30 ? { path: path30 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path31 ? { path: path31 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -57481,13 +57770,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path30, v1beta1) {
+function kruiseStep(doc, raw, path31, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path30),
+    origin: doc.locate(path31),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -57556,8 +57845,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error5(doc, path30, message) {
-  const o = doc.locate(path30);
+function error5(doc, path31, message) {
+  const o = doc.locate(path31);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -58155,8 +58444,8 @@ function editDistance(a, b) {
 }
 
 // src/io/validate-k8s.ts
-var fs11 = __toESM(require("fs"));
-var path11 = __toESM(require("path"));
+var fs13 = __toESM(require("fs"));
+var path13 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
 var K8S_KINDS = [
@@ -58188,8 +58477,8 @@ function validatorFor2(apiVersion, kind) {
   const cached = loaded2.get(key2);
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
-  const candidates2 = [path11.join(__dirname, "k8s", file), path11.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs11.existsSync(c));
+  const candidates2 = [path13.join(__dirname, "k8s", file), path13.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs13.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = require(found);
   loaded2.set(key2, validate2);
@@ -58237,15 +58526,15 @@ function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path12.resolve(req.cwd, first2) : void 0, ...defaults }];
+    return [{ name: "stdin", source: "-", output: first2 ? path14.resolve(req.cwd, first2) : void 0, ...defaults }];
   if (directoryArgument(req)) {
-    const source = path12.resolve(req.cwd, first2);
-    const app = { name: path12.basename(source), source, output: second ? path12.resolve(req.cwd, second) : void 0 };
+    const source = path14.resolve(req.cwd, first2);
+    const app = { name: path14.basename(source), source, output: second ? path14.resolve(req.cwd, second) : void 0 };
     const overlaps = outputOverlaps([app]);
     if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
     return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path12.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path14.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -58259,31 +58548,31 @@ function locate(req, every) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path12.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path14.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
 function didYouMean(name, apps) {
-  const close2 = suggestName(
+  const close4 = suggestName(
     name,
     apps.map((a) => a.name)
   );
-  return close2 ? ` (did you mean ${close2}?)` : "";
+  return close4 ? ` (did you mean ${close4}?)` : "";
 }
 function usesConfig(req) {
   return req.file !== "-" && !directoryArgument(req);
 }
 function directoryArgument(req) {
   const first2 = req.args[0];
-  if (!first2 || !isDir(path12.resolve(req.cwd, first2))) return false;
-  if (req.args.length > 1 || first2.includes("/") || first2.includes(path12.sep) || first2.startsWith(".")) return true;
-  const configFile = req.config ? path12.resolve(req.cwd, req.config) : findConfig(req.cwd);
-  if (!configFile || !fs12.existsSync(configFile)) return true;
+  if (!first2 || !isDir(path14.resolve(req.cwd, first2))) return false;
+  if (req.args.length > 1 || first2.includes("/") || first2.includes(path14.sep) || first2.startsWith(".")) return true;
+  const configFile = req.config ? path14.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  if (!configFile || !fs14.existsSync(configFile)) return true;
   return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first2);
 }
 function isDir(p) {
-  return fs12.existsSync(p) && fs12.statSync(p).isDirectory();
+  return fs14.existsSync(p) && fs14.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
@@ -58304,7 +58593,7 @@ function loadSource(loc, files, cwd = process.cwd()) {
   if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
       [],
-      `${printable(loc.source === "-" ? "<stdin>" : path12.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+      `${printable(loc.source === "-" ? "<stdin>" : path14.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
     );
   return { ...app, diagnostics: all };
 }
@@ -58325,8 +58614,8 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside3(target, dir) {
-  const rel = path12.relative(dir, target);
-  return !rel.startsWith("..") && !path12.isAbsolute(rel);
+  const rel = path14.relative(dir, target);
+  return !rel.startsWith("..") && !path14.isAbsolute(rel);
 }
 function readOutput(loc, cwd) {
   const contents = readOutputDir(loc.output, cwd);
@@ -58337,7 +58626,7 @@ function readOutput(loc, cwd) {
   const renderedFiles = [];
   const fileDigests = {};
   for (const f of contents.files) {
-    const base = path12.basename(f.path);
+    const base = path14.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
@@ -58355,7 +58644,7 @@ function readOutput(loc, cwd) {
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization } : {},
     resources: new ResourceSet(objects),
-    texts: new Map(contents.files.map((f) => [path12.basename(f.path), f.text])),
+    texts: new Map(contents.files.map((f) => [path14.basename(f.path), f.text])),
     renderedFiles,
     fileDigests
   };
@@ -59112,8 +59401,8 @@ function groupPulls(pulls) {
 }
 function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const p = app.proposal;
-  const open2 = pulls.filter((x) => x.pr.state === "open");
-  const command = open2.find((x) => x.marker?.origin === "command");
+  const open4 = pulls.filter((x) => x.pr.state === "open");
+  const command = open4.find((x) => x.marker?.origin === "command");
   if (command && p?.marker.origin !== "command")
     return [
       {
@@ -59123,12 +59412,12 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
       }
     ];
   if (!p) {
-    const stale = open2.filter((x) => x.marker?.origin !== "command");
-    return stale.length > 0 ? stale.map((x) => close(x, "obsolete")) : [{ kind: "wait", reason: "up to date" }];
+    const stale = open4.filter((x) => x.marker?.origin !== "command");
+    return stale.length > 0 ? stale.map((x) => close3(x, "obsolete")) : [{ kind: "wait", reason: "up to date" }];
   }
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current = onBranch.find((x) => x.pr.state === "open");
-  const superseded = open2.filter((x) => x !== current).map((x) => close(x, "superseded"));
+  const superseded = open4.filter((x) => x !== current).map((x) => close3(x, "superseded"));
   if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
@@ -59222,7 +59511,7 @@ function landedAfterCheckout(x, p, history) {
   if (!x.pr.merged || !x.pr.mergedAt || !sameProposal(x.marker, p)) return false;
   return history.landedAt === void 0 || new Date(x.pr.mergedAt) > history.landedAt;
 }
-function close(x, why) {
+function close3(x, why) {
   return { kind: "close", pr: x.pr, why, ...x.marker ? { marker: x.marker } : {} };
 }
 
@@ -59288,7 +59577,7 @@ async function execute(scm, app, actions, o) {
             `open a PR from ${a.proposal.branch} into ${o.base}: "${a.proposal.title}" [${a.proposal.labels.join(", ")}]
 ${fileList(a.proposal)}`
           );
-        else told("opened", live = await open(scm, a.proposal, o, say));
+        else told("opened", live = await open3(scm, a.proposal, o, say));
         break;
       case "update":
         if (!o.dryRun) told("updated", live = await update(scm, a.pr, a.proposal, a.commit, a.fields, o));
@@ -59342,7 +59631,7 @@ function pullEvent(app, action, pr) {
 function fileList(p) {
   return p.changes.map((c) => `    ${c.content === null ? "delete" : "write"} ${c.path}`).join("\n");
 }
-async function open(scm, p, o, say) {
+async function open3(scm, p, o, say) {
   const head = await commit(scm, p, o);
   try {
     const pr = await scm.createPull({
@@ -59412,16 +59701,16 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path27 = __toESM(require("path"));
+var path28 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path20 = __toESM(require("path"));
+var path21 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/app/drift.ts
-var path13 = __toESM(require("path"));
+var path15 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -59520,8 +59809,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show3 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path30 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path30 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
+  const path31 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path31 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
 }
 
 // src/app/drift.ts
@@ -59536,14 +59825,14 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path13.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path15.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path13.relative(cwd, path13.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path15.relative(cwd, path15.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
     return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
@@ -59551,10 +59840,10 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path13.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path15.basename(i.origin.file) === d.file);
     const field2 = d.fields?.[0];
     const origin = item ? field2 ? item.locate(field2.path) : item.origin : void 0;
-    const file = path13.relative(cwd, path13.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path15.relative(cwd, path15.join(loc.output ?? ".", d.file)) || d.file;
     const [text2] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
@@ -59564,129 +59853,17 @@ function driftDiagnostics(drift, loc, output, cwd) {
   });
 }
 
-// src/io/output-lock.ts
-var fs13 = __toESM(require("fs"));
-var os = __toESM(require("os"));
-var path14 = __toESM(require("path"));
-init_diagnostics();
-init_errors();
-var LOCK_FILE = ".rollgen-lock";
-async function takeLock(dir, opts, sameOwner) {
-  checkNotLink(dir);
-  const created = makeDirs(dir);
-  const file = path14.join(dir, LOCK_FILE);
-  const deadline = Date.now() + opts.waitMs;
-  let told = false;
-  for (; ; ) {
-    if (tryCreate(file, sameOwner)) return { release: () => release(file, dir, created) };
-    const owner = readOwner(file);
-    if (owner === void 0) continue;
-    if (isDead(owner)) {
-      breakStaleLock(file, owner);
-      continue;
-    }
-    if (Date.now() >= deadline) {
-      throw new StateError(
-        `${dir} is being written by another rollgen run (${describe5(owner)}); waited ${Math.round(opts.waitMs / 1e3)} s. If no rollgen is running, delete ${file}`
-      );
-    }
-    if (!told) opts.notify?.(`waiting for another rollgen run (${describe5(owner)}) to finish writing ${dir}
-`);
-    told = true;
-    await new Promise((r) => setTimeout(r, opts.pollMs ?? 100));
-  }
-}
-async function lockOutputs(dirs, opts) {
-  const held = [];
-  try {
-    const sorted = [...new Set(dirs)].sort(compareText);
-    for (const d of sorted)
-      held.push(await takeLock(d, opts, held.length > 0 ? path14.join(sorted[0], LOCK_FILE) : void 0));
-  } catch (e) {
-    await Promise.all(held.map((l) => l.release()));
-    throw e;
-  }
-  return { release: async () => void await Promise.all(held.map((l) => l.release())) };
-}
-function tryCreate(file, sameOwner) {
-  try {
-    if (sameOwner === void 0 || !linked(sameOwner, file))
-      writeNewFile(file, `${process.pid}
-${os.hostname()}
-`, { flush: false });
-    return true;
-  } catch (e) {
-    if (e.code === "EEXIST") return false;
-    throw e;
-  }
-}
-function linked(existing, file) {
-  try {
-    fs13.linkSync(existing, file);
-    return true;
-  } catch (e) {
-    if (e.code === "EEXIST") throw e;
-    return false;
-  }
-}
-function readOwner(file) {
-  const stat = fs13.lstatSync(file, { throwIfNoEntry: false });
-  if (stat && !stat.isFile())
-    throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
-  try {
-    return fs13.readFileSync(file, "utf8").slice(0, 300);
-  } catch (e) {
-    if (e.code === "ENOENT") return void 0;
-    throw e;
-  }
-}
-function describe5(owner) {
-  const [pid, host] = owner.split("\n").map(printable);
-  return `pid ${pid} on ${host || "an unknown host"}`;
-}
-function isDead(owner) {
-  const [pid, host] = owner.split("\n");
-  if (host !== os.hostname() || !/^\d+$/.test(pid)) return false;
-  try {
-    process.kill(Number(pid), 0);
-    return false;
-  } catch (e) {
-    return e.code === "ESRCH";
-  }
-}
-function breakStaleLock(file, owner) {
-  const breaker = `${file}.break`;
-  if (!tryCreate(breaker)) {
-    const other = readOwner(breaker);
-    if (other !== void 0 && isDead(other)) fs13.rmSync(breaker, { force: true });
-    return;
-  }
-  try {
-    if (readOwner(file) === owner) fs13.rmSync(file, { force: true });
-  } finally {
-    fs13.rmSync(breaker, { force: true });
-  }
-}
-async function release(file, dir, created) {
-  await fs13.promises.rm(file, { force: true });
-  if (!created) return;
-  for (let d = dir; (await fs13.promises.readdir(d)).length === 0; d = path14.dirname(d)) {
-    await fs13.promises.rmdir(d);
-    if (d === created) break;
-  }
-}
-
 // src/io/output-recovery.ts
-var fs14 = __toESM(require("fs"));
-var path15 = __toESM(require("path"));
+var fs15 = __toESM(require("fs"));
+var path16 = __toESM(require("path"));
 function recoverOutputDirs(dirs) {
   const leftovers = legacyLeftovers(dirs);
-  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path15.dirname(dir)) ?? []));
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path16.dirname(dir)) ?? []));
 }
 function legacyLeftovers(dirs) {
   const byParent = /* @__PURE__ */ new Map();
-  for (const parent of new Set(dirs.map((d) => path15.dirname(d)))) {
-    const entries2 = fs14.existsSync(parent) ? fs14.readdirSync(parent) : [];
+  for (const parent of new Set(dirs.map((d) => path16.dirname(d)))) {
+    const entries2 = fs15.existsSync(parent) ? fs15.readdirSync(parent) : [];
     byParent.set(
       parent,
       entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
@@ -59696,41 +59873,41 @@ function legacyLeftovers(dirs) {
 }
 function recoverOutputDir(dir, candidates2) {
   const notes = recoverLegacy(dir, candidates2);
-  const done2 = fs14.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs15.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
 function recoverLegacy(dir, candidates2) {
-  const parent = path15.dirname(dir);
-  const prefix = `.${path15.basename(dir)}.rollgen-`;
+  const parent = path16.dirname(dir);
+  const prefix = `.${path16.basename(dir)}.rollgen-`;
   const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
-    const full = path15.join(parent, name);
-    if (!fs14.lstatSync(full).isDirectory()) continue;
+    const full = path16.join(parent, name);
+    if (!fs15.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs14.readdirSync(full)) fs14.renameSync(path15.join(full, entry), path15.join(dir, entry));
-      fs14.rmdirSync(full);
+      for (const entry of fs15.readdirSync(full)) fs15.renameSync(path16.join(full, entry), path16.join(dir, entry));
+      fs15.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs14.rmSync(full, { recursive: true, force: true });
+      fs15.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs14.existsSync(dir) ? fs14.readdirSync(dir) : [];
+  const entries2 = fs15.existsSync(dir) ? fs15.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
 // src/app/output-state.ts
-var path17 = __toESM(require("path"));
+var path18 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path16 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -59816,7 +59993,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path16.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path17.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -59835,7 +60012,7 @@ function readAppOutput(ctx, loc, app, peers) {
   const output = readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path17.relative(ctx.cwd, path17.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path18.relative(ctx.cwd, path18.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -59856,13 +60033,13 @@ function readAppOutput(ctx, loc, app, peers) {
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path19 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs15 = __toESM(require("fs"));
+var fs16 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
-var path18 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_diagnostics();
@@ -59936,7 +60113,7 @@ function appStamp(loc, now, previous) {
   let same = previous !== void 0;
   let newest = 0;
   const see = (p) => {
-    const st = fs15.lstatSync(p);
+    const st = fs16.lstatSync(p);
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
@@ -59947,7 +60124,7 @@ function appStamp(loc, now, previous) {
     const listed = same ? previous.dirs[rel] : void 0;
     const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
     if (!stored) same = false;
-    const names = stored ?? fs15.readdirSync(dir);
+    const names = stored ?? fs16.readdirSync(dir);
     dirs[rel] = names;
     for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
@@ -59966,16 +60143,16 @@ function asStamp(v) {
   return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
 var BUILD = (() => {
-  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs16.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path18.join(env2.XDG_CACHE_HOME ?? path18.join(os2.homedir(), ".cache"), "rollgen");
-  return path18.join(dir, `index-${sha256Hex(path18.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path19.join(env2.XDG_CACHE_HOME ?? path19.join(os2.homedir(), ".cache"), "rollgen");
+  return path19.join(dir, `index-${sha256Hex(path19.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs16.readFileSync(file, "utf8"));
     if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
     return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
@@ -59984,11 +60161,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs15.mkdirSync(path18.dirname(file), { recursive: true });
+    fs16.mkdirSync(path19.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs15.renameSync(tmp, file);
+    fs16.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs16.renameSync(tmp, file);
   } catch {
   }
 }
@@ -60018,7 +60195,7 @@ function coupledApps(namedKeys, others) {
 
 // src/app/load-coupled.ts
 function loadCoupled(ctx, opts, named, others) {
-  const configFile = opts.config ? path19.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path20.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const fresh = /* @__PURE__ */ new Map();
@@ -60092,14 +60269,14 @@ async function loadRepo(ctx, args, opts) {
   const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
   const apps = await loadLocated(ctx, located2.named);
   const all = [...apps.map((a) => a.app)];
-  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
+  const committed2 = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = located2.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
       const coupled = loadCoupled(ctx, opts, all, others);
       for (const other of coupled)
-        committed.set(
+        committed2.set(
           other.name,
           committedObjects(
             located2.every.find((l) => l.name === other.name),
@@ -60109,7 +60286,7 @@ async function loadRepo(ctx, args, opts) {
       all.push(...coupled);
     }
   }
-  const peers = repoPeers(all, committed);
+  const peers = repoPeers(all, committed2);
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
@@ -60123,7 +60300,7 @@ function committedObjects(loc, ctx) {
 }
 
 // src/app/plan-write.ts
-async function withPlannedWrites(ctx, args, opts, command, write) {
+async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (command.kind === "advance")
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
@@ -60132,6 +60309,7 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  const staged = stageEarly ? startOutputWrites() : void 0;
   try {
     for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
 `);
@@ -60139,27 +60317,37 @@ async function withPlannedWrites(ctx, args, opts, command, write) {
     const idle = [];
     for (const { loc, app } of apps) {
       const w = planWrite(ctx, loc, app, command, peers, drift);
-      if (w) writes.push(w);
-      else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+      else {
+        writes.push(w);
+        staged?.add(dirWrite(w));
+        if (staged) await new Promise((resolve16) => setImmediate(resolve16));
+      }
     }
-    await write({ writes, idle });
+    await write3({ writes, idle, staged });
+    await staged?.discard();
+  } catch (e) {
+    await staged?.discard();
+    throw e;
   } finally {
     await lock.release();
   }
 }
+var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
 function idleApp(ctx, loc, app, command, byName, peers) {
   const status = readAppOutput(ctx, loc, app, peers).status;
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel = (p) => p ? path20.relative(cwd, p) || "." : "OUT";
+  const rel = (p) => p ? path21.relative(cwd, p) || "." : "OUT";
   const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
 async function writeAll(ctx, planned, afterEach) {
   const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
   for (const batch of batches) {
-    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove })));
+    if (planned.staged && !afterEach) await planned.staged.commit();
+    else await writeOutputDirs(batch.map(dirWrite));
     for (const w of batch) {
       ctx.written?.(w);
       ctx.stdout(w.summary);
@@ -60219,7 +60407,7 @@ function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
     transition: t,
     loaded: app,
     summary: lines.join("\n") + `
-wrote ${printable(path20.relative(ctx.cwd, loc.output) || ".")}
+wrote ${printable(path21.relative(ctx.cwd, loc.output) || ".")}
 `
   };
 }
@@ -60274,8 +60462,8 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs16 = __toESM(require("fs"));
-var path21 = __toESM(require("path"));
+var fs17 = __toESM(require("fs"));
+var path22 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const { root, branch, commit: commit2 } = describeCheckout(git, dir);
@@ -60283,7 +60471,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path21.relative(root, p) || ".");
+  const rel = paths.map((p) => path22.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -60291,8 +60479,8 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
 ${dirty}`
     );
   const read = (repoPath2) => {
-    const file = path21.join(root, repoPath2);
-    return fs16.existsSync(file) ? fs16.readFileSync(file, "utf8") : void 0;
+    const file = path22.join(root, repoPath2);
+    return fs17.existsSync(file) ? fs17.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, ...commit2(), read };
 }
@@ -60326,42 +60514,42 @@ function currentBranch(git, root) {
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path21.relative(cwd, file) || file;
-  if (!fs16.existsSync(file))
+  const shown2 = path22.relative(cwd, file) || file;
+  if (!fs17.existsSync(file))
     throw new InputError([
       {
-        file: path21.relative(cwd, configFile) || configFile,
+        file: path22.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs16.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs17.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
 var import_crypto2 = require("crypto");
-var path26 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs17 = __toESM(require("fs"));
-var path25 = __toESM(require("path"));
+var fs18 = __toESM(require("fs"));
+var path26 = __toESM(require("path"));
 init_errors();
 
 // src/flow/local-gates.ts
-var path24 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path23 = __toESM(require("path"));
+var path24 = __toESM(require("path"));
 
 // src/flow/git-paths.ts
-var path22 = __toESM(require("path"));
+var path23 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 var literal = (p) => `:(literal)${p}`;
 function repoPath(root, p) {
-  return path22.relative(root, p).split(path22.sep).join("/") || ".";
+  return path23.relative(root, p).split(path23.sep).join("/") || ".";
 }
 function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
@@ -60387,7 +60575,7 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexBy(apps.map((a) => repoPath(root, path23.join(a.output, STATUS_FILE))));
+  const statusOf3 = indexBy(apps.map((a) => repoPath(root, path24.join(a.output, STATUS_FILE))));
   const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
   const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
@@ -60447,8 +60635,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path24.resolve(w.output));
-  const output = path24.resolve(w.output);
+  const top = gitTopLevel(edges.git, path25.resolve(w.output));
+  const output = path25.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -60508,20 +60696,20 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path25.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path26.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path25.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path26.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs17.existsSync(dir) || path25.dirname(dir) === dir ? dir : existingAncestor(path25.dirname(dir));
+  return fs18.existsSync(dir) || path26.dirname(dir) === dir ? dir : existingAncestor(path26.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path25.resolve(w.output);
+  const dir = path26.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path25.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel, `:(exclude)${path25.posix.join(rel, LOCK_FILE)}`], top);
+  const rel = path26.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path26.posix.join(rel, LOCK_FILE)}`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -60938,7 +61126,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path26.relative(i.repoRoot, path26.resolve(i.write.output))) || ".";
+  const output = posix2(path27.relative(i.repoRoot, path27.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -60968,8 +61156,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path26.resolve(i.write.output);
-  const rel = (name) => posix2(path26.relative(i.repoRoot, path26.join(out, name)));
+  const out = path27.resolve(i.write.output);
+  const rel = (name) => posix2(path27.relative(i.repoRoot, path27.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -60990,7 +61178,7 @@ function sha(text2) {
   return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
-  return p.split(path26.sep).join("/");
+  return p.split(path27.sep).join("/");
 }
 
 // src/flow/source-commits.ts
@@ -61058,7 +61246,7 @@ function compileTemplates(title = DEFAULT_TEMPLATES.title, body = DEFAULT_TEMPLA
     body: compileOne(hb, body, (s) => s.trimEnd() + "\n")
   };
 }
-function compileOne(hb, src, finish2) {
+function compileOne(hb, src, finish) {
   let render13 = compiled2.get(src.text);
   if (!render13) {
     try {
@@ -61072,7 +61260,7 @@ function compileOne(hb, src, finish2) {
   const template = render13;
   return (data) => {
     try {
-      return finish2(template(data));
+      return finish(template(data));
     } catch (e) {
       throw templateError(src, e);
     }
@@ -61099,7 +61287,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path27.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path28.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -61137,12 +61325,12 @@ function proposalsFor(s, entries2, command, origin, target) {
   );
   const commitOf = new Map(writing.map((e, i) => [e, commits2[i]]));
   return entries2.map((entry, i) => {
-    const write = writes[i];
-    if (!write) return void 0;
+    const write3 = writes[i];
+    if (!write3) return void 0;
     const sourceCommit = commitOf.get(entry);
     return buildProposal({
       app: entry.app,
-      write,
+      write: write3,
       origin,
       base: s.checkout.base,
       repoRoot: s.checkout.root,
@@ -61264,7 +61452,7 @@ function run(kind, c, result) {
   if ("error" in compiled3) return { error: `could not evaluate ${kind} "${c.source}": ${compiled3.error}` };
   try {
     const v = evaluate(compiled3.node, { result });
-    if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe4(v)}`);
+    if (typeof v !== "boolean") throw new Error(`expected bool, but got ${describe5(v)}`);
     return { value: v };
   } catch (e) {
     const empty2 = result === null || result === void 0 || Array.isArray(result) && result.length === 0;
@@ -61480,7 +61668,7 @@ function isoAt(ms, like) {
 async function takeDue(spec, record, o) {
   const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
   const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
-  const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
+  const after = taken.reduce((r, { m, x }) => apply2(spec, r, m, x), record);
   const next = due(spec, after, o.dueAt ?? o.now()).next;
   return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
 }
@@ -62017,7 +62205,7 @@ async function fetchChecks2(s, decisions) {
 
 // src/run/change-command.ts
 async function changeCommand(ctx, args, opts, command) {
-  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned));
+  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned), { stageEarly: true });
 }
 
 // src/run/plan-command.ts
@@ -62087,8 +62275,8 @@ ${lines.join("\n")}
 }
 async function validateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  const committed = committedProblems(peers);
-  if (committed.length > 0) throw new InputError(committed);
+  const committed2 = committedProblems(peers);
+  if (committed2.length > 0) throw new InputError(committed2);
   const warnings = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
   for (const { loc, app } of apps) {
     const output = readAppOutput(ctx, loc, app, peers);
@@ -62351,13 +62539,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path30 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path31 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path30, ...extra].join(", ");
+  return [host, path31, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -62380,7 +62568,7 @@ function pairs2(list5, lower = false) {
 }
 
 // src/flow/status-command.ts
-var path28 = __toESM(require("path"));
+var path29 = __toESM(require("path"));
 init_errors();
 
 // src/io/watch.ts
@@ -62406,11 +62594,11 @@ function processTicker() {
     stop: () => void process.removeListener("SIGINT", onInterrupt)
   };
 }
-async function watchLoop(ticker, seconds2, write, round) {
+async function watchLoop(ticker, seconds2, write3, round) {
   try {
     for (; ; ) {
       const text2 = await round();
-      write(ticker.tty ? CLEAR_SCREEN + text2 : text2);
+      write3(ticker.tty ? CLEAR_SCREEN + text2 : text2);
       if (!await ticker.sleep(seconds2 * 1e3)) return;
     }
   } finally {
@@ -62771,10 +62959,10 @@ async function readGitHub(ctx, apps, histories, flags3) {
     const recent = () => newest ??= recentCommits(edges.git, top);
     const out = [];
     for (const [i, entry] of apps.entries()) {
-      const open2 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
+      const open4 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
       const view = {
         looked: true,
-        pulls: open2.map(({ pr, target }) => ({
+        pulls: open4.map(({ pr, target }) => ({
           number: pr.number,
           url: pr.url,
           title: pr.title,
@@ -62907,7 +63095,7 @@ function baseHistories(ctx, apps) {
   const outputs = apps.map((a) => a.loc.output);
   if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
-    const paths = outputs.map((o) => ({ source: path28.resolve(o), output: path28.resolve(o) }));
+    const paths = outputs.map((o) => ({ source: path29.resolve(o), output: path29.resolve(o) }));
     return readAppHistories(git, top, paths);
   } catch {
     return apps.map(() => ({}));
@@ -62915,7 +63103,7 @@ function baseHistories(ctx, apps) {
 }
 
 // src/app/change-report.ts
-var path29 = __toESM(require("path"));
+var path30 = __toESM(require("path"));
 init_errors();
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
@@ -62924,7 +63112,7 @@ function movesOf(w, cwd) {
     action: a.action,
     from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
     to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
-    output: path29.relative(cwd, w.output) || "."
+    output: path30.relative(cwd, w.output) || "."
   }));
 }
 async function withReport(ctx, opts, kind, head, work) {

@@ -3,7 +3,7 @@ import { printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
 import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
-import { writeOutputDirs } from '../io/output-dir';
+import { OutputDirWrite, OutputDirWrites, startOutputWrites, writeOutputDirs } from '../io/output-dir';
 import { lockOutputs } from '../io/output-lock';
 import { recoverOutputDirs } from '../io/output-recovery';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
@@ -30,6 +30,8 @@ export interface PlannedWrites {
   readonly writes: readonly PendingWrite[];
   /** Apps the command leaves as they are: why, and what would help. */
   readonly idle: readonly string[];
+  /** With `stageEarly`: every write, already staged while the others were planned; `writeAll` commits them. */
+  readonly staged?: OutputDirWrites;
 }
 
 /**
@@ -44,6 +46,7 @@ export async function withPlannedWrites(
   opts: ChangeOptions,
   command: AppCommand,
   write: (planned: PlannedWrites) => void | Promise<void>,
+  { stageEarly = false } = {},
 ): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (command.kind === 'advance')
@@ -52,20 +55,32 @@ export async function withPlannedWrites(
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
   const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  const staged = stageEarly ? startOutputWrites() : undefined;
   try {
     for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}\n`);
     const writes: PendingWrite[] = [];
     const idle: string[] = [];
     for (const { loc, app } of apps) {
       const w = planWrite(ctx, loc, app, command, peers, drift);
-      if (w) writes.push(w);
-      else idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+      else {
+        writes.push(w);
+        staged?.add(dirWrite(w));
+        // The staged files are created by the thread pool while the next app is planned: let it run.
+        if (staged) await new Promise((resolve) => setImmediate(resolve));
+      }
     }
-    await write({ writes, idle });
+    await write({ writes, idle, staged });
+    await staged?.discard(); // what `write` did not commit (nothing, once it has)
+  } catch (e) {
+    await staged?.discard();
+    throw e;
   } finally {
     await lock.release();
   }
 }
+
+const dirWrite = (w: PendingWrite): OutputDirWrite => ({ dir: w.output, files: changedFiles(w), remove: w.remove });
 
 /** Why `command` leaves this app as it is, per rollout, with the command that would help. */
 function idleApp(
@@ -101,7 +116,8 @@ export async function writeAll(
 ): Promise<void> {
   const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
   for (const batch of batches) {
-    await writeOutputDirs(batch.map((w) => ({ dir: w.output, files: changedFiles(w), remove: w.remove })));
+    if (planned.staged && !afterEach) await planned.staged.commit();
+    else await writeOutputDirs(batch.map(dirWrite));
     for (const w of batch) {
       ctx.written?.(w);
       ctx.stdout(w.summary);

@@ -4,7 +4,8 @@ import { Diagnostic, compareText } from '../diagnostics';
 import { InputError, IoError } from '../errors';
 import { RenderedFile } from '../state/output-files';
 import { checkNotLink } from './fs-safe';
-import { OutputWriteError, TXN_DIR, checkTargets, commitOutputs, pendingChanges, stagedPath } from './output-journal';
+import { OutputWriteError, checkTargets, discardUncommitted, isCommitted, pendingChanges } from './output-journal';
+import { OutputStaging } from './output-staging';
 
 export interface OutputContents {
   readonly files: readonly { readonly path: string; readonly text: string }[];
@@ -18,14 +19,15 @@ export interface OutputContents {
 export function readOutputDir(dir: string | undefined, cwd: string): OutputContents {
   if (!dir || !fs.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
-  const journal = pendingChanges(dir);
-  const names = new Set(fs.readdirSync(dir).filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('.')));
-  for (const w of journal?.write ?? []) names.add(w.name);
-  for (const r of journal?.remove ?? []) names.delete(r);
+  const entries = fs.readdirSync(dir);
+  const pending = pendingChanges(dir, entries);
+  const names = new Set(entries.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('.')));
+  for (const n of pending?.staged.keys() ?? []) names.add(n);
+  for (const r of pending?.remove ?? []) names.delete(r);
   const problems: Diagnostic[] = [];
   const files = [...names].sort(compareText).flatMap((n) => {
     const shown = path.relative(cwd, path.join(dir, n)) || n;
-    const source = stagedPath(dir, journal, n);
+    const source = pending?.staged.get(n) ?? path.join(dir, n);
     const stat = fs.lstatSync(source);
     if (stat.isFile()) return [{ path: shown, text: fs.readFileSync(source, 'utf8') }];
     const what = stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
@@ -48,28 +50,59 @@ export interface OutputDirWrite {
   readonly remove: readonly string[];
 }
 
+/** The writes of one run, handed over output by output as they are planned (see writeOutputDirs). */
+export interface OutputDirWrites {
+  /** Checks `w`'s targets (an error writes nothing of `w`) and starts staging its files. */
+  readonly add: (w: OutputDirWrite) => void;
+  /** Makes every added output's new files visible, crash-safely. */
+  readonly commit: () => Promise<void>;
+  /** Drops what was staged: every output stays as it was. */
+  readonly discard: () => Promise<void>;
+}
+
 /**
  * Replaces the managed files of each output directory crash-safely (see output-journal.ts): a
  * failure or a crash at any instant leaves each output's old files or its new ones, never a missing
- * or empty output. All targets are checked before anything is written; on a failure, outputs not yet
+ * or empty output. Every target is checked before anything is visible; on a failure, outputs not yet
  * committed are left unchanged and the error names the output. The caller holds the outputs' locks
  * (output-lock.ts) from reading their status to this write.
  */
 export async function writeOutputDirs(writes: readonly OutputDirWrite[]): Promise<void> {
-  for (const w of writes) {
-    checkNotLink(w.dir);
-    checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
-  }
+  const run = startOutputWrites();
   try {
-    await commitOutputs(writes);
+    writes.forEach(run.add);
   } catch (e) {
-    const failure = e instanceof OutputWriteError ? e : new OutputWriteError(writes[0]?.dir ?? '.', e);
+    await run.discard();
+    throw e;
+  }
+  await run.commit();
+}
+
+/** writeOutputDirs in parts: a run stages each output as soon as it is planned, while it plans the next. */
+export function startOutputWrites(): OutputDirWrites {
+  const staging = new OutputStaging();
+  const dirs: string[] = [];
+  return {
+    add: (w) => {
+      checkNotLink(w.dir);
+      checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
+      dirs.push(w.dir);
+      staging.add({ dir: w.dir, files: w.files.map((f) => ({ path: f.path, content: f.content })), remove: w.remove });
+    },
+    commit: () => committed(staging, dirs),
+    discard: () => staging.discard(),
+  };
+}
+
+async function committed(staging: OutputStaging, dirs: readonly string[]): Promise<void> {
+  try {
+    await staging.commit();
+  } catch (e) {
+    const failure = e instanceof OutputWriteError ? e : new OutputWriteError(dirs[0] ?? '.', e);
+    // Before its commit point an output is unchanged; after it, the next run completes the write.
+    for (const d of dirs) discardUncommitted(d);
     if (failure.original instanceof IoError || failure.original instanceof InputError) throw failure.original;
-    // Before its journal's commit an output is unchanged; after it, the next run completes the write.
-    for (const w of writes)
-      if (pendingChanges(w.dir) === undefined) fs.rmSync(path.join(w.dir, TXN_DIR), { recursive: true, force: true });
-    const committed = pendingChanges(failure.dir) !== undefined;
-    const state = committed ? 'the next rollgen run completes it' : 'it is unchanged';
+    const state = isCommitted(failure.dir) ? 'the next rollgen run completes it' : 'it is unchanged';
     throw new IoError(failure.dir, `could not write the output; ${state} (${failure.message})`, {
       cause: failure.original,
     });

@@ -3,30 +3,39 @@ import * as path from 'path';
 import { InputError, IoError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { crashPoint } from './crash-points';
-import { flushAll, makeDirs, removeFile, writeNewFile, fsyncDir } from './fs-safe';
+import { flushAll, fsyncDir, removeFile, tryLink, writeNewFile, writeNewFileFlushed } from './fs-safe';
+import { LOCK_FILE } from './output-lock';
+import { TXN_DIR, pendingChangesV1, recoverOutputV1, stagedPathV1 } from './output-journal-v1';
 
 /**
- * Crash-safe replacement of an output's files, one write-ahead journal per run:
+ * Crash-safe replacement of an output's files, staged in the output itself under hidden names:
  *
- *  1. every new file is written under OUT/.rollgen-txn/ with a numeric name, and the journal (which
- *     staged file becomes which name, which names go) beside them as journal.tmp; all are fsynced;
- *  2. the journal is renamed into place and the staging directory fsynced: this is the commit point;
- *  3. each staged file is renamed over its name, removed names are unlinked;
- *  4. the journal, then the staging directory, are removed.
+ *   OUT/.NAME.rollgen-new   the new content of NAME
+ *   OUT/.NAME.rollgen-del   NAME goes
+ *   OUT/.rollgen-commit     present = committed
  *
- * A crash before 2 leaves the old files untouched (the next run discards the staging directory);
- * a crash after 2 is rolled forward by the next run (renames of files already moved are skipped).
- * At no instant is the output missing or empty, and readers see the committed state through the
- * journal (`pendingChanges`). Renames never follow a link at the target, and unlink removes a link,
- * not what it points to. Writing only changed files is the same journal with fewer entries.
+ *  1. every new file is written as `.NAME.rollgen-new` and flushed; a removal is marked by
+ *     `.NAME.rollgen-del`;
+ *  2. `.rollgen-commit` is created and the output directory flushed: this is the commit point;
+ *  3. each staged file is renamed over its name, each removed name unlinked (then its mark), and
+ *     the directory flushed;
+ *  4. `.rollgen-commit` is removed.
+ *
+ * A crash before 2 leaves the old files untouched (the next run discards the staged names); a crash
+ * after 2 is rolled forward by the next run (what is still staged is moved, what is still marked is
+ * removed). At no instant is the output missing or empty, and readers see the committed state
+ * (`pendingChanges`). The marks are hard links to the run's lock (output-lock.ts), so beside the
+ * new files a write creates no inode (no staging directory, no journal file): on most file systems
+ * creating and deleting inodes is what a small write costs. Renames never follow a link at the
+ * target, and unlink removes a link, not what it points to. Writing only changed files is the same
+ * with fewer names. An output an older rollgen left mid-write (output-journal-v1.ts) is recovered too.
  */
-export const TXN_DIR = '.rollgen-txn';
-const JOURNAL = 'journal';
-
-export interface Journal {
-  readonly write: readonly { readonly staged: string; readonly name: string }[];
-  readonly remove: readonly string[];
-}
+export const COMMIT_MARK = '.rollgen-commit';
+const STAGED = '.rollgen-new';
+const REMOVED = '.rollgen-del';
+const MARKED = /^\.(.+)\.rollgen-(new|del)$/;
+/** The longest name that still has room for its staged name within the usual 255-byte limit. */
+const MAX_NAME = 255 - `.${STAGED}`.length;
 
 export interface NewFile {
   readonly path: string;
@@ -39,50 +48,66 @@ export interface OutputWrite {
   readonly remove: readonly string[];
 }
 
+/** What a committed, not yet applied write of an output still changes, as readers must see it. */
+export interface PendingChanges {
+  /** Names whose committed content is still staged: name -> the staged file. */
+  readonly staged: ReadonlyMap<string, string>;
+  readonly remove: ReadonlySet<string>;
+}
+
+const stagedName = (name: string) => `.${name}${STAGED}`;
+const removedName = (name: string) => `.${name}${REMOVED}`;
+
 /**
- * The four steps for several outputs at once: each step runs for every output before the next, and
- * the flushes of a step are issued together (fs-safe.ts flushAll), so N outputs cost three rounds of
- * disk flushes, not one flush per file. Each output keeps its own journal and commit point: after a
- * crash, each is its old state or its new one, whatever the others are. An error is thrown as an
- * OutputWriteError naming the output it belongs to.
+ * Step 1 for one new file: written under its staged name and flushed (the thread pool writes many
+ * at once: output-staging.ts). An error names the output.
  */
-export async function commitOutputs(writes: readonly OutputWrite[]): Promise<void> {
-  // 1. Staged files and journal: nothing is visible before the rename, so one flush covers both.
-  const staged = writes.map((w) => inOutput(w.dir, () => stage(w)));
-  await inOutputs(writes, () => flushAll(staged.flatMap((s) => s.paths)));
-  // 2. The commit point of each output, made durable by flushing its staging directory.
-  for (const w of writes) inOutput(w.dir, () => fs.renameSync(...journalNames(w.dir)));
-  await inOutputs(writes, () => flushAll(writes.map((w) => path.join(w.dir, TXN_DIR))));
-  writes.forEach(() => crashPoint('journal-committed'));
-  // 3. and 4.
-  writes.forEach((w, i) => inOutput(w.dir, () => applyJournal(w.dir, staged[i].journal, { flush: false })));
+export async function stageFile(dir: string, file: NewFile): Promise<void> {
+  await blamed(dir, writeNewFileFlushed(path.join(dir, stagedName(file.path)), file.content));
+  crashPoint('stage-file');
+}
+
+/**
+ * Steps 2 to 4 for outputs whose new files are staged and flushed: each step runs for every output
+ * before the next, and the flushes of a step are issued together, so N outputs cost two rounds of
+ * directory flushes, not one flush per output. Each output keeps its own commit point: after a crash,
+ * each is its old state or its new one, whatever the others are. Errors are OutputWriteErrors.
+ */
+export async function commitStaged(writes: readonly OutputWrite[]): Promise<void> {
+  const removals = writes.map((w) => w.remove.filter((r) => !w.files.some((f) => f.path === r)));
+  writes.forEach((w, i) => inOutput(w.dir, () => removals[i].forEach((r) => mark(w.dir, removedName(r)))));
+  // The commit point of each output, made durable with its staged names by one flush of the directory.
+  for (const w of writes) inOutput(w.dir, () => mark(w.dir, COMMIT_MARK));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  // Removals wait on the file system's journal: each output's in order, the outputs together.
-  await Promise.all(writes.map((w) => blamed(w.dir, finishAsync(w.dir))));
+  writes.forEach(() => crashPoint('journal-committed'));
+  const names = (w: OutputWrite) => w.files.map((f) => f.path);
+  writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  // Unlinks wait on the file system's journal: issued together, they share it.
+  const unmark = (dir: string) =>
+    fs.promises.unlink(path.join(dir, COMMIT_MARK)).then(() => crashPoint('journal-removed'));
+  await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
 }
 
-/** Step 1 of one output: each new file, then the journal, under the staging directory (flushed later, with the others). */
-function stage(w: OutputWrite): { journal: Journal; paths: string[] } {
-  const txn = path.join(w.dir, TXN_DIR);
-  fs.rmSync(txn, { recursive: true, force: true });
-  makeDirs(txn);
-  crashPoint('stage-dir');
-  const write = w.files.map((f, i) => {
-    writeNewFile(path.join(txn, String(i)), f.content, { flush: false });
-    crashPoint('stage-file');
-    return { staged: String(i), name: f.path };
-  });
-  const journal: Journal = { write, remove: w.remove.filter((r) => !w.files.some((f) => f.path === r)) };
-  const [tmp] = journalNames(w.dir);
-  writeNewFile(tmp, JSON.stringify(journal), { flush: false });
-  crashPoint('journal-staged');
-  return { journal, paths: [...write.map((e) => path.join(txn, e.staged)), tmp] };
+/** A mark (a removal or the commit): a link to the run's lock, or an empty file where there is none. */
+function mark(dir: string, name: string): void {
+  if (!tryLink(path.join(dir, LOCK_FILE), path.join(dir, name)))
+    writeNewFile(path.join(dir, name), '', { flush: false });
+  crashPoint(name === COMMIT_MARK ? 'commit-mark' : 'stage-remove');
 }
 
-const journalNames = (dir: string): [string, string] => [
-  path.join(dir, TXN_DIR, `${JOURNAL}.tmp`),
-  path.join(dir, TXN_DIR, JOURNAL),
-];
+/** Step 3 (for a run and for recovery alike): moves what is staged, removes what is marked; idempotent. */
+function apply(dir: string, staged: readonly string[], removed: readonly string[]): void {
+  for (const name of staged) {
+    fs.renameSync(path.join(dir, stagedName(name)), path.join(dir, name));
+    crashPoint('apply-file');
+  }
+  for (const name of removed) {
+    removeFile(path.join(dir, name));
+    fs.rmSync(path.join(dir, removedName(name)), { force: true });
+    crashPoint('remove-file');
+  }
+}
 
 /** An error while writing one output, with the output it belongs to (output-dir.ts reports it per output). */
 export class OutputWriteError extends Error {
@@ -110,118 +135,105 @@ async function blamed<T>(dir: string, work: Promise<T>): Promise<T> {
   }
 }
 
-/** A flush of several outputs that failed: blamed on the first (the message names the file). */
+/** A flush of several outputs that failed: blamed on the output of the path in the error. */
 async function inOutputs(writes: readonly OutputWrite[], step: () => Promise<void>): Promise<void> {
   try {
     await step();
   } catch (e) {
-    const dir = writes.find((w) => String((e as NodeJS.ErrnoException).path ?? '').startsWith(w.dir))?.dir;
+    const dir = writes.find((w) => (e as NodeJS.ErrnoException).path === w.dir)?.dir;
     throw new OutputWriteError(dir ?? writes[0].dir, e);
   }
 }
 
+/** The staged and removal marks in an output's entries, by the names they stand for. */
+function marks(entries: readonly string[]): { staged: string[]; removed: string[] } {
+  const staged: string[] = [];
+  const removed: string[] = [];
+  for (const e of entries) {
+    const m = MARKED.exec(e);
+    if (m && isPlainFileName(m[1])) (m[2] === 'new' ? staged : removed).push(m[1]);
+  }
+  return { staged, removed };
+}
+
 /** Completes or discards what an interrupted run left; returns what it did, for a note to the user. */
 export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' {
-  const txn = path.join(dir, TXN_DIR);
-  const stat = fs.lstatSync(txn, { throwIfNoEntry: false });
-  if (!stat) return 'none';
-  const journal = stat.isDirectory() ? pendingChanges(dir) : undefined;
-  if (!journal) {
-    fs.rmSync(txn, { recursive: true, force: true });
-    return 'discarded';
+  const older = recoverOutputV1(dir);
+  const entries = fs.readdirSync(dir);
+  const { staged, removed } = marks(entries);
+  if (checkedCommit(dir, entries, staged)) {
+    apply(dir, staged, removed);
+    fsyncDir(dir);
+    fs.rmSync(path.join(dir, COMMIT_MARK));
+    crashPoint('journal-removed');
+    return 'completed';
   }
-  applyJournal(dir, journal);
-  finish(dir);
-  return 'completed';
+  if (staged.length === 0 && removed.length === 0) return older;
+  discard(dir, staged, removed);
+  return 'discarded';
 }
 
-/** The committed but not yet applied journal of `dir`, checked as untrusted input (it could be committed to git). */
-export function pendingChanges(dir: string): Journal | undefined {
-  // A link in place of the staging directory is not ours (recovery removes it): never read through it.
-  if (!fs.lstatSync(path.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return undefined;
-  const file = path.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat) return undefined;
-  const shown = path.join(path.basename(dir), TXN_DIR, JOURNAL);
-  let journal: Journal | undefined;
-  try {
-    if (stat.isFile()) journal = JSON.parse(fs.readFileSync(file, 'utf8')) as Journal;
-  } catch {
-    journal = undefined;
+function discard(dir: string, staged: readonly string[], removed: readonly string[]): void {
+  for (const name of [...staged.map(stagedName), ...removed.map(removedName)]) removeFile(path.join(dir, name));
+}
+
+/**
+ * The committed but not yet applied changes of `dir` (`entries`: its names), checked as untrusted
+ * input (they could be committed to git); undefined when nothing is committed.
+ */
+export function pendingChanges(dir: string, entries: readonly string[]): PendingChanges | undefined {
+  if (entries.includes(TXN_DIR)) {
+    const v1 = pendingChangesV1(dir);
+    if (v1) {
+      const staged = v1.write.flatMap((w) => {
+        const file = stagedPathV1(dir, v1, w.name);
+        return file ? [[w.name, file] as const] : [];
+      });
+      return { staged: new Map(staged), remove: new Set(v1.remove) };
+    }
   }
-  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
-    throw new InputError([
-      {
-        file: shown,
-        line: 1,
-        col: 1,
-        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
-        severity: 'error',
-      },
-    ]);
-  return journal;
+  const { staged, removed } = marks(entries);
+  if (!checkedCommit(dir, entries, staged)) return undefined;
+  return { staged: new Map(staged.map((n) => [n, path.join(dir, stagedName(n))])), remove: new Set(removed) };
 }
 
-/** Where a name's committed content is: the staged file while the journal still moves it, else the name itself. */
-export function stagedPath(dir: string, journal: Journal | undefined, name: string): string {
-  const entry = journal?.write.find((w) => w.name === name);
-  const staged = entry && path.join(dir, TXN_DIR, entry.staged);
-  return staged && fs.lstatSync(staged, { throwIfNoEntry: false }) ? staged : path.join(dir, name);
-}
-
-function wellFormed(j: Journal): boolean {
-  return (
-    Array.isArray(j.write) &&
-    Array.isArray(j.remove) &&
-    j.write.every((w) => typeof w?.staged === 'string' && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) &&
-    j.remove.every((r) => typeof r === 'string' && isPlainFileName(r))
-  );
-}
-
-/** Staged entries still to move must be regular files: a link moved into the output would point anywhere. */
-function stagedAreFiles(dir: string, j: Journal): boolean {
-  return j.write.every((w) => {
-    const stat = fs.lstatSync(path.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
-    return !stat || stat.isFile();
-  });
-}
-
-function applyJournal(dir: string, journal: Journal, { flush = true } = {}): void {
-  for (const w of journal.write) {
-    const staged = path.join(dir, TXN_DIR, w.staged);
-    if (!fs.lstatSync(staged, { throwIfNoEntry: false })) continue; // moved before the crash
-    fs.renameSync(staged, path.join(dir, w.name));
-    crashPoint('apply-file');
-  }
-  for (const name of journal.remove) {
-    removeFile(path.join(dir, name));
-    crashPoint('remove-file');
-  }
-  if (flush) fsyncDir(dir);
-}
-
-async function finishAsync(dir: string): Promise<void> {
-  const txn = path.join(dir, TXN_DIR);
-  await fs.promises.rm(path.join(txn, JOURNAL), { force: true });
-  crashPoint('journal-removed');
-  await fs.promises.rm(txn, { recursive: true, force: true });
-  crashPoint('staging-removed');
-}
-
-function finish(dir: string): void {
-  const txn = path.join(dir, TXN_DIR);
-  fs.rmSync(path.join(txn, JOURNAL), { force: true });
-  crashPoint('journal-removed');
-  fs.rmSync(txn, { recursive: true, force: true });
-  crashPoint('staging-removed');
+/** Whether `dir` holds a commit mark; refused where it, or a staged file it would move, is not a regular file. */
+function checkedCommit(dir: string, entries: readonly string[], staged: readonly string[]): boolean {
+  if (!entries.includes(COMMIT_MARK)) return false;
+  const notFile = [COMMIT_MARK, ...staged.map(stagedName)].find((n) => !fs.lstatSync(path.join(dir, n)).isFile());
+  if (notFile === undefined) return true;
+  throw new InputError([
+    {
+      file: path.join(path.basename(dir), notFile),
+      line: 1,
+      col: 1,
+      message: `is not a file rollgen wrote; delete ${COMMIT_MARK} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
+      severity: 'error',
+    },
+  ]);
 }
 
 /** Refuses, before anything is written, a target the renames could not replace (a directory where a file goes). */
 export function checkTargets(dir: string, names: readonly string[]): void {
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
+    if (name.length > MAX_NAME)
+      throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
     const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path.join(dir, name), 'is a directory where rollgen writes a file; move it away');
   }
 }
+
+/** Removes what an uncommitted write of `dir` staged (after a failure: the output is its old state). */
+export function discardUncommitted(dir: string): void {
+  if (!fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  const entries = fs.readdirSync(dir);
+  if (entries.includes(COMMIT_MARK)) return;
+  const { staged, removed } = marks(entries);
+  discard(dir, staged, removed);
+}
+
+export const isCommitted = (dir: string): boolean =>
+  fs.lstatSync(path.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== undefined ||
+  pendingChangesV1(dir) !== undefined;

@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { compareText, printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
-import { checkNotLink, makeDirs, writeNewFile } from './fs-safe';
+import { checkNotLink, makeDirs, tryLink, writeNewFile } from './fs-safe';
 
 /**
  * One writer per output: `advance` reads the status, computes the next state and writes it, so two
@@ -79,23 +79,12 @@ export async function lockOutputs(dirs: readonly string[], opts: LockOptions): P
  */
 function tryCreate(file: string, sameOwner?: string): boolean {
   try {
-    if (sameOwner === undefined || !linked(sameOwner, file))
+    if (sameOwner === undefined || !tryLink(sameOwner, file))
       writeNewFile(file, `${process.pid}\n${os.hostname()}\n`, { flush: false });
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
-  }
-}
-
-/** link(2) never follows a link at `file`, and fails with EEXIST where anything is; other failures: false. */
-function linked(existing: string, file: string): boolean {
-  try {
-    fs.linkSync(existing, file);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw e;
-    return false;
   }
 }
 

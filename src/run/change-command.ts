@@ -9,5 +9,5 @@ export async function changeCommand(
   opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
-  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned));
+  await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned), { stageEarly: true });
 }
