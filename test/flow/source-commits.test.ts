@@ -29,6 +29,16 @@ function read(dirs: readonly string[]) {
   return { commits: commits.map((c) => c?.sha), subjects: commits.map((c) => c?.subject), logs };
 }
 
+/** A branch `side` with one commit changing `sideFile`, then one commit on main changing `mainFile`. */
+function diverge(sideFile: string, sideSubject: string, mainFile: string, mainSubject: string): void {
+  git(repo, ['checkout', '--quiet', '-b', 'side'], at(1));
+  write(sideFile, 'side\n');
+  commitAll(repo, sideSubject, at(2));
+  git(repo, ['checkout', '--quiet', 'main'], at(3));
+  write(mainFile, 'main\n');
+  commitAll(repo, mainSubject, at(4));
+}
+
 /** What a `git log -1` of each directory alone names: what the one shared log must agree with. */
 const alone = (dirs: readonly string[]) =>
   dirs.map((d) => git(repo, ['log', '-1', '--format=%H', 'HEAD', '--', `:(literal)${d}`]).trim() || undefined);
@@ -52,13 +62,8 @@ test('one git log names the newest commit under every source, as `git log -1` of
 
 test("a merged branch names the PR's own commit, not the merge, also when the base moved meanwhile", () => {
   repo = makeRepo(['echo', 'web'], 'apps: []\n', T0);
-  git(repo, ['checkout', '--quiet', '-b', 'bump-echo'], at(1));
-  write('apps/echo/deployment.yaml', 'v2\n');
-  commitAll(repo, 'bump echo', at(2));
-  git(repo, ['checkout', '--quiet', 'main'], at(3));
-  write('apps/web/deployment.yaml', 'v2\n');
-  commitAll(repo, 'bump web', at(4));
-  git(repo, ['merge', '--quiet', '--no-ff', '-m', 'Merge bump-echo', 'bump-echo'], at(5));
+  diverge('apps/echo/deployment.yaml', 'bump echo', 'apps/web/deployment.yaml', 'bump web');
+  git(repo, ['merge', '--quiet', '--no-ff', '-m', 'Merge side', 'side'], at(5));
   const dirs = ['apps/echo', 'apps/web'];
   const r = read(dirs);
   expect(r.subjects).toEqual(['bump echo', 'bump web']);
@@ -67,12 +72,7 @@ test("a merged branch names the PR's own commit, not the merge, also when the ba
 
 test("a merge that resolved a conflict under the source is that source's newest commit, as `git log -1` shows it", () => {
   repo = makeRepo(['echo'], 'apps: []\n', T0);
-  git(repo, ['checkout', '--quiet', '-b', 'side'], at(1));
-  write('apps/echo/deployment.yaml', 'side\n');
-  commitAll(repo, 'side change', at(2));
-  git(repo, ['checkout', '--quiet', 'main'], at(3));
-  write('apps/echo/deployment.yaml', 'main\n');
-  commitAll(repo, 'main change', at(4));
+  diverge('apps/echo/deployment.yaml', 'side change', 'apps/echo/deployment.yaml', 'main change');
   try {
     git(repo, ['merge', '--quiet', '-m', 'Merge side', 'side'], at(5));
   } catch {
