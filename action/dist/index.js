@@ -48507,23 +48507,25 @@ function entryPathProblems(e, at) {
     );
   return out;
 }
-function sharedOutputProblems(apps, cwd) {
+function sharedOutputProblems(apps, entryOf, cwd) {
   const out = [];
   const shown2 = (p) => path3.relative(cwd, p) || ".";
   const byOutput = /* @__PURE__ */ new Map();
-  for (const a of apps) {
-    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
-    byOutput.get(a.output).push(a);
-  }
-  for (const a of apps) {
-    const others = byOutput.get(a.output).filter((b) => b !== a).map((b) => b.name);
-    if (others.length > 0)
-      out.push({
-        ...a.at(["output"]),
-        message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
-        severity: "error"
-      });
-  }
+  apps.forEach((a, i) => {
+    const group = byOutput.get(a.output);
+    if (group) group.push(i);
+    else byOutput.set(a.output, [i]);
+  });
+  apps.forEach((a, i) => {
+    const group = byOutput.get(a.output);
+    if (group.length < 2) return;
+    const others = group.filter((j) => j !== i).map((j) => apps[j].name);
+    out.push({
+      ...entryOf(i)(["output"]),
+      message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
+      severity: "error"
+    });
+  });
   return dedupe2(out);
 }
 function dedupe2(list5) {
@@ -48613,7 +48615,8 @@ function readConfig(file, cwd) {
   const value = doc.value;
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
   const shared2 = value.analysisTemplates;
-  const placed = confineApps(
+  const entries2 = [];
+  const apps = confineApps(
     root,
     value.apps,
     doc.locate,
@@ -48623,17 +48626,17 @@ function readConfig(file, cwd) {
       const problems2 = entryPathProblems(e, at);
       out.push(...problems2);
       if (problems2.length > 0) return [];
-      return expandApp(root, e, defaults, () => doc.locate(["apps", i]), out).map((a) => ({
-        ...a,
+      const common2 = {
         ...analysisOf(e, i, doc.locate),
-        ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {},
-        at
-      }));
+        ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {}
+      };
+      const expanded = expandApp(root, e, defaults, () => doc.locate(["apps", i]), out, common2);
+      for (let n = 0; n < expanded.length; n++) entries2.push(at);
+      return expanded;
     },
     shared2 ? path5.resolve(root, shared2) : void 0
   );
-  out.push(...sharedOutputProblems(placed, cwd));
-  const apps = placed.map(({ at: _at, ...app }) => app);
+  out.push(...sharedOutputProblems(apps, (i) => entries2[i], cwd));
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   const pr = doc.value.pr ?? {};
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
@@ -48654,7 +48657,7 @@ function prConfig(root, pr) {
     workflow: typeof pr.workflow === "string" ? pr.workflow : "rollgen.yml"
   };
 }
-function expandApp(root, e, defaults, at, out) {
+function expandApp(root, e, defaults, at, out, common2) {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path5.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
@@ -48675,7 +48678,8 @@ function expandApp(root, e, defaults, at, out) {
       ...health ? { health } : {},
       onFailure: e.onFailure ?? defaults.onFailure,
       root,
-      ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {}
+      ...typeof e.build === "string" ? { build: e.build.replace(/\{name\}/g, name) } : {},
+      ...common2
     };
   });
 }

@@ -149,36 +149,32 @@ export function entryPathProblems(e: Record<string, unknown>, at: EntryLocator):
   return out;
 }
 
-/** Resolved apps with where each came from, for cross-entry checks. */
-export interface PlacedApp {
-  readonly name: string;
-  readonly source: string;
-  readonly output: string;
-  readonly at: EntryLocator;
-}
-
 /** Two apps writing one output would overwrite each other's files and status (an output overlapping a source: config-confine.ts). */
-export function sharedOutputProblems(apps: readonly PlacedApp[], cwd: string): Diagnostic[] {
+export function sharedOutputProblems(
+  apps: readonly { readonly name: string; readonly output: string }[],
+  /** Where the entry of the i-th app is written in rollgen.yaml. */
+  entryOf: (i: number) => EntryLocator,
+  cwd: string,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   const shown = (p: string) => path.relative(cwd, p) || '.';
   // Grouped by output first: one pass over the apps, not every pair of them.
-  const byOutput = new Map<string, PlacedApp[]>();
-  for (const a of apps) {
-    if (!byOutput.has(a.output)) byOutput.set(a.output, []);
-    byOutput.get(a.output)!.push(a);
-  }
-  for (const a of apps) {
-    const others = byOutput
-      .get(a.output)!
-      .filter((b) => b !== a)
-      .map((b) => b.name);
-    if (others.length > 0)
-      out.push({
-        ...a.at(['output']),
-        message: `app ${a.name} writes to ${shown(a.output)}, as ${others.join(', ')} does; give each app its own output`,
-        severity: 'error',
-      });
-  }
+  const byOutput = new Map<string, number[]>();
+  apps.forEach((a, i) => {
+    const group = byOutput.get(a.output);
+    if (group) group.push(i);
+    else byOutput.set(a.output, [i]);
+  });
+  apps.forEach((a, i) => {
+    const group = byOutput.get(a.output)!;
+    if (group.length < 2) return;
+    const others = group.filter((j) => j !== i).map((j) => apps[j].name);
+    out.push({
+      ...entryOf(i)(['output']),
+      message: `app ${a.name} writes to ${shown(a.output)}, as ${others.join(', ')} does; give each app its own output`,
+      severity: 'error',
+    });
+  });
   return dedupe(out);
 }
 

@@ -109,8 +109,9 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
   const shared = value.analysisTemplates;
-  type Placed = AppConfig & { readonly at: EntryLocator };
-  const placed = confineApps(
+  /** The entry of each app, by the app's position in `apps`. */
+  const entries: EntryLocator[] = [];
+  const apps = confineApps(
     root,
     value.apps,
     doc.locate,
@@ -120,17 +121,18 @@ export function readConfig(file: string, cwd: string): RepoConfig {
       const problems = entryPathProblems(e, at);
       out.push(...problems);
       if (problems.length > 0) return [];
-      return expandApp(root, e, defaults, () => doc.locate(['apps', i]), out).map((a): Placed => ({
-        ...a,
+      // What every app of the entry shares, built once per entry.
+      const common = {
         ...analysisOf(e, i, doc.locate),
         ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
-        at,
-      }));
+      };
+      const expanded = expandApp(root, e, defaults, () => doc.locate(['apps', i]), out, common);
+      for (let n = 0; n < expanded.length; n++) entries.push(at);
+      return expanded;
     },
     shared ? path.resolve(root, shared) : undefined,
-  ) as Placed[];
-  out.push(...sharedOutputProblems(placed, cwd));
-  const apps = placed.map(({ at: _at, ...app }) => app);
+  );
+  out.push(...sharedOutputProblems(apps, (i) => entries[i], cwd));
   checkUniqueNames(apps, doc.locate(['apps']), out);
   const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
   out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
@@ -166,6 +168,7 @@ function expandApp(
   defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
+  common: Pick<AppConfig, 'analysis' | 'analysisTemplates'>,
 ): AppConfig[] {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
@@ -190,6 +193,7 @@ function expandApp(
       onFailure: (e.onFailure as OnFailure | undefined) ?? defaults.onFailure,
       root,
       ...(typeof e.build === 'string' ? { build: e.build.replace(/\{name\}/g, name) } : {}),
+      ...common,
     };
   });
 }
