@@ -48434,7 +48434,7 @@ function oneLevelDirs(root, pattern) {
   for (const e of entries2) {
     if (e.name.startsWith(".")) continue;
     const rel = base ? `${base}/${e.name}` : e.name;
-    const abs = dir.endsWith(path3.sep) ? dir + e.name : dir + path3.sep + e.name;
+    const abs = childPath(dir, e.name);
     if (isMatch(rel) && (e.isDirectory() || e.isSymbolicLink() && isDirectory(abs))) out.push(abs);
   }
   return out.sort();
@@ -48686,7 +48686,8 @@ function expandApp(root, e, defaults, at, out, common2) {
 function outputResolver(root, written) {
   const MARK3 = "\0";
   const template = path5.resolve(root, written.replace(/\{name\}/g, MARK3));
-  const plain = (name) => !written.includes(MARK3) && name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name) && !name.includes(MARK3);
+  const markable = !written.includes(MARK3);
+  const plain = (name) => markable && name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name) && !name.includes(MARK3);
   return (name) => plain(name) ? template.split(MARK3).join(name) : path5.resolve(
     root,
     written.replace(/\{name\}/g, () => name)
@@ -60579,9 +60580,9 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexBy(apps.map((a) => repoPath(root, path24.join(a.output, STATUS_FILE))));
-  const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
-  const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
+  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path24.join(a.output, STATUS_FILE))));
+  const sourceOf = indexByPath(apps.map((a) => repoPath(root, a.source)));
+  const outputOf = indexByPath(apps.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
   const since = /* @__PURE__ */ new Map();
   const landingSha = /* @__PURE__ */ new Map();
@@ -60612,11 +60613,6 @@ function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-sha
       ...sha2 ? { landingSha: sha2 } : {}
     };
   });
-}
-function indexBy(paths) {
-  const out = /* @__PURE__ */ new Map();
-  paths.forEach((p, i) => out.set(p, [...out.get(p) ?? [], i]));
-  return out;
 }
 function* commits(log) {
   for (const record of log.split("").slice(1)) {
@@ -61189,8 +61185,7 @@ function posix2(p) {
 init_diagnostics();
 var FIRST_WINDOW = 64;
 function readSourceCommits(git, root, sources) {
-  const dirOf = /* @__PURE__ */ new Map();
-  sources.forEach((s, i) => dirOf.set(repoPath(root, s), [...dirOf.get(repoPath(root, s)) ?? [], i]));
+  const dirOf = indexByPath(sources.map((s) => repoPath(root, s)));
   const found = /* @__PURE__ */ new Map();
   for (const batch of pathBatches([...dirOf.keys()])) {
     const wanted = () => batch.some((dir) => dirOf.get(dir).some((i) => !found.has(i)));
@@ -61997,10 +61992,10 @@ function latestRuns(runs) {
   for (const r of runs) if ((byName.get(r.name)?.id ?? -1) < r.id) byName.set(r.name, r);
   return [...byName.values()];
 }
-function judgeArgo(reading, carrying2, now) {
+function judgeArgo(reading, carrying, now) {
   if ("error" in reading) return { state: "waiting", awaited: [`Argo CD (${reading.error})`] };
   const a = reading.app;
-  const at = (sha2) => sha2 !== void 0 && carrying2.includes(sha2);
+  const at = (sha2) => sha2 !== void 0 && carrying.includes(sha2);
   const what = `Argo CD application ${a.name}`;
   if (at(a.operationRevision) && (a.operationPhase === "Failed" || a.operationPhase === "Error"))
     return { state: "failed", reasons: [`${what}: sync ${a.operationPhase}`], sha: a.operationRevision };
@@ -62023,7 +62018,8 @@ function combineHealth(parts) {
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
 function recentCommits(git, root) {
-  return git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
+  let newest;
+  return () => newest ??= git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
 }
 function carryingCommits(recent, landing) {
   if (!landing) return [];
@@ -62166,8 +62162,7 @@ async function gather2(s, dryRun) {
     s.checkout.shallow
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
-  let newest;
-  const recent = () => newest ??= recentCommits(s.edges.git, s.checkout.root);
+  const recent = recentCommits(s.edges.git, s.checkout.root);
   const rounds = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
@@ -62959,8 +62954,7 @@ async function readGitHub(ctx, apps, histories, flags3) {
     const scm = edges.scm(connection2);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: "open" }));
     const top = gitTopLevel(edges.git, ctx.cwd);
-    let newest;
-    const recent = () => newest ??= recentCommits(edges.git, top);
+    const recent = top ? recentCommits(edges.git, top) : () => [];
     const out = [];
     for (const [i, entry] of apps.entries()) {
       const open4 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
@@ -62974,18 +62968,17 @@ async function readGitHub(ctx, apps, histories, flags3) {
         }))
       };
       const { landedAt, landingSha } = histories[i];
-      const read = top && landedAt ? await readSignals2(ctx, scm, edges, entry, carrying(recent, landingSha)) : void 0;
+      const read = top && landedAt ? await readSignals2(ctx, scm, edges, entry, landingSha, recent) : void 0;
       const from = countFrom(landedAt, read?.gate);
       out.push({ view, signals: read?.view ?? null, ...from ? { countFrom: from } : {} });
     }
     return out;
   });
 }
-var carrying = (recent, landingSha) => () => carryingCommits(recent(), landingSha);
-async function readSignals2(ctx, scm, edges, { loc, app }, carryingShas) {
+async function readSignals2(ctx, scm, edges, { loc, app }, landingSha, recent) {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
   if (!loc.health && gates.length === 0) return void 0;
-  const shas = carryingShas();
+  const shas = carryingCommits(recent(), landingSha);
   if (shas.length === 0) return void 0;
   const health = loc.health ? await healthOf2(scm, loc.health, shas, edges) : void 0;
   const run3 = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : void 0;

@@ -1,4 +1,5 @@
 import * as path from 'path';
+import { indexByPath } from '../io/confine';
 import { GitRunner } from '../io/git';
 import { STATUS_FILE } from '../state/status';
 import { dirsHolding, literal, pathBatches, repoPath } from './git-paths';
@@ -33,9 +34,10 @@ export function readAppHistories(
   apps: readonly AppPaths[],
   shallow = git(['rev-parse', '--is-shallow-repository'], root).trim() === 'true',
 ): BaseHistory[] {
-  const statusOf = indexBy(apps.map((a) => repoPath(root, path.join(a.output, STATUS_FILE))));
-  const sourceOf = indexBy(apps.map((a) => repoPath(root, a.source)));
-  const outputOf = indexBy(apps.map((a) => repoPath(root, a.output)));
+  // Two apps may share a source or an output: each path maps to every app it belongs to.
+  const statusOf = indexByPath(apps.map((a) => repoPath(root, path.join(a.output, STATUS_FILE))));
+  const sourceOf = indexByPath(apps.map((a) => repoPath(root, a.source)));
+  const outputOf = indexByPath(apps.map((a) => repoPath(root, a.output)));
   const landed = new Map<number, Date>();
   const since = new Map<number, Date>();
   const landingSha = new Map<number, string>();
@@ -67,13 +69,6 @@ export function readAppHistories(
       ...(sha ? { landingSha: sha } : {}),
     };
   });
-}
-
-/** Each path to the apps (indexes) it belongs to: two apps may share a source or an output. */
-function indexBy(paths: readonly string[]): Map<string, number[]> {
-  const out = new Map<string, number[]>();
-  paths.forEach((p, i) => out.set(p, [...(out.get(p) ?? []), i]));
-  return out;
 }
 
 /** `git log -z --format=%x01%H %cI --name-only`: per commit \x01SHA DATE\0\nNAME\0NAME\0 (names unquoted). */

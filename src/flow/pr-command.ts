@@ -81,8 +81,7 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     s.checkout.shallow,
   );
   const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
-  let newest: string[] | undefined; // read once, and only when an app has a gate to read
-  const recent = () => (newest ??= recentCommits(s.edges.git, s.checkout.root));
+  const recent = recentCommits(s.edges.git, s.checkout.root);
   const rounds: AppRound[] = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;

@@ -7,11 +7,16 @@ import { CommitSignals, Health, combineHealth, judgeArgo, judgeHealth } from './
 /** At most this many commits of the base are read for one app's health: its head, ..., the commit that landed the step. */
 export const MAX_HEALTH_COMMITS = 4;
 
-/** The newest first-parent commits of the base, as many as a health read may need: one `git rev-list` per run. */
-export function recentCommits(git: GitRunner, root: string): string[] {
-  return git(['rev-list', '--first-parent', `--max-count=${MAX_HEALTH_COMMITS}`, 'HEAD'], root)
-    .split('\n')
-    .filter(Boolean);
+/**
+ * The newest first-parent commits of the base, as many as a health read may need: read by one
+ * `git rev-list` on first call, and only then (a run whose apps have no gate reads none).
+ */
+export function recentCommits(git: GitRunner, root: string): () => readonly string[] {
+  let newest: string[] | undefined;
+  return () =>
+    (newest ??= git(['rev-list', '--first-parent', `--max-count=${MAX_HEALTH_COMMITS}`, 'HEAD'], root)
+      .split('\n')
+      .filter(Boolean));
 }
 
 /**

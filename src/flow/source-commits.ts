@@ -1,4 +1,5 @@
 import { printable } from '../diagnostics';
+import { indexByPath } from '../io/confine';
 import { GitRunner } from '../io/git';
 import { dirsHolding, literal, pathBatches, repoPath } from './git-paths';
 import { SourceCommit } from './template-data';
@@ -20,8 +21,7 @@ export function readSourceCommits(
   root: string,
   sources: readonly string[],
 ): (SourceCommit | undefined)[] {
-  const dirOf = new Map<string, number[]>();
-  sources.forEach((s, i) => dirOf.set(repoPath(root, s), [...(dirOf.get(repoPath(root, s)) ?? []), i]));
+  const dirOf = indexByPath(sources.map((s) => repoPath(root, s)));
   const found = new Map<number, SourceCommit>();
   for (const batch of pathBatches([...dirOf.keys()])) {
     const wanted = () => batch.some((dir) => dirOf.get(dir)!.some((i) => !found.has(i)));

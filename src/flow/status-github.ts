@@ -50,8 +50,7 @@ export async function readGitHub(
     const scm = edges.scm(connection);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: 'open' }));
     const top = gitTopLevel(edges.git, ctx.cwd);
-    let newest: string[] | undefined; // read once, and only when an app has a gate to read
-    const recent = () => (newest ??= recentCommits(edges.git, top!));
+    const recent = top ? recentCommits(edges.git, top) : () => [];
     const out: AppGitHub[] = [];
     for (const [i, entry] of apps.entries()) {
       const open = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === 'open');
@@ -65,8 +64,7 @@ export async function readGitHub(
         })),
       };
       const { landedAt, landingSha } = histories[i];
-      const read =
-        top && landedAt ? await readSignals(ctx, scm, edges, entry, carrying(recent, landingSha)) : undefined;
+      const read = top && landedAt ? await readSignals(ctx, scm, edges, entry, landingSha, recent) : undefined;
       const from = countFrom(landedAt, read?.gate);
       out.push({ view, signals: read?.view ?? null, ...(from ? { countFrom: from } : {}) });
     }
@@ -74,20 +72,17 @@ export async function readGitHub(
   });
 }
 
-/** The commits carrying the app's step (carryingCommits), read only when asked: apps without gates need none. */
-const carrying = (recent: () => readonly string[], landingSha: string | undefined) => () =>
-  carryingCommits(recent(), landingSha);
-
 async function readSignals(
   ctx: RunContext,
   scm: ScmClient,
   edges: FlowEdges,
   { loc, app }: LoadedEntry,
-  carryingShas: () => string[],
+  landingSha: string | undefined,
+  recent: () => readonly string[],
 ): Promise<{ view: GateSignalsView; gate: GateSignals } | undefined> {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
   if (!loc.health && gates.length === 0) return undefined;
-  const shas = carryingShas();
+  const shas = carryingCommits(recent(), landingSha);
   if (shas.length === 0) return undefined;
   const health = loc.health ? await healthOf(scm, loc.health, shas, edges) : undefined;
   const run = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : undefined;

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
-import { isNormalAbsolute } from './confine';
+import { childPath, isNormalAbsolute } from './confine';
 
 /** Where a field of one `apps[i]` entry is written in rollgen.yaml. */
 export type EntryLocator = (field: readonly (string | number)[]) => Origin;
@@ -42,7 +42,7 @@ function oneLevelDirs(root: string, pattern: string): string[] | undefined {
   for (const e of entries) {
     if (e.name.startsWith('.')) continue;
     const rel = base ? `${base}/${e.name}` : e.name;
-    const abs = dir.endsWith(path.sep) ? dir + e.name : dir + path.sep + e.name;
+    const abs = childPath(dir, e.name);
     if (isMatch(rel) && (e.isDirectory() || (e.isSymbolicLink() && isDirectory(abs)))) out.push(abs);
   }
   return out.sort();

@@ -206,13 +206,9 @@ function expandApp(
 export function outputResolver(root: string, written: string): (name: string) => string {
   const MARK = '\u0000'; // never in a path
   const template = path.resolve(root, written.replace(/\{name\}/g, MARK));
+  const markable = !written.includes(MARK);
   const plain = (name: string) =>
-    !written.includes(MARK) &&
-    name !== '' &&
-    name !== '.' &&
-    name !== '..' &&
-    !/[/\\]/.test(name) &&
-    !name.includes(MARK);
+    markable && name !== '' && name !== '.' && name !== '..' && !/[/\\]/.test(name) && !name.includes(MARK);
   return (name) =>
     plain(name)
       ? template.split(MARK).join(name)

@@ -59,15 +59,16 @@ const parentOf = (abs: string): string => {
 const nameOf = (abs: string): string => (path.sep === '/' ? abs.slice(abs.lastIndexOf('/') + 1) : path.basename(abs));
 
 /** `dir/name` by concatenation: both parts are already normal (path.join normalises again, per app). */
-const childPath = (dir: string, name: string): string => (dir.endsWith(path.sep) ? dir + name : dir + path.sep + name);
+export const childPath = (dir: string, name: string): string =>
+  dir.endsWith(path.sep) ? dir + name : dir + path.sep + name;
 
+const DOT = 46;
+const SLASH = 47;
 /**
  * Absolute with no `.`, `..`, empty segment or trailing separator: path.resolve would return it as
  * is. A scan of the `/.` places, not a regex (this runs for every path of every app); a name that
  * starts with a dot (`.work`, `.github`) is normal.
  */
-const DOT = 46;
-const SLASH = 47;
 export const isNormalAbsolute = (p: string): boolean => {
   if (path.sep !== '/' || !p.startsWith('/')) return false;
   if (p === '/') return true;
@@ -207,8 +208,8 @@ function atOrAbove(byPath: ReadonlyMap<string, number[]>): (dir: string) => read
   };
 }
 
-/** Position(s) of each path in `paths`. */
-function indexByPath(paths: readonly (string | undefined)[]): Map<string, number[]> {
+/** Position(s) of each path in `paths` (undefined ones left out). */
+export function indexByPath(paths: readonly (string | undefined)[]): Map<string, number[]> {
   const map = new Map<string, number[]>();
   paths.forEach((p, i) => {
     if (p === undefined) return;
