@@ -87,3 +87,7 @@ assertAscii('dist');
 const { spawnSync } = await import('node:child_process');
 const warm = spawnSync(process.execPath, ['scripts/warm-cache.cjs'], { stdio: 'inherit' });
 if (warm.status !== 0) process.stderr.write('rollgen build: code cache not written (start-up will be slower)\n');
+
+// Last, after everything above wrote dist/: `npm test` skips its build while this stamp holds (scripts/build-stamp.mjs).
+const { writeStamp } = await import('./build-stamp.mjs');
+writeStamp(process.cwd());
