@@ -12,7 +12,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 
-import { ROOT, WORK, appDirs, writeConfigRepo } from './fixtures.mjs';
+import { ROOT, WORK, appDirs, awaitQuietDisk, emptyTrash, moveToTrash, writeConfigRepo } from './fixtures.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
@@ -187,7 +187,7 @@ function parseFloor(dirs) {
 
 /** `rollgen advance` of every app of the repo, in this process, from no output (the first deploy writes every file). */
 async function advanceRepo(main, repo) {
-  fs.rmSync(path.join(repo, 'deploy'), { recursive: true, force: true });
+  moveToTrash(path.join(repo, 'deploy'));
   settleDisk();
   const { out, err, ctx } = collectingContext(repo);
   const t = timer();
@@ -199,9 +199,10 @@ async function advanceRepo(main, repo) {
 }
 
 /**
- * Untimed, before each timed advance and floor: `sync`, so the disk work the previous run and the
- * removal of its output left pending (dirty pages, journal commits, discards of freed blocks) is not
- * paid by whichever run comes next. Without it, each side paid for the other's deletions.
+ * Untimed, before each timed advance and floor: `sync`, so the disk work the previous run left
+ * pending (dirty pages) is not paid by whichever run comes next. The previous output is moved to
+ * the trash, not deleted (see moveToTrash): deleting it made the next run's file creations pay
+ * for every inode freed in the minute before, on either side.
  */
 function settleDisk() {
   spawnSync('sync', [], { stdio: 'ignore' });
@@ -209,7 +210,7 @@ function settleDisk() {
 
 /** The floor of advance: read every source file, parse it, write each document back as text to the app's output. */
 function writeFloor(repo) {
-  fs.rmSync(path.join(repo, 'floor'), { recursive: true, force: true });
+  moveToTrash(path.join(repo, 'floor'));
   settleDisk();
   const t = timer();
   for (const dir of appDirs(repo)) {
@@ -431,6 +432,7 @@ async function mainBench() {
   const inRepo = ONLY.has('repo') ? oneAppInRepo() : undefined;
   const { main } = require(DIST);
   const many = ONLY.has('render') ? await thousandRenders(main) : undefined;
+  if (ONLY.has('advance')) await awaitQuietDisk(console.log);
   const adv = ONLY.has('advance') ? await advances(main) : undefined;
   printTable([cold, inRepo, many, adv].flatMap((section) => section?.rows ?? []));
 
@@ -510,7 +512,9 @@ function newestMtime(...dirs) {
   return newest;
 }
 
-mainBench().catch((e) => {
-  console.error(`bench: ${e.stack ?? e}`);
-  process.exit(1);
-});
+mainBench()
+  .catch((e) => {
+    console.error(`bench: ${e.stack ?? e}`);
+    process.exitCode = 1;
+  })
+  .finally(emptyTrash);
