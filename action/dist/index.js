@@ -49257,23 +49257,13 @@ function checkedCommit(dir, entries2, staged) {
   ]);
 }
 function checkTargets(dir, names) {
-  const present = new Set(listing(dir).map((n) => n.toLowerCase()));
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
     if (name.length > MAX_NAME)
       throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
-    if (!present.has(name.toLowerCase())) continue;
     const stat = fs9.lstatSync(path9.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path9.join(dir, name), "is a directory where rollgen writes a file; move it away");
-  }
-}
-function listing(dir) {
-  try {
-    return fs9.readdirSync(dir);
-  } catch (e) {
-    if (e.code === "ENOENT") return [];
-    throw e;
   }
 }
 function discardUncommitted(dir) {

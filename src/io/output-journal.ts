@@ -215,27 +215,13 @@ function checkedCommit(dir: string, entries: readonly string[], staged: readonly
 
 /** Refuses, before anything is written, a target the renames could not replace (a directory where a file goes). */
 export function checkTargets(dir: string, names: readonly string[]): void {
-  // One listing, then an lstat only of the names already there (a new output has none). Compared
-  // without case, as a case-insensitive file system (macOS, Windows) would match them.
-  const present = new Set(listing(dir).map((n) => n.toLowerCase()));
   for (const name of names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
     if (name.length > MAX_NAME)
       throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
-    if (!present.has(name.toLowerCase())) continue;
     const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
       throw new IoError(path.join(dir, name), 'is a directory where rollgen writes a file; move it away');
-  }
-}
-
-/** The names in `dir`; none where it does not exist yet. */
-function listing(dir: string): string[] {
-  try {
-    return fs.readdirSync(dir);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw e;
   }
 }
 
