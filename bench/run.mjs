@@ -13,6 +13,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 
 import { ROOT, WORK, appDirs, awaitQuietDisk, emptyTrash, moveToTrash, writeConfigRepo } from './fixtures.mjs';
+import { writeYamlFloor } from './yaml-floor.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
@@ -281,12 +282,13 @@ function printTable(rows) {
 // ---------------------------------------------------------------- sections
 
 /** One cold process against `node -e 0` (and kubectl kustomize for reference), round-robin. */
-function coldProcesses(example) {
+function coldProcesses(example, yamlFloor) {
   const renderArgs = ['render', path.relative(ROOT, EXAMPLE), '--step', STEP];
   const kapp = writeKustomizeApp(example);
   const fns = [
     () => spawnNonEmpty(BIN, renderArgs, 'bin/rollgen'),
     () => spawnChecked('node', ['-e', '0'], 'node -e 0'),
+    () => spawnNonEmpty('node', [yamlFloor, EXAMPLE], 'yaml floor'),
   ];
   let kustomizeSkip = null;
   if (!hasKubectl()) kustomizeSkip = 'kubectl not found: skipped';
@@ -299,15 +301,16 @@ function coldProcesses(example) {
       kustomizeSkip = `kubectl kustomize failed: skipped (${String(e.message).split('\n')[0]})`;
     }
   }
-  const [one, floor, kustomize = null] = measureInterleaved(fns);
+  const [one, floor, yaml, kustomize = null] = measureInterleaved(fns);
   const rows = [
     { name: `bin/rollgen render echoserver --step ${STEP}`, s: one, note: 'cold process' },
     { name: 'node -e 0', s: floor, note: 'cold process floor' },
+    { name: 'yaml floor (same files)', s: yaml, note: 'cold process: read, parse, print with yaml only' },
     kustomize
       ? { name: 'kubectl kustomize (plain manifests)', s: kustomize, note: kapp.files.join(', ') }
       : { name: 'kubectl kustomize (plain manifests)', skipped: kustomizeSkip },
   ];
-  return { rows, one, floor, kustomize };
+  return { rows, one, floor, yaml, kustomize };
 }
 
 /** One app of a rollgen.yaml repo of REPO_APPS apps against the same app in a repo of its own: cold processes. */
@@ -428,7 +431,9 @@ async function mainBench() {
   );
   console.log('');
 
-  const cold = ONLY.has('cold') ? coldProcesses(readExample()) : undefined;
+  const cold = ONLY.has('cold')
+    ? coldProcesses(readExample(), await writeYamlFloor(ROOT, path.join(WORK, 'yaml-floor')))
+    : undefined;
   const inRepo = ONLY.has('repo') ? oneAppInRepo() : undefined;
   const { main } = require(DIST);
   const many = ONLY.has('render') ? await thousandRenders(main) : undefined;
@@ -440,7 +445,12 @@ async function mainBench() {
   const ratio1000 = many ? many.render.median / many.parse.median : null;
   const ratioLine = (label, r, target) => console.log(`${label} = ${fmtRatio(r)}  (${verdict(r, target)})`);
   console.log('');
-  if (cold) ratioLine('ratio one       = render / node floor         ', ratioOne, TARGET_ONE);
+  if (cold) {
+    ratioLine('ratio one       = render / node floor         ', ratioOne, TARGET_ONE);
+    console.log(
+      `yaml floor      = ${fmtRatio(cold.yaml.median / cold.floor.median)}x node; rollgen's cold render is ${fmtRatio(cold.one.median / cold.yaml.median)}x the yaml floor`,
+    );
+  }
   if (inRepo) ratioLine(`ratio one in N  = render in ${REPO_APPS} / alone       `, inRepo.ratio, TARGET_ONE_IN_N);
   if (many) ratioLine('ratio 1000      = render 1000 / parse floor    ', ratio1000, TARGET_1000);
   if (adv) {
@@ -465,6 +475,8 @@ async function mainBench() {
       render_one_ms: round(cold?.one.median),
       node_floor_ms: round(cold?.floor.median),
       ratio_one: round(ratioOne),
+      yaml_floor_ms: round(cold?.yaml.median),
+      ratio_yaml_floor: round(cold ? cold.yaml.median / cold.floor.median : null),
       render_one_in_n_ms: round(inRepo?.rows[0].s.median),
       render_alone_ms: round(inRepo?.rows[1].s.median),
       ratio_one_in_n: round(inRepo?.ratio),
