@@ -178,14 +178,14 @@ async function release(file: string, dir: string, created: string | undefined): 
 
 /** Removes `dir` and its parents up to `created` while they are empty (another output may share a parent). */
 async function removeEmpty(dir: string, created: string): Promise<void> {
-  for (let d = dir; (await fs.promises.readdir(d).catch(() => [''])).length === 0; d = path.dirname(d)) {
-    if (
-      !(await fs.promises.rmdir(d).then(
-        () => true,
-        () => false,
-      )) ||
-      d === created
-    )
-      break;
+  for (let d = dir; ; d = path.dirname(d)) {
+    const empty = (await fs.promises.readdir(d).catch(() => [''])).length === 0;
+    if (!empty || !(await removedDir(d)) || d === created) return;
   }
 }
+
+const removedDir = (d: string): Promise<boolean> =>
+  fs.promises.rmdir(d).then(
+    () => true,
+    () => false,
+  );
