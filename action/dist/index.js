@@ -49050,14 +49050,15 @@ async function release(file, dir, created) {
   if (created) await removeEmpty(dir, created);
 }
 async function removeEmpty(dir, created) {
-  for (let d = dir; (await fs7.promises.readdir(d).catch(() => [""])).length === 0; d = path7.dirname(d)) {
-    if (!await fs7.promises.rmdir(d).then(
-      () => true,
-      () => false
-    ) || d === created)
-      break;
+  for (let d = dir; ; d = path7.dirname(d)) {
+    const empty2 = (await fs7.promises.readdir(d).catch(() => [""])).length === 0;
+    if (!empty2 || !await removedDir(d) || d === created) return;
   }
 }
+var removedDir = (d) => fs7.promises.rmdir(d).then(
+  () => true,
+  () => false
+);
 
 // src/io/output-journal-v1.ts
 var fs8 = __toESM(require("fs"));
