@@ -76,7 +76,7 @@ export function writeApp(template, dir, suffix, albOrder) {
  */
 export function writeConfigRepo(name, count, kinds) {
   const repo = path.join(WORK, name);
-  fs.rmSync(repo, { recursive: true, force: true });
+  moveToTrash(repo);
   fs.mkdirSync(path.join(repo, 'apps'), { recursive: true });
   fs.writeFileSync(path.join(repo, 'rollgen.yaml'), CONFIG);
   const templates = kinds.map((k) => readTemplate(TEMPLATES[k]));
@@ -88,6 +88,44 @@ export function writeConfigRepo(name, count, kinds) {
     writeApp(templates[k], path.join(repo, 'apps', `app-${suffix}`), suffix, order);
   }
   return repo;
+}
+
+const TRASH = path.join(WORK, 'trash');
+let trashed = 0;
+
+/**
+ * Moves `p` (if it exists) into bench/.work/trash instead of deleting it: ext4 without a journal
+ * (this disk) skips every inode freed in the last 60 s when it allocates one, or in the last 6
+ * minutes where its inode table block is dirty (as it is while files are being created), checking
+ * each in turn (`recently_deleted()` in fs/ext4/ialloc.c). Deleting thousands of files makes every
+ * file created in the next minutes slower, by how much was deleted. A rename frees no inode.
+ */
+export function moveToTrash(p) {
+  if (!fs.existsSync(p)) return;
+  fs.mkdirSync(TRASH, { recursive: true });
+  fs.renameSync(p, path.join(TRASH, `${process.pid}-${trashed++}`));
+}
+
+/** Deletes what `moveToTrash` kept: once, after the last timed run. Notes when, for `awaitQuietDisk`. */
+export function emptyTrash() {
+  if (!fs.existsSync(TRASH)) return;
+  fs.rmSync(TRASH, { recursive: true, force: true });
+  fs.writeFileSync(EMPTIED, String(Date.now()));
+}
+
+const EMPTIED = path.join(WORK, 'trash-emptied');
+/** How long ext4 may skip a freed inode (RECENTCY_MIN + RECENTCY_DIRTY in fs/ext4/ialloc.c), and a margin. */
+const RECENTCY_MS = 370_000;
+
+/** Before the rows that create files: waits until the previous bench's deletions (emptyTrash) no longer slow them. */
+export async function awaitQuietDisk(log) {
+  const emptied = fs.existsSync(EMPTIED) ? Number(fs.readFileSync(EMPTIED, 'utf8')) : 0;
+  const wait = emptied + RECENTCY_MS - Date.now();
+  if (!(wait > 0)) return;
+  log(
+    `waiting ${Math.ceil(wait / 1000)} s: the previous bench deleted its files less than 6 minutes ago (bench/README.md)`,
+  );
+  await new Promise((resolve) => setTimeout(resolve, wait));
 }
 
 /** The plain directories of `writeConfigRepo`'s apps, for loops that name each app's source. */

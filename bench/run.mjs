@@ -12,7 +12,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { createRequire } from 'node:module';
 
-import { ROOT, WORK, appDirs, writeConfigRepo } from './fixtures.mjs';
+import { ROOT, WORK, appDirs, awaitQuietDisk, emptyTrash, moveToTrash, writeConfigRepo } from './fixtures.mjs';
+import { writeYamlFloor } from './yaml-floor.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
@@ -187,7 +188,7 @@ function parseFloor(dirs) {
 
 /** `rollgen advance` of every app of the repo, in this process, from no output (the first deploy writes every file). */
 async function advanceRepo(main, repo) {
-  fs.rmSync(path.join(repo, 'deploy'), { recursive: true, force: true });
+  moveToTrash(path.join(repo, 'deploy'));
   settleDisk();
   const { out, err, ctx } = collectingContext(repo);
   const t = timer();
@@ -199,9 +200,10 @@ async function advanceRepo(main, repo) {
 }
 
 /**
- * Untimed, before each timed advance and floor: `sync`, so the disk work the previous run and the
- * removal of its output left pending (dirty pages, journal commits, discards of freed blocks) is not
- * paid by whichever run comes next. Without it, each side paid for the other's deletions.
+ * Untimed, before each timed advance and floor: `sync`, so the disk work the previous run left
+ * pending (dirty pages) is not paid by whichever run comes next. The previous output is moved to
+ * the trash, not deleted (see moveToTrash): deleting it made the next run's file creations pay
+ * for every inode freed in the minute before, on either side.
  */
 function settleDisk() {
   spawnSync('sync', [], { stdio: 'ignore' });
@@ -209,7 +211,7 @@ function settleDisk() {
 
 /** The floor of advance: read every source file, parse it, write each document back as text to the app's output. */
 function writeFloor(repo) {
-  fs.rmSync(path.join(repo, 'floor'), { recursive: true, force: true });
+  moveToTrash(path.join(repo, 'floor'));
   settleDisk();
   const t = timer();
   for (const dir of appDirs(repo)) {
@@ -280,12 +282,13 @@ function printTable(rows) {
 // ---------------------------------------------------------------- sections
 
 /** One cold process against `node -e 0` (and kubectl kustomize for reference), round-robin. */
-function coldProcesses(example) {
+function coldProcesses(example, yamlFloor) {
   const renderArgs = ['render', path.relative(ROOT, EXAMPLE), '--step', STEP];
   const kapp = writeKustomizeApp(example);
   const fns = [
     () => spawnNonEmpty(BIN, renderArgs, 'bin/rollgen'),
     () => spawnChecked('node', ['-e', '0'], 'node -e 0'),
+    () => spawnNonEmpty('node', [yamlFloor, EXAMPLE], 'yaml floor'),
   ];
   let kustomizeSkip = null;
   if (!hasKubectl()) kustomizeSkip = 'kubectl not found: skipped';
@@ -298,15 +301,16 @@ function coldProcesses(example) {
       kustomizeSkip = `kubectl kustomize failed: skipped (${String(e.message).split('\n')[0]})`;
     }
   }
-  const [one, floor, kustomize = null] = measureInterleaved(fns);
+  const [one, floor, yaml, kustomize = null] = measureInterleaved(fns);
   const rows = [
     { name: `bin/rollgen render echoserver --step ${STEP}`, s: one, note: 'cold process' },
     { name: 'node -e 0', s: floor, note: 'cold process floor' },
+    { name: 'yaml floor (same files)', s: yaml, note: 'cold process: read, parse, print with yaml only' },
     kustomize
       ? { name: 'kubectl kustomize (plain manifests)', s: kustomize, note: kapp.files.join(', ') }
       : { name: 'kubectl kustomize (plain manifests)', skipped: kustomizeSkip },
   ];
-  return { rows, one, floor, kustomize };
+  return { rows, one, floor, yaml, kustomize };
 }
 
 /** One app of a rollgen.yaml repo of REPO_APPS apps against the same app in a repo of its own: cold processes. */
@@ -427,10 +431,13 @@ async function mainBench() {
   );
   console.log('');
 
-  const cold = ONLY.has('cold') ? coldProcesses(readExample()) : undefined;
+  const cold = ONLY.has('cold')
+    ? coldProcesses(readExample(), await writeYamlFloor(ROOT, path.join(WORK, 'yaml-floor')))
+    : undefined;
   const inRepo = ONLY.has('repo') ? oneAppInRepo() : undefined;
   const { main } = require(DIST);
   const many = ONLY.has('render') ? await thousandRenders(main) : undefined;
+  if (ONLY.has('advance')) await awaitQuietDisk(console.log);
   const adv = ONLY.has('advance') ? await advances(main) : undefined;
   printTable([cold, inRepo, many, adv].flatMap((section) => section?.rows ?? []));
 
@@ -438,7 +445,12 @@ async function mainBench() {
   const ratio1000 = many ? many.render.median / many.parse.median : null;
   const ratioLine = (label, r, target) => console.log(`${label} = ${fmtRatio(r)}  (${verdict(r, target)})`);
   console.log('');
-  if (cold) ratioLine('ratio one       = render / node floor         ', ratioOne, TARGET_ONE);
+  if (cold) {
+    ratioLine('ratio one       = render / node floor         ', ratioOne, TARGET_ONE);
+    console.log(
+      `yaml floor      = ${fmtRatio(cold.yaml.median / cold.floor.median)}x node; rollgen's cold render is ${fmtRatio(cold.one.median / cold.yaml.median)}x the yaml floor`,
+    );
+  }
   if (inRepo) ratioLine(`ratio one in N  = render in ${REPO_APPS} / alone       `, inRepo.ratio, TARGET_ONE_IN_N);
   if (many) ratioLine('ratio 1000      = render 1000 / parse floor    ', ratio1000, TARGET_1000);
   if (adv) {
@@ -463,6 +475,8 @@ async function mainBench() {
       render_one_ms: round(cold?.one.median),
       node_floor_ms: round(cold?.floor.median),
       ratio_one: round(ratioOne),
+      yaml_floor_ms: round(cold?.yaml.median),
+      ratio_yaml_floor: round(cold ? cold.yaml.median / cold.floor.median : null),
       render_one_in_n_ms: round(inRepo?.rows[0].s.median),
       render_alone_ms: round(inRepo?.rows[1].s.median),
       ratio_one_in_n: round(inRepo?.ratio),
@@ -510,7 +524,9 @@ function newestMtime(...dirs) {
   return newest;
 }
 
-mainBench().catch((e) => {
-  console.error(`bench: ${e.stack ?? e}`);
-  process.exit(1);
-});
+mainBench()
+  .catch((e) => {
+    console.error(`bench: ${e.stack ?? e}`);
+    process.exitCode = 1;
+  })
+  .finally(emptyTrash);

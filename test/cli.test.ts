@@ -43,6 +43,25 @@ test('rollgen.yaml: apps from a glob, commands by name or all at once, outputs f
   expect(unknown.stderr).toMatch(/no app "nope" in rollgen.yaml; known: echo-a, echo-b/);
 });
 
+test('advance refused while loading leaves no output directory, though they are made while it loads', async () => {
+  makeRepo(true); // both apps claim one host: the repo-wide check refuses them after every app is read
+  const r = await runCli(['advance'], repo);
+  expect(r.code).toBe(2);
+  expect(fs.existsSync(path.join(repo, 'deploy'))).toBe(false);
+});
+
+test('advance that cannot lock one output removes the directories it made for the others', async () => {
+  makeRepo(false);
+  fs.mkdirSync(path.join(repo, 'deploy', 'echo-a'), { recursive: true });
+  // This test process is alive: its lock is not stale, and the run gives up at once.
+  fs.writeFileSync(path.join(repo, 'deploy', 'echo-a', '.rollgen-lock'), `${process.pid}\n${os.hostname()}\n`);
+  const r = await runCli(['advance'], repo, '', { env: { ...process.env, ROLLGEN_LOCK_TIMEOUT: '0' } });
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain('is being written by another rollgen run');
+  expect(fs.readdirSync(path.join(repo, 'deploy'))).toEqual(['echo-a']);
+  expect(fs.readdirSync(path.join(repo, 'deploy', 'echo-a'))).toEqual(['.rollgen-lock']);
+});
+
 test('one nginx canary per host+path across all apps: the conflict names both apps', async () => {
   makeRepo(true);
   const r = await runCli(['validate'], repo);

@@ -21111,9 +21111,9 @@ var require_dist2 = __commonJS({
           return matcher(path32) && !ignore(path32);
         }],
         exclude: debug ? (_, p) => {
-          const skipped = excludePredicate(_, p);
-          log(`${skipped ? "skipped" : "crawling"} ${p}`);
-          return skipped;
+          const skipped2 = excludePredicate(_, p);
+          log(`${skipped2 ? "skipped" : "crawling"} ${p}`);
+          return skipped2;
         } : excludePredicate,
         fs: options.fs,
         pathSeparator: "/",
@@ -47677,6 +47677,7 @@ function stringify3(value, replacer, options) {
 init_diagnostics();
 init_errors();
 var KUSTOMIZATION_NAMES = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+var KUSTOMIZATION_LOWER = new Set(KUSTOMIZATION_NAMES.map((n) => n.toLowerCase()));
 var NOT_MANIFESTS = /* @__PURE__ */ new Set(["rollgen.yaml", "rollgen-status.yaml"]);
 function readAppSource(dir, cwd) {
   const root = realDir(dir);
@@ -47687,10 +47688,12 @@ function readAppSource(dir, cwd) {
 }
 function readDir(dir, root, cwd, out, chain) {
   if (chain.length > 11) throw new IoError(dir, "kustomization resources nest more than 10 levels deep");
-  const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
+  const entries2 = fs.readdirSync(dir, { withFileTypes: true });
+  const candidate = entries2.some((e) => KUSTOMIZATION_LOWER.has(e.name.toLowerCase()));
+  const kustomization = candidate ? KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p)) : void 0;
   if (!kustomization) {
     const real = chain[chain.length - 1];
-    return fs.readdirSync(dir, { withFileTypes: true }).filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name)).sort((a, b) => compareText(a.name, b.name)).map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : void 0)).filter((f) => f !== void 0);
+    return entries2.filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name)).sort((a, b) => compareText(a.name, b.name)).map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : void 0)).filter((f) => f !== void 0);
   }
   return resourcesOf(kustomization, root, cwd, out, chain).flatMap((entry) => {
     if (fs.statSync(entry).isDirectory()) return readDir(entry, root, cwd, out, [...chain, fs.realpathSync(entry)]);
@@ -47742,7 +47745,7 @@ function readInside(file, root, cwd, out, real = fs.realpathSync(file)) {
 }
 function realDir(dir) {
   try {
-    const real = fs.realpathSync(dir);
+    const real = fs.realpathSync.native(dir);
     if (!fs.statSync(real).isDirectory()) throw new IoError(dir, "is not a directory");
     return real;
   } catch (e) {
@@ -47802,8 +47805,32 @@ function isObject(value) {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 function cloneJson(value) {
-  return value === void 0 ? value : JSON.parse(JSON.stringify(value));
+  return value === void 0 ? value : copyJson(value, 0);
 }
+var MAX_DIRECT_DEPTH = 100;
+function copyJson(value, depth) {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
+  if (typeof value === "number") return Number.isFinite(value) ? value + 0 : null;
+  const own = value;
+  if (depth > MAX_DIRECT_DEPTH || typeof own.toJSON === "function") return JSON.parse(JSON.stringify(value));
+  if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
+    const out2 = new Array(value.length);
+    for (let i = 0; i < value.length; i++) out2[i] = skipped(value[i]) ? null : copyJson(value[i], depth + 1);
+    return out2;
+  }
+  const proto = typeof value === "object" ? Object.getPrototypeOf(value) : void 0;
+  if (proto !== Object.prototype && proto !== null) return JSON.parse(JSON.stringify(value));
+  const out = {};
+  for (const key2 of Object.keys(value)) {
+    const v = value[key2];
+    if (skipped(v)) continue;
+    if (key2 === "__proto__") Object.defineProperty(out, key2, { value: copyJson(v, depth + 1), ...PLAIN });
+    else out[key2] = copyJson(v, depth + 1);
+  }
+  return out;
+}
+var PLAIN = { enumerable: true, writable: true, configurable: true };
+var skipped = (v) => v === void 0 || typeof v === "function" || typeof v === "symbol";
 
 // src/plan/gates.ts
 var defaultGatePolicy = { firstStep: "manual", unpaused: "manual" };
@@ -48164,6 +48191,7 @@ function parseYamlStream(file, text2) {
   }
   const documents = [];
   const diagnostics = [];
+  const nodes = new StreamNodes(docs, lineCounter, text2);
   docs.forEach((doc, index) => {
     const problems = doc.errors.map(
       (e) => error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, tooDeep(e) ? TOO_DEEP : firstLine(e.message))
@@ -48175,10 +48203,36 @@ function parseYamlStream(file, text2) {
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === void 0 || value === null) return;
-    documents.push(makeDocument(file, index, value, doc, lineCounter, text2));
+    documents.push(makeDocument(file, index, value, nodes));
   });
-  return { documents, diagnostics };
+  return { documents, diagnostics, release: () => nodes.release() };
 }
+var StreamNodes = class {
+  constructor(docs, lineCounter, text2) {
+    this.lineCounter = lineCounter;
+    this.text = text2;
+    this.docs = docs;
+  }
+  lineCounter;
+  text;
+  docs;
+  get held() {
+    return this.docs !== void 0;
+  }
+  doc(index) {
+    if (!this.docs) {
+      this.lineCounter = new LineCounter();
+      this.docs = parseDocuments(this.text, this.lineCounter) ?? [];
+    }
+    return this.docs[index];
+  }
+  linePos(offset) {
+    return this.lineCounter.linePos(offset);
+  }
+  release() {
+    this.docs = void 0;
+  }
+};
 var TOO_DEEP = `nested too deeply to read; no Kubernetes object nests more than ${MAX_DEPTH} levels`;
 function tooDeep(e) {
   return e instanceof RangeError || /Maximum call stack/.test(e.message);
@@ -48215,31 +48269,45 @@ function toJs(doc, file, lc, out) {
     return void 0;
   }
 }
-function makeDocument(file, index, value, doc, lc, text2) {
+function makeDocument(file, index, value, nodes) {
   const at = (offset) => {
-    const p = lc.linePos(offset);
+    const p = nodes.linePos(offset);
     return { file, line: p.line, col: p.col };
   };
-  const rootOffset = doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate2 = (path31) => {
+  const rootOf = (doc) => doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
+  const locateIn = (doc, path31) => {
     for (let n = path31.length; n >= 0; n--) {
       const node = n === 0 ? doc.contents : doc.getIn(path31.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
-    return at(rootOffset);
+    return at(rootOf(doc));
   };
+  const locate2 = (path31) => nodes.held ? locateIn(nodes.doc(index), path31) : lazyOrigin(file, () => locateIn(nodes.doc(index), path31));
   const locateBlockText = (path31) => {
-    const node = doc.getIn(path31, true);
+    const node = nodes.doc(index).getIn(path31, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
-    return blockTextStart(text2, node.range[0], lc, file);
+    return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
-  return { file, index, value, origin: at(rootOffset), locate: locate2, locateBlockText };
+  return { file, index, value, origin: at(rootOf(nodes.doc(index))), locate: locate2, locateBlockText };
 }
-function blockTextStart(text2, headerOffset, lc, file) {
+function lazyOrigin(file, find) {
+  let found;
+  const get = () => found ??= find();
+  return {
+    file,
+    get line() {
+      return get().line;
+    },
+    get col() {
+      return get().col;
+    }
+  };
+}
+function blockTextStart(text2, headerOffset, lineOf, file) {
   const eol = text2.indexOf("\n", headerOffset);
   if (eol < 0 || /^\|[-+]?[1-9]/.test(text2.slice(headerOffset, eol))) return void 0;
   const firstLine2 = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text2.slice(eol + 1));
-  return { file, line: lc.linePos(headerOffset).line + 1, col: (firstLine2?.[1].length ?? 0) + 1 };
+  return { file, line: lineOf(headerOffset) + 1, col: (firstLine2?.[1].length ?? 0) + 1 };
 }
 function error(file, line, col, message) {
   return { file, line, col, message: `invalid YAML: ${message}`, severity: "error" };
@@ -48813,6 +48881,15 @@ function makeDirs(dir) {
     }
   return created;
 }
+async function makeDirsAsync(dir) {
+  const created = await fs6.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  if (created)
+    for (let d = dir; ; d = path6.dirname(d)) {
+      if (((await fs6.promises.lstat(d)).mode & 511) !== DIR_MODE) await fs6.promises.chmod(d, DIR_MODE);
+      if (d === created || path6.dirname(d) === d) break;
+    }
+  return created;
+}
 function removeFile(file) {
   const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return;
@@ -48863,9 +48940,26 @@ var path7 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
+function prepareOutputDirs(dirs) {
+  const made = Promise.all(
+    [...new Set(dirs)].map(
+      (d) => makeDirsAsync(d).then(
+        (created) => [[d, created]],
+        () => []
+      )
+    )
+  ).then((pairs3) => new Map(pairs3.flat()));
+  const discard2 = async () => {
+    const madeHere = [...await made].filter((e) => e[1] !== void 0);
+    madeHere.sort((a, b) => b[1].length - a[1].length);
+    for (const [dir, created] of madeHere) await removeEmpty(dir, created);
+  };
+  return { made, discard: discard2 };
+}
 async function takeLock(dir, opts, sameOwner) {
+  const prepared = await opts.prepared?.made;
   checkNotLink(dir);
-  const created = makeDirs(dir);
+  const created = prepared?.has(dir) ? prepared.get(dir) : makeDirs(dir);
   const file = path7.join(dir, LOCK_FILE);
   const deadline = Date.now() + opts.waitMs;
   let told = false;
@@ -48896,6 +48990,7 @@ async function lockOutputs(dirs, opts) {
       held.push(await takeLock(d, opts, held.length > 0 ? path7.join(sorted[0], LOCK_FILE) : void 0));
   } catch (e) {
     await Promise.all(held.map((l) => l.release()));
+    await opts.prepared?.discard();
     throw e;
   }
   return { release: async () => void await Promise.all(held.map((l) => l.release())) };
@@ -48952,12 +49047,18 @@ function breakStaleLock(file, owner) {
 }
 async function release(file, dir, created) {
   await fs7.promises.rm(file, { force: true });
-  if (!created) return;
-  for (let d = dir; (await fs7.promises.readdir(d)).length === 0; d = path7.dirname(d)) {
-    await fs7.promises.rmdir(d);
-    if (d === created) break;
+  if (created) await removeEmpty(dir, created);
+}
+async function removeEmpty(dir, created) {
+  for (let d = dir; ; d = path7.dirname(d)) {
+    const empty2 = (await fs7.promises.readdir(d).catch(() => [""])).length === 0;
+    if (!empty2 || !await removedDir(d) || d === created) return;
   }
 }
+var removedDir = (d) => fs7.promises.rmdir(d).then(
+  () => true,
+  () => false
+);
 
 // src/io/output-journal-v1.ts
 var fs8 = __toESM(require("fs"));
@@ -51918,10 +52019,10 @@ function tagNewlines(node) {
   }
 }
 function tagContent(value, original, startLine) {
-  const skipped = trimmedPrefix(value, original);
+  const skipped2 = trimmedPrefix(value, original);
   let out = "";
   for (let j = 0; j < value.length; j++) {
-    if (value[j] === "\n") out += `${MARK}${startLine + countNewlines(original.slice(0, skipped + j))}${MARK}`;
+    if (value[j] === "\n") out += `${MARK}${startLine + countNewlines(original.slice(0, skipped2 + j))}${MARK}`;
     out += value[j];
   }
   return out;
@@ -58582,11 +58683,12 @@ function isDir(p) {
 function loadSource(loc, files, cwd = process.cwd()) {
   const docs = [];
   const diagnostics = [];
-  for (const f of files) {
+  const parsed = files.map((f) => {
     const r = parseYamlStream(f.path, f.text);
     docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
-  }
+    return r;
+  });
   const shared2 = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {
     sharedTemplates: shared2,
@@ -58594,6 +58696,7 @@ function loadSource(loc, files, cwd = process.cwd()) {
     ...loc.analysis ? { config: loc.analysis } : {}
   });
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
+  for (const r of parsed) r.release?.();
   if (hasErrors(all)) throw new InputError(all, void 0, true);
   if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
@@ -58643,6 +58746,7 @@ function readOutput(loc, cwd) {
       for (const d of parsed.documents)
         if (isOutputObject(d, diagnostics))
           objects.push({ object: d.value, origin: d.origin, locate: d.locate });
+    parsed.release?.();
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
@@ -58683,6 +58787,13 @@ function checkKustomization(d, out) {
 init_errors();
 
 // src/render/sha256.ts
+var import_crypto2 = require("crypto");
+function sha256Hex(text2) {
+  hashed += 1;
+  return hashed > IN_JS ? (0, import_crypto2.createHash)("sha256").update(text2, "utf8").digest("hex") : sha256HexInJs(text2);
+}
+var hashed = 0;
+var IN_JS = 32;
 var K = new Uint32Array([
   1116352408,
   1899447441,
@@ -58750,7 +58861,7 @@ var K = new Uint32Array([
   3329325298
 ]);
 var rotr = (x, n) => x >>> n | x << 32 - n;
-function sha256Hex(text2) {
+function sha256HexInJs(text2) {
   const bytes = Buffer.from(text2, "utf8");
   const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
   padded.set(bytes);
@@ -60270,21 +60381,22 @@ async function loadLocated(ctx, locations) {
   }
   return out;
 }
-async function loadRepo(ctx, args, opts) {
-  const located2 = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
-  const apps = await loadLocated(ctx, located2.named);
+async function loadRepo(ctx, args, opts, located2) {
+  const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  located2?.(found.named);
+  const apps = await loadLocated(ctx, found.named);
   const all = [...apps.map((a) => a.app)];
   const committed2 = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    const others = located2.every.filter((l) => !named.has(l.name));
+    const others = found.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
       const coupled = loadCoupled(ctx, opts, all, others);
       for (const other of coupled)
         committed2.set(
           other.name,
           committedObjects(
-            located2.every.find((l) => l.name === other.name),
+            found.every.find((l) => l.name === other.name),
             ctx
           )
         );
@@ -60306,14 +60418,21 @@ function committedObjects(loc, ctx) {
 
 // src/app/plan-write.ts
 async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  let prepared;
+  const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
+  const { apps, peers } = await loadRepo(ctx, args, opts, (named) => {
+    prepared = prepareOutputDirs(outputsOf(named));
+  }).catch(async (e) => {
+    await prepared?.discard();
+    throw e;
+  });
   if (command.kind === "advance")
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
 `);
   const drift = opts.force ? "overwrite" : "refuse";
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const outputs = apps.flatMap((a) => a.loc.output ? [a.loc.output] : []);
-  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  const outputs = outputsOf(apps.map((a) => a.loc));
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
   const staged = stageEarly ? startOutputWrites() : void 0;
   try {
     for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
@@ -60534,7 +60653,7 @@ function readTemplate2(file, cwd, configFile) {
 }
 
 // src/flow/proposal.ts
-var import_crypto2 = require("crypto");
+var import_crypto3 = require("crypto");
 var path27 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
@@ -61162,7 +61281,7 @@ function fileChanges(i) {
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
   ];
-  const hash = (0, import_crypto2.createHash)("sha256");
+  const hash = (0, import_crypto3.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -61175,7 +61294,7 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text2) {
-  return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex");
+  return (0, import_crypto3.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
   return p.split(path27.sep).join("/");

@@ -120,11 +120,12 @@ function isDir(p: string): boolean {
 export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd = process.cwd()): LoadedApp {
   const docs: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
-  for (const f of files) {
+  const parsed = files.map((f) => {
     const r = parseYamlStream(f.path, f.text);
     docs.push(...(f.originals ? pointBack(r.documents, f.originals) : r.documents));
     diagnostics.push(...r.diagnostics);
-  }
+    return r;
+  });
   const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {
     sharedTemplates: shared,
@@ -133,6 +134,8 @@ export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd =
   });
   // Files that failed to parse first: what the app then misses follows from them.
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
+  // The app is loaded: a repo-wide run holds every app until it writes, but no longer their node trees.
+  for (const r of parsed) r.release?.();
   if (hasErrors(all)) throw new InputError(all, undefined, true);
   if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
@@ -188,6 +191,7 @@ export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
       for (const d of parsed.documents)
         if (isOutputObject(d, diagnostics))
           objects.push({ object: d.value as KubeObject, origin: d.origin, locate: d.locate });
+    parsed.release?.(); // every app's output is held for the repo-wide checks; its node trees need not be
   }
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {

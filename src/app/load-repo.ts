@@ -41,14 +41,21 @@ async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): 
  * repo view with a note, so one broken app does not block the rest; naming it (or `validate`)
  * reports its errors.
  */
-export async function loadRepo(ctx: RunContext, args: readonly string[], opts: CommonOptions): Promise<LoadedRepo> {
-  const located = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
-  const apps = await loadLocated(ctx, located.named);
+export async function loadRepo(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: CommonOptions,
+  /** Told the named apps before any is read (a command that writes their outputs prepares them meanwhile). */
+  located?: (named: readonly AppLocation[]) => void,
+): Promise<LoadedRepo> {
+  const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
+  located?.(found.named);
+  const apps = await loadLocated(ctx, found.named);
   const all = [...apps.map((a) => a.app)];
   const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)] as const));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
-    const others = located.every.filter((l) => !named.has(l.name));
+    const others = found.every.filter((l) => !named.has(l.name));
     // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
     if (others.length > 0) {
       const coupled = loadCoupled(ctx, opts, all, others);
@@ -56,7 +63,7 @@ export async function loadRepo(ctx: RunContext, args: readonly string[], opts: C
         committed.set(
           other.name,
           committedObjects(
-            located.every.find((l) => l.name === other.name)!,
+            found.every.find((l) => l.name === other.name)!,
             ctx,
           ),
         );

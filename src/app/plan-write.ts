@@ -4,7 +4,7 @@ import { InputError, StateError } from '../errors';
 import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
 import { OutputDirWrite, OutputDirWrites, startOutputWrites, writeOutputDirs } from '../io/output-dir';
-import { lockOutputs } from '../io/output-lock';
+import { PreparedDirs, lockOutputs, prepareOutputDirs } from '../io/output-lock';
 import { recoverOutputDirs } from '../io/output-recovery';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
@@ -48,13 +48,20 @@ export async function withPlannedWrites(
   write: (planned: PlannedWrites) => void | Promise<void>,
   { stageEarly = false } = {},
 ): Promise<void> {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  let prepared: PreparedDirs | undefined;
+  const outputsOf = (locs: readonly AppLocation[]) => locs.flatMap((l) => (l.output ? [l.output] : []));
+  const { apps, peers } = await loadRepo(ctx, args, opts, (named) => {
+    prepared = prepareOutputDirs(outputsOf(named));
+  }).catch(async (e: unknown) => {
+    await prepared?.discard();
+    throw e;
+  });
   if (command.kind === 'advance')
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
   const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const outputs = apps.flatMap((a) => (a.loc.output ? [a.loc.output] : []));
-  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr });
+  const outputs = outputsOf(apps.map((a) => a.loc));
+  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
   const staged = stageEarly ? startOutputWrites() : undefined;
   try {
     for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}\n`);

@@ -127,6 +127,17 @@ export function makeDirs(dir: string): string | undefined {
   return created;
 }
 
+/** makeDirs through the thread pool: many at once overlap with the caller's work. */
+export async function makeDirsAsync(dir: string): Promise<string | undefined> {
+  const created = await fs.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  if (created)
+    for (let d = dir; ; d = path.dirname(d)) {
+      if (((await fs.promises.lstat(d)).mode & 0o777) !== DIR_MODE) await fs.promises.chmod(d, DIR_MODE);
+      if (d === created || path.dirname(d) === d) break;
+    }
+  return created;
+}
+
 /** Removes a file or a link (never what a link points to); a directory there is an error. */
 export function removeFile(file: string): void {
   const stat = fs.lstatSync(file, { throwIfNoEntry: false });

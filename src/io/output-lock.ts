@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { compareText, printable } from '../diagnostics';
 import { InputError, StateError } from '../errors';
-import { checkNotLink, makeDirs, tryLink, writeNewFile } from './fs-safe';
+import { checkNotLink, makeDirs, makeDirsAsync, tryLink, writeNewFile } from './fs-safe';
 
 /**
  * One writer per output: `advance` reads the status, computes the next state and writes it, so two
@@ -22,6 +22,39 @@ export interface LockOptions {
   readonly waitMs: number;
   readonly pollMs?: number;
   readonly notify?: (line: string) => void;
+  /** The output directories, made beforehand (prepareOutputDirs). */
+  readonly prepared?: PreparedDirs;
+}
+
+/** Output directories made before their locks: per directory, the first one made for it (undefined: it existed). */
+export interface PreparedDirs {
+  readonly made: Promise<ReadonlyMap<string, string | undefined>>;
+  /** Removes what was made while it is still empty: the run stopped before it locked them. */
+  readonly discard: () => Promise<void>;
+}
+
+/**
+ * Makes a run's output directories all at once on the thread pool, so the run can load its apps
+ * meanwhile (1,000 outputs: 1,000 directories, most of it the file system's work). Where one
+ * cannot be made, its lock makes it and reports why. Nothing but directories is written before
+ * the locks; a run that stops first removes the empty ones it made (`discard`).
+ */
+export function prepareOutputDirs(dirs: readonly string[]): PreparedDirs {
+  const made = Promise.all(
+    [...new Set(dirs)].map((d) =>
+      makeDirsAsync(d).then(
+        (created) => [[d, created] as const],
+        () => [],
+      ),
+    ),
+  ).then((pairs) => new Map(pairs.flat()));
+  const discard = async () => {
+    // Deepest first: the output that made a shared parent removes it once its siblings are gone.
+    const madeHere = [...(await made)].filter((e): e is [string, string] => e[1] !== undefined);
+    madeHere.sort((a, b) => b[1].length - a[1].length);
+    for (const [dir, created] of madeHere) await removeEmpty(dir, created);
+  };
+  return { made, discard };
 }
 
 /**
@@ -30,8 +63,9 @@ export interface LockOptions {
  * the disk is the right outcome (one that did would be judged by a pid the reboot may have reused).
  */
 async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Promise<OutputLock> {
+  const prepared = await opts.prepared?.made;
   checkNotLink(dir);
-  const created = makeDirs(dir);
+  const created = prepared?.has(dir) ? prepared.get(dir) : makeDirs(dir);
   const file = path.join(dir, LOCK_FILE);
   const deadline = Date.now() + opts.waitMs;
   let told = false;
@@ -65,6 +99,7 @@ export async function lockOutputs(dirs: readonly string[], opts: LockOptions): P
       held.push(await takeLock(d, opts, held.length > 0 ? path.join(sorted[0], LOCK_FILE) : undefined));
   } catch (e) {
     await Promise.all(held.map((l) => l.release()));
+    await opts.prepared?.discard(); // the directories of the outputs not locked yet
     throw e;
   }
   // Released together: an unlink waits on the file system's journal, and issued at once they share it.
@@ -138,9 +173,19 @@ function breakStaleLock(file: string, owner: string): void {
 /** A failed first deploy leaves no empty output (nor the parents made for it) behind. */
 async function release(file: string, dir: string, created: string | undefined): Promise<void> {
   await fs.promises.rm(file, { force: true });
-  if (!created) return;
-  for (let d = dir; (await fs.promises.readdir(d)).length === 0; d = path.dirname(d)) {
-    await fs.promises.rmdir(d);
-    if (d === created) break;
+  if (created) await removeEmpty(dir, created);
+}
+
+/** Removes `dir` and its parents up to `created` while they are empty (another output may share a parent). */
+async function removeEmpty(dir: string, created: string): Promise<void> {
+  for (let d = dir; ; d = path.dirname(d)) {
+    const empty = (await fs.promises.readdir(d).catch(() => [''])).length === 0;
+    if (!empty || !(await removedDir(d)) || d === created) return;
   }
 }
+
+const removedDir = (d: string): Promise<boolean> =>
+  fs.promises.rmdir(d).then(
+    () => true,
+    () => false,
+  );

@@ -13,6 +13,7 @@ export interface SourceFile {
 }
 
 const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+const KUSTOMIZATION_LOWER = new Set(KUSTOMIZATION_NAMES.map((n) => n.toLowerCase()));
 const NOT_MANIFESTS = new Set(['rollgen.yaml', 'rollgen-status.yaml']);
 
 /** Reads an app directory: its kustomization's `resources:`, or else every *.yaml/*.yml in it. */
@@ -27,12 +28,17 @@ export function readAppSource(dir: string, cwd: string): SourceFile[] {
 /** `chain`: the directories whose kustomizations led here, this one last (a cycle is refused where it is written). */
 function readDir(dir: string, root: string, cwd: string, out: Diagnostic[], chain: readonly string[]): SourceFile[] {
   if (chain.length > 11) throw new IoError(dir, 'kustomization resources nest more than 10 levels deep');
-  const kustomization = KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p));
+  const entries = fs.readdirSync(dir, { withFileTypes: true });
+  // Looked up by name only where the listing holds one like it, in any case (as a case-insensitive
+  // file system would match it): an app directory of plain manifests costs no lookups.
+  const candidate = entries.some((e) => KUSTOMIZATION_LOWER.has(e.name.toLowerCase()));
+  const kustomization = candidate
+    ? KUSTOMIZATION_NAMES.map((n) => path.join(dir, n)).find((p) => fs.existsSync(p))
+    : undefined;
   if (!kustomization) {
     // The last of `chain` is this directory's real path: a plain file in it needs no realpath of its own.
     const real = chain[chain.length - 1];
-    return fs
-      .readdirSync(dir, { withFileTypes: true })
+    return entries
       .filter((e) => /\.ya?ml$/.test(e.name) && !NOT_MANIFESTS.has(e.name))
       .sort((a, b) => compareText(a.name, b.name))
       .map((e) => readInside(path.join(dir, e.name), root, cwd, out, e.isFile() ? path.join(real, e.name) : undefined))
@@ -99,7 +105,8 @@ function readInside(
 
 function realDir(dir: string): string {
   try {
-    const real = fs.realpathSync(dir);
+    // One realpath(3) call: the JavaScript realpathSync lstats every component, for every app of a repo.
+    const real = fs.realpathSync.native(dir);
     if (!fs.statSync(real).isDirectory()) throw new IoError(dir, 'is not a directory');
     return real;
   } catch (e) {

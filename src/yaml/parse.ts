@@ -25,6 +25,12 @@ export interface ParsedDocument {
 export interface ParseResult {
   readonly documents: readonly ParsedDocument[];
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * Drops the parsed node trees, kept until now to locate fields (several times the size of the
+   * data: a run over a whole repo holds every app's). Later `locate` calls give origins whose line
+   * and column parse the text again when first read, as only a message reads them.
+   */
+  readonly release?: () => void;
 }
 
 /** Parses a multi-document YAML stream, keeping positions. Never throws on bad input. */
@@ -53,6 +59,7 @@ export function parseYamlStream(file: string, text: string): ParseResult {
   }
   const documents: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
+  const nodes = new StreamNodes(docs, lineCounter, text);
   docs.forEach((doc, index) => {
     const problems = doc.errors.map((e) =>
       error(file, e.linePos?.[0].line ?? 1, e.linePos?.[0].col ?? 1, tooDeep(e) ? TOO_DEEP : firstLine(e.message)),
@@ -64,9 +71,41 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === undefined || value === null) return; // empty document between separators
-    documents.push(makeDocument(file, index, value, doc, lineCounter, text));
+    documents.push(makeDocument(file, index, value, nodes));
   });
-  return { documents, diagnostics };
+  return { documents, diagnostics, release: () => nodes.release() };
+}
+
+/** The node trees of one stream and its line counter; after `release`, parsed again (once) when asked for. */
+class StreamNodes {
+  private docs: readonly Document[] | undefined;
+  constructor(
+    docs: readonly Document[],
+    private lineCounter: LineCounter,
+    readonly text: string,
+  ) {
+    this.docs = docs;
+  }
+
+  get held(): boolean {
+    return this.docs !== undefined;
+  }
+
+  doc(index: number): Document {
+    if (!this.docs) {
+      this.lineCounter = new LineCounter();
+      this.docs = parseDocuments(this.text, this.lineCounter) ?? [];
+    }
+    return this.docs[index];
+  }
+
+  linePos(offset: number): { line: number; col: number } {
+    return this.lineCounter.linePos(offset);
+  }
+
+  release(): void {
+    this.docs = undefined;
+  }
 }
 
 const TOO_DEEP = `nested too deeply to read; no Kubernetes object nests more than ${MAX_DEPTH} levels`;
@@ -114,40 +153,56 @@ function toJs(doc: Document, file: string, lc: LineCounter, out: Diagnostic[]): 
   }
 }
 
-function makeDocument(
-  file: string,
-  index: number,
-  value: unknown,
-  doc: Document,
-  lc: LineCounter,
-  text: string,
-): ParsedDocument {
+function makeDocument(file: string, index: number, value: unknown, nodes: StreamNodes): ParsedDocument {
   const at = (offset: number): Origin => {
-    const p = lc.linePos(offset);
+    const p = nodes.linePos(offset);
     return { file, line: p.line, col: p.col };
   };
-  const rootOffset = doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locate = (path: readonly (string | number)[]): Origin => {
+  const rootOf = (doc: Document) =>
+    doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
+  const locateIn = (doc: Document, path: readonly (string | number)[]): Origin => {
     for (let n = path.length; n >= 0; n--) {
       const node = n === 0 ? doc.contents : doc.getIn(path.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
-    return at(rootOffset);
+    return at(rootOf(doc));
   };
+  const locate = (path: readonly (string | number)[]): Origin =>
+    nodes.held ? locateIn(nodes.doc(index), path) : lazyOrigin(file, () => locateIn(nodes.doc(index), path));
   const locateBlockText = (path: readonly (string | number)[]): Origin | undefined => {
-    const node = doc.getIn(path, true);
+    const node = nodes.doc(index).getIn(path, true);
     if (!isScalar(node) || node.type !== 'BLOCK_LITERAL' || !node.range) return undefined;
-    return blockTextStart(text, node.range[0], lc, file);
+    return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
-  return { file, index, value, origin: at(rootOffset), locate, locateBlockText };
+  return { file, index, value, origin: at(rootOf(nodes.doc(index))), locate, locateBlockText };
+}
+
+/** An origin whose line and column are found when first read (a released stream parses again for them). */
+function lazyOrigin(file: string, find: () => Origin): Origin {
+  let found: Origin | undefined;
+  const get = () => (found ??= find());
+  return {
+    file,
+    get line() {
+      return get().line;
+    },
+    get col() {
+      return get().col;
+    },
+  };
 }
 
 /** Content of a block scalar starts on the line after its `|` header, indented as its first non-blank line. */
-function blockTextStart(text: string, headerOffset: number, lc: LineCounter, file: string): Origin | undefined {
+function blockTextStart(
+  text: string,
+  headerOffset: number,
+  lineOf: (offset: number) => number,
+  file: string,
+): Origin | undefined {
   const eol = text.indexOf('\n', headerOffset);
   if (eol < 0 || /^\|[-+]?[1-9]/.test(text.slice(headerOffset, eol))) return undefined;
   const firstLine = /^(?:[ \t]*\r?\n)*( *)\S/.exec(text.slice(eol + 1));
-  return { file, line: lc.linePos(headerOffset).line + 1, col: (firstLine?.[1].length ?? 0) + 1 };
+  return { file, line: lineOf(headerOffset) + 1, col: (firstLine?.[1].length ?? 0) + 1 };
 }
 
 function error(file: string, line: number, col: number, message: string): Diagnostic {
