@@ -60124,8 +60124,8 @@ function describe6(s) {
 }
 
 // src/app/output-state.ts
-function readAppOutput(ctx, loc, app, peers) {
-  const output = readOutput(loc, ctx.cwd);
+function readAppOutput(ctx, loc, app, peers, read) {
+  const output = read ?? readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
   const file = path18.relative(ctx.cwd, path18.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
@@ -60381,12 +60381,14 @@ async function loadLocated(ctx, locations) {
   }
   return out;
 }
-async function loadRepo(ctx, args, opts, located2) {
+async function loadRepo(ctx, args, opts, hooks = {}) {
   const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
-  located2?.(found.named);
-  const apps = await loadLocated(ctx, found.named);
+  hooks.located?.(found.named);
+  const loaded3 = await loadLocated(ctx, found.named);
+  await hooks.beforeOutputs?.(loaded3);
+  const apps = loaded3.map((a) => ({ ...a, output: committedOutput(a.loc, ctx) }));
   const all = [...apps.map((a) => a.app)];
-  const committed2 = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)]));
+  const committed2 = new Map(apps.map((a) => [a.app.name, resourcesOf2(a.output)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = found.every.filter((l) => !named.has(l.name));
@@ -60395,9 +60397,11 @@ async function loadRepo(ctx, args, opts, located2) {
       for (const other of coupled)
         committed2.set(
           other.name,
-          committedObjects(
-            found.every.find((l) => l.name === other.name),
-            ctx
+          resourcesOf2(
+            committedOutput(
+              found.every.find((l) => l.name === other.name),
+              ctx
+            )
           )
         );
       all.push(...coupled);
@@ -60407,41 +60411,51 @@ async function loadRepo(ctx, args, opts, located2) {
   checkAcrossApps(all, peers);
   return { apps, peers };
 }
-function committedObjects(loc, ctx) {
+function committedOutput(loc, ctx) {
   try {
-    return readOutput(loc, ctx.cwd).resources;
+    return readOutput(loc, ctx.cwd);
   } catch (e) {
-    if (e instanceof InputError) return new ResourceSet([]);
+    if (e instanceof InputError) return void 0;
     throw e;
   }
 }
+var resourcesOf2 = (output) => output?.resources ?? new ResourceSet([]);
 
 // src/app/plan-write.ts
 async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
   let prepared;
+  let lock;
+  let locking = false;
   const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
-  const { apps, peers } = await loadRepo(ctx, args, opts, (named) => {
-    prepared = prepareOutputDirs(outputsOf(named));
+  const { apps, peers } = await loadRepo(ctx, args, opts, {
+    located: (named) => prepared = prepareOutputDirs(outputsOf(named)),
+    // Locked (and what an interrupted run left completed) before the outputs are read: what this
+    // run reads of them is what it replaces, and it reads each once.
+    beforeOutputs: async (loaded3) => {
+      const outputs = outputsOf(loaded3.map((a) => a.loc));
+      locking = true;
+      lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
+      for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
+`);
+    }
   }).catch(async (e) => {
-    await prepared?.discard();
+    if (lock) await lock.release();
+    else if (!locking) await prepared?.discard();
     throw e;
   });
+  const held = lock;
   if (command.kind === "advance")
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
 `);
   const drift = opts.force ? "overwrite" : "refuse";
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const outputs = outputsOf(apps.map((a) => a.loc));
-  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
   const staged = stageEarly ? startOutputWrites() : void 0;
   try {
-    for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
-`);
     const writes = [];
     const idle = [];
-    for (const { loc, app } of apps) {
-      const w = planWrite(ctx, loc, app, command, peers, drift);
-      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+    for (const { loc, app, output } of apps) {
+      const w = planWrite(ctx, loc, app, command, peers, drift, output);
+      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
       else {
         writes.push(w);
         staged?.add(dirWrite(w));
@@ -60454,12 +60468,12 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
     await staged?.discard();
     throw e;
   } finally {
-    await lock.release();
+    await held.release();
   }
 }
 var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
-function idleApp(ctx, loc, app, command, byName, peers) {
-  const status = readAppOutput(ctx, loc, app, peers).status;
+function idleApp(ctx, loc, app, command, byName, peers, read) {
+  const status = readAppOutput(ctx, loc, app, peers, read).status;
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
@@ -60487,13 +60501,13 @@ function lockWaitMs(ctx) {
 function changedFiles2(w) {
   return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
 }
-function planWrite(ctx, loc, app, command, peers, drift = "refuse") {
+function planWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
   if (!loc.output)
     throw new InputError(
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
-  const output = readAppOutput(ctx, loc, app, peers);
+  const output = readAppOutput(ctx, loc, app, peers, read);
   const moved = transitionApp(app, output, command, loc.track, loc.removal);
   const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
   if (!t) return void 0;
@@ -62396,8 +62410,8 @@ async function validateCommand(ctx, args, opts) {
   const committed2 = committedProblems(peers);
   if (committed2.length > 0) throw new InputError(committed2);
   const warnings = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
-  for (const { loc, app } of apps) {
-    const output = readAppOutput(ctx, loc, app, peers);
+  for (const { loc, app, output: read } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers, read);
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd)) {
       ctx.stderr(formatDiagnostic(d) + "\n");
       warnings.push(d);
@@ -62424,8 +62438,8 @@ async function renderCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1)
     throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
-  const [{ loc, app }] = apps;
-  const output = readAppOutput(ctx, loc, app, peers);
+  const [{ loc, app, output: read }] = apps;
+  const output = readAppOutput(ctx, loc, app, peers, read);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
   const objects = renderApp(app, states, loc.track, peers);
   checkRendered(objects);
@@ -62587,8 +62601,8 @@ function texts(v, into) {
 async function simulateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
-  const [{ loc, app }] = apps;
-  const output = readAppOutput(ctx, loc, app, peers);
+  const [{ loc, app, output: read }] = apps;
+  const output = readAppOutput(ctx, loc, app, peers, read);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : recordedStates(app, output, loc.track);
   const objects = renderApp(app, states, loc.track, peers);
   const routes = routeEndpoints(objects);

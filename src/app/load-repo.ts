@@ -1,6 +1,7 @@
 import { formatDiagnostic } from '../diagnostics';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
 import type { LoadedApp } from '../spec/loaded-app';
+import type { OutputSnapshot } from '../state/app-state';
 import { AppLocation, loadSource, locateApps, locateWithRepo, readOutput, readSourceFiles, usesConfig } from './inputs';
 import { loadCoupled } from './load-coupled';
 import { ResourceSet } from '../model/resource-set';
@@ -13,10 +14,23 @@ export interface LoadedEntry {
   readonly app: LoadedApp;
 }
 
+/** A named app with its output as loadRepo read it (undefined when unreadable: its command reads it again and reports why). */
+export interface RepoEntry extends LoadedEntry {
+  readonly output?: OutputSnapshot;
+}
+
 /** The apps a command names plus what repo-wide rules need: every app of rollgen.yaml, by provider. */
 export interface LoadedRepo {
-  readonly apps: readonly LoadedEntry[];
+  readonly apps: readonly RepoEntry[];
   readonly peers: RepoPeers;
+}
+
+/** What a command that writes the named apps' outputs does while loadRepo runs. */
+export interface RepoHooks {
+  /** Told the named apps before any is read (their output directories are made meanwhile). */
+  readonly located?: (named: readonly AppLocation[]) => void;
+  /** Once the named apps are loaded, before their outputs are read (they are locked then, so what is read stays true). */
+  readonly beforeOutputs?: (apps: readonly LoadedEntry[]) => Promise<void>;
 }
 
 /** Locates and loads the apps a command names, printing warnings to stderr. */
@@ -45,14 +59,15 @@ export async function loadRepo(
   ctx: RunContext,
   args: readonly string[],
   opts: CommonOptions,
-  /** Told the named apps before any is read (a command that writes their outputs prepares them meanwhile). */
-  located?: (named: readonly AppLocation[]) => void,
+  hooks: RepoHooks = {},
 ): Promise<LoadedRepo> {
   const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
-  located?.(found.named);
-  const apps = await loadLocated(ctx, found.named);
+  hooks.located?.(found.named);
+  const loaded = await loadLocated(ctx, found.named);
+  await hooks.beforeOutputs?.(loaded);
+  const apps = loaded.map((a) => ({ ...a, output: committedOutput(a.loc, ctx) }));
   const all = [...apps.map((a) => a.app)];
-  const committed = new Map(apps.map((a) => [a.app.name, committedObjects(a.loc, ctx)] as const));
+  const committed = new Map(apps.map((a) => [a.app.name, resourcesOf(a.output)] as const));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = found.every.filter((l) => !named.has(l.name));
@@ -62,9 +77,11 @@ export async function loadRepo(
       for (const other of coupled)
         committed.set(
           other.name,
-          committedObjects(
-            found.every.find((l) => l.name === other.name)!,
-            ctx,
+          resourcesOf(
+            committedOutput(
+              found.every.find((l) => l.name === other.name)!,
+              ctx,
+            ),
           ),
         );
       all.push(...coupled);
@@ -75,12 +92,15 @@ export async function loadRepo(
   return { apps, peers };
 }
 
-/** What an app's output holds now (its committed state), for repo-wide allocations; empty when unreadable (its own command reports why). */
-function committedObjects(loc: AppLocation, ctx: RunContext): ResourceSet {
+/** What an app's output holds now (its committed state); undefined when unreadable (its own command reports why). */
+function committedOutput(loc: AppLocation, ctx: RunContext): OutputSnapshot | undefined {
   try {
-    return readOutput(loc, ctx.cwd).resources;
+    return readOutput(loc, ctx.cwd);
   } catch (e) {
-    if (e instanceof InputError) return new ResourceSet([]);
+    if (e instanceof InputError) return undefined;
     throw e;
   }
 }
+
+/** The objects an output holds, for repo-wide allocations: none when it could not be read. */
+const resourcesOf = (output: OutputSnapshot | undefined): ResourceSet => output?.resources ?? new ResourceSet([]);

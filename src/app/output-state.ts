@@ -12,9 +12,17 @@ import { RunContext } from './context';
  * The output with its state: the status file, or, when it is lost, the state rebuilt from the
  * rendered objects (with a warning). A live canary whose state cannot be rebuilt is refused (exit 2)
  * with how to restore the file, so a lost status file never deploys a new version without its steps.
+ * A command that writes reads it afresh under its lock; one that only reads may pass what it read.
  */
-export function readAppOutput(ctx: RunContext, loc: AppLocation, app: LoadedApp, peers?: RepoPeers): OutputSnapshot {
-  const output = readOutput(loc, ctx.cwd);
+export function readAppOutput(
+  ctx: RunContext,
+  loc: AppLocation,
+  app: LoadedApp,
+  peers?: RepoPeers,
+  /** The output as this run already read it (loadRepo), when nothing may have written it since. */
+  read?: OutputSnapshot,
+): OutputSnapshot {
+  const output = read ?? readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === 'recorded') return recovery.output;
   const file = path.relative(ctx.cwd, path.join(loc.output ?? '.', STATUS_FILE)) || STATUS_FILE;

@@ -4,7 +4,7 @@ import { InputError, StateError } from '../errors';
 import { Drift } from '../state/drift';
 import { describeDrift, detectDrift } from './drift';
 import { OutputDirWrite, OutputDirWrites, startOutputWrites, writeOutputDirs } from '../io/output-dir';
-import { PreparedDirs, lockOutputs, prepareOutputDirs } from '../io/output-lock';
+import { OutputLock, PreparedDirs, lockOutputs, prepareOutputDirs } from '../io/output-lock';
 import { recoverOutputDirs } from '../io/output-recovery';
 import { contentDigest, kustomizationFile, objectFiles, statusFile, KUSTOMIZATION_FILE } from '../state/output-files';
 import { renderApp } from '../render/render-app';
@@ -49,27 +49,37 @@ export async function withPlannedWrites(
   { stageEarly = false } = {},
 ): Promise<void> {
   let prepared: PreparedDirs | undefined;
+  let lock: OutputLock | undefined;
+  let locking = false;
   const outputsOf = (locs: readonly AppLocation[]) => locs.flatMap((l) => (l.output ? [l.output] : []));
-  const { apps, peers } = await loadRepo(ctx, args, opts, (named) => {
-    prepared = prepareOutputDirs(outputsOf(named));
+  const { apps, peers } = await loadRepo(ctx, args, opts, {
+    located: (named) => (prepared = prepareOutputDirs(outputsOf(named))),
+    // Locked (and what an interrupted run left completed) before the outputs are read: what this
+    // run reads of them is what it replaces, and it reads each once.
+    beforeOutputs: async (loaded) => {
+      const outputs = outputsOf(loaded.map((a) => a.loc));
+      locking = true;
+      lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
+      for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}\n`);
+    },
   }).catch(async (e: unknown) => {
-    await prepared?.discard();
+    // A lock taken removes the directories it made; lockOutputs discards them itself when it fails.
+    if (lock) await lock.release();
+    else if (!locking) await prepared?.discard();
     throw e;
   });
+  const held = lock!;
   if (command.kind === 'advance')
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
   const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const outputs = outputsOf(apps.map((a) => a.loc));
-  const lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
   const staged = stageEarly ? startOutputWrites() : undefined;
   try {
-    for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}\n`);
     const writes: PendingWrite[] = [];
     const idle: string[] = [];
-    for (const { loc, app } of apps) {
-      const w = planWrite(ctx, loc, app, command, peers, drift);
-      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers));
+    for (const { loc, app, output } of apps) {
+      const w = planWrite(ctx, loc, app, command, peers, drift, output);
+      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
       else {
         writes.push(w);
         staged?.add(dirWrite(w));
@@ -83,7 +93,7 @@ export async function withPlannedWrites(
     await staged?.discard();
     throw e;
   } finally {
-    await lock.release();
+    await held.release();
   }
 }
 
@@ -97,8 +107,9 @@ function idleApp(
   command: AppCommand,
   byName: boolean,
   peers: RepoPeers,
+  read?: OutputSnapshot,
 ): string[] {
-  const status = readAppOutput(ctx, loc, app, peers).status;
+  const status = readAppOutput(ctx, loc, app, peers, read).status;
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
 }
 
@@ -167,13 +178,15 @@ export function planWrite(
   command: AppCommand,
   peers: RepoPeers,
   drift: DriftPolicy = 'refuse',
+  /** The output as read under this run's lock (withPlannedWrites); else it is read here. */
+  read?: OutputSnapshot,
 ): PendingWrite | undefined {
   if (!loc.output)
     throw new InputError(
       [],
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`,
     );
-  const output = readAppOutput(ctx, loc, app, peers);
+  const output = readAppOutput(ctx, loc, app, peers, read);
   const moved = transitionApp(app, output, command, loc.track, loc.removal);
   const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
   if (!t) return undefined;

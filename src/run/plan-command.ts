@@ -44,8 +44,8 @@ export async function validateCommand(ctx: RunContext, args: readonly string[], 
   const committed = committedProblems(peers);
   if (committed.length > 0) throw new InputError(committed);
   const warnings: Diagnostic[] = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === 'warning'));
-  for (const { loc, app } of apps) {
-    const output = readAppOutput(ctx, loc, app, peers);
+  for (const { loc, app, output: read } of apps) {
+    const output = readAppOutput(ctx, loc, app, peers, read);
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd)) {
       ctx.stderr(formatDiagnostic(d) + '\n');
       warnings.push(d);

@@ -16,8 +16,8 @@ export async function renderCommand(ctx: RunContext, args: readonly string[], op
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1)
     throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(', ')}`);
-  const [{ loc, app }] = apps;
-  const output = readAppOutput(ctx, loc, app, peers);
+  const [{ loc, app, output: read }] = apps;
+  const output = readAppOutput(ctx, loc, app, peers, read);
   const states =
     opts.step !== undefined
       ? statesAtStep(app, output, opts.step, loc.track)

@@ -27,8 +27,8 @@ export interface SimulateOptions extends CommonOptions, OutputOptions {
 export async function simulateCommand(ctx: RunContext, args: readonly string[], opts: SimulateOptions): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
-  const [{ loc, app }] = apps;
-  const output = readAppOutput(ctx, loc, app, peers);
+  const [{ loc, app, output: read }] = apps;
+  const output = readAppOutput(ctx, loc, app, peers, read);
   const states =
     opts.step !== undefined ? statesAtStep(app, output, opts.step, loc.track) : recordedStates(app, output, loc.track);
   const objects = renderApp(app, states, loc.track, peers);
