@@ -40934,11 +40934,29 @@ var init_bounded = __esm({
 });
 
 // src/scm/github/octokit.ts
+function pacedGroup(unitMs) {
+  let queue = Promise.resolve();
+  let lastStart = -Infinity;
+  const schedule = (_opts, job) => {
+    const run3 = queue.then(async () => {
+      const wait = lastStart + unitMs - Date.now();
+      if (wait > 0) await new Promise((resolve16) => setTimeout(resolve16, wait));
+      lastStart = Date.now();
+      return job();
+    });
+    queue = run3.catch(() => void 0);
+    return run3;
+  };
+  return { key: () => ({ schedule }) };
+}
+function writeGroups(options, unit) {
+  if (options.paceWrites === false) return { write: UNPACED, notifications: UNPACED };
+  return unit === 1e3 ? {} : { write: pacedGroup(unit), notifications: pacedGroup(unit) };
+}
 function createOctokit(baseUrl, token, options = {}) {
   const unit = options.retryUnitMs ?? 1e3;
   const maxWait = options.maxWaitSeconds ?? 60;
   const secondaryRetries = options.secondaryRateRetries ?? 2;
-  const pacing = options.paceWrites === false ? { write: UNPACED, notifications: UNPACED } : {};
   return new RollgenOctokit({
     auth: token,
     baseUrl,
@@ -40947,7 +40965,7 @@ function createOctokit(baseUrl, token, options = {}) {
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
-      ...pacing,
+      ...writeGroups(options, unit),
       retryAfterBaseValue: unit,
       // Secondary limits clear within a minute or two: wait as told, a bounded number of times.
       onSecondaryRateLimit: (retryAfter, _o, _k, retryCount) => retryCount < secondaryRetries && retryAfter <= maxWait,

@@ -29,7 +29,8 @@ function connectGitHub(connection: ScmConnection, env: FlowEdges['env']): ScmCli
 
 /**
  * Test seam, like ROLLGEN_TEST_CRASH_AT: `ROLLGEN_TEST_RETRY_UNIT_MS` shortens the client's back-off
- * (milliseconds per second of it), so a process test of the bounded retries does not sleep 14 s.
+ * and write pacing (milliseconds per second of them), so a process test of the bounded retries does
+ * not sleep 14 s, nor one that opens a PR a second per write.
  * Unset, production back-off applies.
  */
 function testRetryUnit(env: FlowEdges['env']): { retryUnitMs?: number } {

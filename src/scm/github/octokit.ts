@@ -15,7 +15,7 @@ export interface GitHubScmOptions {
    * headers included, at debug). @default warnings to stderr, everything else dropped
    */
   readonly log?: (level: LogLevel, line: string) => void;
-  /** Milliseconds per second of back-off and retry-after; tests shrink it. @default 1000 */
+  /** Milliseconds per second of back-off, retry-after and write pacing; tests shrink it. @default 1000 */
   readonly retryUnitMs?: number;
   /** Retries of a request that failed with 5xx or no response. @default 3 */
   readonly retries?: number;
@@ -41,11 +41,36 @@ const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
 /** Stands in for Bottleneck's write and notification groups when pacing is off (tests). */
 const UNPACED = { key: () => ({ schedule: <T>(_opts: unknown, job: () => Promise<T>) => job() }) };
 
+/**
+ * Bottleneck's write group (one write at a time, starts a second apart) with a shorter second: what
+ * the throttling plugin does by default, scaled like the back-off when a test shrinks the unit.
+ */
+export function pacedGroup(unitMs: number) {
+  let queue: Promise<unknown> = Promise.resolve();
+  let lastStart = -Infinity;
+  const schedule = <T>(_opts: unknown, job: () => Promise<T>): Promise<T> => {
+    const run = queue.then(async () => {
+      const wait = lastStart + unitMs - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      lastStart = Date.now();
+      return job();
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+  return { key: () => ({ schedule }) };
+}
+
+/** The write and notification groups: the plugin's own at the production unit, else scaled or off. */
+function writeGroups(options: GitHubScmOptions, unit: number): object {
+  if (options.paceWrites === false) return { write: UNPACED, notifications: UNPACED };
+  return unit === 1000 ? {} : { write: pacedGroup(unit), notifications: pacedGroup(unit) };
+}
+
 export function createOctokit(baseUrl: string, token: string, options: GitHubScmOptions = {}): GitHubOctokit {
   const unit = options.retryUnitMs ?? 1000;
   const maxWait = options.maxWaitSeconds ?? 60;
   const secondaryRetries = options.secondaryRateRetries ?? 2;
-  const pacing = options.paceWrites === false ? { write: UNPACED, notifications: UNPACED } : {};
   return new RollgenOctokit({
     auth: token,
     baseUrl,
@@ -54,7 +79,7 @@ export function createOctokit(baseUrl: string, token: string, options: GitHubScm
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
-      ...(pacing as object),
+      ...writeGroups(options, unit),
       retryAfterBaseValue: unit,
       // Secondary limits clear within a minute or two: wait as told, a bounded number of times.
       onSecondaryRateLimit: (retryAfter: number, _o: unknown, _k: unknown, retryCount: number) =>
