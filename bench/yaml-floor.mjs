@@ -8,7 +8,7 @@
 import { build } from 'esbuild';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { YAML_AS_ESM } from '../scripts/chunks.mjs';
+import { BUNDLE_OPTIONS, YAML_AS_ESM } from '../scripts/chunks.mjs';
 
 const ENTRY = `import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -49,16 +49,9 @@ export async function writeYamlFloor(root, dir) {
   await build({
     stdin: { contents: ENTRY, resolveDir: root, loader: 'js' },
     outfile: path.join(dir, 'floor.js'),
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'cjs',
-    legalComments: 'none',
-    minifyWhitespace: true,
-    minifySyntax: true,
+    ...BUNDLE_OPTIONS,
     charset: 'ascii',
     alias: YAML_AS_ESM,
-    logLevel: 'warning',
   });
   const loader = path.join(dir, 'run.cjs');
   fs.writeFileSync(loader, LOADER);

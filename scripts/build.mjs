@@ -2,21 +2,11 @@
 // need is a separate file required on first use (see scripts/chunks.mjs). The Action bundle
 // (scripts/build-action.mjs) stays one file.
 import { build } from 'esbuild';
-import { YAML_AS_ESM, chunkEntries, chunksPlugin, lazyBuiltinsPlugin } from './chunks.mjs';
+import { BUNDLE_OPTIONS, YAML_AS_ESM, chunkEntries, chunksPlugin, lazyBuiltinsPlugin } from './chunks.mjs';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const common = {
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  legalComments: 'none',
-  // Smaller source to read at every start; names are kept so stack traces (--debug) stay readable.
-  minifyWhitespace: true,
-  minifySyntax: true,
-  logLevel: 'warning',
-};
+const common = BUNDLE_OPTIONS;
 
 /**
  * esbuild turns each `import ... from 'fs'` (and from any CommonJS module) into its own
