@@ -42,6 +42,15 @@ const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
 const UNPACED = { key: () => ({ schedule: <T>(_opts: unknown, job: () => Promise<T>) => job() }) };
 
 /**
+ * Resolves once the monotonic clock reaches `deadline`. A timer alone can fire a millisecond or two
+ * early (libuv starts it from the loop's cached time), so it checks and waits again.
+ */
+async function sleepUntil(deadline: number): Promise<void> {
+  for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+}
+
+/**
  * Bottleneck's write group (one write at a time, starts a second apart) with a shorter second: what
  * the throttling plugin does by default, scaled like the back-off when a test shrinks the unit.
  */
@@ -50,9 +59,8 @@ export function pacedGroup(unitMs: number) {
   let lastStart = -Infinity;
   const schedule = <T>(_opts: unknown, job: () => Promise<T>): Promise<T> => {
     const run = queue.then(async () => {
-      const wait = lastStart + unitMs - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      lastStart = Date.now();
+      await sleepUntil(lastStart + unitMs);
+      lastStart = performance.now();
       return job();
     });
     queue = run.catch(() => undefined);
