@@ -40934,14 +40934,17 @@ var init_bounded = __esm({
 });
 
 // src/scm/github/octokit.ts
+async function sleepUntil(deadline) {
+  for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
+    await new Promise((resolve16) => setTimeout(resolve16, Math.ceil(wait)));
+}
 function pacedGroup(unitMs) {
   let queue = Promise.resolve();
   let lastStart = -Infinity;
   const schedule = (_opts, job) => {
     const run3 = queue.then(async () => {
-      const wait = lastStart + unitMs - Date.now();
-      if (wait > 0) await new Promise((resolve16) => setTimeout(resolve16, wait));
-      lastStart = Date.now();
+      await sleepUntil(lastStart + unitMs);
+      lastStart = performance.now();
       return job();
     });
     queue = run3.catch(() => void 0);
