@@ -62,6 +62,13 @@ await Promise.all([
     banner: { js: ESM_NAMESPACE_ONCE },
   }),
   build({ ...common, entryPoints: chunkEntries(), outdir: 'dist' }),
+  // The YAML worker (src/io/yaml-worker.ts): the yaml library and rollgen's parse and serialization.
+  build({
+    ...common,
+    entryPoints: ['src/io/yaml-worker-thread.ts'],
+    outfile: 'dist/yaml-worker.js',
+    alias: YAML_AS_ESM,
+  }),
 ]);
 
 shareEsmNamespaces('dist/cli.js');

@@ -6,7 +6,7 @@
 //   each on first use, so a run loads the kinds it meets.
 // - Third-party libraries only some commands use are vendor chunks (dist/vendor/*.js). Only leaf
 //   libraries are split off: a chunk never holds rollgen's own modules, so no class or state exists twice.
-// - child_process, crypto, os, http and https are required on first use of one of their functions.
+// - child_process, crypto, os, http, https and worker_threads are required on first use of one of their functions.
 import { readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,7 +58,9 @@ export function chunksPlugin() {
 const LAZY_BUILTINS = {
   child_process: ['ChildProcess', 'exec', 'execFile', 'execFileSync', 'execSync', 'fork', 'spawn', 'spawnSync'],
   crypto: ['createHash', 'randomBytes', 'randomUUID'],
-  os: ['homedir', 'hostname', 'tmpdir'],
+  os: ['availableParallelism', 'homedir', 'hostname', 'tmpdir'],
+  // The YAML worker (src/io/yaml-worker.ts) starts only for many apps.
+  worker_threads: ['Worker'],
   // Prometheus and web metric providers (src/io/metrics): only `rollgen analyze` talks HTTP.
   http: ['request', 'get', 'Agent'],
   https: ['request', 'get', 'Agent'],
@@ -69,7 +71,7 @@ export function lazyBuiltinsPlugin() {
   return {
     name: 'rollgen-lazy-builtins',
     setup(b) {
-      b.onResolve({ filter: /^(node:)?(child_process|crypto|os|http|https)$/ }, (args) => {
+      b.onResolve({ filter: /^(node:)?(child_process|crypto|os|http|https|worker_threads)$/ }, (args) => {
         const name = args.path.replace(/^node:/, '');
         return args.namespace === 'lazy-builtin'
           ? { path: `node:${name}`, external: true }

@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path31 = require("node:path");
-    var fs19 = require("node:fs");
+    var path33 = require("node:path");
+    var fs20 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs19.existsSync(executableFile)) return;
+        if (fs20.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path31.resolve(baseDir, baseName);
-          if (fs19.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path31.extname(baseName))) return void 0;
+          const localBin = path33.resolve(baseDir, baseName);
+          if (fs20.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path33.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs19.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs20.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs19.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs20.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path31.resolve(
-            path31.dirname(resolvedScriptPath),
+          executableDir = path33.resolve(
+            path33.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path31.basename(
+            const legacyName = path33.basename(
               this._scriptPath,
-              path31.extname(this._scriptPath)
+              path33.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path31.extname(executableFile));
+        launchWithNode = sourceExt.includes(path33.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path31.basename(filename, path31.extname(filename));
+        this._name = path33.basename(filename, path33.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path32) {
-        if (path32 === void 0) return this._executableDir;
-        this._executableDir = path32;
+      executableDir(path34) {
+        if (path34 === void 0) return this._executableDir;
+        this._executableDir = path34;
         return this;
       }
       /**
@@ -3536,9 +3536,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path31, message, options) {
-        super(`${printable(path31)}: ${message}`, options);
-        this.path = path31;
+      constructor(path33, message, options) {
+        super(`${printable(path33)}: ${message}`, options);
+        this.path = path33;
       }
       path;
       name = "IoError";
@@ -18824,8 +18824,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path31, { windows } = {}) => {
-      const segs = path31.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path33, { windows } = {}) => {
+      const segs = path33.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -20368,11 +20368,11 @@ var require_dist = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path31 = __toESM2(require("path"));
-    var fs19 = __toESM2(require("fs"));
+    var path33 = __toESM2(require("path"));
+    var fs20 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path31.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path31.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path33.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path33.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -20386,7 +20386,7 @@ var require_dist = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path31.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path33.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -20399,7 +20399,7 @@ var require_dist = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path31.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path33.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -20511,13 +20511,13 @@ var require_dist = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path31.dirname)(path$1);
+      let parent = (0, path33.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path31.dirname)(parent);
+        else parent = (0, path33.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -20666,7 +20666,7 @@ var require_dist = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs19
+          fs: options.fs || fs20
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -20704,8 +20704,8 @@ var require_dist = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path31.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path31.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path33.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path33.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -20757,7 +20757,7 @@ var require_dist = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path31.sep,
+        pathSeparator: path33.sep,
         filters: []
       };
       globFunction;
@@ -20901,8 +20901,8 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs19 = require("fs");
-    var path31 = require("path");
+    var fs20 = require("fs");
+    var path33 = require("path");
     var url = require("url");
     var fdir = require_dist();
     var picomatch = require_picomatch2();
@@ -20962,8 +20962,8 @@ var require_dist2 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path31.posix.relative(cwd, p) || ".";
-      return (p) => path31.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path33.posix.relative(cwd, p) || ".";
+      return (p) => path33.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -20971,7 +20971,7 @@ var require_dist2 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path31.posix.relative(cwd, `${root}/${p}`);
+        const result = path33.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -21017,7 +21017,7 @@ var require_dist2 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path31.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path31.posix.relative(escapedCwd, result) : path31.posix.normalize(result);
+      result = (0, path33.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path33.posix.relative(escapedCwd, result) : path33.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -21028,7 +21028,7 @@ var require_dist2 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path31.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path33.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -21050,7 +21050,7 @@ var require_dist2 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path31.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path33.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -21102,13 +21102,13 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug ? (p, isDirectory2) => {
-          const path32 = format2(p, isDirectory2);
-          const matches3 = matcher(path32) && !ignore(path32);
-          if (matches3) log(`matched ${path32}`);
+          const path34 = format2(p, isDirectory2);
+          const matches3 = matcher(path34) && !ignore(path34);
+          if (matches3) log(`matched ${path34}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path32 = format2(p, isDirectory2);
-          return matcher(path32) && !ignore(path32);
+          const path34 = format2(p, isDirectory2);
+          return matcher(path34) && !ignore(path34);
         }],
         exclude: debug ? (_, p) => {
           const skipped2 = excludePredicate(_, p);
@@ -21147,15 +21147,15 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path31.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path33.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs19.readdir,
-        readdirSync: opts.fs.readdirSync || fs19.readdirSync,
-        realpath: opts.fs.realpath || fs19.realpath,
-        realpathSync: opts.fs.realpathSync || fs19.realpathSync,
-        stat: opts.fs.stat || fs19.stat,
-        statSync: opts.fs.statSync || fs19.statSync
+        readdir: opts.fs.readdir || fs20.readdir,
+        readdirSync: opts.fs.readdirSync || fs20.readdirSync,
+        realpath: opts.fs.realpath || fs20.realpath,
+        realpathSync: opts.fs.realpathSync || fs20.realpathSync,
+        stat: opts.fs.stat || fs20.stat,
+        statSync: opts.fs.statSync || fs20.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -21169,12 +21169,12 @@ var require_dist2 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative17] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative17) : [];
+      const [crawler, relative18] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative18) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative17] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative17) : [];
+      const [crawler, relative18] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative18) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -21429,18 +21429,18 @@ var require_each = __commonJS({
             }
           } else if (typeof Symbol === "function" && context[Symbol.iterator]) {
             var iterator2 = context[Symbol.iterator]();
-            var current = iterator2.next();
-            while (!current.done) {
+            var current2 = iterator2.next();
+            while (!current2.done) {
               var next = iterator2.next();
               try {
-                execIteration(i, i, next.done, current.value);
+                execIteration(i, i, next.done, current2.value);
               } catch (e) {
                 if (!next.done) {
                   closeIterator(iterator2);
                 }
                 throw e;
               }
-              current = next;
+              current2 = next;
               i++;
             }
           } else {
@@ -22077,8 +22077,8 @@ var require_runtime = __commonJS({
             }
           }
         },
-        lambda: function lambda(current, context) {
-          return typeof current === "function" ? current.call(context) : current;
+        lambda: function lambda(current2, context) {
+          return typeof current2 === "function" ? current2.call(context) : current2;
         },
         escapeExpression: Utils.escapeExpression,
         invokePartial: invokePartialWrapper,
@@ -22368,13 +22368,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path31) {
-          return /^\.|this\b/.test(path31.original);
+        scopedId: function scopedId(path33) {
+          return /^\.|this\b/.test(path33.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path31) {
-          return path31.parts.length === 1 && !AST.helpers.scopedId(path31) && !path31.depth;
+        simpleId: function simpleId(path33) {
+          return path33.parts.length === 1 && !AST.helpers.scopedId(path33) && !path33.depth;
         }
       }
     };
@@ -23250,7 +23250,7 @@ var require_whitespace_control = __commonJS({
       this.isRootSeen = true;
       var body = program3.body;
       for (var i = 0, l = body.length; i < l; i++) {
-        var current = body[i], strip = this.accept(current);
+        var current2 = body[i], strip = this.accept(current2);
         if (!strip) {
           continue;
         }
@@ -23264,18 +23264,18 @@ var require_whitespace_control = __commonJS({
         if (doStandalone && inlineStandalone) {
           omitRight(body, i);
           if (omitLeft(body, i)) {
-            if (current.type === "PartialStatement") {
-              current.indent = /(?:^|[^ \t])([ \t]+)$/.exec(body[i - 1].original)[1];
+            if (current2.type === "PartialStatement") {
+              current2.indent = /(?:^|[^ \t])([ \t]+)$/.exec(body[i - 1].original)[1];
             }
           }
         }
         if (doStandalone && openStandalone) {
-          omitRight((current.program || current.inverse).body);
+          omitRight((current2.program || current2.inverse).body);
           omitLeft(body, i);
         }
         if (doStandalone && closeStandalone) {
           omitRight(body, i);
-          omitLeft((current.inverse || current.program).body);
+          omitLeft((current2.inverse || current2.program).body);
         }
       }
       return program3;
@@ -23357,23 +23357,23 @@ var require_whitespace_control = __commonJS({
       }
     }
     function omitRight(body, i, multiple) {
-      var current = body[i == null ? 0 : i + 1];
-      if (!current || current.type !== "ContentStatement" || !multiple && current.rightStripped) {
+      var current2 = body[i == null ? 0 : i + 1];
+      if (!current2 || current2.type !== "ContentStatement" || !multiple && current2.rightStripped) {
         return;
       }
-      var original = current.value;
-      current.value = current.value.replace(multiple ? /^\s+/ : /^[ \t]*\r?\n?/, "");
-      current.rightStripped = current.value !== original;
+      var original = current2.value;
+      current2.value = current2.value.replace(multiple ? /^\s+/ : /^[ \t]*\r?\n?/, "");
+      current2.rightStripped = current2.value !== original;
     }
     function omitLeft(body, i, multiple) {
-      var current = body[i == null ? body.length - 1 : i - 1];
-      if (!current || current.type !== "ContentStatement" || !multiple && current.leftStripped) {
+      var current2 = body[i == null ? body.length - 1 : i - 1];
+      if (!current2 || current2.type !== "ContentStatement" || !multiple && current2.leftStripped) {
         return;
       }
-      var original = current.value;
-      current.value = current.value.replace(multiple ? /(^|\S)\s+$/ : /(^|[^ \t])[ \t]+$/, "$1");
-      current.leftStripped = current.value !== original;
-      return current.leftStripped;
+      var original = current2.value;
+      current2.value = current2.value.replace(multiple ? /(^|\S)\s+$/ : /(^|[^ \t])[ \t]+$/, "$1");
+      current2.leftStripped = current2.value !== original;
+      return current2.leftStripped;
     }
     exports2["default"] = WhitespaceControl;
     module2.exports = exports2["default"];
@@ -23459,12 +23459,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path31, params, hash, open4, strip, locInfo) {
+    function prepareMustache(path33, params, hash, open4, strip, locInfo) {
       var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path31,
+        path: path33,
         params,
         hash,
         escaped,
@@ -23736,9 +23736,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path31 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path33 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path31.original);
+        this.opcode("registerDecorator", params.length, path33.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -23805,48 +23805,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path31 = sexpr.path, name = path31.parts[0], isBlock2 = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path31));
+        var path33 = sexpr.path, name = path33.parts[0], isBlock2 = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path33));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path31.strict = true;
-        this.accept(path31);
+        path33.strict = true;
+        this.accept(path33);
         this.opcode("invokeAmbiguous", name, isBlock2);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path31 = sexpr.path;
-        path31.strict = true;
-        this.accept(path31);
+        var path33 = sexpr.path;
+        path33.strict = true;
+        this.accept(path33);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path31 = sexpr.path, name = path31.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path33 = sexpr.path, name = path33.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path31.strict = true;
-          path31.falsy = true;
-          this.accept(path31);
-          this.opcode("invokeHelper", params.length, path31.original, _ast2["default"].helpers.simpleId(path31));
+          path33.strict = true;
+          path33.falsy = true;
+          this.accept(path33);
+          this.opcode("invokeHelper", params.length, path33.original, _ast2["default"].helpers.simpleId(path33));
         }
       },
-      PathExpression: function PathExpression(path31) {
-        var depth = validateDepth(path31);
-        var parts = validateParts(path31);
+      PathExpression: function PathExpression(path33) {
+        var depth = validateDepth(path33);
+        var parts = validateParts(path33);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path31), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path33), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path31.data) {
+        } else if (path33.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path31.strict);
+          this.opcode("lookupData", depth, parts, path33.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path31.falsy, path31.strict, scoped);
+          this.opcode("lookupOnContext", parts, path33.falsy, path33.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string2) {
@@ -24073,8 +24073,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path31) {
-      return validateStringArray(path31, path31.parts, "parts");
+    function validateParts(path33) {
+      return validateStringArray(path33, path33.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -24256,16 +24256,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path31 = aPath;
+      var path33 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path31 = url.path;
+        path33 = url.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path31);
-      var parts = path31.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path33);
+      var parts = path33.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -24282,18 +24282,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path31 = parts.join("/");
-      if (path31 === "") {
-        path31 = isAbsolute5 ? "/" : ".";
+      path33 = parts.join("/");
+      if (path33 === "") {
+        path33 = isAbsolute5 ? "/" : ".";
       }
       if (url) {
-        url.path = path31;
+        url.path = path33;
         return urlGenerate(url);
       }
-      return path31;
+      return path33;
     }
     exports2.normalize = normalize;
-    function join19(aRoot, aPath) {
+    function join20(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24325,11 +24325,11 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join19;
+    exports2.join = join20;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative17(aRoot, aPath) {
+    function relative18(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24348,7 +24348,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative17;
+    exports2.relative = relative18;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -24498,7 +24498,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join19(urlGenerate(parsed), sourceURL);
+        sourceURL = join20(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -26281,9 +26281,9 @@ var require_javascript_compiler = __commonJS({
         var blockHelperMissing = this.aliasable("container.hooks.blockHelperMissing"), params = [this.contextName(0)];
         this.setupHelperArgs("", 0, params, true);
         this.flushInline();
-        var current = this.topStack();
-        params.splice(1, 0, current);
-        this.pushSource(["if (!", this.lastHelper, ") { ", current, " = ", this.source.functionCall(blockHelperMissing, "call", params), "}"]);
+        var current2 = this.topStack();
+        params.splice(1, 0, current2);
+        this.pushSource(["if (!", this.lastHelper, ") { ", current2, " = ", this.source.functionCall(blockHelperMissing, "call", params), "}"]);
       },
       // [appendContent]
       //
@@ -26310,8 +26310,8 @@ var require_javascript_compiler = __commonJS({
       // Otherwise, the empty string is appended
       append: function append() {
         if (this.isInline()) {
-          this.replaceStack(function(current) {
-            return [" != null ? ", current, ' : ""'];
+          this.replaceStack(function(current2) {
+            return [" != null ? ", current2, ' : ""'];
           });
           this.pushSource(this.appendToBuffer(this.popStack()));
         } else {
@@ -26400,10 +26400,10 @@ var require_javascript_compiler = __commonJS({
         }
         var len = parts.length;
         var _loop = function(i2) {
-          _this2.replaceStack(function(current) {
-            var lookup = _this2.nameLookup(current, parts[i2], type);
+          _this2.replaceStack(function(current2) {
+            var lookup = _this2.nameLookup(current2, parts[i2], type);
             if (!falsy) {
-              return [" != null ? ", lookup, " : ", current];
+              return [" != null ? ", lookup, " : ", current2];
             } else {
               return [" && ", lookup];
             }
@@ -27092,8 +27092,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path31 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path31;
+      var path33 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path33;
     };
     PrintVisitor.prototype.StringLiteral = function(string2) {
       return '"' + string2.value + '"';
@@ -27132,8 +27132,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs19 = require("fs");
-      var templateString = fs19.readFileSync(filename, "utf8");
+      var fs20 = require("fs");
+      var templateString = fs20.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -31322,8 +31322,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path31) {
-      let input3 = path31;
+    function removeDotSegments(path33) {
+      let input3 = path33;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -31397,11 +31397,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path31) {
-      if (path31 === "" || path31[0] === "/") {
-        return removeDotSegments(path31);
+    function removeDotSegmentsRelative(path33) {
+      if (path33 === "" || path33[0] === "/") {
+        return removeDotSegments(path33);
       }
-      const segments = path31.split("/");
+      const segments = path33.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -31764,8 +31764,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path31 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path31 && path31 !== "/" ? path31 : void 0;
+        const path33 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path33 && path33 !== "/" ? path33 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -31971,50 +31971,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative17, options, skipNormalization) {
+    function resolveComponent(base, relative18, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative17 = parse4(serialize(relative17, options), options);
+        relative18 = parse4(serialize(relative18, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative17.scheme) {
-        target.scheme = relative17.scheme;
-        target.userinfo = relative17.userinfo;
-        target.host = relative17.host;
-        target.port = relative17.port;
-        target.path = removeDotSegments(relative17.path || "");
-        target.query = relative17.query;
+      if (!options.tolerant && relative18.scheme) {
+        target.scheme = relative18.scheme;
+        target.userinfo = relative18.userinfo;
+        target.host = relative18.host;
+        target.port = relative18.port;
+        target.path = removeDotSegments(relative18.path || "");
+        target.query = relative18.query;
       } else {
-        if (relative17.userinfo !== void 0 || relative17.host !== void 0 || relative17.port !== void 0) {
-          target.userinfo = relative17.userinfo;
-          target.host = relative17.host;
-          target.port = relative17.port;
-          target.path = removeDotSegments(relative17.path || "");
-          target.query = relative17.query;
+        if (relative18.userinfo !== void 0 || relative18.host !== void 0 || relative18.port !== void 0) {
+          target.userinfo = relative18.userinfo;
+          target.host = relative18.host;
+          target.port = relative18.port;
+          target.path = removeDotSegments(relative18.path || "");
+          target.query = relative18.query;
         } else {
-          if (!relative17.path) {
+          if (!relative18.path) {
             target.path = base.path;
-            if (relative17.query !== void 0) {
-              target.query = relative17.query;
+            if (relative18.query !== void 0) {
+              target.query = relative18.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative17.path[0] === "/") {
-              target.path = removeDotSegments(relative17.path);
+            if (relative18.path[0] === "/") {
+              target.path = removeDotSegments(relative18.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative17.path;
+                target.path = "/" + relative18.path;
               } else if (!base.path) {
-                target.path = relative17.path;
+                target.path = relative18.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative17.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative18.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative17.query;
+            target.query = relative18.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -32022,7 +32022,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative17.fragment;
+      target.fragment = relative18.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -35723,15 +35723,15 @@ var require_light = __commonJS({
           });
         }
         next(id) {
-          var current, next;
-          current = this._jobs[id];
-          next = current + 1;
-          if (current != null && next < this.status.length) {
-            this.counts[current]--;
+          var current2, next;
+          current2 = this._jobs[id];
+          next = current2 + 1;
+          if (current2 != null && next < this.status.length) {
+            this.counts[current2]--;
             this.counts[next]++;
             return this._jobs[id]++;
-          } else if (current != null) {
-            this.counts[current]--;
+          } else if (current2 != null) {
+            this.counts[current2]--;
             return delete this._jobs[id];
           }
         }
@@ -35742,13 +35742,13 @@ var require_light = __commonJS({
           return this.counts[initial]++;
         }
         remove(id) {
-          var current;
-          current = this._jobs[id];
-          if (current != null) {
-            this.counts[current]--;
+          var current2;
+          current2 = this._jobs[id];
+          if (current2 != null) {
+            this.counts[current2]--;
             delete this._jobs[id];
           }
-          return current != null;
+          return current2 != null;
         }
         jobStatus(id) {
           var ref;
@@ -36620,7 +36620,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path31) => path31.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path33) => path33.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38274,17 +38274,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path31 = requestOptions.url.replace(options.baseUrl, "");
+    const path33 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path31} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path33} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error6) => {
       const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path31} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path33} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error6;
     });
@@ -41075,8 +41075,8 @@ async function updatePullRequest(gh, number2, req) {
     body: req.body,
     state: req.state
   });
-  const current = data.labels.map(labelName);
-  if (req.labels === void 0 || sameSet(current, req.labels)) return toPullRequest(data);
+  const current2 = data.labels.map(labelName);
+  if (req.labels === void 0 || sameSet(current2, req.labels)) return toPullRequest(data);
   const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number2, labels: [...req.labels] });
   return toPullRequest(data, labels.data);
 }
@@ -41459,17 +41459,17 @@ function visit(node, visitor) {
 visit.BREAK = BREAK;
 visit.SKIP = SKIP;
 visit.REMOVE = REMOVE;
-function visit_(key2, node, visitor, path31) {
-  const ctrl = callVisitor(key2, node, visitor, path31);
+function visit_(key2, node, visitor, path33) {
+  const ctrl = callVisitor(key2, node, visitor, path33);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path31, ctrl);
-    return visit_(key2, ctrl, visitor, path31);
+    replaceNode(key2, path33, ctrl);
+    return visit_(key2, ctrl, visitor, path33);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path31 = Object.freeze(path31.concat(node));
+      path33 = Object.freeze(path33.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path31);
+        const ci = visit_(i, node.items[i], visitor, path33);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41480,13 +41480,13 @@ function visit_(key2, node, visitor, path31) {
         }
       }
     } else if (isPair(node)) {
-      path31 = Object.freeze(path31.concat(node));
-      const ck = visit_("key", node.key, visitor, path31);
+      path33 = Object.freeze(path33.concat(node));
+      const ck = visit_("key", node.key, visitor, path33);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path31);
+      const cv = visit_("value", node.value, visitor, path33);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41507,17 +41507,17 @@ async function visitAsync(node, visitor) {
 visitAsync.BREAK = BREAK;
 visitAsync.SKIP = SKIP;
 visitAsync.REMOVE = REMOVE;
-async function visitAsync_(key2, node, visitor, path31) {
-  const ctrl = await callVisitor(key2, node, visitor, path31);
+async function visitAsync_(key2, node, visitor, path33) {
+  const ctrl = await callVisitor(key2, node, visitor, path33);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path31, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path31);
+    replaceNode(key2, path33, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path33);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path31 = Object.freeze(path31.concat(node));
+      path33 = Object.freeze(path33.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path31);
+        const ci = await visitAsync_(i, node.items[i], visitor, path33);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41528,13 +41528,13 @@ async function visitAsync_(key2, node, visitor, path31) {
         }
       }
     } else if (isPair(node)) {
-      path31 = Object.freeze(path31.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path31);
+      path33 = Object.freeze(path33.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path33);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path31);
+      const cv = await visitAsync_("value", node.value, visitor, path33);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41561,23 +41561,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path31) {
+function callVisitor(key2, node, visitor, path33) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path31);
+    return visitor(key2, node, path33);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path31);
+    return visitor.Map?.(key2, node, path33);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path31);
+    return visitor.Seq?.(key2, node, path33);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path31);
+    return visitor.Pair?.(key2, node, path33);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path31);
+    return visitor.Scalar?.(key2, node, path33);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path31);
+    return visitor.Alias?.(key2, node, path33);
   return void 0;
 }
-function replaceNode(key2, path31, node) {
-  const parent = path31[path31.length - 1];
+function replaceNode(key2, path33, node) {
+  const parent = path33[path33.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -42108,10 +42108,10 @@ function createNode(value, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path31, value) {
+function collectionFromPath(schema4, path33, value) {
   let v = value;
-  for (let i = path31.length - 1; i >= 0; --i) {
-    const k = path31[i];
+  for (let i = path33.length - 1; i >= 0; --i) {
+    const k = path33[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -42130,7 +42130,7 @@ function collectionFromPath(schema4, path31, value) {
     sourceObjects: /* @__PURE__ */ new Map()
   });
 }
-var isEmptyPath = (path31) => path31 == null || typeof path31 === "object" && !!path31[Symbol.iterator]().next().done;
+var isEmptyPath = (path33) => path33 == null || typeof path33 === "object" && !!path33[Symbol.iterator]().next().done;
 var Collection = class extends NodeBase {
   constructor(type, schema4) {
     super(type);
@@ -42160,11 +42160,11 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path31, value) {
-    if (isEmptyPath(path31))
+  addIn(path33, value) {
+    if (isEmptyPath(path33))
       this.add(value);
     else {
-      const [key2, ...rest] = path31;
+      const [key2, ...rest] = path33;
       const node = this.get(key2, true);
       if (isCollection(node))
         node.addIn(rest, value);
@@ -42178,8 +42178,8 @@ var Collection = class extends NodeBase {
    * Removes a value from the collection.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path31) {
-    const [key2, ...rest] = path31;
+  deleteIn(path33) {
+    const [key2, ...rest] = path33;
     if (rest.length === 0)
       return this.delete(key2);
     const node = this.get(key2, true);
@@ -42193,8 +42193,8 @@ var Collection = class extends NodeBase {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path31, keepScalar) {
-    const [key2, ...rest] = path31;
+  getIn(path33, keepScalar) {
+    const [key2, ...rest] = path33;
     const node = this.get(key2, true);
     if (rest.length === 0)
       return !keepScalar && isScalar(node) ? node.value : node;
@@ -42212,8 +42212,8 @@ var Collection = class extends NodeBase {
   /**
    * Checks if the collection includes a value with the key `key`.
    */
-  hasIn(path31) {
-    const [key2, ...rest] = path31;
+  hasIn(path33) {
+    const [key2, ...rest] = path33;
     if (rest.length === 0)
       return this.has(key2);
     const node = this.get(key2, true);
@@ -42223,8 +42223,8 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path31, value) {
-    const [key2, ...rest] = path31;
+  setIn(path33, value) {
+    const [key2, ...rest] = path33;
     if (rest.length === 0) {
       this.set(key2, value);
     } else {
@@ -44363,9 +44363,9 @@ var Document = class _Document {
       this.contents.add(value);
   }
   /** Adds a value to the document. */
-  addIn(path31, value) {
+  addIn(path33, value) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path31, value);
+      this.contents.addIn(path33, value);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -44440,14 +44440,14 @@ var Document = class _Document {
    * Removes a value from the document.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path31) {
-    if (isEmptyPath(path31)) {
+  deleteIn(path33) {
+    if (isEmptyPath(path33)) {
       if (this.contents == null)
         return false;
       this.contents = null;
       return true;
     }
-    return assertCollection(this.contents) ? this.contents.deleteIn(path31) : false;
+    return assertCollection(this.contents) ? this.contents.deleteIn(path33) : false;
   }
   /**
    * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -44462,10 +44462,10 @@ var Document = class _Document {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path31, keepScalar) {
-    if (isEmptyPath(path31))
+  getIn(path33, keepScalar) {
+    if (isEmptyPath(path33))
       return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-    return isCollection(this.contents) ? this.contents.getIn(path31, keepScalar) : void 0;
+    return isCollection(this.contents) ? this.contents.getIn(path33, keepScalar) : void 0;
   }
   /**
    * Checks if the document includes a value with the key `key`.
@@ -44476,10 +44476,10 @@ var Document = class _Document {
   /**
    * Checks if the document includes a value at `path`.
    */
-  hasIn(path31) {
-    if (isEmptyPath(path31))
+  hasIn(path33) {
+    if (isEmptyPath(path33))
       return this.contents !== void 0;
-    return isCollection(this.contents) ? this.contents.hasIn(path31) : false;
+    return isCollection(this.contents) ? this.contents.hasIn(path33) : false;
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -44496,13 +44496,13 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path31, value) {
-    if (isEmptyPath(path31)) {
+  setIn(path33, value) {
+    if (isEmptyPath(path33)) {
       this.contents = value;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path31), value);
+      this.contents = collectionFromPath(this.schema, Array.from(path33), value);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path31, value);
+      this.contents.setIn(path33, value);
     }
   }
   /**
@@ -46053,9 +46053,9 @@ function visit2(cst, visitor) {
 visit2.BREAK = BREAK2;
 visit2.SKIP = SKIP2;
 visit2.REMOVE = REMOVE2;
-visit2.itemAtPath = (cst, path31) => {
+visit2.itemAtPath = (cst, path33) => {
   let item = cst;
-  for (const [field2, index] of path31) {
+  for (const [field2, index] of path33) {
     const tok = item?.[field2];
     if (tok && "items" in tok) {
       item = tok.items[index];
@@ -46064,23 +46064,23 @@ visit2.itemAtPath = (cst, path31) => {
   }
   return item;
 };
-visit2.parentCollection = (cst, path31) => {
-  const parent = visit2.itemAtPath(cst, path31.slice(0, -1));
-  const field2 = path31[path31.length - 1][0];
+visit2.parentCollection = (cst, path33) => {
+  const parent = visit2.itemAtPath(cst, path33.slice(0, -1));
+  const field2 = path33[path33.length - 1][0];
   const coll = parent?.[field2];
   if (coll && "items" in coll)
     return coll;
   throw new Error("Parent collection not found");
 };
-function _visit(path31, item, visitor) {
-  let ctrl = visitor(item, path31);
+function _visit(path33, item, visitor) {
+  let ctrl = visitor(item, path33);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field2 of ["key", "value"]) {
     const token = item[field2];
     if (token && "items" in token) {
       for (let i = 0; i < token.items.length; ++i) {
-        const ci = _visit(Object.freeze(path31.concat([[field2, i]])), token.items[i], visitor);
+        const ci = _visit(Object.freeze(path33.concat([[field2, i]])), token.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -46091,10 +46091,10 @@ function _visit(path31, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field2 === "key")
-        ctrl = ctrl(item, path31);
+        ctrl = ctrl(item, path33);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path31) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path33) : ctrl;
 }
 
 // node_modules/yaml/browser/dist/parse/cst.js
@@ -47335,14 +47335,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs19 = this.flowScalar(this.type);
+          const fs20 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs19, sep: [] });
+            map3.items.push({ start: start2, key: fs20, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs19);
+            this.stack.push(fs20);
           } else {
-            Object.assign(it, { key: fs19, sep: [] });
+            Object.assign(it, { key: fs20, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -47470,13 +47470,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs19 = this.flowScalar(this.type);
+          const fs20 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs19, sep: [] });
+            fc.items.push({ start: [], key: fs20, sep: [] });
           else if (it.sep)
-            this.stack.push(fs19);
+            this.stack.push(fs20);
           else
-            Object.assign(it, { key: fs19, sep: [] });
+            Object.assign(it, { key: fs20, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -48003,22 +48003,22 @@ function dedupe(list5) {
   });
 }
 function describe(e, doc) {
-  const path31 = pointerToPath(e.instancePath, doc.value);
+  const path33 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path31, key2), path31, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path33, key2), path33, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path31.length > 0) {
-    const parent = path31.slice(0, -1);
-    const key2 = String(path31[path31.length - 1]);
+  if (e.keyword === "false schema" && path33.length > 0) {
+    const parent = path33.slice(0, -1);
+    const key2 = String(path33[path33.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path31), path31, explain(e, valueAt(doc.value, path31)));
+  return located(doc.locate(path33), path33, explain(e, valueAt(doc.value, path33)));
 }
-function located(origin, path31, text2) {
-  const where7 = formatPath(path31);
+function located(origin, path33, text2) {
+  const where7 = formatPath(path33);
   return diagnosticAt(origin, where7 ? `${where7}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
@@ -48087,15 +48087,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path31 = [];
+  const path33 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path31.push(segment);
+    path33.push(segment);
     node = child(node, segment);
   }
-  return path31;
+  return path33;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -48104,8 +48104,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap2(node) ? node[segment] : void 0;
 }
-function valueAt(root, path31) {
-  return path31.reduce(child, root);
+function valueAt(root, path33) {
+  return path33.reduce(child, root);
 }
 function isMap2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48120,8 +48120,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock2 ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path31) {
-  return path31.map(
+function formatPath(path33) {
+  return path33.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -48228,6 +48228,13 @@ function parseYamlStream(file, text2) {
   });
   return { documents, diagnostics, release: () => nodes.release() };
 }
+function fromDigest(file, text2, digest) {
+  const nodes = new StreamNodes(void 0, new LineCounter(), text2);
+  const documents = digest.documents.map(
+    (d) => makeDocument(file, d.index, d.value, nodes, { file, line: d.line, col: d.col })
+  );
+  return { documents, diagnostics: digest.diagnostics, release: () => nodes.release() };
+}
 var StreamNodes = class {
   constructor(docs, lineCounter, text2) {
     this.lineCounter = lineCounter;
@@ -48290,26 +48297,26 @@ function toJs(doc, file, lc, out) {
     return void 0;
   }
 }
-function makeDocument(file, index, value, nodes) {
+function makeDocument(file, index, value, nodes, origin) {
   const at = (offset) => {
     const p = nodes.linePos(offset);
     return { file, line: p.line, col: p.col };
   };
   const rootOf = (doc) => doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locateIn = (doc, path31) => {
-    for (let n = path31.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path31.slice(0, n), true);
+  const locateIn = (doc, path33) => {
+    for (let n = path33.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path33.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
     return at(rootOf(doc));
   };
-  const locate2 = (path31) => nodes.held ? locateIn(nodes.doc(index), path31) : lazyOrigin(file, () => locateIn(nodes.doc(index), path31));
-  const locateBlockText = (path31) => {
-    const node = nodes.doc(index).getIn(path31, true);
+  const locate2 = (path33) => nodes.held ? locateIn(nodes.doc(index), path33) : lazyOrigin(file, () => locateIn(nodes.doc(index), path33));
+  const locateBlockText = (path33) => {
+    const node = nodes.doc(index).getIn(path33, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
-  return { file, index, value, origin: at(rootOf(nodes.doc(index))), locate: locate2, locateBlockText };
+  return { file, index, value, origin: origin ?? at(rootOf(nodes.doc(index))), locate: locate2, locateBlockText };
 }
 function lazyOrigin(file, find) {
   let found;
@@ -49724,14 +49731,14 @@ function serializeDocument(doc) {
 // src/state/output-files.ts
 var KUSTOMIZATION_FILE = "kustomization.yaml";
 var RENDERED_HEADER = "# Rendered by rollgen from the app source; edit the source, not this file.\n";
-function objectFiles(objects) {
+function objectFiles(objects, texts2) {
   const base = (o) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
   const counts = /* @__PURE__ */ new Map();
   for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
-  return objects.map((o) => {
+  return objects.map((o, i) => {
     const name = (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
     if (!isPlainFileName(`${name}.yaml`)) throw new Error(`object name "${name}" is not a plain file name`);
-    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + (texts2 ? texts2[i] : serializeValue(o)) };
   });
 }
 function kustomizationFile(existing, files, previouslyOwned) {
@@ -49744,11 +49751,11 @@ function kustomizationFile(existing, files, previouslyOwned) {
     return { path: KUSTOMIZATION_FILE, content: serializeValue(kustomization) };
   }
   const doc = parseDocument(existing);
-  const current = doc.get("resources");
-  const kept = isSeq(current) ? current.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
+  const current2 = doc.get("resources");
+  const kept = isSeq(current2) ? current2.items.map((i) => String(i.value ?? i)).filter((r) => !previouslyOwned.includes(r) && !files.includes(r)) : [];
   const resources = [...kept, ...[...files].sort()];
-  if (isSeq(current)) {
-    const seq2 = current;
+  if (isSeq(current2)) {
+    const seq2 = current2;
     seq2.items = resources.map((r) => doc.createNode(r));
     seq2.flow = false;
   } else {
@@ -49789,8 +49796,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path31) {
-  const backend2 = isObject(path31.backend) ? path31.backend : {};
+function backendService(path33) {
+  const backend2 = isObject(path33.backend) ? path33.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -49874,8 +49881,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path31, service) {
-  const copy = cloneJson(path31);
+function retarget(path33, service) {
+  const copy = cloneJson(path33);
   copy.backend.service.name = service;
   return copy;
 }
@@ -50436,8 +50443,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path31) {
-  return path31.split("/").filter((e) => e !== "");
+function elements(path33) {
+  return path33.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -50452,7 +50459,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path31) => ({ object, path: path31, tier: hostTier(path31.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path33) => ({ object, path: path33, tier: hostTier(path33.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -50464,10 +50471,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path31 = ingressPaths(object).find(
+    const path33 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path31) return { object, prefix, path: path31 };
+    if (path33) return { object, prefix, path: path33 };
   }
   return void 0;
 }
@@ -50531,7 +50538,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path31) => conditions2.map((condition) => ({ order, ingress, path: path31, condition })));
+  return paths.flatMap((path33) => conditions2.map((condition) => ({ order, ingress, path: path33, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -50731,8 +50738,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path31 = r.path.split(/[?#]/)[0] || "/";
-  if (!path31.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path33 = r.path.split(/[?#]/)[0] || "/";
+  if (!path33.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -50945,9 +50952,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path31 = r.path.split(/[?#]/)[0] || "/";
+  const path33 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path31.startsWith(p.slice(0, -1)) : p === path31))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path33.startsWith(p.slice(0, -1)) : p === path33))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -51223,10 +51230,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path31 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path31.startsWith(match.prefix)) return false;
+  const path33 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path33.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path31 !== p.exact) return false;
+  if (typeof p.exact === "string" && path33 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -51484,11 +51491,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path31 of http2.paths) {
-    const backend2 = isObject(path31) ? backendOf(path31.backend) : {};
+  for (const path33 of http2.paths) {
+    const backend2 = isObject(path33) ? backendOf(path33.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path31) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path31, r)));
-    out.push(path31);
+    if (isObject(path33) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path33, r)));
+    out.push(path33);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -51749,10 +51756,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path31 = requestPath(request4);
+  const path33 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path31) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path33) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -52176,11 +52183,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path31, actual, want] of expected) {
+  for (const [path33, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path31.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path31).line
+        message: `template output ${path33.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path33).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -52911,13 +52918,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path31 = pathRank(match.path, requestPath2);
-  if (!path31) return void 0;
+  const path33 = pathRank(match.path, requestPath2);
+  if (!path33) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path31, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path33, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -52929,8 +52936,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path31) {
-  return path31.split("/").filter((e) => e !== "");
+function elements2(path33) {
+  return path33.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -53382,13 +53389,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path31 = ingressPaths(object).find(
+    const path33 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path31) continue;
+    if (!path33) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path31.service ?? "<resource backend>",
+      service: path33.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -54441,8 +54448,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path31 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path31.toLowerCase() : path31;
+  const path33 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path33.toLowerCase() : path33;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -55053,14 +55060,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path31 = request4.path.split(/[?#]/)[0] || "/";
+  const path33 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path31.startsWith(p));
+      return args.some((p) => path33.startsWith(p));
     case "Path":
-      return args.some((p) => path31 === p);
+      return args.some((p) => path33 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -55218,7 +55225,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path31) {
+function readRequest(value, locate2, path33) {
   const v = isObject(value) ? value : {};
   const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -55227,29 +55234,29 @@ function readRequest(value, locate2, path31) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path31, "templates", i] }
+        at: { locate: locate2, path: [...path33, "templates", i] }
       };
     }),
-    args: readArgs(list5("args"), locate2, [...path31, "args"]),
-    dryRun: readDryRun(list5("dryRun"), locate2, [...path31, "dryRun"]),
+    args: readArgs(list5("args"), locate2, [...path33, "args"]),
+    dryRun: readDryRun(list5("dryRun"), locate2, [...path33, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path31 }
+    at: { locate: locate2, path: path33 }
   };
 }
-function readDryRun(list5, locate2, path31) {
+function readDryRun(list5, locate2, path33) {
   return list5.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path31, i] }
+    at: { locate: locate2, path: [...path33, i] }
   }));
 }
-function readArgs(list5, locate2, path31) {
+function readArgs(list5, locate2, path33) {
   return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path31, i] }
+      at: { locate: locate2, path: [...path33, i] }
     };
   });
 }
@@ -55671,7 +55678,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path31 = [];
+  const path33 = [];
   while (rest !== "") {
     const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -55681,14 +55688,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path31.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path33.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path31 };
+  return { path: path33 };
 }
-function readPath(value, path31) {
+function readPath(value, path33) {
   let v = value;
-  for (const seg of path31) {
+  for (const seg of path33) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -56222,15 +56229,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path31 } = config.at;
+  const { locate: locate2, path: path33 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path31, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path33, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path31, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path33, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -56238,11 +56245,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path31, "background", "startingStep"]),
+        locate2([...path33, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path31, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path33, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -56363,35 +56370,35 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path31, note) => ({
-  path: path31,
+var honoured = (path33, note) => ({
+  path: path33,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path31, note) => ({ path: path31, status: "honoured", subtree: true, note });
-var warned = (path31, note) => ({ path: path31, status: "warned", note });
-var warnedTree = (path31, note) => ({ path: path31, status: "warned", subtree: true, note });
+var subtree = (path33, note) => ({ path: path33, status: "honoured", subtree: true, note });
+var warned = (path33, note) => ({ path: path33, status: "warned", note });
+var warnedTree = (path33, note) => ({ path: path33, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value, path31, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path31, i], `${pattern}[]`));
+  const walk = (value, path33, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path33, i], `${pattern}[]`));
     if (!isObject(value)) return;
     for (const [key2, child3] of Object.entries(value)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path31, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path33, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path31, key2]),
-        message: `${dotted([...path31, key2])}: ${rule.note}`,
+        ...doc.locate([...path33, key2]),
+        message: `${dotted([...path33, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -56400,8 +56407,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path31) {
-  return path31.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path33) {
+  return path33.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -57189,8 +57196,8 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path31) {
-  return paused ? { ...rollout, pausedBy: { field: path31.join("."), origin: doc.locate(path31) } } : rollout;
+function withPause(doc, rollout, paused, path33) {
+  return paused ? { ...rollout, pausedBy: { field: path33.join("."), origin: doc.locate(path33) } } : rollout;
 }
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
@@ -57291,48 +57298,48 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error3(doc, path31, message) {
-  return { ...doc.locate(path31), message, severity: "error" };
+function error3(doc, path33, message) {
+  return { ...doc.locate(path33), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path31, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path33, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path31, "ingress", "classType"]);
+      const o = doc.locate([...path33, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path31, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path33, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path31, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path33, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path31, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path33, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path31),
+      ...doc.locate(path33),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path31, inputs10, out) {
+function providersFromArgo(doc, routing, path33, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path31, "plugins", plugin]),
+      ...doc.locate([...path33, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path31, key2]);
+  const at = (key2) => doc.locate([...path33, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
@@ -57426,18 +57433,18 @@ function normalizeArgo(doc, inputs10) {
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
-  const path31 = ["spec", "strategy", "canary", "pingPong"];
+  const path33 = ["spec", "strategy", "canary", "pingPong"];
   const pp = obj(canary.pingPong);
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error4(doc, [...path31, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error4(doc, [...path33, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
         error4(
           doc,
-          path31,
+          path33,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
         )
       );
@@ -57445,12 +57452,12 @@ function pingPongOf(doc, canary, out) {
     out.push(
       error4(
         doc,
-        path31,
+        path33,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
       )
     );
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
-  return { ping, pong, origin: doc.locate(path31), alongside };
+  return { ping, pong, origin: doc.locate(path33), alongside };
 }
 function removalGatesOf(doc, canary, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -57523,22 +57530,22 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path31 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path31, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path31, out);
-    if (!applyAction(doc, state, e, path31, wc, out)) return;
-    steps.push(snapshot(doc.locate(path31), state, wc.managed));
+    const path33 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path33, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path33, out);
+    if (!applyAction(doc, state, e, path33, wc, out)) return;
+    steps.push(snapshot(doc.locate(path33), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path31, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path31, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path33, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path33, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path31, "analysis"]),
+      ...doc.locate([...path33, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -57549,25 +57556,25 @@ function applyAnalysis(doc, steps, leading, analysis, path31, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path31 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path31);
+  const path33 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path33);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error4(
         doc,
-        [...path31, "startingStep"],
+        [...path33, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path31, out) {
+function applyPause(doc, steps, pause, path33, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path31),
+      ...doc.locate(path33),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -57579,14 +57586,14 @@ function applyPause(doc, steps, pause, path31, out) {
     pause: seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 }
   };
 }
-function applyAction(doc, state, e, path31, wc, out) {
+function applyAction(doc, state, e, path33, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error4(
           doc,
-          [...path31, "setCanaryScale"],
+          [...path33, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
@@ -57596,7 +57603,7 @@ function applyAction(doc, state, e, path31, wc, out) {
   else {
     const kind = Object.keys(e)[0];
     if (kind === void 0)
-      out.push({ ...doc.locate(path31), message: "an empty step does nothing; remove it", severity: "warning" });
+      out.push({ ...doc.locate(path33), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -57638,13 +57645,13 @@ function mirrorMatches(list5) {
   return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path31 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path33 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path31 ? { path: { type: path31.type === "Prefix" ? "PathPrefix" : path31.type, value: path31.value } } : {},
+      ...path33 ? { path: { type: path33.type === "Prefix" ? "PathPrefix" : path33.type, value: path33.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -57661,8 +57668,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error4(doc, path31, message) {
-  return { ...doc.locate(path31), message, severity: "error" };
+function error4(doc, path33, message) {
+  return { ...doc.locate(path33), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -57713,7 +57720,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path31, message) => out.push({ ...doc.locate(path31), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path33, message) => out.push({ ...doc.locate(path33), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -57803,11 +57810,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path31 = isObject(m.path) ? {
+  const path33 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path31 ? { path: path31 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path33 ? { path: path33 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -57897,13 +57904,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   }
   return style === "partition" ? "partition" : "canary";
 }
-function kruiseStep(doc, raw, path31, v1beta1) {
+function kruiseStep(doc, raw, path33, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path31),
+    origin: doc.locate(path33),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -57972,8 +57979,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error5(doc, path31, message) {
-  const o = doc.locate(path31);
+function error5(doc, path33, message) {
+  const o = doc.locate(path33);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 
@@ -58701,14 +58708,13 @@ function directoryArgument(req) {
 function isDir(p) {
   return fs14.existsSync(p) && fs14.statSync(p).isDirectory();
 }
-function loadSource(loc, files, cwd = process.cwd()) {
+function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => parseYamlStream(f.path, f.text))) {
   const docs = [];
   const diagnostics = [];
-  const parsed = files.map((f) => {
-    const r = parseYamlStream(f.path, f.text);
+  files.forEach((f, i) => {
+    const r = parsed[i];
     docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
-    return r;
   });
   const shared2 = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {
@@ -58951,15 +58957,15 @@ function templateRevision(template) {
 
 // src/state/lifecycle.ts
 init_errors();
-function advanceRollout(current, name, revision, steps, removal2 = "one-commit", pingPong = false) {
-  if (!current) {
+function advanceRollout(current2, name, revision, steps, removal2 = "one-commit", pingPong = false) {
+  if (!current2) {
     const side = pingPong ? { pingPong: "ping" } : {};
     return {
       status: { name, phase: "Adopting", step: 0, steps, stableRevision: revision, ...side },
       action: "first deploy"
     };
   }
-  const c = { ...current, steps };
+  const c = { ...current2, steps };
   if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
   const t = nextOf(c, name, revision);
   return t && removal2 === "two-commits" ? drainFirst(c, t) : t;
@@ -59125,19 +59131,19 @@ function withPingPong(r, s) {
   const { pingPong: _dropped, ...rest } = s;
   return rest;
 }
-function applyCommand(command, current, r, track, removal2) {
+function applyCommand(command, current2, r, track, removal2) {
   const revision = sourcePod(r, track).revision;
   if (r.spec.removalGates) removal2 = "two-commits";
   if (command.kind === "advance" && r.spec.pausedBy) return void 0;
   if (command.kind === "advance")
-    return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal2, r.spec.pingPong !== void 0);
-  if (!current) return void 0;
+    return advanceRollout(current2, r.spec.name, revision, r.plan.steps.length, removal2, r.spec.pingPong !== void 0);
+  if (!current2) return void 0;
   const abortRemoval = r.plan.abortGate ? "two-commits" : removal2;
   if (command.kind === "abort")
-    return current.phase === "Progressing" ? abortRollout(current, abortRemoval) : void 0;
-  if (revision !== current.canaryRevision) return void 0;
-  if (command.kind === "retry") return current.phase === "Aborted" ? retryRollout(current) : void 0;
-  return current.phase === "Progressing" ? promoteRollout(current, command.full) : void 0;
+    return current2.phase === "Progressing" ? abortRollout(current2, abortRemoval) : void 0;
+  if (revision !== current2.canaryRevision) return void 0;
+  if (command.kind === "retry") return current2.phase === "Aborted" ? retryRollout(current2) : void 0;
+  return current2.phase === "Progressing" ? promoteRollout(current2, command.full) : void 0;
 }
 function lockStep(app, before, statuses, actions) {
   for (const routing of app.routings) {
@@ -59553,9 +59559,9 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
     return stale.length > 0 ? stale.map((x) => close3(x, "obsolete")) : [{ kind: "wait", reason: "up to date" }];
   }
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
-  const current = onBranch.find((x) => x.pr.state === "open");
-  const superseded = open4.filter((x) => x !== current).map((x) => close3(x, "superseded"));
-  if (current) return [...keepCurrent({ x: current, app, now, history, checks }), ...superseded];
+  const current2 = onBranch.find((x) => x.pr.state === "open");
+  const superseded = open4.filter((x) => x !== current2).map((x) => close3(x, "superseded"));
+  if (current2) return [...keepCurrent({ x: current2, app, now, history, checks }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note = newest.marker.noted ? [] : [{ kind: "note-hold", pr: newest.pr, marker: newest.marker }];
@@ -59838,11 +59844,11 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path28 = __toESM(require("path"));
+var path30 = __toESM(require("path"));
 init_errors();
 
-// src/app/plan-write.ts
-var path21 = __toESM(require("path"));
+// src/app/next-output.ts
+var path18 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -59927,10 +59933,10 @@ function derivesFrom(candidate, base) {
 }
 
 // src/state/drift.ts
-function changedFiles(recorded, current) {
+function changedFiles(recorded, current2) {
   return Object.keys(recorded).sort().flatMap((file) => {
-    if (current[file] === void 0) return [{ file, kind: "missing" }];
-    return current[file] === recorded[file] ? [] : [{ file, kind: "changed" }];
+    if (current2[file] === void 0) return [{ file, kind: "missing" }];
+    return current2[file] === recorded[file] ? [] : [{ file, kind: "changed" }];
   });
 }
 var MAX_FIELDS = 8;
@@ -59946,8 +59952,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show3 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path31 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path31 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
+  const path33 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path33 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
 }
 
 // src/app/drift.ts
@@ -59990,61 +59996,12 @@ function driftDiagnostics(drift, loc, output, cwd) {
   });
 }
 
-// src/io/output-recovery.ts
-var fs15 = __toESM(require("fs"));
-var path16 = __toESM(require("path"));
-function recoverOutputDirs(dirs) {
-  const leftovers = legacyLeftovers(dirs);
-  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path16.dirname(dir)) ?? []));
-}
-function legacyLeftovers(dirs) {
-  const byParent = /* @__PURE__ */ new Map();
-  for (const parent of new Set(dirs.map((d) => path16.dirname(d)))) {
-    const entries2 = fs15.existsSync(parent) ? fs15.readdirSync(parent) : [];
-    byParent.set(
-      parent,
-      entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
-    );
-  }
-  return byParent;
-}
-function recoverOutputDir(dir, candidates2) {
-  const notes = recoverLegacy(dir, candidates2);
-  const done2 = fs15.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
-  if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
-  if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
-  return notes;
-}
-function recoverLegacy(dir, candidates2) {
-  const parent = path16.dirname(dir);
-  const prefix = `.${path16.basename(dir)}.rollgen-`;
-  const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
-  const notes = [];
-  for (const name of leftovers.sort()) {
-    const full = path16.join(parent, name);
-    if (!fs15.lstatSync(full).isDirectory()) continue;
-    if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs15.readdirSync(full)) fs15.renameSync(path16.join(full, entry), path16.join(dir, entry));
-      fs15.rmdirSync(full);
-      notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
-    } else {
-      fs15.rmSync(full, { recursive: true, force: true });
-      notes.push(`removed ${name}, left by an interrupted rollgen run`);
-    }
-  }
-  return notes;
-}
-function onlyOurLock(dir) {
-  const entries2 = fs15.existsSync(dir) ? fs15.readdirSync(dir) : [];
-  return entries2.every((e) => e === LOCK_FILE);
-}
-
 // src/app/output-state.ts
-var path18 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path17 = __toESM(require("path"));
+var path16 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -60130,7 +60087,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path17.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path16.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -60149,7 +60106,7 @@ function readAppOutput(ctx, loc, app, peers, read) {
   const output = read ?? readOutput(loc, ctx.cwd);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path18.relative(ctx.cwd, path18.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path17.relative(ctx.cwd, path17.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -60166,6 +60123,90 @@ function readAppOutput(ctx, loc, app, peers, read) {
   ]);
 }
 
+// src/app/next-output.ts
+function planWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
+  const prepared = prepareWrite(ctx, loc, app, command, peers, drift, read);
+  return prepared && finishWrite(ctx, prepared);
+}
+function prepareWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
+  if (!loc.output)
+    throw new InputError(
+      [],
+      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
+    );
+  const output = readAppOutput(ctx, loc, app, peers, read);
+  const moved = transitionApp(app, output, command, loc.track, loc.removal);
+  const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
+  if (!t) return void 0;
+  if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
+  const rendered = renderApp(app, t.states, loc.track, peers);
+  checkRendered(rendered);
+  return { loc: { ...loc, output: loc.output }, app, command, output, transition: t, rendered };
+}
+function finishWrite(ctx, p, texts2) {
+  const { loc, app, output, transition: t } = p;
+  const manifests = objectFiles(p.rendered, texts2);
+  const names = manifests.map((f) => f.path);
+  const previous = output.status?.files ?? [];
+  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
+  const status = { ...t.status, files: names, digests };
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const remove = previous.filter((q) => !names.includes(q) && q !== KUSTOMIZATION_FILE);
+  const lines = t.actions.map((a) => {
+    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
+    if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
+    const before = output.status?.rollouts.find((x) => x.name === a.rollout);
+    const after = status.rollouts.find((x) => x.name === a.rollout);
+    return `${app.name}/${transitionLine(
+      a.rollout,
+      a.action,
+      before,
+      after,
+      r.plan.steps.length,
+      r.plan.steps.map((st) => st.name)
+    )}`;
+  });
+  return {
+    app: app.name,
+    output: loc.output,
+    files,
+    remove,
+    before: output,
+    command: p.command,
+    transition: t,
+    loaded: app,
+    summary: lines.join("\n") + `
+wrote ${printable(path18.relative(ctx.cwd, loc.output) || ".")}
+`
+  };
+}
+function plainUpdate(app, output, t, command, loc, peers) {
+  const disabled = app.disabledRollouts ?? [];
+  if (command.kind !== "advance" || disabled.length === 0) return void 0;
+  const files = objectFiles(renderApp(app, t.states, loc.track, peers));
+  const names = new Set(files.map((f) => f.path));
+  const same = files.every((f) => output.texts?.get(f.path) === f.content) && (output.status?.files ?? []).every((f) => names.has(f));
+  if (same && output.status) return void 0;
+  const revision = contentDigest(files.map((f) => f.content).join("\n")).slice(0, 10);
+  const actions = disabled.map((rollout) => ({ rollout, action: "plain rolling update (spec.disabled: no canary)" }));
+  const history = [...t.status.history, ...actions.map((a) => ({ ...a, step: 0, revision }))];
+  return { ...t, actions, status: { ...t.status, history } };
+}
+function guardDrift(ctx, loc, drift, policy) {
+  if (drift.length === 0) return;
+  const lines = describeDrift(drift, loc, ctx.cwd);
+  if (policy === "warn") {
+    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it
+`);
+    return;
+  }
+  throw new StateError(
+    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:
+` + lines.map((l) => `  ${l}
+`).join("") + `  put the change in the source, or rerun with --force to overwrite it`
+  );
+}
+
 // src/app/load-repo.ts
 init_diagnostics();
 
@@ -60174,7 +60215,7 @@ var path20 = __toESM(require("path"));
 init_errors();
 
 // src/app/app-index.ts
-var fs16 = __toESM(require("fs"));
+var fs15 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
 var path19 = __toESM(require("path"));
 
@@ -60250,7 +60291,7 @@ function appStamp(loc, now, previous) {
   let same = previous !== void 0;
   let newest = 0;
   const see = (p) => {
-    const st = fs16.lstatSync(p);
+    const st = fs15.lstatSync(p);
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
@@ -60261,7 +60302,7 @@ function appStamp(loc, now, previous) {
     const listed = same ? previous.dirs[rel] : void 0;
     const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
     if (!stored) same = false;
-    const names = stored ?? fs16.readdirSync(dir);
+    const names = stored ?? fs15.readdirSync(dir);
     dirs[rel] = names;
     for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
@@ -60280,7 +60321,7 @@ function asStamp(v) {
   return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
 var BUILD = (() => {
-  const s = fs16.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
@@ -60289,7 +60330,7 @@ function indexFile(configFile, env2) {
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs16.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
     if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
     return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
@@ -60298,11 +60339,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs16.mkdirSync(path19.dirname(file), { recursive: true });
+    fs15.mkdirSync(path19.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs16.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs16.renameSync(tmp, file);
+    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs15.renameSync(tmp, file);
   } catch {
   }
 }
@@ -60387,20 +60428,156 @@ function sameIndex(a, b) {
 }
 var NO_STAMP = { dirs: {}, stats: [] };
 
+// src/io/yaml-pool.ts
+var fs16 = __toESM(require("fs"));
+var path21 = __toESM(require("path"));
+var import_os = require("os");
+
+// src/io/yaml-worker.ts
+var import_worker_threads = require("worker_threads");
+var TAKEN_HERE = 1;
+var TASK_DONE = -1;
+var current;
+var nextId = 1;
+function startYamlWorker(file) {
+  if (!current || current.file !== file) {
+    const worker = new import_worker_threads.Worker(file);
+    worker.unref();
+    const mine = { file, worker, busy: false };
+    const drop = () => {
+      if (current === mine) current = void 0;
+    };
+    worker.on("error", drop);
+    worker.on("exit", drop);
+    current = mine;
+  }
+  const slot = current;
+  return {
+    run(task) {
+      if (slot.busy || current !== slot) return void 0;
+      const taken = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, task.groups.length)));
+      const posted = { ...task, id: nextId++, taken };
+      try {
+        slot.worker.postMessage(posted);
+      } catch {
+        return void 0;
+      }
+      slot.busy = true;
+      slot.worker.ref();
+      return follow(slot, posted);
+    }
+  };
+}
+function follow(slot, task) {
+  const results = /* @__PURE__ */ new Map();
+  let ended = false;
+  let wake;
+  const stop = () => {
+    ended = true;
+    wake?.();
+  };
+  const onMessage = ([id, group, result]) => {
+    if (id !== task.id) return;
+    if (group === TASK_DONE) stop();
+    else results.set(group, result);
+    wake?.();
+  };
+  slot.worker.on("message", onMessage);
+  slot.worker.on("exit", stop);
+  return {
+    claim: (i) => Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE) === 0,
+    async resultOf(i) {
+      while (!results.has(i) && !ended) await new Promise((resolve16) => wake = resolve16);
+      wake = void 0;
+      const found = results.get(i);
+      results.delete(i);
+      return found;
+    },
+    async finish() {
+      for (let i = 0; i < task.groups.length; i++) Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE);
+      while (!ended) await new Promise((resolve16) => wake = resolve16);
+      slot.worker.off("message", onMessage);
+      slot.worker.off("exit", stop);
+      slot.busy = false;
+      slot.worker.unref();
+    }
+  };
+}
+
+// src/io/yaml-pool.ts
+var MIN_BYTES = 256 * 1024;
+var MIN_VALUES = 512;
+function yamlPool(expected, options = {}) {
+  const file = options.workerFile ?? path21.join(__dirname, "yaml-worker.js");
+  const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs16.existsSync(file);
+  if (worth) startYamlWorker(file);
+  const share2 = worth ? (task) => startYamlWorker(file)?.run(task) : () => void 0;
+  let there = 0;
+  const counted = (from) => (i, result) => {
+    there++;
+    return from(i, result);
+  };
+  return {
+    sharedGroups: () => there,
+    parseGroups: (groups2, use) => {
+      const bytes = groups2.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
+      const jobs = groups2.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
+      const helper = bytes >= (options.minBytes ?? MIN_BYTES) ? share2({ kind: "parse", groups: jobs }) : void 0;
+      const here = (i) => groups2[i].map((j) => parseYamlStream(j.path, j.text));
+      const fromWorker = (i, digests) => groups2[i].map((j, k) => fromDigest(j.path, j.text, digests[k]));
+      return shareGroups(groups2.length, helper, here, counted(fromWorker), use);
+    },
+    serializeGroups: (groups2, use) => {
+      const values = groups2.reduce((n, g) => n + g.length, 0);
+      const helper = values >= (options.minValues ?? MIN_VALUES) ? share2({ kind: "serialize", groups: groups2 }) : void 0;
+      const here = (i) => groups2[i].map((v) => serializeValue(v));
+      return shareGroups(
+        groups2.length,
+        helper,
+        here,
+        counted((_i, texts2) => texts2),
+        use
+      );
+    }
+  };
+}
+async function shareGroups(count3, helper, here, there, use) {
+  const out = [];
+  try {
+    for (let i = 0; i < count3; i++) {
+      const result = helper && !helper.claim(i) ? await helper.resultOf(i) : void 0;
+      out.push(await use(i, result === void 0 ? here(i) : there(i, result)));
+    }
+  } finally {
+    await helper?.finish();
+  }
+  return out;
+}
+
 // src/app/load-repo.ts
 init_errors();
 async function loadApps(ctx, args, opts) {
   return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
 }
 async function loadLocated(ctx, locations) {
-  const out = [];
+  const pool = yamlPool(locations.length);
+  const sources = [];
   for (const loc of locations) {
-    const files = loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files, ctx.cwd);
-    for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + "\n");
-    out.push({ loc, app });
+    try {
+      sources.push(loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd));
+    } catch (e) {
+      sources.push({ failed: e });
+    }
   }
-  return out;
+  const files = sources.map((s) => "failed" in s ? [] : s.map((f) => ({ path: f.path, text: f.text })));
+  return pool.parseGroups(files, (i, parsed) => {
+    const loc = locations[i];
+    const source = sources[i];
+    if ("failed" in source) throw source.failed;
+    const app = loadSource(loc, source, ctx.cwd, parsed);
+    for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + "\n");
+    return { loc, app };
+  });
 }
 async function loadRepo(ctx, args, opts, hooks = {}) {
   const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
@@ -60441,161 +60618,6 @@ function committedOutput(loc, ctx) {
   }
 }
 var resourcesOf2 = (output) => output?.resources ?? new ResourceSet([]);
-
-// src/app/plan-write.ts
-async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
-  let prepared;
-  let lock;
-  let locking = false;
-  const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
-  const { apps, peers } = await loadRepo(ctx, args, opts, {
-    located: (named) => prepared = prepareOutputDirs(outputsOf(named)),
-    // Locked (and what an interrupted run left completed) before the outputs are read: what this
-    // run reads of them is what it replaces, and it reads each once.
-    beforeOutputs: async (loaded3) => {
-      const outputs = outputsOf(loaded3.map((a) => a.loc));
-      locking = true;
-      lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
-      for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
-`);
-    }
-  }).catch(async (e) => {
-    if (lock) await lock.release();
-    else if (!locking) await prepared?.discard();
-    throw e;
-  });
-  const held = lock;
-  if (command.kind === "advance")
-    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
-`);
-  const drift = opts.force ? "overwrite" : "refuse";
-  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const staged = stageEarly ? startOutputWrites() : void 0;
-  try {
-    const writes = [];
-    const idle = [];
-    for (const { loc, app, output } of apps) {
-      const w = planWrite(ctx, loc, app, command, peers, drift, output);
-      if (!w) idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
-      else {
-        writes.push(w);
-        staged?.add(dirWrite(w));
-        if (staged) await new Promise((resolve16) => setImmediate(resolve16));
-      }
-    }
-    await write3({ writes, idle, staged });
-    await staged?.discard();
-  } catch (e) {
-    await staged?.discard();
-    throw e;
-  } finally {
-    await held.release();
-  }
-}
-var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
-function idleApp(ctx, loc, app, command, byName, peers, read) {
-  const status = readAppOutput(ctx, loc, app, peers, read).status;
-  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
-}
-function commandTarget(cwd, loc, byName) {
-  const rel = (p) => p ? path21.relative(cwd, p) || "." : "OUT";
-  const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
-  return target.trim();
-}
-async function writeAll(ctx, planned, afterEach) {
-  const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
-  for (const batch of batches) {
-    if (planned.staged && !afterEach) await planned.staged.commit();
-    else await writeOutputDirs(batch.map(dirWrite));
-    for (const w of batch) {
-      ctx.written?.(w);
-      ctx.stdout(w.summary);
-      afterEach?.(w);
-    }
-  }
-  for (const line of planned.idle) ctx.stdout(line + "\n");
-}
-function lockWaitMs(ctx) {
-  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
-  return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
-}
-function changedFiles2(w) {
-  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
-}
-function planWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
-  if (!loc.output)
-    throw new InputError(
-      [],
-      `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
-    );
-  const output = readAppOutput(ctx, loc, app, peers, read);
-  const moved = transitionApp(app, output, command, loc.track, loc.removal);
-  const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
-  if (!t) return void 0;
-  if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
-  const rendered = renderApp(app, t.states, loc.track, peers);
-  checkRendered(rendered);
-  const manifests = objectFiles(rendered);
-  const names = manifests.map((f) => f.path);
-  const previous = output.status?.files ?? [];
-  const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
-  const status = { ...t.status, files: names, digests };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
-  const remove = previous.filter((p) => !names.includes(p) && p !== KUSTOMIZATION_FILE);
-  const lines = t.actions.map((a) => {
-    const r = app.rollouts.find((x) => x.spec.name === a.rollout);
-    if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
-    const before = output.status?.rollouts.find((x) => x.name === a.rollout);
-    const after = status.rollouts.find((x) => x.name === a.rollout);
-    return `${app.name}/${transitionLine(
-      a.rollout,
-      a.action,
-      before,
-      after,
-      r.plan.steps.length,
-      r.plan.steps.map((st) => st.name)
-    )}`;
-  });
-  return {
-    app: app.name,
-    output: loc.output,
-    files,
-    remove,
-    before: output,
-    command,
-    transition: t,
-    loaded: app,
-    summary: lines.join("\n") + `
-wrote ${printable(path21.relative(ctx.cwd, loc.output) || ".")}
-`
-  };
-}
-function plainUpdate(app, output, t, command, loc, peers) {
-  const disabled = app.disabledRollouts ?? [];
-  if (command.kind !== "advance" || disabled.length === 0) return void 0;
-  const files = objectFiles(renderApp(app, t.states, loc.track, peers));
-  const names = new Set(files.map((f) => f.path));
-  const same = files.every((f) => output.texts?.get(f.path) === f.content) && (output.status?.files ?? []).every((f) => names.has(f));
-  if (same && output.status) return void 0;
-  const revision = contentDigest(files.map((f) => f.content).join("\n")).slice(0, 10);
-  const actions = disabled.map((rollout) => ({ rollout, action: "plain rolling update (spec.disabled: no canary)" }));
-  const history = [...t.status.history, ...actions.map((a) => ({ ...a, step: 0, revision }))];
-  return { ...t, actions, status: { ...t.status, history } };
-}
-function guardDrift(ctx, loc, drift, policy) {
-  if (drift.length === 0) return;
-  const lines = describeDrift(drift, loc, ctx.cwd);
-  if (policy === "warn") {
-    for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it
-`);
-    return;
-  }
-  throw new StateError(
-    `${loc.name}: output changed by hand since rollgen wrote it; nothing was written:
-` + lines.map((l) => `  ${l}
-`).join("") + `  put the change in the source, or rerun with --force to overwrite it`
-  );
-}
 
 // src/flow/abort-path.ts
 function abortPath(app, target, links) {
@@ -60689,26 +60711,164 @@ function readTemplate2(file, cwd, configFile) {
 
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
-var path27 = __toESM(require("path"));
+var path29 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs18 = __toESM(require("fs"));
-var path26 = __toESM(require("path"));
+var fs19 = __toESM(require("fs"));
+var path28 = __toESM(require("path"));
 init_errors();
 
+// src/app/plan-write.ts
+var path24 = __toESM(require("path"));
+
+// src/io/output-recovery.ts
+var fs18 = __toESM(require("fs"));
+var path23 = __toESM(require("path"));
+function recoverOutputDirs(dirs) {
+  const leftovers = legacyLeftovers(dirs);
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path23.dirname(dir)) ?? []));
+}
+function legacyLeftovers(dirs) {
+  const byParent = /* @__PURE__ */ new Map();
+  for (const parent of new Set(dirs.map((d) => path23.dirname(d)))) {
+    const entries2 = fs18.existsSync(parent) ? fs18.readdirSync(parent) : [];
+    byParent.set(
+      parent,
+      entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
+    );
+  }
+  return byParent;
+}
+function recoverOutputDir(dir, candidates2) {
+  const notes = recoverLegacy(dir, candidates2);
+  const done2 = fs18.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
+  if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
+  return notes;
+}
+function recoverLegacy(dir, candidates2) {
+  const parent = path23.dirname(dir);
+  const prefix = `.${path23.basename(dir)}.rollgen-`;
+  const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
+  const notes = [];
+  for (const name of leftovers.sort()) {
+    const full = path23.join(parent, name);
+    if (!fs18.lstatSync(full).isDirectory()) continue;
+    if (name.endsWith(".old") && onlyOurLock(dir)) {
+      for (const entry of fs18.readdirSync(full)) fs18.renameSync(path23.join(full, entry), path23.join(dir, entry));
+      fs18.rmdirSync(full);
+      notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
+    } else {
+      fs18.rmSync(full, { recursive: true, force: true });
+      notes.push(`removed ${name}, left by an interrupted rollgen run`);
+    }
+  }
+  return notes;
+}
+function onlyOurLock(dir) {
+  const entries2 = fs18.existsSync(dir) ? fs18.readdirSync(dir) : [];
+  return entries2.every((e) => e === LOCK_FILE);
+}
+
+// src/app/plan-write.ts
+async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
+  let prepared;
+  let lock;
+  let locking = false;
+  const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
+  const { apps, peers } = await loadRepo(ctx, args, opts, {
+    located: (named) => prepared = prepareOutputDirs(outputsOf(named)),
+    // Locked (and what an interrupted run left completed) before the outputs are read: what this
+    // run reads of them is what it replaces, and it reads each once.
+    beforeOutputs: async (loaded3) => {
+      const outputs = outputsOf(loaded3.map((a) => a.loc));
+      locking = true;
+      lock = await lockOutputs(outputs, { waitMs: lockWaitMs(ctx), notify: ctx.stderr, prepared });
+      for (const note of recoverOutputDirs(outputs)) ctx.stderr(`note: ${note}
+`);
+    }
+  }).catch(async (e) => {
+    if (lock) await lock.release();
+    else if (!locking) await prepared?.discard();
+    throw e;
+  });
+  const held = lock;
+  if (command.kind === "advance")
+    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+`);
+  const drift = opts.force ? "overwrite" : "refuse";
+  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
+  const staged = stageEarly ? startOutputWrites() : void 0;
+  try {
+    const idle = [];
+    const prepared2 = [];
+    for (const { loc, app, output } of apps) {
+      const p = prepareWrite(ctx, loc, app, command, peers, drift, output);
+      if (p) prepared2.push(p);
+      else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
+    }
+    const writes = await yamlPool(prepared2.length).serializeGroups(
+      prepared2.map((p) => p.rendered),
+      async (i, texts2) => {
+        const w = finishWrite(ctx, prepared2[i], texts2);
+        staged?.add(dirWrite(w));
+        if (staged) await new Promise((resolve16) => setImmediate(resolve16));
+        return w;
+      }
+    );
+    await write3({ writes, idle, staged });
+    await staged?.discard();
+  } catch (e) {
+    await staged?.discard();
+    throw e;
+  } finally {
+    await held.release();
+  }
+}
+var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
+function idleApp(ctx, loc, app, command, byName, peers, read) {
+  const status = readAppOutput(ctx, loc, app, peers, read).status;
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
+}
+function commandTarget(cwd, loc, byName) {
+  const rel = (p) => p ? path24.relative(cwd, p) || "." : "OUT";
+  const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
+  return target.trim();
+}
+async function writeAll(ctx, planned, afterEach) {
+  const batches = afterEach ? planned.writes.map((w) => [w]) : [planned.writes];
+  for (const batch of batches) {
+    if (planned.staged && !afterEach) await planned.staged.commit();
+    else await writeOutputDirs(batch.map(dirWrite));
+    for (const w of batch) {
+      ctx.written?.(w);
+      ctx.stdout(w.summary);
+      afterEach?.(w);
+    }
+  }
+  for (const line of planned.idle) ctx.stdout(line + "\n");
+}
+function lockWaitMs(ctx) {
+  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
+}
+function changedFiles2(w) {
+  return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
+}
+
 // src/flow/local-gates.ts
-var path25 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path24 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 
 // src/flow/git-paths.ts
-var path23 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 var literal = (p) => `:(literal)${p}`;
 function repoPath(root, p) {
-  return path23.relative(root, p).split(path23.sep).join("/") || ".";
+  return path25.relative(root, p).split(path25.sep).join("/") || ".";
 }
 function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
@@ -60734,7 +60894,7 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path24.join(a.output, STATUS_FILE))));
+  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path26.join(a.output, STATUS_FILE))));
   const sourceOf = indexByPath(apps.map((a) => repoPath(root, a.source)));
   const outputOf = indexByPath(apps.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
@@ -60789,8 +60949,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path25.resolve(w.output));
-  const output = path25.resolve(w.output);
+  const top = gitTopLevel(edges.git, path27.resolve(w.output));
+  const output = path27.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -60850,20 +61010,20 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path26.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path28.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path26.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path28.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs18.existsSync(dir) || path26.dirname(dir) === dir ? dir : existingAncestor(path26.dirname(dir));
+  return fs19.existsSync(dir) || path28.dirname(dir) === dir ? dir : existingAncestor(path28.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path26.resolve(w.output);
+  const dir = path28.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path26.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel, `:(exclude)${path26.posix.join(rel, LOCK_FILE)}`], top);
+  const rel = path28.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path28.posix.join(rel, LOCK_FILE)}`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -61280,7 +61440,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path27.relative(i.repoRoot, path27.resolve(i.write.output))) || ".";
+  const output = posix2(path29.relative(i.repoRoot, path29.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -61310,8 +61470,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path27.resolve(i.write.output);
-  const rel = (name) => posix2(path27.relative(i.repoRoot, path27.join(out, name)));
+  const out = path29.resolve(i.write.output);
+  const rel = (name) => posix2(path29.relative(i.repoRoot, path29.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -61332,7 +61492,7 @@ function sha(text2) {
   return (0, import_crypto3.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
-  return p.split(path27.sep).join("/");
+  return p.split(path29.sep).join("/");
 }
 
 // src/flow/source-commits.ts
@@ -61440,7 +61600,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path28.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path30.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   const { apps, peers } = await loadRepo(ctx, args, opts);
@@ -62692,13 +62852,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path31 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path33 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path31, ...extra].join(", ");
+  return [host, path33, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -62721,7 +62881,7 @@ function pairs2(list5, lower = false) {
 }
 
 // src/flow/status-command.ts
-var path29 = __toESM(require("path"));
+var path31 = __toESM(require("path"));
 init_errors();
 
 // src/io/watch.ts
@@ -63246,7 +63406,7 @@ function baseHistories(ctx, apps) {
   const outputs = apps.map((a) => a.loc.output);
   if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
-    const paths = outputs.map((o) => ({ source: path29.resolve(o), output: path29.resolve(o) }));
+    const paths = outputs.map((o) => ({ source: path31.resolve(o), output: path31.resolve(o) }));
     return readAppHistories(git, top, paths);
   } catch {
     return apps.map(() => ({}));
@@ -63254,7 +63414,7 @@ function baseHistories(ctx, apps) {
 }
 
 // src/app/change-report.ts
-var path30 = __toESM(require("path"));
+var path32 = __toESM(require("path"));
 init_errors();
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
@@ -63263,7 +63423,7 @@ function movesOf(w, cwd) {
     action: a.action,
     from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
     to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
-    output: path30.relative(cwd, w.output) || "."
+    output: path32.relative(cwd, w.output) || "."
   }));
 }
 async function withReport(ctx, opts, kind, head, work) {

@@ -1,6 +1,6 @@
 import * as path from 'path';
 import type { RolloutStatus } from '../state/status';
-import type { PendingWrite } from './plan-write';
+import type { PendingWrite } from './next-output';
 import type { PullRequestEvent, PullRequestPreview } from './report';
 import type { RunContext } from './context';
 import { describeError } from '../errors';

@@ -5,7 +5,7 @@ import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
 import type { PullRequestEvent, PullRequestPreview } from './report';
 import type { Ticker } from '../io/watch';
-import type { PendingWrite } from './plan-write';
+import type { PendingWrite } from './next-output';
 
 /** Everything a command may touch outside the pure core; tests pass their own. */
 export interface RunContext {

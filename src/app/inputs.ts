@@ -20,7 +20,7 @@ import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
 import { STATUS_FILE, parseStatus } from '../state/status';
-import { ParsedDocument, parseYamlStream } from '../yaml/parse';
+import { ParseResult, ParsedDocument, parseYamlStream } from '../yaml/parse';
 
 /** Where an app lives: from positional paths, or by name from rollgen.yaml. */
 export interface AppLocation extends Omit<AppConfig, 'source' | 'output'> {
@@ -116,15 +116,22 @@ function isDir(p: string): boolean {
   return fs.existsSync(p) && fs.statSync(p).isDirectory();
 }
 
-/** Parses source files and loads the app; every problem in every file is reported at once. */
-export function loadSource(loc: AppLocation, files: readonly SourceFile[], cwd = process.cwd()): LoadedApp {
+/**
+ * Parses source files (unless `parsed` holds them, file by file) and loads the app; every problem
+ * in every file is reported at once.
+ */
+export function loadSource(
+  loc: AppLocation,
+  files: readonly SourceFile[],
+  cwd = process.cwd(),
+  parsed: readonly ParseResult[] = files.map((f) => parseYamlStream(f.path, f.text)),
+): LoadedApp {
   const docs: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
-  const parsed = files.map((f) => {
-    const r = parseYamlStream(f.path, f.text);
+  files.forEach((f, i) => {
+    const r = parsed[i];
     docs.push(...(f.originals ? pointBack(r.documents, f.originals) : r.documents));
     diagnostics.push(...r.diagnostics);
-    return r;
   });
   const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {

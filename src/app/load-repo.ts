@@ -5,6 +5,8 @@ import type { OutputSnapshot } from '../state/app-state';
 import { AppLocation, loadSource, locateApps, locateWithRepo, readOutput, readSourceFiles, usesConfig } from './inputs';
 import { loadCoupled } from './load-coupled';
 import { ResourceSet } from '../model/resource-set';
+import { yamlPool } from '../io/yaml-pool';
+import type { SourceFile } from '../io/read-source';
 import { InputError } from '../errors';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
@@ -38,15 +40,30 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
   return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
 }
 
+/**
+ * Reads every app's sources first, then parses them (on two threads when there is much YAML, see
+ * src/io/parse-pool.ts) and loads the apps in order. An app that could not be read fails where its
+ * turn comes, after the apps before it printed their warnings, as when each was read in turn.
+ */
 async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): Promise<LoadedEntry[]> {
-  const out: LoadedEntry[] = [];
+  const pool = yamlPool(locations.length);
+  const sources: (SourceFile[] | { failed: unknown })[] = [];
   for (const loc of locations) {
-    const files = loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
-    const app = loadSource(loc, files, ctx.cwd);
-    for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + '\n');
-    out.push({ loc, app });
+    try {
+      sources.push(loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd));
+    } catch (e) {
+      sources.push({ failed: e });
+    }
   }
-  return out;
+  const files = sources.map((s) => ('failed' in s ? [] : s.map((f) => ({ path: f.path, text: f.text }))));
+  return pool.parseGroups(files, (i, parsed) => {
+    const loc = locations[i];
+    const source = sources[i];
+    if ('failed' in source) throw source.failed;
+    const app = loadSource(loc, source, ctx.cwd, parsed);
+    for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + '\n');
+    return { loc, app };
+  });
 }
 
 /**

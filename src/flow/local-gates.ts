@@ -6,7 +6,7 @@ import { gateFor, targetOf } from '../flow/target';
 import { gitTopLevel } from '../io/git';
 import { Gate } from '../model/plan';
 import { LoadedApp } from '../spec/loaded-app';
-import type { PendingWrite } from '../app/plan-write';
+import type { PendingWrite } from '../app/next-output';
 import { RunContext } from '../app/context';
 
 /**

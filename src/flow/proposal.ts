@@ -3,7 +3,7 @@ import * as path from 'path';
 import { HealthPolicy } from '../io/config';
 import { Gate } from '../model/plan';
 import { TrackLabel } from '../model/track';
-import { PendingWrite } from '../app/plan-write';
+import { PendingWrite } from '../app/next-output';
 import { FileChange } from '../scm/types';
 import type { LoadedApp } from '../spec/loaded-app';
 import { Target, branchName, targetSlug } from './branch';

@@ -1,7 +1,7 @@
 import * as path from 'path';
 import { InputError } from '../errors';
 import { RepoConfig, findConfig, readConfig } from '../io/config';
-import { PendingWrite, planWrite } from '../app/plan-write';
+import { PendingWrite, planWrite } from '../app/next-output';
 import { usesConfig } from '../app/inputs';
 import { CommonOptions, RunContext } from '../app/context';
 import { LoadedEntry, loadRepo } from '../app/load-repo';

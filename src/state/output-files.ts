@@ -14,17 +14,20 @@ export const KUSTOMIZATION_FILE = 'kustomization.yaml';
 /** First line of every object file rollgen writes; it also tells rollgen which output files are its own. */
 export const RENDERED_HEADER = '# Rendered by rollgen from the app source; edit the source, not this file.\n';
 
-/** One file per object: `<kind>-<name>.yaml`, namespace-prefixed only when names would collide. */
-export function objectFiles(objects: readonly KubeObject[]): RenderedFile[] {
+/**
+ * One file per object: `<kind>-<name>.yaml`, namespace-prefixed only when names would collide.
+ * `texts`: serializeValue of each object, when another thread made them.
+ */
+export function objectFiles(objects: readonly KubeObject[], texts?: readonly string[]): RenderedFile[] {
   const base = (o: KubeObject) => `${o.kind.toLowerCase()}-${o.metadata.name}`;
   const counts = new Map<string, number>();
   for (const o of objects) counts.set(base(o), (counts.get(base(o)) ?? 0) + 1);
-  return objects.map((o) => {
+  return objects.map((o, i) => {
     const name =
       (counts.get(base(o)) ?? 0) > 1 && o.metadata.namespace ? `${o.metadata.namespace}-${base(o)}` : base(o);
     // Names were checked at load (spec/object-checks.ts); this guards the file system against a gap there.
     if (!isPlainFileName(`${name}.yaml`)) throw new Error(`object name "${name}" is not a plain file name`);
-    return { path: `${name}.yaml`, content: RENDERED_HEADER + serializeValue(o) };
+    return { path: `${name}.yaml`, content: RENDERED_HEADER + (texts ? texts[i] : serializeValue(o)) };
   });
 }
 

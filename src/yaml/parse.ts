@@ -76,11 +76,46 @@ export function parseYamlStream(file: string, text: string): ParseResult {
   return { documents, diagnostics, release: () => nodes.release() };
 }
 
+/**
+ * A stream parsed in another thread, as plain data it can send back (src/io/parse-pool.ts): each
+ * document's value and where it starts, and the problems found.
+ */
+export interface StreamDigest {
+  readonly documents: readonly {
+    readonly index: number;
+    readonly value: unknown;
+    readonly line: number;
+    readonly col: number;
+  }[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+/** Parses a stream into its digest: what parseYamlStream finds, without the node trees. */
+export function digestStream(file: string, text: string): StreamDigest {
+  const { documents, diagnostics } = parseYamlStream(file, text);
+  return {
+    documents: documents.map((d) => ({ index: d.index, value: d.value, line: d.origin.line, col: d.origin.col })),
+    diagnostics,
+  };
+}
+
+/**
+ * The parse result of a digest, as parseYamlStream's after `release`: a position inside a document
+ * parses the text again (once) when first read, as only a message reads it.
+ */
+export function fromDigest(file: string, text: string, digest: StreamDigest): ParseResult {
+  const nodes = new StreamNodes(undefined, new LineCounter(), text);
+  const documents = digest.documents.map((d) =>
+    makeDocument(file, d.index, d.value, nodes, { file, line: d.line, col: d.col }),
+  );
+  return { documents, diagnostics: digest.diagnostics, release: () => nodes.release() };
+}
+
 /** The node trees of one stream and its line counter; after `release`, parsed again (once) when asked for. */
 class StreamNodes {
   private docs: readonly Document[] | undefined;
   constructor(
-    docs: readonly Document[],
+    docs: readonly Document[] | undefined,
     private lineCounter: LineCounter,
     readonly text: string,
   ) {
@@ -153,7 +188,13 @@ function toJs(doc: Document, file: string, lc: LineCounter, out: Diagnostic[]): 
   }
 }
 
-function makeDocument(file: string, index: number, value: unknown, nodes: StreamNodes): ParsedDocument {
+function makeDocument(
+  file: string,
+  index: number,
+  value: unknown,
+  nodes: StreamNodes,
+  origin?: Origin,
+): ParsedDocument {
   const at = (offset: number): Origin => {
     const p = nodes.linePos(offset);
     return { file, line: p.line, col: p.col };
@@ -174,7 +215,7 @@ function makeDocument(file: string, index: number, value: unknown, nodes: Stream
     if (!isScalar(node) || node.type !== 'BLOCK_LITERAL' || !node.range) return undefined;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
-  return { file, index, value, origin: at(rootOf(nodes.doc(index))), locate, locateBlockText };
+  return { file, index, value, origin: origin ?? at(rootOf(nodes.doc(index))), locate, locateBlockText };
 }
 
 /** An origin whose line and column are found when first read (a released stream parses again for them). */

@@ -1,0 +1,107 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import { availableParallelism } from 'os';
+
+import { ParseResult, StreamDigest, fromDigest, parseYamlStream } from '../yaml/parse';
+import { serializeValue } from '../yaml/serialize';
+import { SharedTask, YamlTask, startYamlWorker } from './yaml-worker';
+
+/** One file to parse: the path its messages show, and its text. */
+export interface ParseJob {
+  readonly path: string;
+  readonly text: string;
+}
+
+export interface YamlPoolOptions {
+  /** The worker's script; unset: yaml-worker.js beside this bundle (dist/). */
+  readonly workerFile?: string;
+  /** Fewer groups than this are done on this thread alone. */
+  readonly minGroups?: number;
+  /** So are files of fewer bytes in all, */
+  readonly minBytes?: number;
+  /** and fewer values to serialize: handing them over would cost more than it saves. */
+  readonly minValues?: number;
+}
+
+/**
+ * The YAML work of a run over many apps, shared with a worker thread when there is a second core.
+ * Each call takes groups (an app's files or objects) and hands each group's results to `use` in
+ * order, on this thread. The worker takes groups from the last backwards while this thread takes
+ * and uses them from the first: they meet where their speeds say, and each group is done by one
+ * of them. The results are the same bytes and values either way; only a position inside a document
+ * the worker parsed is found by parsing its file again, when a message first reads it.
+ */
+export interface YamlPool {
+  parseGroups<T>(
+    groups: readonly (readonly ParseJob[])[],
+    use: (group: number, results: ParseResult[]) => T,
+  ): Promise<T[]>;
+  /** serializeValue of each value. */
+  serializeGroups<T>(
+    groups: readonly (readonly unknown[])[],
+    use: (group: number, texts: string[]) => T | Promise<T>,
+  ): Promise<T[]>;
+  /** How many groups the worker has done for this pool so far (tests, --debug). */
+  sharedGroups(): number;
+}
+
+const MIN_BYTES = 256 * 1024;
+const MIN_VALUES = 512;
+
+/** A pool for about `expected` groups per call; the worker (kept for the process, idle between calls) starts now. */
+export function yamlPool(expected: number, options: YamlPoolOptions = {}): YamlPool {
+  const file = options.workerFile ?? path.join(__dirname, 'yaml-worker.js');
+  const worth = expected >= (options.minGroups ?? 64) && availableParallelism() >= 2 && fs.existsSync(file);
+  if (worth) startYamlWorker(file); // boots while the caller reads its files
+  const share = worth ? (task: YamlTask) => startYamlWorker(file)?.run(task) : () => undefined;
+  let there = 0;
+  const counted =
+    <R>(from: (i: number, result: unknown) => R) =>
+    (i: number, result: unknown) => {
+      there++;
+      return from(i, result);
+    };
+  return {
+    sharedGroups: () => there,
+    parseGroups: (groups, use) => {
+      const bytes = groups.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
+      const jobs = groups.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
+      const helper = bytes >= (options.minBytes ?? MIN_BYTES) ? share({ kind: 'parse', groups: jobs }) : undefined;
+      const here = (i: number) => groups[i].map((j): ParseResult => parseYamlStream(j.path, j.text));
+      const fromWorker = (i: number, digests: unknown) =>
+        groups[i].map((j, k) => fromDigest(j.path, j.text, (digests as StreamDigest[])[k]));
+      return shareGroups(groups.length, helper, here, counted(fromWorker), use);
+    },
+    serializeGroups: (groups, use) => {
+      const values = groups.reduce((n, g) => n + g.length, 0);
+      const helper = values >= (options.minValues ?? MIN_VALUES) ? share({ kind: 'serialize', groups }) : undefined;
+      const here = (i: number) => groups[i].map((v) => serializeValue(v));
+      return shareGroups(
+        groups.length,
+        helper,
+        here,
+        counted((_i, texts) => texts as string[]),
+        use,
+      );
+    },
+  };
+}
+
+async function shareGroups<R, T>(
+  count: number,
+  helper: SharedTask | undefined,
+  here: (group: number) => R,
+  there: (group: number, result: unknown) => R,
+  use: (group: number, result: R) => T | Promise<T>,
+): Promise<T[]> {
+  const out: T[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      const result = helper && !helper.claim(i) ? await helper.resultOf(i) : undefined;
+      out.push(await use(i, result === undefined ? here(i) : there(i, result)));
+    }
+  } finally {
+    await helper?.finish();
+  }
+  return out;
+}

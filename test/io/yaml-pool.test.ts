@@ -1,0 +1,114 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { ParseJob, yamlPool } from '../../src/io/yaml-pool';
+import { ParseResult, parseYamlStream } from '../../src/yaml/parse';
+import { serializeValue } from '../../src/yaml/serialize';
+
+/**
+ * The YAML worker as the CLI runs it (dist/yaml-worker.js, built by `npm test` before jest): what
+ * it parses and serializes must be what this thread would make, value for value and byte for byte,
+ * with every position still found. The thread's first group waits, so the worker takes the others.
+ */
+const ROOT = path.resolve(__dirname, '..', '..');
+const WORKER = path.join(ROOT, 'dist', 'yaml-worker.js');
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+beforeAll(() => {
+  if (!fs.existsSync(WORKER)) throw new Error(`${WORKER} is missing: run \`npm run build\` (npm test does) first`);
+});
+
+/** Every YAML file of examples/ and the golden inputs: Kruise, Argo, errors, anchors, block text. */
+function corpus(): ParseJob[][] {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.ya?ml$/.test(e.name)) files.push(p);
+    }
+  };
+  walk(path.join(ROOT, 'examples'));
+  walk(path.join(ROOT, 'test', 'golden'));
+  const jobs = files.sort().map((f) => ({ path: path.relative(ROOT, f), text: fs.readFileSync(f, 'utf8') }));
+  const broken = [
+    { path: 'broken/tabs.yaml', text: 'a:\n\tb: 1\n' },
+    { path: 'broken/dup.yaml', text: 'kind: A\nkind: B\n' },
+    { path: 'broken/alias.yaml', text: 'a: &x [1]\nb: *y\n' },
+  ];
+  const all = [...jobs, ...broken];
+  // Groups of three files, as an app's sources.
+  return Array.from({ length: Math.ceil(all.length / 3) }, (_, i) => all.slice(3 * i, 3 * i + 3));
+}
+
+/** What a caller can read of a parse: values, document origins, problems, and positions inside documents. */
+function seen(results: readonly ParseResult[]) {
+  return results.map((r) => ({
+    diagnostics: r.diagnostics,
+    documents: r.documents.map((d) => {
+      const at = (p: (string | number)[]) => ({ ...d.locate(p) });
+      return {
+        index: d.index,
+        value: d.value,
+        origin: { ...d.origin },
+        meta: at(['metadata', 'name']),
+        deep: at(['spec', 'strategy', 'canary', 'steps', 1]),
+      };
+    }),
+  }));
+}
+
+test("GIVEN the repo's YAML WHEN parsed with the worker THEN values, problems and every position are the same as parsed here", async () => {
+  const groups = corpus();
+  expect(groups.length).toBeGreaterThan(20);
+  const pool = yamlPool(groups.length, { workerFile: WORKER, minGroups: 2, minBytes: 0 });
+  const shared = await pool.parseGroups(groups, async (i, results) => {
+    if (i === 0) await sleep(400); // the worker takes the rest meanwhile
+    return seen(results);
+  });
+  expect(pool.sharedGroups()).toBeGreaterThan(groups.length / 2);
+  const here = groups.map((g) => seen(g.map((j) => parseYamlStream(j.path, j.text))));
+  expect(shared).toEqual(here);
+});
+
+test("GIVEN many objects WHEN serialized with the worker THEN the bytes are serializeValue's", async () => {
+  const groups = corpus().map((g) => g.flatMap((j) => parseYamlStream(j.path, j.text).documents.map((d) => d.value)));
+  const pool = yamlPool(groups.length, { workerFile: WORKER, minGroups: 2, minValues: 0 });
+  const texts = await pool.serializeGroups(groups, async (i, t) => {
+    if (i === 0) await sleep(400);
+    return t;
+  });
+  expect(pool.sharedGroups()).toBeGreaterThan(groups.length / 2);
+  expect(texts).toEqual(groups.map((g) => g.map((v) => serializeValue(v))));
+});
+
+test('GIVEN a worker that fails at start WHEN a pool uses it THEN this thread does every group, with the same results', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-pool-'));
+  const failing = path.join(dir, 'worker.js');
+  fs.writeFileSync(failing, "throw new Error('no worker today');\n");
+  try {
+    const groups = corpus().slice(0, 10);
+    const pool = yamlPool(groups.length, { workerFile: failing, minGroups: 2, minBytes: 0 });
+    const results = await pool.parseGroups(groups, async (i, r) => {
+      if (i === 0) await sleep(200);
+      return seen(r);
+    });
+    expect(pool.sharedGroups()).toBe(0);
+    expect(results).toEqual(groups.map((g) => seen(g.map((j) => parseYamlStream(j.path, j.text)))));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('GIVEN few groups or little YAML WHEN a pool is asked THEN no worker is used', async () => {
+  const groups = corpus().slice(0, 4);
+  const few = yamlPool(groups.length, { workerFile: WORKER });
+  await few.parseGroups(groups, (_i, r) => r);
+  expect(few.sharedGroups()).toBe(0);
+  const small = yamlPool(100, { workerFile: WORKER }); // many expected, but these are a few KB
+  await small.parseGroups(groups, async (i, r) => {
+    if (i === 0) await sleep(100);
+    return r;
+  });
+  expect(small.sharedGroups()).toBe(0);
+});

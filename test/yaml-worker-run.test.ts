@@ -1,0 +1,117 @@
+import { spawnSync } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCli } from './helpers/cli';
+import { EXAMPLE } from './helpers/git-repo';
+import { BIN } from './helpers/rollout-dir';
+
+/**
+ * A repo of many apps, as `rollgen advance` meets it in a real process: the built CLI shares the
+ * parsing and the serializing with its YAML worker (src/io/yaml-pool.ts); run in-process from the
+ * sources (as jest does) there is no worker. Both must print and write the same, byte for byte,
+ * including the positions of warnings and errors in the apps the worker parsed (the last ones).
+ */
+const APPS = 80;
+// Comments as users write them; they make the repo big enough (over 256 KB) for the worker.
+const NOTES = `# ${'Owned by the payments team; page #payments-oncall before changing the canary steps. '.repeat(40)}\n`;
+
+/** `lastApp` edits each file of the last app (by file name). */
+function makeRepo(lastApp: (file: string, text: string) => string): string {
+  const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-worker-'));
+  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), 'apps:\n  - source: apps/*\n    output: deploy/{name}\n');
+  for (let i = 0; i < APPS; i++) {
+    const name = `echo-${String(i).padStart(2, '0')}`;
+    const dir = path.join(repo, 'apps', name);
+    fs.mkdirSync(dir, { recursive: true });
+    for (const file of fs.readdirSync(EXAMPLE).filter((f) => f.endsWith('.yaml'))) {
+      const own = fs
+        .readFileSync(path.join(EXAMPLE, file), 'utf8')
+        .replace(/echoserver/g, name)
+        .replace(/echo\.example\.com/g, `${name}.example.com`);
+      const text = NOTES + (i === APPS - 1 ? lastApp(file, own) : own);
+      fs.writeFileSync(path.join(dir, file), text);
+    }
+  }
+  return repo;
+}
+
+/** Every file of a directory tree, by relative path. */
+function tree(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[path.relative(dir, p)] = fs.readFileSync(p, 'utf8');
+    }
+  };
+  if (fs.existsSync(dir)) walk(dir);
+  return out;
+}
+
+/** `advance` in two copies of the repo: the built CLI as a process (with its worker) and main() in-process. */
+async function bothWays(lastApp: (file: string, text: string) => string) {
+  const a = makeRepo(lastApp);
+  const b = makeRepo(lastApp);
+  try {
+    const proc = spawnSync(BIN, ['advance'], {
+      cwd: a,
+      encoding: 'utf8',
+      env: { ...process.env, NODE_DEBUG: 'worker' },
+    });
+    const workerStarted = /starts worker script .*yaml-worker\.js/.test(proc.stderr);
+    const stderr = proc.stderr
+      .split('\n')
+      .filter((l) => !l.startsWith('WORKER '))
+      .join('\n');
+    const here = await runCli(['advance'], b);
+    return {
+      workerStarted,
+      process: { code: proc.status, stdout: proc.stdout, stderr, deploy: tree(path.join(a, 'deploy')) },
+      inProcess: { code: here.code, stdout: here.stdout, stderr: here.stderr, deploy: tree(path.join(b, 'deploy')) },
+    };
+  } finally {
+    fs.rmSync(a, { recursive: true, force: true });
+    fs.rmSync(b, { recursive: true, force: true });
+  }
+}
+
+test('GIVEN 80 apps, the last one disabled WHEN advanced by the CLI THEN its worker ran and output and warnings are the same as without it', async () => {
+  const r = await bothWays((file, text) =>
+    file === 'rollout.yaml' ? text.replace(/^spec:\n/m, 'spec:\n  disabled: true\n') : text,
+  );
+  expect(r.workerStarted).toBe(true);
+  expect(r.inProcess.code).toBe(0);
+  expect(Object.keys(r.inProcess.deploy).length).toBeGreaterThan(APPS * 4);
+  // The warning points into the last app's rollout, at `disabled:` (a position the worker's parse finds again).
+  expect(r.inProcess.stderr).toContain(
+    `apps/echo-${APPS - 1}/rollout.yaml:10:13: warning: rollout rollouts-demo is disabled (spec.disabled: true)`,
+  );
+  expect(r.process).toEqual(r.inProcess);
+});
+
+test('GIVEN 80 apps, the last one with an invalid step WHEN advanced by the CLI THEN it fails as without the worker, at the same line and column', async () => {
+  const r = await bothWays((file, text) =>
+    file === 'rollout.yaml' ? text.replace('- weight: 20', '- weight: 120') : text,
+  );
+  expect(r.workerStarted).toBe(true);
+  expect(r.inProcess.code).toBe(2);
+  expect(r.inProcess.stderr).toContain(
+    `apps/echo-${APPS - 1}/rollout.yaml:18:19: spec.strategy.canary.steps[0].weight: must be <= 100, found 120`,
+  );
+  expect(r.inProcess.deploy).toEqual({});
+  expect(r.process).toEqual(r.inProcess);
+});
+
+test("GIVEN 80 apps, the last one claiming the first one's host WHEN advanced by the CLI THEN the conflict points at both, as without the worker", async () => {
+  const r = await bothWays((file, text) =>
+    file === 'ingress.yaml' ? text.replace(/echo-79\.example\.com/g, 'echo-00.example.com') : text,
+  );
+  expect(r.workerStarted).toBe(true);
+  expect(r.inProcess.code).toBe(2);
+  expect(r.inProcess.stderr).toContain(
+    `apps/echo-${APPS - 1}/ingress.yaml:15:13: app echo-${APPS - 1}, rollout rollouts-demo and app echo-00, rollout rollouts-demo (apps/echo-00/ingress.yaml:15) both need a canary`,
+  );
+  expect(r.process).toEqual(r.inProcess);
+});
