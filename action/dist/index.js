@@ -58753,28 +58753,30 @@ function isInside3(target, dir) {
   return !rel.startsWith("..") && !path14.isAbsolute(rel);
 }
 function readOutput(loc, cwd) {
-  const contents = readOutputDir(loc.output, cwd);
+  return outputSnapshot(readOutputDir(loc.output, cwd));
+}
+function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlStream(f.path, f.text))) {
   let status;
   let kustomization;
   const objects = [];
   const diagnostics = [];
   const renderedFiles = [];
   const fileDigests = {};
-  for (const f of contents.files) {
+  contents.files.forEach((f, i) => {
     const base = path14.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
-    const parsed = parseYamlStream(f.path, f.text);
-    diagnostics.push(...parsed.diagnostics);
-    if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base === "kustomization.yaml") checkKustomization(parsed.documents[0], diagnostics);
+    const { documents, diagnostics: problems, release: release2 } = parsed[i];
+    diagnostics.push(...problems);
+    if (base === STATUS_FILE) status = statusOf(documents[0], diagnostics);
+    else if (base === "kustomization.yaml") checkKustomization(documents[0], diagnostics);
     else
-      for (const d of parsed.documents)
+      for (const d of documents)
         if (isOutputObject(d, diagnostics))
           objects.push({ object: d.value, origin: d.origin, locate: d.locate });
-    parsed.release?.();
-  }
+    release2?.();
+  });
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
     ...status ? { status } : {},
@@ -60559,8 +60561,7 @@ init_errors();
 async function loadApps(ctx, args, opts) {
   return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
 }
-async function loadLocated(ctx, locations) {
-  const pool = yamlPool(locations.length);
+async function loadLocated(ctx, locations, pool = yamlPool(locations.length)) {
   const sources = [];
   for (const loc of locations) {
     try {
@@ -60582,9 +60583,11 @@ async function loadLocated(ctx, locations) {
 async function loadRepo(ctx, args, opts, hooks = {}) {
   const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
   hooks.located?.(found.named);
-  const loaded3 = await loadLocated(ctx, found.named);
+  const pool = yamlPool(found.named.length);
+  const loaded3 = await loadLocated(ctx, found.named, pool);
   await hooks.beforeOutputs?.(loaded3);
-  const apps = loaded3.map((a) => ({ ...a, output: committedOutput(a.loc, ctx) }));
+  const outputs = await committedOutputs(loaded3, ctx, pool);
+  const apps = loaded3.map((a, i) => ({ ...a, output: outputs[i] }));
   const all = [...apps.map((a) => a.app)];
   const committed2 = new Map(apps.map((a) => [a.app.name, resourcesOf2(a.output)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
@@ -60610,8 +60613,19 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
   return { apps, peers };
 }
 function committedOutput(loc, ctx) {
+  return unlessInvalid(() => readOutput(loc, ctx.cwd));
+}
+async function committedOutputs(apps, ctx, pool) {
+  const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
+  const files = contents.map((c) => c ? c.files : []);
+  return pool.parseGroups(files, (i, parsed) => {
+    const read = contents[i];
+    return read && unlessInvalid(() => outputSnapshot(read, parsed));
+  });
+}
+function unlessInvalid(read) {
   try {
-    return readOutput(loc, ctx.cwd);
+    return read();
   } catch (e) {
     if (e instanceof InputError) return void 0;
     throw e;

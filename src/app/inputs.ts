@@ -4,7 +4,7 @@ import { Diagnostic, hasErrors, printable, sortDiagnostics } from '../diagnostic
 import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
 import { outputOverlaps } from '../io/confine';
-import { readOutputDir } from '../io/output-dir';
+import { OutputContents, readOutputDir } from '../io/output-dir';
 import { SourceFile, readAppSource } from '../io/read-source';
 import { buildSource } from '../io/build-source';
 import { pointBack } from '../yaml/point-back';
@@ -178,28 +178,35 @@ function isInside(target: string, dir: string): boolean {
 
 /** The output directory as rollgen sees it: status, kustomization text, and the objects it runs; empty when there is none. */
 export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
-  const contents = readOutputDir(loc.output, cwd);
+  return outputSnapshot(readOutputDir(loc.output, cwd));
+}
+
+/** readOutput of files already read (`parsed`: their parse results, file by file, when parsed elsewhere). */
+export function outputSnapshot(
+  contents: OutputContents,
+  parsed: readonly ParseResult[] = contents.files.map((f) => parseYamlStream(f.path, f.text)),
+): OutputSnapshot {
   let status: OutputSnapshot['status'];
   let kustomization: string | undefined;
   const objects: SourceObject[] = [];
   const diagnostics: Diagnostic[] = [];
   const renderedFiles: string[] = [];
   const fileDigests: Record<string, string> = {};
-  for (const f of contents.files) {
+  contents.files.forEach((f, i) => {
     const base = path.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === 'kustomization.yaml') kustomization = f.text;
-    const parsed = parseYamlStream(f.path, f.text);
-    diagnostics.push(...parsed.diagnostics);
-    if (base === STATUS_FILE) status = statusOf(parsed.documents[0], diagnostics);
-    else if (base === 'kustomization.yaml') checkKustomization(parsed.documents[0], diagnostics);
+    const { documents, diagnostics: problems, release } = parsed[i];
+    diagnostics.push(...problems);
+    if (base === STATUS_FILE) status = statusOf(documents[0], diagnostics);
+    else if (base === 'kustomization.yaml') checkKustomization(documents[0], diagnostics);
     else
-      for (const d of parsed.documents)
+      for (const d of documents)
         if (isOutputObject(d, diagnostics))
           objects.push({ object: d.value as KubeObject, origin: d.origin, locate: d.locate });
-    parsed.release?.(); // every app's output is held for the repo-wide checks; its node trees need not be
-  }
+    release?.(); // every app's output is held for the repo-wide checks; its node trees need not be
+  });
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
     ...(status ? { status } : {}),

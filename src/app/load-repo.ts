@@ -2,10 +2,20 @@ import { formatDiagnostic } from '../diagnostics';
 import { RepoPeers, repoPeers } from '../render/repo-peers';
 import type { LoadedApp } from '../spec/loaded-app';
 import type { OutputSnapshot } from '../state/app-state';
-import { AppLocation, loadSource, locateApps, locateWithRepo, readOutput, readSourceFiles, usesConfig } from './inputs';
+import {
+  AppLocation,
+  loadSource,
+  locateApps,
+  locateWithRepo,
+  outputSnapshot,
+  readOutput,
+  readSourceFiles,
+  usesConfig,
+} from './inputs';
 import { loadCoupled } from './load-coupled';
 import { ResourceSet } from '../model/resource-set';
-import { yamlPool } from '../io/yaml-pool';
+import { YamlPool, yamlPool } from '../io/yaml-pool';
+import { readOutputDir } from '../io/output-dir';
 import type { SourceFile } from '../io/read-source';
 import { InputError } from '../errors';
 import { CommonOptions, RunContext } from './context';
@@ -45,8 +55,11 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
  * src/io/parse-pool.ts) and loads the apps in order. An app that could not be read fails where its
  * turn comes, after the apps before it printed their warnings, as when each was read in turn.
  */
-async function loadLocated(ctx: RunContext, locations: readonly AppLocation[]): Promise<LoadedEntry[]> {
-  const pool = yamlPool(locations.length);
+async function loadLocated(
+  ctx: RunContext,
+  locations: readonly AppLocation[],
+  pool = yamlPool(locations.length),
+): Promise<LoadedEntry[]> {
   const sources: (SourceFile[] | { failed: unknown })[] = [];
   for (const loc of locations) {
     try {
@@ -80,9 +93,11 @@ export async function loadRepo(
 ): Promise<LoadedRepo> {
   const found = locateWithRepo({ cwd: ctx.cwd, args, ...opts });
   hooks.located?.(found.named);
-  const loaded = await loadLocated(ctx, found.named);
+  const pool = yamlPool(found.named.length);
+  const loaded = await loadLocated(ctx, found.named, pool);
   await hooks.beforeOutputs?.(loaded);
-  const apps = loaded.map((a) => ({ ...a, output: committedOutput(a.loc, ctx) }));
+  const outputs = await committedOutputs(loaded, ctx, pool);
+  const apps = loaded.map((a, i) => ({ ...a, output: outputs[i] }));
   const all = [...apps.map((a) => a.app)];
   const committed = new Map(apps.map((a) => [a.app.name, resourcesOf(a.output)] as const));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
@@ -111,8 +126,26 @@ export async function loadRepo(
 
 /** What an app's output holds now (its committed state); undefined when unreadable (its own command reports why). */
 function committedOutput(loc: AppLocation, ctx: RunContext): OutputSnapshot | undefined {
+  return unlessInvalid(() => readOutput(loc, ctx.cwd));
+}
+
+/** committedOutput of every app, their files parsed with the pool. */
+async function committedOutputs(
+  apps: readonly LoadedEntry[],
+  ctx: RunContext,
+  pool: YamlPool,
+): Promise<(OutputSnapshot | undefined)[]> {
+  const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
+  const files = contents.map((c) => (c ? c.files : []));
+  return pool.parseGroups(files, (i, parsed) => {
+    const read = contents[i];
+    return read && unlessInvalid(() => outputSnapshot(read, parsed));
+  });
+}
+
+function unlessInvalid<T>(read: () => T): T | undefined {
   try {
-    return readOutput(loc, ctx.cwd);
+    return read();
   } catch (e) {
     if (e instanceof InputError) return undefined;
     throw e;
