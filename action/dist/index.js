@@ -48128,6 +48128,7 @@ function formatPath(path33) {
 
 // src/yaml/node-checks.ts
 var MAX_DEPTH = 100;
+var NESTED_TOO_DEEP = `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`;
 var AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
 var CORE_TAGS = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq", "merge"].map((t) => `tag:yaml.org,2002:${t}`)
@@ -48160,7 +48161,7 @@ function checkNodes(doc, file, lc, text2) {
       );
     if (!isCollection(node)) continue;
     if (depth >= MAX_DEPTH) {
-      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      at(node, NESTED_TOO_DEEP);
       return out;
     }
     for (const item of [...node.items].reverse()) {
@@ -60526,7 +60527,11 @@ function yamlPool(expected, options = {}) {
       const jobs = groups2.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
       const helper = bytes >= (options.minBytes ?? MIN_BYTES) ? share2({ kind: "parse", groups: jobs }) : void 0;
       const here = (i) => groups2[i].map((j) => parseYamlStream(j.path, j.text));
-      const fromWorker = (i, digests) => groups2[i].map((j, k) => fromDigest(j.path, j.text, digests[k]));
+      const fromWorker = (i, result) => {
+        const digests = result;
+        if (digests.some((d) => d.stackBound)) return here(i);
+        return groups2[i].map((j, k) => fromDigest(j.path, j.text, digests[k]));
+      };
       return shareGroups(groups2.length, helper, here, counted(fromWorker), use);
     },
     serializeGroups: (groups2, use) => {

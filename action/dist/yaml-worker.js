@@ -6274,6 +6274,7 @@ function stringify3(value, replacer, options) {
 
 // src/yaml/node-checks.ts
 var MAX_DEPTH = 100;
+var NESTED_TOO_DEEP = `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`;
 var AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
 var CORE_TAGS = new Set(
   ["str", "int", "float", "bool", "null", "map", "seq", "merge"].map((t) => `tag:yaml.org,2002:${t}`)
@@ -6306,7 +6307,7 @@ function checkNodes(doc, file, lc, text) {
       );
     if (!isCollection(node)) continue;
     if (depth >= MAX_DEPTH) {
-      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      at(node, NESTED_TOO_DEEP);
       return out;
     }
     for (const item of [...node.items].reverse()) {
@@ -6376,9 +6377,11 @@ function parseYamlStream(file, text) {
 }
 function digestStream(file, text) {
   const { documents, diagnostics } = parseYamlStream(file, text);
+  const deep = diagnostics.some((d) => d.message.endsWith(TOO_DEEP) || d.message === NESTED_TOO_DEEP);
   return {
     documents: documents.map((d) => ({ index: d.index, value: d.value, line: d.origin.line, col: d.origin.col })),
-    diagnostics
+    diagnostics,
+    ...deep ? { stackBound: true } : {}
   };
 }
 var StreamNodes = class {

@@ -68,8 +68,11 @@ export function yamlPool(expected: number, options: YamlPoolOptions = {}): YamlP
       const jobs = groups.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
       const helper = bytes >= (options.minBytes ?? MIN_BYTES) ? share({ kind: 'parse', groups: jobs }) : undefined;
       const here = (i: number) => groups[i].map((j): ParseResult => parseYamlStream(j.path, j.text));
-      const fromWorker = (i: number, digests: unknown) =>
-        groups[i].map((j, k) => fromDigest(j.path, j.text, (digests as StreamDigest[])[k]));
+      const fromWorker = (i: number, result: unknown) => {
+        const digests = result as StreamDigest[];
+        if (digests.some((d) => d.stackBound)) return here(i);
+        return groups[i].map((j, k) => fromDigest(j.path, j.text, digests[k]));
+      };
       return shareGroups(groups.length, helper, here, counted(fromWorker), use);
     },
     serializeGroups: (groups, use) => {

@@ -3,6 +3,7 @@ import { Diagnostic } from '../diagnostics';
 
 /** Kubernetes objects nest a few dozen levels; deeper input is hostile or a mistake, refused before any recursion. */
 export const MAX_DEPTH = 100;
+export const NESTED_TOO_DEEP = `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`;
 
 /** Integers YAML 1.1 (what kubectl and kustomize read) and YAML 1.2 read differently: 010, 0o10, 0b10, 1_000. */
 const AMBIGUOUS_NUMBER = /^[-+]?(0[0-9_]+|0o[0-7]+|0b[01_]+|[0-9][0-9]*_[0-9_]*)$/;
@@ -45,7 +46,7 @@ export function checkNodes(doc: Document, file: string, lc: LineCounter, text: s
       );
     if (!isCollection(node)) continue;
     if (depth >= MAX_DEPTH) {
-      at(node, `nested more than ${MAX_DEPTH} levels deep; no Kubernetes object nests this deep`);
+      at(node, NESTED_TOO_DEEP);
       return out;
     }
     for (const item of [...node.items].reverse()) {

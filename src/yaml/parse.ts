@@ -1,6 +1,6 @@
 import { LineCounter, parseAllDocuments, isNode, isScalar, Document } from 'yaml';
 import { Diagnostic, Origin } from '../diagnostics';
-import { MAX_DEPTH, checkNodes } from './node-checks';
+import { MAX_DEPTH, NESTED_TOO_DEEP, checkNodes } from './node-checks';
 
 /** Hostile-input bounds: a billion-laughs document fails fast instead of expanding. */
 export const MAX_FILE_BYTES = 4 * 1024 * 1024;
@@ -88,14 +88,21 @@ export interface StreamDigest {
     readonly col: number;
   }[];
   readonly diagnostics: readonly Diagnostic[];
+  /**
+   * The text nests deeper than rollgen reads: where the parser's recursion stops depends on the
+   * thread's stack, so such a file is parsed again on the main thread for the same messages.
+   */
+  readonly stackBound?: true;
 }
 
 /** Parses a stream into its digest: what parseYamlStream finds, without the node trees. */
 export function digestStream(file: string, text: string): StreamDigest {
   const { documents, diagnostics } = parseYamlStream(file, text);
+  const deep = diagnostics.some((d) => d.message.endsWith(TOO_DEEP) || d.message === NESTED_TOO_DEEP);
   return {
     documents: documents.map((d) => ({ index: d.index, value: d.value, line: d.origin.line, col: d.origin.col })),
     diagnostics,
+    ...(deep ? { stackBound: true as const } : {}),
   };
 }
 
