@@ -125,3 +125,28 @@ test("GIVEN 80 apps, the last one claiming the first one's host WHEN advanced by
   );
   expect(r.process).toEqual(r.inProcess);
 });
+
+test('GIVEN 80 apps and no index WHEN one app is rendered by the CLI THEN the other apps are loaded with the worker, with the same result and notes', async () => {
+  // The last app is broken: a note names it, from a load the worker's parse fed.
+  const repo = makeRepo((file, text) =>
+    file === 'rollout.yaml' ? text.replace('- weight: 20', '- weight: 120') : text,
+  );
+  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-worker-cache-'));
+  try {
+    const env = { ...process.env, NODE_DEBUG: 'worker', ROLLGEN_CACHE_DIR: cache };
+    const proc = spawnSync(BIN, ['render', 'echo-00', '--step', '1'], { cwd: repo, encoding: 'utf8', env });
+    expect(proc.stderr).toMatch(/starts worker script .*yaml-worker\.js/);
+    const stderr = proc.stderr
+      .split('\n')
+      .filter((l) => !l.startsWith('WORKER '))
+      .join('\n');
+    const here = await runCli(['render', 'echo-00', '--step', '1'], repo, '', {
+      env: { ...process.env, ROLLGEN_CACHE_DIR: fs.mkdtempSync(path.join(cache, 'in-process-')) },
+    });
+    expect(here.stderr).toContain(`note: app echo-${APPS - 1} has errors and is left out of repo-wide checks`);
+    expect({ code: proc.status, stdout: proc.stdout, stderr }).toEqual(here);
+  } finally {
+    fs.rmSync(repo, { recursive: true, force: true });
+    fs.rmSync(cache, { recursive: true, force: true });
+  }
+});

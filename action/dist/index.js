@@ -60214,226 +60214,12 @@ function guardDrift(ctx, loc, drift, policy) {
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path20 = __toESM(require("path"));
+var path21 = __toESM(require("path"));
 init_errors();
-
-// src/app/app-index.ts
-var fs15 = __toESM(require("fs"));
-var os2 = __toESM(require("os"));
-var path19 = __toESM(require("path"));
-
-// src/app/cross-app.ts
-init_diagnostics();
-init_errors();
-function checkAcrossApps(apps, peers = repoPeers(apps)) {
-  const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
-  if (problems.length > 0) throw new InputError(problems);
-}
-function claimConflicts(apps, peers) {
-  const owners = /* @__PURE__ */ new Map();
-  const problems = [];
-  for (const { app, owner, claim } of everyClaim(apps, peers)) {
-    const first2 = owners.get(claim.key);
-    if (!first2) owners.set(claim.key, { app, rollout: owner, claim });
-    else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict(first2, app, owner, claim));
-  }
-  return problems;
-}
-function* everyClaim(apps, peers) {
-  for (const app of apps) {
-    const routers = [
-      ...app.rollouts.map((r) => ({ owner: `rollout ${r.spec.name}`, spec: r.spec, providers: r.providers })),
-      ...app.routings.map((r) => ({
-        owner: `TrafficRouting ${r.spec.name}`,
-        spec: r.spec.rollout,
-        providers: r.providers
-      }))
-    ];
-    for (const { owner, spec, providers } of routers) {
-      for (const p of providers) {
-        for (const claim of p.generator.claims(generatorContext(app.name, spec, app.resources, p, peers)))
-          yield { app: app.name, owner, claim };
-      }
-    }
-  }
-}
-function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list5]) => getGenerator(id)?.checkRepo?.(list5) ?? []);
-}
-function conflict(first2, app, owner, claim) {
-  return {
-    ...claim.origin,
-    message: `app ${app}, ${owner} and app ${first2.app}, ${first2.rollout} (${first2.claim.origin.file}:${first2.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first2.app ? "let one of them route it" : "give one app its own host or path"}`,
-    severity: "error"
-  };
-}
-function committedProblems(peers) {
-  return byProvider(peers).flatMap(([id, list5]) => getGenerator(id)?.checkCommitted?.(list5) ?? []);
-}
-function describeAllocations(peers) {
-  return byProvider(peers).flatMap(([id, list5]) => [...getGenerator(id)?.describeRepo?.(list5) ?? []]);
-}
-function byProvider(peers) {
-  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
-}
-
-// src/app/app-index.ts
-var appKey = (loc) => JSON.stringify(loc);
-function couplingKeys(app) {
-  const keys = /* @__PURE__ */ new Set();
-  const peers = repoPeers([app]);
-  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
-  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
-  return [...keys].sort();
-}
-var RACY_MS = 3e3;
-function appStamp(loc, now, previous) {
-  if (loc.source === "-") return void 0;
-  const dirs = {};
-  const stats = [];
-  let same = previous !== void 0;
-  let newest = 0;
-  const see = (p) => {
-    const st = fs15.lstatSync(p);
-    const at = stats.length;
-    stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
-    newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
-    if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous.stats[i];
-    return st;
-  };
-  const walk = (dir, rel) => {
-    const listed = same ? previous.dirs[rel] : void 0;
-    const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
-    if (!stored) same = false;
-    const names = stored ?? fs15.readdirSync(dir);
-    dirs[rel] = names;
-    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
-  };
-  try {
-    see(loc.source);
-    walk(loc.source, "");
-  } catch {
-    return void 0;
-  }
-  if (newest >= now - RACY_MS) return void 0;
-  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous.stats.length };
-}
-var STAT_FIELDS = 5;
-function asStamp(v) {
-  const s = v;
-  return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
-}
-var BUILD = (() => {
-  const s = fs15.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
-})();
-function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path19.join(env2.XDG_CACHE_HOME ?? path19.join(os2.homedir(), ".cache"), "rollgen");
-  return path19.join(dir, `index-${sha256Hex(path19.resolve(configFile)).slice(0, 16)}.json`);
-}
-function readIndex(file) {
-  try {
-    const raw = JSON.parse(fs15.readFileSync(file, "utf8"));
-    if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
-    return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
-  } catch {
-    return /* @__PURE__ */ new Map();
-  }
-}
-function writeIndex(file, index) {
-  try {
-    fs15.mkdirSync(path19.dirname(file), { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs15.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs15.renameSync(tmp, file);
-  } catch {
-  }
-}
-function coupledApps(namedKeys, others) {
-  const byKey = /* @__PURE__ */ new Map();
-  for (const [name, entry] of others)
-    for (const k of entry.keys) {
-      const names = byKey.get(k);
-      if (names) names.push(name);
-      else byKey.set(k, [name]);
-    }
-  const chosen = /* @__PURE__ */ new Set();
-  const pending = [...namedKeys];
-  const seen = /* @__PURE__ */ new Set();
-  while (pending.length > 0) {
-    const key2 = pending.pop();
-    if (seen.has(key2)) continue;
-    seen.add(key2);
-    for (const name of byKey.get(key2) ?? []) {
-      if (chosen.has(name)) continue;
-      chosen.add(name);
-      pending.push(...others.get(name).keys);
-    }
-  }
-  return chosen;
-}
-
-// src/app/load-coupled.ts
-function loadCoupled(ctx, opts, named, others) {
-  const configFile = opts.config ? path20.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
-  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
-  const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
-  const fresh = /* @__PURE__ */ new Map();
-  const entries2 = /* @__PURE__ */ new Map();
-  const loaded3 = /* @__PURE__ */ new Map();
-  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
-  for (const loc of others) {
-    const key2 = appKey(loc);
-    const known = stored.get(key2);
-    const stamped = appStamp(loc, now, known?.stamp);
-    let entry = stamped?.unchanged ? known : void 0;
-    if (!entry) {
-      const files = readQuietly(loc, ctx);
-      const app = files && loadQuietly(loc, files);
-      if (app) loaded3.set(loc.name, app);
-      entry = { keys: app ? couplingKeys(app) : [], ok: app !== void 0, stamp: stamped?.stamp ?? NO_STAMP };
-    }
-    if (stamped) fresh.set(key2, entry);
-    entries2.set(loc.name, entry);
-    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
-  }
-  if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
-  const chosen = coupledApps(
-    named.flatMap((app) => couplingKeys(app)),
-    new Map([...entries2].filter(([, e]) => e.ok))
-  );
-  return others.filter((loc) => chosen.has(loc.name)).flatMap((loc) => {
-    const app = loaded3.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
-    return app ? [app] : [];
-  });
-}
-var brokenNote = (name) => `note: app ${name} has errors and is left out of repo-wide checks; run rollgen validate ${name}
-`;
-function readQuietly(loc, ctx) {
-  try {
-    return readSourceFiles(loc, ctx.cwd);
-  } catch (e) {
-    if (e instanceof InputError) return void 0;
-    throw e;
-  }
-}
-function loadQuietly(loc, files) {
-  try {
-    return loadSource(loc, files);
-  } catch (e) {
-    if (e instanceof InputError) return void 0;
-    throw e;
-  }
-}
-function sameIndex(a, b) {
-  return a.size === b.size && [...b].every(([k, e]) => a.get(k) === e);
-}
-var NO_STAMP = { dirs: {}, stats: [] };
 
 // src/io/yaml-pool.ts
-var fs16 = __toESM(require("fs"));
-var path21 = __toESM(require("path"));
+var fs15 = __toESM(require("fs"));
+var path19 = __toESM(require("path"));
 var import_os = require("os");
 
 // src/io/yaml-worker.ts
@@ -60511,8 +60297,8 @@ function follow(slot, task) {
 var MIN_BYTES = 256 * 1024;
 var MIN_VALUES = 512;
 function yamlPool(expected, options = {}) {
-  const file = options.workerFile ?? path21.join(__dirname, "yaml-worker.js");
-  const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs16.existsSync(file);
+  const file = options.workerFile ?? path19.join(__dirname, "yaml-worker.js");
+  const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
   if (worth) startYamlWorker(file);
   const share2 = worth ? (task) => startYamlWorker(file)?.run(task) : () => void 0;
   let there = 0;
@@ -60561,6 +60347,237 @@ async function shareGroups(count3, helper, here, there, use) {
   return out;
 }
 
+// src/app/app-index.ts
+var fs16 = __toESM(require("fs"));
+var os2 = __toESM(require("os"));
+var path20 = __toESM(require("path"));
+
+// src/app/cross-app.ts
+init_diagnostics();
+init_errors();
+function checkAcrossApps(apps, peers = repoPeers(apps)) {
+  const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
+  if (problems.length > 0) throw new InputError(problems);
+}
+function claimConflicts(apps, peers) {
+  const owners = /* @__PURE__ */ new Map();
+  const problems = [];
+  for (const { app, owner, claim } of everyClaim(apps, peers)) {
+    const first2 = owners.get(claim.key);
+    if (!first2) owners.set(claim.key, { app, rollout: owner, claim });
+    else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict(first2, app, owner, claim));
+  }
+  return problems;
+}
+function* everyClaim(apps, peers) {
+  for (const app of apps) {
+    const routers = [
+      ...app.rollouts.map((r) => ({ owner: `rollout ${r.spec.name}`, spec: r.spec, providers: r.providers })),
+      ...app.routings.map((r) => ({
+        owner: `TrafficRouting ${r.spec.name}`,
+        spec: r.spec.rollout,
+        providers: r.providers
+      }))
+    ];
+    for (const { owner, spec, providers } of routers) {
+      for (const p of providers) {
+        for (const claim of p.generator.claims(generatorContext(app.name, spec, app.resources, p, peers)))
+          yield { app: app.name, owner, claim };
+      }
+    }
+  }
+}
+function providerChecks(peers) {
+  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list5]) => getGenerator(id)?.checkRepo?.(list5) ?? []);
+}
+function conflict(first2, app, owner, claim) {
+  return {
+    ...claim.origin,
+    message: `app ${app}, ${owner} and app ${first2.app}, ${first2.rollout} (${first2.claim.origin.file}:${first2.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first2.app ? "let one of them route it" : "give one app its own host or path"}`,
+    severity: "error"
+  };
+}
+function committedProblems(peers) {
+  return byProvider(peers).flatMap(([id, list5]) => getGenerator(id)?.checkCommitted?.(list5) ?? []);
+}
+function describeAllocations(peers) {
+  return byProvider(peers).flatMap(([id, list5]) => [...getGenerator(id)?.describeRepo?.(list5) ?? []]);
+}
+function byProvider(peers) {
+  return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
+}
+
+// src/app/app-index.ts
+var appKey = (loc) => JSON.stringify(loc);
+function couplingKeys(app) {
+  const keys = /* @__PURE__ */ new Set();
+  const peers = repoPeers([app]);
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
+  return [...keys].sort();
+}
+var RACY_MS = 3e3;
+function appStamp(loc, now, previous) {
+  if (loc.source === "-") return void 0;
+  const dirs = {};
+  const stats = [];
+  let same = previous !== void 0;
+  let newest = 0;
+  const see = (p) => {
+    const st = fs16.lstatSync(p);
+    const at = stats.length;
+    stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
+    newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
+    if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous.stats[i];
+    return st;
+  };
+  const walk = (dir, rel) => {
+    const listed = same ? previous.dirs[rel] : void 0;
+    const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
+    if (!stored) same = false;
+    const names = stored ?? fs16.readdirSync(dir);
+    dirs[rel] = names;
+    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
+  };
+  try {
+    see(loc.source);
+    walk(loc.source, "");
+  } catch {
+    return void 0;
+  }
+  if (newest >= now - RACY_MS) return void 0;
+  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous.stats.length };
+}
+var STAT_FIELDS = 5;
+function asStamp(v) {
+  const s = v;
+  return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
+}
+var BUILD = (() => {
+  const s = fs16.statSync(__filename, { throwIfNoEntry: false });
+  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
+})();
+function indexFile(configFile, env2) {
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path20.join(env2.XDG_CACHE_HOME ?? path20.join(os2.homedir(), ".cache"), "rollgen");
+  return path20.join(dir, `index-${sha256Hex(path20.resolve(configFile)).slice(0, 16)}.json`);
+}
+function readIndex(file) {
+  try {
+    const raw = JSON.parse(fs16.readFileSync(file, "utf8"));
+    if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
+    return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
+  } catch {
+    return /* @__PURE__ */ new Map();
+  }
+}
+function writeIndex(file, index) {
+  try {
+    fs16.mkdirSync(path20.dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
+    fs16.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs16.renameSync(tmp, file);
+  } catch {
+  }
+}
+function coupledApps(namedKeys, others) {
+  const byKey = /* @__PURE__ */ new Map();
+  for (const [name, entry] of others)
+    for (const k of entry.keys) {
+      const names = byKey.get(k);
+      if (names) names.push(name);
+      else byKey.set(k, [name]);
+    }
+  const chosen = /* @__PURE__ */ new Set();
+  const pending = [...namedKeys];
+  const seen = /* @__PURE__ */ new Set();
+  while (pending.length > 0) {
+    const key2 = pending.pop();
+    if (seen.has(key2)) continue;
+    seen.add(key2);
+    for (const name of byKey.get(key2) ?? []) {
+      if (chosen.has(name)) continue;
+      chosen.add(name);
+      pending.push(...others.get(name).keys);
+    }
+  }
+  return chosen;
+}
+
+// src/app/load-coupled.ts
+async function loadCoupled(ctx, opts, named, others) {
+  const configFile = opts.config ? path21.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+  const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
+  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
+  const stamps = others.map((loc) => {
+    const known = stored.get(appKey(loc));
+    const stamped = appStamp(loc, now, known?.stamp);
+    return { loc, stamped, entry: stamped?.unchanged ? known : void 0 };
+  });
+  const loaded3 = /* @__PURE__ */ new Map();
+  for (const app of await loadAll(
+    ctx,
+    stamps.filter((s) => !s.entry).map((s) => s.loc)
+  ))
+    if (app) loaded3.set(app.name, app);
+  const fresh = /* @__PURE__ */ new Map();
+  const entries2 = /* @__PURE__ */ new Map();
+  for (const { loc, stamped, entry: known } of stamps) {
+    const app = loaded3.get(loc.name);
+    const entry = known ?? {
+      keys: app ? couplingKeys(app) : [],
+      ok: app !== void 0,
+      stamp: stamped?.stamp ?? NO_STAMP
+    };
+    if (stamped) fresh.set(appKey(loc), entry);
+    entries2.set(loc.name, entry);
+    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+  }
+  if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries2].filter(([, e]) => e.ok))
+  );
+  const wanted = others.filter((loc) => chosen.has(loc.name));
+  const more2 = await loadAll(
+    ctx,
+    wanted.filter((loc) => !loaded3.has(loc.name))
+  );
+  for (const app of more2) if (app) loaded3.set(app.name, app);
+  return wanted.flatMap((loc) => [loaded3.get(loc.name) ?? []].flat());
+}
+async function loadAll(ctx, locs) {
+  const files = locs.map((loc) => readQuietly(loc, ctx));
+  const jobs = files.map((f) => (f ?? []).map(({ path: p, text: text2 }) => ({ path: p, text: text2 })));
+  return yamlPool(locs.length).parseGroups(jobs, (i, parsed) => {
+    const read = files[i];
+    return read && loadQuietly(locs[i], read, parsed);
+  });
+}
+var brokenNote = (name) => `note: app ${name} has errors and is left out of repo-wide checks; run rollgen validate ${name}
+`;
+function readQuietly(loc, ctx) {
+  try {
+    return readSourceFiles(loc, ctx.cwd);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function loadQuietly(loc, files, parsed) {
+  try {
+    return loadSource(loc, files, process.cwd(), parsed);
+  } catch (e) {
+    if (e instanceof InputError) return void 0;
+    throw e;
+  }
+}
+function sameIndex(a, b) {
+  return a.size === b.size && [...b].every(([k, e]) => a.get(k) === e);
+}
+var NO_STAMP = { dirs: {}, stats: [] };
+
 // src/app/load-repo.ts
 init_errors();
 async function loadApps(ctx, args, opts) {
@@ -60599,7 +60616,7 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = found.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
-      const coupled = loadCoupled(ctx, opts, all, others);
+      const coupled = await loadCoupled(ctx, opts, all, others);
       for (const other of coupled)
         committed2.set(
           other.name,

@@ -2,6 +2,8 @@ import * as path from 'path';
 import { InputError } from '../errors';
 import { findConfig } from '../io/config';
 import { SourceFile } from '../io/read-source';
+import { yamlPool } from '../io/yaml-pool';
+import type { ParseResult } from '../yaml/parse';
 import type { LoadedApp } from '../spec/loaded-app';
 import {
   AppIndex,
@@ -22,34 +24,41 @@ import { CommonOptions, RunContext } from './context';
  * The other apps a command on some apps of rollgen.yaml must check them against: only those coupled
  * to them (app-index.ts), found through the stored index; an app whose inputs changed since it was
  * indexed is loaded in full and indexed again. So `render APP` in a repo of N apps reads every
- * app's files but parses only its own and its peers'.
+ * app's files but parses only its own and its peers'. Many apps to load (a first run, a listener
+ * shared by hundreds) are parsed with the YAML pool.
  */
-export function loadCoupled(
+export async function loadCoupled(
   ctx: RunContext,
   opts: CommonOptions,
   named: readonly LoadedApp[],
   others: readonly AppLocation[],
-): LoadedApp[] {
+): Promise<LoadedApp[]> {
   const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : undefined;
   const stored: AppIndex = file ? readIndex(file) : new Map();
+  const now = (ctx.now ?? (() => new Date()))().getTime();
+  const stamps = others.map((loc) => {
+    const known = stored.get(appKey(loc));
+    const stamped = appStamp(loc, now, known?.stamp);
+    return { loc, stamped, entry: stamped?.unchanged ? known : undefined };
+  });
+  const loaded = new Map<string, LoadedApp>();
+  for (const app of await loadAll(
+    ctx,
+    stamps.filter((s) => !s.entry).map((s) => s.loc),
+  ))
+    if (app) loaded.set(app.name, app);
   const fresh: AppIndex = new Map();
   const entries = new Map<string, IndexEntry>();
-  const loaded = new Map<string, LoadedApp>();
-  const now = (ctx.now ?? (() => new Date()))().getTime();
-  for (const loc of others) {
-    const key = appKey(loc);
-    const known = stored.get(key);
-    const stamped = appStamp(loc, now, known?.stamp);
-    let entry = stamped?.unchanged ? known : undefined;
-    if (!entry) {
-      const files = readQuietly(loc, ctx);
-      const app = files && loadQuietly(loc, files);
-      if (app) loaded.set(loc.name, app);
-      entry = { keys: app ? couplingKeys(app) : [], ok: app !== undefined, stamp: stamped?.stamp ?? NO_STAMP };
-    }
+  for (const { loc, stamped, entry: known } of stamps) {
+    const app = loaded.get(loc.name);
+    const entry = known ?? {
+      keys: app ? couplingKeys(app) : [],
+      ok: app !== undefined,
+      stamp: stamped?.stamp ?? NO_STAMP,
+    };
     // A racy stamp is not stored: the next run loads the app again.
-    if (stamped) fresh.set(key, entry);
+    if (stamped) fresh.set(appKey(loc), entry);
     entries.set(loc.name, entry);
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
@@ -58,12 +67,23 @@ export function loadCoupled(
     named.flatMap((app) => couplingKeys(app)),
     new Map([...entries].filter(([, e]) => e.ok)),
   );
-  return others
-    .filter((loc) => chosen.has(loc.name))
-    .flatMap((loc) => {
-      const app = loaded.get(loc.name) ?? loadQuietly(loc, readQuietly(loc, ctx) ?? []);
-      return app ? [app] : [];
-    });
+  const wanted = others.filter((loc) => chosen.has(loc.name));
+  const more = await loadAll(
+    ctx,
+    wanted.filter((loc) => !loaded.has(loc.name)),
+  );
+  for (const app of more) if (app) loaded.set(app.name, app);
+  return wanted.flatMap((loc) => [loaded.get(loc.name) ?? []].flat());
+}
+
+/** loadQuietly of each app (undefined for one with errors), their files parsed with the YAML pool. */
+async function loadAll(ctx: RunContext, locs: readonly AppLocation[]): Promise<(LoadedApp | undefined)[]> {
+  const files = locs.map((loc) => readQuietly(loc, ctx));
+  const jobs = files.map((f) => (f ?? []).map(({ path: p, text }) => ({ path: p, text })));
+  return yamlPool(locs.length).parseGroups(jobs, (i, parsed) => {
+    const read = files[i];
+    return read && loadQuietly(locs[i], read, parsed);
+  });
 }
 
 export const brokenNote = (name: string) =>
@@ -78,9 +98,13 @@ function readQuietly(loc: AppLocation, ctx: RunContext): SourceFile[] | undefine
   }
 }
 
-export function loadQuietly(loc: AppLocation, files: readonly SourceFile[]): LoadedApp | undefined {
+export function loadQuietly(
+  loc: AppLocation,
+  files: readonly SourceFile[],
+  parsed?: readonly ParseResult[],
+): LoadedApp | undefined {
   try {
-    return loadSource(loc, files);
+    return loadSource(loc, files, process.cwd(), parsed);
   } catch (e) {
     if (e instanceof InputError) return undefined;
     throw e;

@@ -105,7 +105,7 @@ export async function loadRepo(
     const others = found.every.filter((l) => !named.has(l.name));
     // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
     if (others.length > 0) {
-      const coupled = loadCoupled(ctx, opts, all, others);
+      const coupled = await loadCoupled(ctx, opts, all, others);
       for (const other of coupled)
         committed.set(
           other.name,
