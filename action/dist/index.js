@@ -60127,9 +60127,9 @@ function readAppOutput(ctx, loc, app, peers, read) {
 }
 
 // src/app/next-output.ts
-function planWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
-  const prepared = prepareWrite(ctx, loc, app, command, peers, drift, read);
-  return prepared && finishWrite(ctx, prepared);
+function planWrite(...args) {
+  const prepared = prepareWrite(...args);
+  return prepared && finishWrite(args[0], prepared);
 }
 function prepareWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
   if (!loc.output)

@@ -33,18 +33,9 @@ export interface PendingWrite {
 }
 
 /** The files one command would write to an app's output; undefined when there is nothing to do. Pure apart from reading the output. */
-export function planWrite(
-  ctx: RunContext,
-  loc: AppLocation,
-  app: LoadedApp,
-  command: AppCommand,
-  peers: RepoPeers,
-  drift: DriftPolicy = 'refuse',
-  /** The output as read under this run's lock (withPlannedWrites); else it is read here. */
-  read?: OutputSnapshot,
-): PendingWrite | undefined {
-  const prepared = prepareWrite(ctx, loc, app, command, peers, drift, read);
-  return prepared && finishWrite(ctx, prepared);
+export function planWrite(...args: Parameters<typeof prepareWrite>): PendingWrite | undefined {
+  const prepared = prepareWrite(...args);
+  return prepared && finishWrite(args[0], prepared);
 }
 
 /** An app's next output up to its rendered objects: planWrite before the objects are serialized. */
@@ -65,6 +56,7 @@ export function prepareWrite(
   command: AppCommand,
   peers: RepoPeers,
   drift: DriftPolicy = 'refuse',
+  /** The output as read under this run's lock (withPlannedWrites); else it is read here. */
   read?: OutputSnapshot,
 ): PreparedWrite | undefined {
   if (!loc.output)
