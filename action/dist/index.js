@@ -49767,10 +49767,10 @@ function kustomizationFile(existing, files, previouslyOwned) {
 function contentDigest(text2) {
   return (0, import_crypto.createHash)("sha256").update(text2).digest("hex").slice(0, 16);
 }
-function statusFile(status) {
+function statusFile(status, text2 = serializeValue(statusDocument(status))) {
   return {
     path: STATUS_FILE,
-    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + serializeValue(statusDocument(status))
+    content: "# rollgen state; not listed in kustomization.yaml, so never applied.\n" + text2
   };
 }
 
@@ -60147,13 +60147,19 @@ function prepareWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
   return { loc: { ...loc, output: loc.output }, app, command, output, transition: t, rendered };
 }
 function finishWrite(ctx, p, texts2) {
+  return withStatusFile(draftWrite(ctx, p, texts2));
+}
+function withStatusFile(d, text2) {
+  return { ...d.write, files: [...d.write.files, statusFile(d.status, text2)] };
+}
+function draftWrite(ctx, p, texts2) {
   const { loc, app, output, transition: t } = p;
   const manifests = objectFiles(p.rendered, texts2);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
   const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
   const status = { ...t.status, files: names, digests };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous)];
   const remove = previous.filter((q) => !names.includes(q) && q !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout);
@@ -60169,7 +60175,7 @@ function finishWrite(ctx, p, texts2) {
       r.plan.steps.map((st) => st.name)
     )}`;
   });
-  return {
+  const write3 = {
     app: app.name,
     output: loc.output,
     files,
@@ -60182,6 +60188,7 @@ function finishWrite(ctx, p, texts2) {
 wrote ${printable(path18.relative(ctx.cwd, loc.output) || ".")}
 `
   };
+  return { write: write3, status };
 }
 function plainUpdate(app, output, t, command, loc, peers) {
   const disabled = app.disabledRollouts ?? [];
@@ -60295,7 +60302,7 @@ function follow(slot, task) {
 
 // src/io/yaml-pool.ts
 var MIN_BYTES = 256 * 1024;
-var MIN_VALUES = 512;
+var MIN_VALUES = 64;
 function yamlPool(expected, options = {}) {
   const file = options.workerFile ?? path19.join(__dirname, "yaml-worker.js");
   const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
@@ -60843,10 +60850,15 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
       if (p) prepared2.push(p);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
     }
-    const writes = await yamlPool(prepared2.length).serializeGroups(
+    const pool = yamlPool(prepared2.length);
+    const drafts = await pool.serializeGroups(
       prepared2.map((p) => p.rendered),
-      async (i, texts2) => {
-        const w = finishWrite(ctx, prepared2[i], texts2);
+      (i, texts2) => draftWrite(ctx, prepared2[i], texts2)
+    );
+    const writes = await pool.serializeGroups(
+      drafts.map((d) => [statusDocument(d.status)]),
+      async (i, [text2]) => {
+        const w = withStatusFile(drafts[i], text2);
         staged?.add(dirWrite(w));
         if (staged) await new Promise((resolve16) => setImmediate(resolve16));
         return w;

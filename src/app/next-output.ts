@@ -8,6 +8,7 @@ import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand, AppTransition, OutputSnapshot, transitionApp } from '../state/app-state';
+import type { AppStatus } from '../state/status';
 import { transitionLine } from '../state/messages';
 import type { LoadedApp } from '../spec/loaded-app';
 import type { KubeObject } from '../model/kube';
@@ -76,13 +77,29 @@ export function prepareWrite(
 
 /** planWrite's second part: the files, given the rendered objects as text (`texts`: serializeValue of each, when done elsewhere). */
 export function finishWrite(ctx: RunContext, p: PreparedWrite, texts?: readonly string[]): PendingWrite {
+  return withStatusFile(draftWrite(ctx, p, texts));
+}
+
+/** A write with every file but the status file, and the status that file records (it holds the others' digests). */
+export interface DraftWrite {
+  readonly write: PendingWrite;
+  readonly status: AppStatus;
+}
+
+/** The draft's write with its status file last; `text`: serializeValue of statusDocument(status), when done elsewhere. */
+export function withStatusFile(d: DraftWrite, text?: string): PendingWrite {
+  return { ...d.write, files: [...d.write.files, statusFile(d.status, text)] };
+}
+
+/** finishWrite but the status file's text. */
+export function draftWrite(ctx: RunContext, p: PreparedWrite, texts?: readonly string[]): DraftWrite {
   const { loc, app, output, transition: t } = p;
   const manifests = objectFiles(p.rendered, texts);
   const names = manifests.map((f) => f.path);
   const previous = output.status?.files ?? [];
   const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
   const status = { ...t.status, files: names, digests };
-  const files = [...manifests, kustomizationFile(output.kustomization, names, previous), statusFile(status)];
+  const files = [...manifests, kustomizationFile(output.kustomization, names, previous)];
   const remove = previous.filter((q) => !names.includes(q) && q !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout);
@@ -98,7 +115,7 @@ export function finishWrite(ctx: RunContext, p: PreparedWrite, texts?: readonly 
       r.plan.steps.map((st) => st.name),
     )}`;
   });
-  return {
+  const write = {
     app: app.name,
     output: loc.output,
     files,
@@ -109,6 +126,7 @@ export function finishWrite(ctx: RunContext, p: PreparedWrite, texts?: readonly 
     loaded: app,
     summary: lines.join('\n') + `\nwrote ${printable(path.relative(ctx.cwd, loc.output) || '.')}\n`,
   };
+  return { write, status };
 }
 
 /**

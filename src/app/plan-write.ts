@@ -11,7 +11,8 @@ import { AppLocation, usesConfig } from './inputs';
 import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
 import { loadRepo } from './load-repo';
-import { DriftPolicy, PendingWrite, PreparedWrite, finishWrite, prepareWrite } from './next-output';
+import { DriftPolicy, PendingWrite, PreparedWrite, draftWrite, prepareWrite, withStatusFile } from './next-output';
+import { statusDocument } from '../state/status';
 
 /** advance/abort/promote/retry options: --force overwrites output files changed by hand (drift). */
 export interface ChangeOptions extends CommonOptions {
@@ -74,11 +75,17 @@ export async function withPlannedWrites(
       if (p) prepared.push(p);
       else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
     }
-    // The objects' YAML is most of the work left: shared with a second thread when there are many.
-    const writes = await yamlPool(prepared.length).serializeGroups(
+    // The YAML of the objects, then of the status files (they hold the objects' digests), is most of
+    // the work left: shared with a second thread when there are many apps.
+    const pool = yamlPool(prepared.length);
+    const drafts = await pool.serializeGroups(
       prepared.map((p) => p.rendered),
-      async (i, texts) => {
-        const w = finishWrite(ctx, prepared[i], texts);
+      (i, texts) => draftWrite(ctx, prepared[i], texts),
+    );
+    const writes = await pool.serializeGroups(
+      drafts.map((d) => [statusDocument(d.status)]),
+      async (i, [text]) => {
+        const w = withStatusFile(drafts[i], text);
         staged?.add(dirWrite(w));
         // The staged files are created by the thread pool while the next app is planned: let it run.
         if (staged) await new Promise((resolve) => setImmediate(resolve));

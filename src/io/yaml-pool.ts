@@ -46,7 +46,7 @@ export interface YamlPool {
 }
 
 const MIN_BYTES = 256 * 1024;
-const MIN_VALUES = 512;
+const MIN_VALUES = 64;
 
 /** A pool for about `expected` groups per call; the worker (kept for the process, idle between calls) starts now. */
 export function yamlPool(expected: number, options: YamlPoolOptions = {}): YamlPool {

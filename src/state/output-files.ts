@@ -72,10 +72,10 @@ export function contentDigest(text: string): string {
   return createHash('sha256').update(text).digest('hex').slice(0, 16);
 }
 
-export function statusFile(status: AppStatus): RenderedFile {
+/** The status file; `text`: serializeValue of statusDocument(status), when another thread made it. */
+export function statusFile(status: AppStatus, text = serializeValue(statusDocument(status))): RenderedFile {
   return {
     path: STATUS_FILE,
-    content:
-      '# rollgen state; not listed in kustomization.yaml, so never applied.\n' + serializeValue(statusDocument(status)),
+    content: '# rollgen state; not listed in kustomization.yaml, so never applied.\n' + text,
   };
 }
