@@ -34,17 +34,18 @@ export interface YamlPoolOptions {
 export interface YamlPool {
   parseGroups<T>(
     groups: readonly (readonly ParseJob[])[],
-    use: (group: number, results: ParseResult[]) => T,
+    use: (group: number, results: ParseResult[]) => T | Promise<T>,
   ): Promise<T[]>;
   /** serializeValue of each value. */
   serializeGroups<T>(
     groups: readonly (readonly unknown[])[],
     use: (group: number, texts: string[]) => T | Promise<T>,
   ): Promise<T[]>;
-  /** How many groups the worker has done for this pool so far (tests, --debug). */
+  /** How many groups the worker has done for this pool so far (for tests). */
   sharedGroups(): number;
 }
 
+// Less than this is done here: a worker's share of it would not pay for handing it over.
 const MIN_BYTES = 256 * 1024;
 const MIN_VALUES = 64;
 
