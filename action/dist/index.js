@@ -41067,14 +41067,8 @@ async function createPullRequest(gh, req) {
 }
 async function updatePullRequest(gh, number2, req) {
   const { owner, repo } = gh;
-  const { data } = await gh.octokit.rest.pulls.update({
-    owner,
-    repo,
-    pull_number: number2,
-    title: req.title,
-    body: req.body,
-    state: req.state
-  });
+  const fields = { title: req.title, body: req.body, state: req.state };
+  const { data } = Object.values(fields).some((v) => v !== void 0) ? await gh.octokit.rest.pulls.update({ owner, repo, pull_number: number2, ...fields }) : await gh.octokit.rest.pulls.get({ owner, repo, pull_number: number2 });
   const current2 = data.labels.map(labelName);
   if (req.labels === void 0 || sameSet(current2, req.labels)) return toPullRequest(data);
   const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number2, labels: [...req.labels] });

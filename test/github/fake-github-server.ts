@@ -156,6 +156,11 @@ export class FakeGitHub {
     const auth = headers.authorization ?? '';
     if (auth !== `token ${this.token}` && auth !== `Bearer ${this.token}`) return fail(401, 'Bad credentials');
     const body = text.length > 0 ? JSON.parse(text) : undefined;
+    // Octokit sends an empty body for a PATCH with no fields: record it and answer, never hang the client.
+    if (method === 'PATCH' && body === undefined) {
+      this.violations.push(`${method} ${found.route.path}: no JSON body`);
+      return fail(400, 'Problems parsing JSON');
+    }
     this.violations.push(...checkRequest(method, found.route.path, url.searchParams, body));
     const fault = this.faults.find((f) => f.left > 0 && f.method === method && f.route === found.route.path);
     if (fault && fault.afterHandling && `${found.params.owner}/${found.params.repo}` === this.repository) {

@@ -223,6 +223,12 @@ describe('updatePull', () => {
     expect(h.fake.state.pulls.get(1)?.labels).toEqual(['rollgen', 'held']);
   });
 
+  test('GIVEN only other labels (a concurrent run has not labelled its new PR yet) WHEN updating THEN no empty PATCH: GET, then PUT labels', async () => {
+    const pr = await h.scm.updatePull(1, { labels: ['rollgen', 'held'] });
+    expect(h.fake.log()).toEqual(['GET /pulls/{pull_number}', 'PUT /issues/{issue_number}/labels']);
+    expect(pr).toMatchObject({ title: 'old', body: 'old', labels: ['rollgen', 'held'] });
+  });
+
   test('GIVEN state closed WHEN updating THEN the PR is closed with a closing time', async () => {
     const pr = await h.scm.updatePull(1, { state: 'closed' });
     expect(pr).toMatchObject({ state: 'closed', merged: false, closedAt: expect.stringMatching(/^2026-/) });

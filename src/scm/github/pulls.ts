@@ -109,17 +109,16 @@ export interface PullUpdate {
   readonly state?: 'open' | 'closed';
 }
 
-/** One request: PATCH pulls/{n}; a second, PUT issues/{n}/labels, only when the label set differs. */
+/**
+ * One request: PATCH pulls/{n}; a second, PUT issues/{n}/labels, only when the label set differs.
+ * With only labels to change there is nothing to PATCH (an empty body is no JSON): the PR is read.
+ */
 export async function updatePullRequest(gh: GitHubRepo, number: number, req: PullUpdate): Promise<PullRequest> {
   const { owner, repo } = gh;
-  const { data } = await gh.octokit.rest.pulls.update({
-    owner,
-    repo,
-    pull_number: number,
-    title: req.title,
-    body: req.body,
-    state: req.state,
-  });
+  const fields = { title: req.title, body: req.body, state: req.state };
+  const { data } = Object.values(fields).some((v) => v !== undefined)
+    ? await gh.octokit.rest.pulls.update({ owner, repo, pull_number: number, ...fields })
+    : await gh.octokit.rest.pulls.get({ owner, repo, pull_number: number });
   const current = data.labels.map(labelName);
   if (req.labels === undefined || sameSet(current, req.labels)) return toPullRequest(data);
   const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number, labels: [...req.labels] });
