@@ -13,6 +13,17 @@ import { BIN } from './helpers/rollout-dir';
  * including the positions of warnings and errors in the apps the worker parsed (the last ones).
  */
 const APPS = 80;
+// Without a second core there is no worker: these tests say so and are skipped.
+const twoCores = os.availableParallelism() >= 2;
+const shared = twoCores ? test : test.skip;
+if (!twoCores) console.warn('yaml-worker-run: one core here, so the worker tests are skipped');
+
+/** NODE_DEBUG for the CLI: Node's worker lines (the worker started) and rollgen's (groups it did). */
+const DEBUG = { NODE_DEBUG: 'worker,rollgen-yaml' };
+const debugLine = (l: string) => l.startsWith('WORKER ') || l.startsWith('ROLLGEN-YAML ');
+/** Groups the worker did in a run, from its NODE_DEBUG=rollgen-yaml lines. */
+const groupsShared = (stderr: string) =>
+  [...stderr.matchAll(/^ROLLGEN-YAML \d+: (\d+) of \d+ groups/gm)].reduce((n, m) => n + Number(m[1]), 0);
 // Comments as users write them; they make the repo big enough (over 256 KB) for the worker.
 const NOTES = `# ${'Owned by the payments team; page #payments-oncall before changing the canary steps. '.repeat(40)}\n`;
 
@@ -60,16 +71,18 @@ async function bothWays(lastApp: (file: string, text: string) => string, times =
       const proc = spawnSync(BIN, ['advance'], {
         cwd: a,
         encoding: 'utf8',
-        env: { ...process.env, NODE_DEBUG: 'worker' },
+        env: { ...process.env, ...DEBUG },
       });
-      const workerStarted = /starts worker script .*yaml-worker\.js/.test(proc.stderr);
+      const workerStarted = /create new worker .*yaml-worker\.js/.test(proc.stderr);
+      const shared = groupsShared(proc.stderr);
       const stderr = proc.stderr
         .split('\n')
-        .filter((l) => !l.startsWith('WORKER '))
+        .filter((l) => !debugLine(l))
         .join('\n');
       const here = await runCli(['advance'], b);
       runs.push({
         workerStarted,
+        shared,
         process: { code: proc.status, stdout: proc.stdout, stderr, deploy: tree(path.join(a, 'deploy')) },
         inProcess: { code: here.code, stdout: here.stdout, stderr: here.stderr, deploy: tree(path.join(b, 'deploy')) },
       });
@@ -81,72 +94,86 @@ async function bothWays(lastApp: (file: string, text: string) => string, times =
   }
 }
 
-test('GIVEN 80 apps, the last one disabled WHEN advanced twice by the CLI THEN its worker ran and outputs and warnings are the same as without it', async () => {
-  const [first, second] = await bothWays(
-    (file, text) => (file === 'rollout.yaml' ? text.replace(/^spec:\n/m, 'spec:\n  disabled: true\n') : text),
-    2,
-  );
-  for (const r of [first, second]) {
+shared(
+  'GIVEN 80 apps, the last one disabled WHEN advanced twice by the CLI THEN its worker ran and outputs and warnings are the same as without it',
+  async () => {
+    const [first, second] = await bothWays(
+      (file, text) => (file === 'rollout.yaml' ? text.replace(/^spec:\n/m, 'spec:\n  disabled: true\n') : text),
+      2,
+    );
+    for (const r of [first, second]) {
+      expect(r.workerStarted).toBe(true);
+      expect(r.inProcess.code).toBe(0);
+      // The warning points into the last app's rollout, at `disabled:` (a position the worker's parse finds again).
+      expect(r.inProcess.stderr).toContain(
+        `apps/echo-${APPS - 1}/rollout.yaml:10:13: warning: rollout rollouts-demo is disabled (spec.disabled: true)`,
+      );
+      expect(r.process).toEqual(r.inProcess);
+    }
+    expect(Object.keys(first.inProcess.deploy).length).toBeGreaterThan(APPS * 4);
+    // The second run read every output (parsed by the worker too) and moved the other apps to their next step.
+    expect(second.inProcess.deploy).not.toEqual(first.inProcess.deploy);
+    expect(second.inProcess.stdout).toContain('echo-00/rollouts-demo');
+    // The worker did part of the work (how much depends on the two threads' speeds).
+    expect(first.shared + second.shared).toBeGreaterThan(0);
+  },
+);
+
+shared(
+  'GIVEN 80 apps, the last one with an invalid step WHEN advanced by the CLI THEN it fails as without the worker, at the same line and column',
+  async () => {
+    const [r] = await bothWays((file, text) =>
+      file === 'rollout.yaml' ? text.replace('- weight: 20', '- weight: 120') : text,
+    );
     expect(r.workerStarted).toBe(true);
-    expect(r.inProcess.code).toBe(0);
-    // The warning points into the last app's rollout, at `disabled:` (a position the worker's parse finds again).
+    expect(r.inProcess.code).toBe(2);
     expect(r.inProcess.stderr).toContain(
-      `apps/echo-${APPS - 1}/rollout.yaml:10:13: warning: rollout rollouts-demo is disabled (spec.disabled: true)`,
+      `apps/echo-${APPS - 1}/rollout.yaml:18:19: spec.strategy.canary.steps[0].weight: must be <= 100, found 120`,
+    );
+    expect(r.inProcess.deploy).toEqual({});
+    expect(r.process).toEqual(r.inProcess);
+  },
+);
+
+shared(
+  "GIVEN 80 apps, the last one claiming the first one's host WHEN advanced by the CLI THEN the conflict points at both, as without the worker",
+  async () => {
+    const [r] = await bothWays((file, text) =>
+      file === 'ingress.yaml' ? text.replace(/echo-79\.example\.com/g, 'echo-00.example.com') : text,
+    );
+    expect(r.workerStarted).toBe(true);
+    expect(r.inProcess.code).toBe(2);
+    expect(r.inProcess.stderr).toContain(
+      `apps/echo-${APPS - 1}/ingress.yaml:15:13: app echo-${APPS - 1}, rollout rollouts-demo and app echo-00, rollout rollouts-demo (apps/echo-00/ingress.yaml:15) both need a canary`,
     );
     expect(r.process).toEqual(r.inProcess);
-  }
-  expect(Object.keys(first.inProcess.deploy).length).toBeGreaterThan(APPS * 4);
-  // The second run read every output (parsed by the worker too) and moved the other apps to their next step.
-  expect(second.inProcess.deploy).not.toEqual(first.inProcess.deploy);
-  expect(second.inProcess.stdout).toContain('echo-00/rollouts-demo');
-});
+  },
+);
 
-test('GIVEN 80 apps, the last one with an invalid step WHEN advanced by the CLI THEN it fails as without the worker, at the same line and column', async () => {
-  const [r] = await bothWays((file, text) =>
-    file === 'rollout.yaml' ? text.replace('- weight: 20', '- weight: 120') : text,
-  );
-  expect(r.workerStarted).toBe(true);
-  expect(r.inProcess.code).toBe(2);
-  expect(r.inProcess.stderr).toContain(
-    `apps/echo-${APPS - 1}/rollout.yaml:18:19: spec.strategy.canary.steps[0].weight: must be <= 100, found 120`,
-  );
-  expect(r.inProcess.deploy).toEqual({});
-  expect(r.process).toEqual(r.inProcess);
-});
-
-test("GIVEN 80 apps, the last one claiming the first one's host WHEN advanced by the CLI THEN the conflict points at both, as without the worker", async () => {
-  const [r] = await bothWays((file, text) =>
-    file === 'ingress.yaml' ? text.replace(/echo-79\.example\.com/g, 'echo-00.example.com') : text,
-  );
-  expect(r.workerStarted).toBe(true);
-  expect(r.inProcess.code).toBe(2);
-  expect(r.inProcess.stderr).toContain(
-    `apps/echo-${APPS - 1}/ingress.yaml:15:13: app echo-${APPS - 1}, rollout rollouts-demo and app echo-00, rollout rollouts-demo (apps/echo-00/ingress.yaml:15) both need a canary`,
-  );
-  expect(r.process).toEqual(r.inProcess);
-});
-
-test('GIVEN 80 apps and no index WHEN one app is rendered by the CLI THEN the other apps are loaded with the worker, with the same result and notes', async () => {
-  // The last app is broken: a note names it, from a load the worker's parse fed.
-  const repo = makeRepo((file, text) =>
-    file === 'rollout.yaml' ? text.replace('- weight: 20', '- weight: 120') : text,
-  );
-  const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-worker-cache-'));
-  try {
-    const env = { ...process.env, NODE_DEBUG: 'worker', ROLLGEN_CACHE_DIR: cache };
-    const proc = spawnSync(BIN, ['render', 'echo-00', '--step', '1'], { cwd: repo, encoding: 'utf8', env });
-    expect(proc.stderr).toMatch(/starts worker script .*yaml-worker\.js/);
-    const stderr = proc.stderr
-      .split('\n')
-      .filter((l) => !l.startsWith('WORKER '))
-      .join('\n');
-    const here = await runCli(['render', 'echo-00', '--step', '1'], repo, '', {
-      env: { ...process.env, ROLLGEN_CACHE_DIR: fs.mkdtempSync(path.join(cache, 'in-process-')) },
-    });
-    expect(here.stderr).toContain(`note: app echo-${APPS - 1} has errors and is left out of repo-wide checks`);
-    expect({ code: proc.status, stdout: proc.stdout, stderr }).toEqual(here);
-  } finally {
-    fs.rmSync(repo, { recursive: true, force: true });
-    fs.rmSync(cache, { recursive: true, force: true });
-  }
-});
+shared(
+  'GIVEN 80 apps and no index WHEN one app is rendered by the CLI THEN the other apps are loaded with a worker started, with the same result and notes',
+  async () => {
+    // The last app is broken: a note names it, from a load the worker's parse fed.
+    const repo = makeRepo((file, text) =>
+      file === 'rollout.yaml' ? text.replace('- weight: 20', '- weight: 120') : text,
+    );
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-worker-cache-'));
+    try {
+      const env = { ...process.env, ...DEBUG, ROLLGEN_CACHE_DIR: cache };
+      const proc = spawnSync(BIN, ['render', 'echo-00', '--step', '1'], { cwd: repo, encoding: 'utf8', env });
+      expect(proc.stderr).toMatch(/create new worker .*yaml-worker\.js/);
+      const stderr = proc.stderr
+        .split('\n')
+        .filter((l) => !debugLine(l))
+        .join('\n');
+      const here = await runCli(['render', 'echo-00', '--step', '1'], repo, '', {
+        env: { ...process.env, ROLLGEN_CACHE_DIR: fs.mkdtempSync(path.join(cache, 'in-process-')) },
+      });
+      expect(here.stderr).toContain(`note: app echo-${APPS - 1} has errors and is left out of repo-wide checks`);
+      expect({ code: proc.status, stdout: proc.stdout, stderr }).toEqual(here);
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+  },
+);

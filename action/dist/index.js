@@ -3509,8 +3509,8 @@ function exitCodeFor(error6) {
   if (error6 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error6.phase];
   return error6 instanceof InputError ? 2 : 1;
 }
-function describeError(error6, debug) {
-  if (debug && error6 instanceof Error && error6.stack) return error6.stack;
+function describeError(error6, debug2) {
+  if (debug2 && error6 instanceof Error && error6.stack) return error6.stack;
   if (error6 instanceof InputError) return error6.message;
   if (!(error6 instanceof Error) || error6.name === "Error" || error6 instanceof TypeError) {
     const text2 = error6 instanceof Error ? error6.message : String(error6);
@@ -21079,7 +21079,7 @@ var require_dist2 = __commonJS({
       };
       const processed = processPatterns(options, patterns, props);
       if (options.debug) log("internal processing patterns:", processed);
-      const { absolute, caseSensitiveMatch, debug, dot, followSymbolicLinks, onlyDirectories } = options;
+      const { absolute, caseSensitiveMatch, debug: debug2, dot, followSymbolicLinks, onlyDirectories } = options;
       const root = props.root.replace(BACKSLASHES, "");
       const matchOptions = {
         dot,
@@ -21101,7 +21101,7 @@ var require_dist2 = __commonJS({
       let maxDepth;
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
-        filters: [debug ? (p, isDirectory2) => {
+        filters: [debug2 ? (p, isDirectory2) => {
           const path34 = format2(p, isDirectory2);
           const matches3 = matcher(path34) && !ignore(path34);
           if (matches3) log(`matched ${path34}`);
@@ -21110,7 +21110,7 @@ var require_dist2 = __commonJS({
           const path34 = format2(p, isDirectory2);
           return matcher(path34) && !ignore(path34);
         }],
-        exclude: debug ? (_, p) => {
+        exclude: debug2 ? (_, p) => {
           const skipped2 = excludePredicate(_, p);
           log(`${skipped2 ? "skipped" : "crawling"} ${p}`);
           return skipped2;
@@ -60222,6 +60222,7 @@ init_errors();
 var fs15 = __toESM(require("fs"));
 var path19 = __toESM(require("path"));
 var import_os = require("os");
+var import_util2 = require("util");
 
 // src/io/yaml-worker.ts
 var import_worker_threads = require("worker_threads");
@@ -60230,21 +60231,12 @@ var TASK_DONE = -1;
 var current;
 var nextId = 1;
 function startYamlWorker(file) {
-  if (!current || current.file !== file) {
-    const worker = new import_worker_threads.Worker(file);
-    worker.unref();
-    const mine = { file, worker, busy: false };
-    const drop = () => {
-      if (current === mine) current = void 0;
-    };
-    worker.on("error", drop);
-    worker.on("exit", drop);
-    current = mine;
-  }
+  if (current?.file !== file) current = startSlot(file);
   const slot = current;
+  if (!slot) return void 0;
   return {
     run(task) {
-      if (slot.busy || current !== slot) return void 0;
+      if (current !== slot) return void 0;
       const taken = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, task.groups.length)));
       const posted = { ...task, id: nextId++, taken };
       try {
@@ -60252,24 +60244,48 @@ function startYamlWorker(file) {
       } catch {
         return void 0;
       }
-      slot.busy = true;
-      slot.worker.ref();
+      if (slot.following++ === 0) slot.worker.ref();
       return follow(slot, posted);
     }
   };
 }
+function startSlot(file) {
+  void current?.worker.terminate();
+  let worker;
+  try {
+    worker = new import_worker_threads.Worker(file);
+  } catch {
+    return void 0;
+  }
+  worker.unref();
+  const slot = { file, worker, following: 0 };
+  const drop = () => {
+    if (current === slot) current = void 0;
+  };
+  worker.on("error", drop);
+  worker.on("exit", drop);
+  return slot;
+}
 function follow(slot, task) {
   const results = /* @__PURE__ */ new Map();
+  let received = 0;
   let ended = false;
+  let finished = false;
   let wake;
+  const detach = () => {
+    slot.worker.off("message", onMessage);
+    slot.worker.off("exit", stop);
+  };
   const stop = () => {
     ended = true;
     wake?.();
+    if (finished) detach();
   };
   const onMessage = ([id, group, result]) => {
     if (id !== task.id) return;
-    if (group === TASK_DONE) stop();
-    else results.set(group, result);
+    if (group === TASK_DONE) return stop();
+    results.set(group, result);
+    received++;
     wake?.();
   };
   slot.worker.on("message", onMessage);
@@ -60283,13 +60299,12 @@ function follow(slot, task) {
       results.delete(i);
       return found;
     },
-    async finish() {
+    received: () => received,
+    finish() {
       for (let i = 0; i < task.groups.length; i++) Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE);
-      while (!ended) await new Promise((resolve16) => wake = resolve16);
-      slot.worker.off("message", onMessage);
-      slot.worker.off("exit", stop);
-      slot.busy = false;
-      slot.worker.unref();
+      finished = true;
+      if (--slot.following === 0) slot.worker.unref();
+      if (ended) detach();
     }
   };
 }
@@ -60301,14 +60316,15 @@ function yamlPool(expected, options = {}) {
   const file = options.workerFile ?? path19.join(__dirname, "yaml-worker.js");
   const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
   if (worth) startYamlWorker(file);
-  const share2 = worth ? (task) => startYamlWorker(file)?.run(task) : () => void 0;
-  let there = 0;
-  const counted = (from) => (i, result) => {
-    there++;
-    return from(i, result);
+  const tasks = [];
+  const share2 = (task) => {
+    const shared2 = worth ? startYamlWorker(file)?.run(task) : void 0;
+    if (shared2) tasks.push(shared2);
+    return shared2;
   };
   return {
-    sharedGroups: () => there,
+    shares: worth,
+    sharedGroups: () => tasks.reduce((n, t) => n + t.received(), 0),
     parseGroups: (groups2, use) => {
       const bytes = groups2.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
       const jobs = groups2.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
@@ -60319,22 +60335,17 @@ function yamlPool(expected, options = {}) {
         if (digests.some((d) => d.stackBound)) return here(i);
         return groups2[i].map((j, k) => fromDigest(j.path, j.text, digests[k]));
       };
-      return shareGroups(groups2.length, helper, here, counted(fromWorker), use);
+      return shareGroups(groups2.length, helper, here, fromWorker, use);
     },
     serializeGroups: (groups2, use) => {
       const values = groups2.reduce((n, g) => n + g.length, 0);
       const helper = values >= (options.minValues ?? MIN_VALUES) ? share2({ kind: "serialize", groups: groups2 }) : void 0;
       const here = (i) => groups2[i].map((v) => serializeValue(v));
-      return shareGroups(
-        groups2.length,
-        helper,
-        here,
-        counted((_i, texts2) => texts2),
-        use
-      );
+      return shareGroups(groups2.length, helper, here, (_i, texts2) => texts2, use);
     }
   };
 }
+var debug = (0, import_util2.debuglog)("rollgen-yaml");
 async function shareGroups(count3, helper, here, there, use) {
   const out = [];
   try {
@@ -60343,8 +60354,9 @@ async function shareGroups(count3, helper, here, there, use) {
       out.push(await use(i, result === void 0 ? here(i) : there(i, result)));
     }
   } finally {
-    await helper?.finish();
+    helper?.finish();
   }
+  if (helper) debug("%d of %d groups done by the worker", helper.received(), count3);
   return out;
 }
 
@@ -60507,6 +60519,20 @@ function coupledApps(namedKeys, others) {
 
 // src/app/load-coupled.ts
 async function loadCoupled(ctx, opts, named, others) {
+  const { entries: entries2, loaded: loaded3 } = await indexedApps(ctx, opts, others);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries2].filter(([, e]) => e.ok))
+  );
+  const wanted = others.filter((loc) => chosen.has(loc.name));
+  const more2 = await loadAll(
+    ctx,
+    wanted.filter((loc) => !loaded3.has(loc.name))
+  );
+  for (const app of more2) if (app) loaded3.set(app.name, app);
+  return wanted.flatMap((loc) => loaded3.get(loc.name) ?? []);
+}
+async function indexedApps(ctx, opts, others) {
   const configFile = opts.config ? path21.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
@@ -60517,11 +60543,8 @@ async function loadCoupled(ctx, opts, named, others) {
     return { loc, stamped, entry: stamped?.unchanged ? known : void 0 };
   });
   const loaded3 = /* @__PURE__ */ new Map();
-  for (const app of await loadAll(
-    ctx,
-    stamps.filter((s) => !s.entry).map((s) => s.loc)
-  ))
-    if (app) loaded3.set(app.name, app);
+  const unknown = stamps.filter((s) => !s.entry).map((s) => s.loc);
+  for (const app of await loadAll(ctx, unknown)) if (app) loaded3.set(app.name, app);
   const fresh = /* @__PURE__ */ new Map();
   const entries2 = /* @__PURE__ */ new Map();
   for (const { loc, stamped, entry: known } of stamps) {
@@ -60536,17 +60559,7 @@ async function loadCoupled(ctx, opts, named, others) {
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
   if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
-  const chosen = coupledApps(
-    named.flatMap((app) => couplingKeys(app)),
-    new Map([...entries2].filter(([, e]) => e.ok))
-  );
-  const wanted = others.filter((loc) => chosen.has(loc.name));
-  const more2 = await loadAll(
-    ctx,
-    wanted.filter((loc) => !loaded3.has(loc.name))
-  );
-  for (const app of more2) if (app) loaded3.set(app.name, app);
-  return wanted.flatMap((loc) => [loaded3.get(loc.name) ?? []].flat());
+  return { entries: entries2, loaded: loaded3 };
 }
 async function loadAll(ctx, locs) {
   const files = locs.map((loc) => readQuietly(loc, ctx));
@@ -60585,22 +60598,23 @@ async function loadApps(ctx, args, opts) {
   return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
 }
 async function loadLocated(ctx, locations, pool = yamlPool(locations.length)) {
-  const sources = [];
-  for (const loc of locations) {
-    try {
-      sources.push(loc.source === "-" ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd));
-    } catch (e) {
-      sources.push({ failed: e });
-    }
-  }
-  const files = sources.map((s) => "failed" in s ? [] : s.map((f) => ({ path: f.path, text: f.text })));
-  return pool.parseGroups(files, (i, parsed) => {
-    const loc = locations[i];
-    const source = sources[i];
-    if ("failed" in source) throw source.failed;
+  const read = async (loc) => loc.source === "-" ? ctx.readStdin() : readSourceFiles(loc, ctx.cwd);
+  const load = (loc, source, parsed) => {
     const app = loadSource(loc, source, ctx.cwd, parsed);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + "\n");
     return { loc, app };
+  };
+  if (!pool.shares) {
+    const loaded3 = [];
+    for (const loc of locations) loaded3.push(load(loc, await read(loc)));
+    return loaded3;
+  }
+  const sources = await Promise.all(locations.map((loc) => read(loc).catch((failed) => ({ failed }))));
+  const files = sources.map((s) => "failed" in s ? [] : s.map((f) => ({ path: f.path, text: f.text })));
+  return pool.parseGroups(files, (i, parsed) => {
+    const source = sources[i];
+    if ("failed" in source) throw source.failed;
+    return load(locations[i], source, parsed);
   });
 }
 async function loadRepo(ctx, args, opts, hooks = {}) {
@@ -60833,32 +60847,9 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   if (command.kind === "advance")
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
 `);
-  const drift = opts.force ? "overwrite" : "refuse";
-  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const staged = stageEarly ? startOutputWrites() : void 0;
   try {
-    const idle = [];
-    const prepared2 = [];
-    for (const { loc, app, output } of apps) {
-      const p = prepareWrite(ctx, loc, app, command, peers, drift, output);
-      if (p) prepared2.push(p);
-      else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
-    }
-    const pool = yamlPool(prepared2.length);
-    const drafts = await pool.serializeGroups(
-      prepared2.map((p) => p.rendered),
-      (i, texts2) => draftWrite(ctx, prepared2[i], texts2)
-    );
-    const writes = await pool.serializeGroups(
-      drafts.map((d) => [statusDocument(d.status)]),
-      async (i, [text2]) => {
-        const w = withStatusFile(drafts[i], text2);
-        staged?.add(dirWrite(w));
-        if (staged) await new Promise((resolve16) => setImmediate(resolve16));
-        return w;
-      }
-    );
-    await write3({ writes, idle, staged });
+    await write3(await planWrites(ctx, { args, opts, command, apps, peers, staged }));
     await staged?.discard();
   } catch (e) {
     await staged?.discard();
@@ -60866,6 +60857,33 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   } finally {
     await held.release();
   }
+}
+async function planWrites(ctx, run3) {
+  const { command, peers, staged } = run3;
+  const drift = run3.opts.force ? "overwrite" : "refuse";
+  const byName = usesConfig({ cwd: ctx.cwd, args: run3.args, ...run3.opts });
+  const idle = [];
+  const prepared = [];
+  for (const { loc, app, output } of run3.apps) {
+    const p = prepareWrite(ctx, loc, app, command, peers, drift, output);
+    if (p) prepared.push(p);
+    else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
+  }
+  const pool = yamlPool(prepared.length);
+  const drafts = await pool.serializeGroups(
+    prepared.map((p) => p.rendered),
+    (i, texts2) => draftWrite(ctx, prepared[i], texts2)
+  );
+  const writes = await pool.serializeGroups(
+    drafts.map((d) => [statusDocument(d.status)]),
+    async (i, [text2]) => {
+      const w = withStatusFile(drafts[i], text2);
+      staged?.add(dirWrite(w));
+      if (staged) await new Promise((resolve16) => setImmediate(resolve16));
+      return w;
+    }
+  );
+  return { writes, idle, staged };
 }
 var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
 function idleApp(ctx, loc, app, command, byName, peers, read) {
@@ -63554,7 +63572,7 @@ function currentStep(loc, cwd, rollout) {
 }
 
 // src/dispatch.ts
-async function run2(request4, ctx, debug = false) {
+async function run2(request4, ctx, debug2 = false) {
   const o = request4.options;
   const output = o.output ?? (o.json ? "json" : void 0);
   try {
@@ -63563,7 +63581,7 @@ async function run2(request4, ctx, debug = false) {
     await dispatch({ ...request4, options: { ...request4.options, ...output ? { output } : {} } }, ctx);
     return 0;
   } catch (error6) {
-    const message = describeError(error6, debug);
+    const message = describeError(error6, debug2);
     ctx.stderr(message + "\n");
     if (isMachineOutput({ output }) && !(error6 instanceof AnalysisVerdictError) && !errorCarried(error6))
       printDocument(ctx, output, "Error", errorDocument(error6, describeError(error6, false)));

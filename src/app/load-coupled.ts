@@ -33,6 +33,29 @@ export async function loadCoupled(
   named: readonly LoadedApp[],
   others: readonly AppLocation[],
 ): Promise<LoadedApp[]> {
+  const { entries, loaded } = await indexedApps(ctx, opts, others);
+  const chosen = coupledApps(
+    named.flatMap((app) => couplingKeys(app)),
+    new Map([...entries].filter(([, e]) => e.ok)),
+  );
+  const wanted = others.filter((loc) => chosen.has(loc.name));
+  const more = await loadAll(
+    ctx,
+    wanted.filter((loc) => !loaded.has(loc.name)),
+  );
+  for (const app of more) if (app) loaded.set(app.name, app);
+  return wanted.flatMap((loc) => loaded.get(loc.name) ?? []);
+}
+
+/**
+ * Each app's index entry: the stored one while its inputs are unchanged, else one made by loading
+ * it (those apps are returned too, loaded). The index file is rewritten when an entry changed.
+ */
+async function indexedApps(
+  ctx: RunContext,
+  opts: CommonOptions,
+  others: readonly AppLocation[],
+): Promise<{ entries: Map<string, IndexEntry>; loaded: Map<string, LoadedApp> }> {
   const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : undefined;
   const stored: AppIndex = file ? readIndex(file) : new Map();
@@ -43,11 +66,8 @@ export async function loadCoupled(
     return { loc, stamped, entry: stamped?.unchanged ? known : undefined };
   });
   const loaded = new Map<string, LoadedApp>();
-  for (const app of await loadAll(
-    ctx,
-    stamps.filter((s) => !s.entry).map((s) => s.loc),
-  ))
-    if (app) loaded.set(app.name, app);
+  const unknown = stamps.filter((s) => !s.entry).map((s) => s.loc);
+  for (const app of await loadAll(ctx, unknown)) if (app) loaded.set(app.name, app);
   const fresh: AppIndex = new Map();
   const entries = new Map<string, IndexEntry>();
   for (const { loc, stamped, entry: known } of stamps) {
@@ -63,17 +83,7 @@ export async function loadCoupled(
     if (!entry.ok) ctx.stderr(brokenNote(loc.name));
   }
   if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
-  const chosen = coupledApps(
-    named.flatMap((app) => couplingKeys(app)),
-    new Map([...entries].filter(([, e]) => e.ok)),
-  );
-  const wanted = others.filter((loc) => chosen.has(loc.name));
-  const more = await loadAll(
-    ctx,
-    wanted.filter((loc) => !loaded.has(loc.name)),
-  );
-  for (const app of more) if (app) loaded.set(app.name, app);
-  return wanted.flatMap((loc) => [loaded.get(loc.name) ?? []].flat());
+  return { entries, loaded };
 }
 
 /** loadQuietly of each app (undefined for one with errors), their files parsed with the YAML pool. */

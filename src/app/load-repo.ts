@@ -15,6 +15,7 @@ import {
 import { loadCoupled } from './load-coupled';
 import { ResourceSet } from '../model/resource-set';
 import { YamlPool, yamlPool } from '../io/yaml-pool';
+import type { ParseResult } from '../yaml/parse';
 import { readOutputDir } from '../io/output-dir';
 import type { SourceFile } from '../io/read-source';
 import { InputError } from '../errors';
@@ -51,31 +52,33 @@ export async function loadApps(ctx: RunContext, args: readonly string[], opts: C
 }
 
 /**
- * Reads every app's sources first, then parses them (on two threads when there is much YAML, see
- * src/io/parse-pool.ts) and loads the apps in order. An app that could not be read fails where its
- * turn comes, after the apps before it printed their warnings, as when each was read in turn.
+ * Loads the apps in order. When a worker shares the YAML (many apps, src/io/yaml-pool.ts), every
+ * app's sources are read first, then parsed on two threads; an app that could not be read fails
+ * where its turn comes, after the apps before it printed their warnings. Otherwise each app is read
+ * and loaded in turn, so a failing read (or `build:` command) stops the run before the next app's.
  */
 async function loadLocated(
   ctx: RunContext,
   locations: readonly AppLocation[],
   pool = yamlPool(locations.length),
 ): Promise<LoadedEntry[]> {
-  const sources: (SourceFile[] | { failed: unknown })[] = [];
-  for (const loc of locations) {
-    try {
-      sources.push(loc.source === '-' ? await ctx.readStdin() : readSourceFiles(loc, ctx.cwd));
-    } catch (e) {
-      sources.push({ failed: e });
-    }
-  }
-  const files = sources.map((s) => ('failed' in s ? [] : s.map((f) => ({ path: f.path, text: f.text }))));
-  return pool.parseGroups(files, (i, parsed) => {
-    const loc = locations[i];
-    const source = sources[i];
-    if ('failed' in source) throw source.failed;
+  const read = async (loc: AppLocation) => (loc.source === '-' ? ctx.readStdin() : readSourceFiles(loc, ctx.cwd));
+  const load = (loc: AppLocation, source: SourceFile[], parsed?: ParseResult[]): LoadedEntry => {
     const app = loadSource(loc, source, ctx.cwd, parsed);
     for (const d of app.diagnostics) ctx.stderr(formatDiagnostic(d) + '\n');
     return { loc, app };
+  };
+  if (!pool.shares) {
+    const loaded: LoadedEntry[] = [];
+    for (const loc of locations) loaded.push(load(loc, await read(loc)));
+    return loaded;
+  }
+  const sources = await Promise.all(locations.map((loc) => read(loc).catch((failed: unknown) => ({ failed }))));
+  const files = sources.map((s) => ('failed' in s ? [] : s.map((f) => ({ path: f.path, text: f.text }))));
+  return pool.parseGroups(files, (i, parsed) => {
+    const source = sources[i];
+    if ('failed' in source) throw source.failed;
+    return load(locations[i], source, parsed);
   });
 }
 

@@ -10,7 +10,7 @@ import type { LoadedApp } from '../spec/loaded-app';
 import { AppLocation, usesConfig } from './inputs';
 import { readAppOutput } from './output-state';
 import { CommonOptions, RunContext } from './context';
-import { loadRepo } from './load-repo';
+import { RepoEntry, loadRepo } from './load-repo';
 import { DriftPolicy, PendingWrite, PreparedWrite, draftWrite, prepareWrite, withStatusFile } from './next-output';
 import { statusDocument } from '../state/status';
 
@@ -64,35 +64,9 @@ export async function withPlannedWrites(
   const held = lock!;
   if (command.kind === 'advance')
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
-  const drift: DriftPolicy = opts.force ? 'overwrite' : 'refuse';
-  const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const staged = stageEarly ? startOutputWrites() : undefined;
   try {
-    const idle: string[] = [];
-    const prepared: PreparedWrite[] = [];
-    for (const { loc, app, output } of apps) {
-      const p = prepareWrite(ctx, loc, app, command, peers, drift, output);
-      if (p) prepared.push(p);
-      else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
-    }
-    // The YAML of the objects, then of the status files (they hold the objects' digests), is most of
-    // the work left: shared with a second thread when there are many apps.
-    const pool = yamlPool(prepared.length);
-    const drafts = await pool.serializeGroups(
-      prepared.map((p) => p.rendered),
-      (i, texts) => draftWrite(ctx, prepared[i], texts),
-    );
-    const writes = await pool.serializeGroups(
-      drafts.map((d) => [statusDocument(d.status)]),
-      async (i, [text]) => {
-        const w = withStatusFile(drafts[i], text);
-        staged?.add(dirWrite(w));
-        // The staged files are created by the thread pool while the next app is planned: let it run.
-        if (staged) await new Promise((resolve) => setImmediate(resolve));
-        return w;
-      },
-    );
-    await write({ writes, idle, staged });
+    await write(await planWrites(ctx, { args, opts, command, apps, peers, staged }));
     await staged?.discard(); // what `write` did not commit (nothing, once it has)
   } catch (e) {
     await staged?.discard();
@@ -100,6 +74,48 @@ export async function withPlannedWrites(
   } finally {
     await held.release();
   }
+}
+
+/** Each app's next output (staged as soon as it is known, with `staged`), or why the command leaves it. */
+async function planWrites(
+  ctx: RunContext,
+  run: {
+    args: readonly string[];
+    opts: ChangeOptions;
+    command: AppCommand;
+    apps: readonly RepoEntry[];
+    peers: RepoPeers;
+    staged?: OutputDirWrites;
+  },
+): Promise<PlannedWrites> {
+  const { command, peers, staged } = run;
+  const drift: DriftPolicy = run.opts.force ? 'overwrite' : 'refuse';
+  const byName = usesConfig({ cwd: ctx.cwd, args: run.args, ...run.opts });
+  const idle: string[] = [];
+  const prepared: PreparedWrite[] = [];
+  for (const { loc, app, output } of run.apps) {
+    const p = prepareWrite(ctx, loc, app, command, peers, drift, output);
+    if (p) prepared.push(p);
+    else idle.push(...idleApp(ctx, loc, app, command, byName, peers, output));
+  }
+  // The YAML of the objects, then of the status files (they hold the objects' digests), is most of
+  // the work left: shared with a second thread when there are many apps.
+  const pool = yamlPool(prepared.length);
+  const drafts = await pool.serializeGroups(
+    prepared.map((p) => p.rendered),
+    (i, texts) => draftWrite(ctx, prepared[i], texts),
+  );
+  const writes = await pool.serializeGroups(
+    drafts.map((d) => [statusDocument(d.status)]),
+    async (i, [text]) => {
+      const w = withStatusFile(drafts[i], text);
+      staged?.add(dirWrite(w));
+      // The staged files are created on libuv's threads; yielding lets their callbacks start the next ones.
+      if (staged) await new Promise((resolve) => setImmediate(resolve));
+      return w;
+    },
+  );
+  return { writes, idle, staged };
 }
 
 const dirWrite = (w: PendingWrite): OutputDirWrite => ({ dir: w.output, files: changedFiles(w), remove: w.remove });

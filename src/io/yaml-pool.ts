@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { availableParallelism } from 'os';
+import { debuglog } from 'util';
 
 import { ParseResult, StreamDigest, fromDigest, parseYamlStream } from '../yaml/parse';
 import { serializeValue } from '../yaml/serialize';
@@ -17,7 +18,7 @@ export interface YamlPoolOptions {
   readonly workerFile?: string;
   /** Fewer groups than this are done on this thread alone. */
   readonly minGroups?: number;
-  /** So are files of fewer bytes in all, */
+  /** So are files of fewer characters in all (about their bytes), */
   readonly minBytes?: number;
   /** and fewer values to serialize: handing them over would cost more than it saves. */
   readonly minValues?: number;
@@ -41,7 +42,9 @@ export interface YamlPool {
     groups: readonly (readonly unknown[])[],
     use: (group: number, texts: string[]) => T | Promise<T>,
   ): Promise<T[]>;
-  /** How many groups the worker has done for this pool so far (for tests). */
+  /** Whether a worker takes part: without one, a caller need not read all its groups before the first is used. */
+  readonly shares: boolean;
+  /** How many groups the worker has done for this pool's calls so far, as their results arrive (for tests). */
   sharedGroups(): number;
 }
 
@@ -54,16 +57,15 @@ export function yamlPool(expected: number, options: YamlPoolOptions = {}): YamlP
   const file = options.workerFile ?? path.join(__dirname, 'yaml-worker.js');
   const worth = expected >= (options.minGroups ?? 64) && availableParallelism() >= 2 && fs.existsSync(file);
   if (worth) startYamlWorker(file); // boots while the caller reads its files
-  const share = worth ? (task: YamlTask) => startYamlWorker(file)?.run(task) : () => undefined;
-  let there = 0;
-  const counted =
-    <R>(from: (i: number, result: unknown) => R) =>
-    (i: number, result: unknown) => {
-      there++;
-      return from(i, result);
-    };
+  const tasks: SharedTask[] = [];
+  const share = (task: YamlTask) => {
+    const shared = worth ? startYamlWorker(file)?.run(task) : undefined;
+    if (shared) tasks.push(shared);
+    return shared;
+  };
   return {
-    sharedGroups: () => there,
+    shares: worth,
+    sharedGroups: () => tasks.reduce((n, t) => n + t.received(), 0),
     parseGroups: (groups, use) => {
       const bytes = groups.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
       const jobs = groups.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
@@ -74,22 +76,19 @@ export function yamlPool(expected: number, options: YamlPoolOptions = {}): YamlP
         if (digests.some((d) => d.stackBound)) return here(i);
         return groups[i].map((j, k) => fromDigest(j.path, j.text, digests[k]));
       };
-      return shareGroups(groups.length, helper, here, counted(fromWorker), use);
+      return shareGroups(groups.length, helper, here, fromWorker, use);
     },
     serializeGroups: (groups, use) => {
       const values = groups.reduce((n, g) => n + g.length, 0);
       const helper = values >= (options.minValues ?? MIN_VALUES) ? share({ kind: 'serialize', groups }) : undefined;
       const here = (i: number) => groups[i].map((v) => serializeValue(v));
-      return shareGroups(
-        groups.length,
-        helper,
-        here,
-        counted((_i, texts) => texts as string[]),
-        use,
-      );
+      return shareGroups(groups.length, helper, here, (_i, texts) => texts as string[], use);
     },
   };
 }
+
+// NODE_DEBUG=rollgen-yaml prints how many groups of each call the worker did (the tests read it).
+const debug = debuglog('rollgen-yaml');
 
 async function shareGroups<R, T>(
   count: number,
@@ -105,7 +104,8 @@ async function shareGroups<R, T>(
       out.push(await use(i, result === undefined ? here(i) : there(i, result)));
     }
   } finally {
-    await helper?.finish();
+    helper?.finish();
   }
+  if (helper) debug('%d of %d groups done by the worker', helper.received(), count);
   return out;
 }

@@ -24,38 +24,39 @@ export interface SharedTask {
   claim(group: number): boolean;
   /** The worker's result for a group it took; undefined when it stopped without it (this thread does it then). */
   resultOf(group: number): Promise<unknown>;
-  finish(): Promise<void>;
+  /** How many groups' results the worker has sent so far. */
+  received(): number;
+  /** Takes the groups left; nobody waits for the worker to end the task (it may still be starting). */
+  finish(): void;
 }
 
 interface YamlWorker {
-  /** Posts a task; undefined when the worker is busy with another or cannot take it. */
+  /** Posts a task (queued after any the worker still has); undefined when it cannot take it. */
   run(task: YamlTask): SharedTask | undefined;
 }
 
 /**
- * One worker per process, kept between tasks and unreferenced while idle (it never keeps the
- * process alive): a second run in the same process (a watch, a test, the bench) finds its code
- * compiled. A worker that fails is dropped; the next task starts another.
+ * One worker per process, kept between tasks and unreferenced while no task is followed (it never
+ * keeps the process alive): a second run in the same process (a watch, a test, the bench) finds its
+ * code compiled. Tasks queue in the worker; one whose groups were all taken ends at once there, so a
+ * call right after another loses nothing. A worker that fails is dropped; the next task starts another.
  */
-let current: { file: string; worker: Worker; busy: boolean } | undefined;
+interface Slot {
+  readonly file: string;
+  readonly worker: Worker;
+  /** Tasks posted and not finished by this thread: the worker is referenced while there are any. */
+  following: number;
+}
+let current: Slot | undefined;
 let nextId = 1;
 
 export function startYamlWorker(file: string): YamlWorker | undefined {
-  if (!current || current.file !== file) {
-    const worker = new Worker(file);
-    worker.unref();
-    const mine = { file, worker, busy: false };
-    const drop = () => {
-      if (current === mine) current = undefined;
-    };
-    worker.on('error', drop);
-    worker.on('exit', drop);
-    current = mine;
-  }
+  if (current?.file !== file) current = startSlot(file);
   const slot = current;
+  if (!slot) return undefined;
   return {
     run(task) {
-      if (slot.busy || current !== slot) return undefined;
+      if (current !== slot) return undefined;
       const taken = new Int32Array(new SharedArrayBuffer(4 * Math.max(1, task.groups.length)));
       const posted: PostedTask = { ...task, id: nextId++, taken };
       try {
@@ -63,26 +64,51 @@ export function startYamlWorker(file: string): YamlWorker | undefined {
       } catch {
         return undefined; // a value the structured clone cannot copy: done here
       }
-      slot.busy = true;
-      slot.worker.ref();
+      if (slot.following++ === 0) slot.worker.ref();
       return follow(slot, posted);
     },
   };
 }
 
+function startSlot(file: string): Slot | undefined {
+  void current?.worker.terminate(); // another script (tests): the old worker would idle to the end
+  let worker: Worker;
+  try {
+    worker = new Worker(file);
+  } catch {
+    return undefined; // no thread to be had (ERR_WORKER_INIT_FAILED, a resource limit): the work stays here
+  }
+  worker.unref();
+  const slot: Slot = { file, worker, following: 0 };
+  const drop = () => {
+    if (current === slot) current = undefined;
+  };
+  worker.on('error', drop);
+  worker.on('exit', drop);
+  return slot;
+}
+
 /** Collects the worker's results for one task as they come; its end (or the worker's) releases whoever waits. */
-function follow(slot: { worker: Worker; busy: boolean }, task: PostedTask): SharedTask {
+function follow(slot: Slot, task: PostedTask): SharedTask {
   const results = new Map<number, unknown>();
+  let received = 0;
   let ended = false;
+  let finished = false;
   let wake: (() => void) | undefined;
+  const detach = () => {
+    slot.worker.off('message', onMessage);
+    slot.worker.off('exit', stop);
+  };
   const stop = () => {
     ended = true;
     wake?.();
+    if (finished) detach();
   };
   const onMessage = ([id, group, result]: YamlWorkerMessage) => {
     if (id !== task.id) return;
-    if (group === TASK_DONE) stop();
-    else results.set(group, result);
+    if (group === TASK_DONE) return stop();
+    results.set(group, result);
+    received++;
     wake?.();
   };
   slot.worker.on('message', onMessage);
@@ -96,14 +122,12 @@ function follow(slot: { worker: Worker; busy: boolean }, task: PostedTask): Shar
       results.delete(i);
       return found;
     },
-    async finish() {
-      // Whatever the worker has not taken yet is taken from it, so it stops at once.
+    received: () => received,
+    finish() {
       for (let i = 0; i < task.groups.length; i++) Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE);
-      while (!ended) await new Promise<void>((resolve) => (wake = resolve));
-      slot.worker.off('message', onMessage);
-      slot.worker.off('exit', stop);
-      slot.busy = false;
-      slot.worker.unref();
+      finished = true;
+      if (--slot.following === 0) slot.worker.unref();
+      if (ended) detach();
     },
   };
 }

@@ -77,7 +77,7 @@ export function parseYamlStream(file: string, text: string): ParseResult {
 }
 
 /**
- * A stream parsed in another thread, as plain data it can send back (src/io/parse-pool.ts): each
+ * A stream parsed in another thread, as plain data it can send back (src/io/yaml-pool.ts): each
  * document's value and where it starts, and the problems found.
  */
 export interface StreamDigest {
