@@ -29,4 +29,17 @@ export default function setup(): void {
   process.env.TMPDIR = scratch;
   process.env[KUSTOMIZE_CACHE_ENV] = fs.mkdtempSync(path.join(scratch, 'kustomize-'));
   process.env.ROLLGEN_CACHE_DIR = fs.mkdtempSync(path.join(scratch, 'index-'));
+  // The tests' git makes hundreds of throwaway commits: no `git maintenance run --auto` after each.
+  quietGit({ 'maintenance.auto': 'false', 'gc.auto': '0' });
+}
+
+/** Adds settings to every git the tests start, through git's GIT_CONFIG_COUNT environment (git 2.31+). */
+function quietGit(settings: Record<string, string>): void {
+  let n = Number(process.env.GIT_CONFIG_COUNT ?? 0);
+  for (const [key, value] of Object.entries(settings)) {
+    process.env[`GIT_CONFIG_KEY_${n}`] = key;
+    process.env[`GIT_CONFIG_VALUE_${n}`] = value;
+    n++;
+  }
+  process.env.GIT_CONFIG_COUNT = String(n);
 }

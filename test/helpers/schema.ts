@@ -2,42 +2,52 @@ import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
-import { Deployment } from 'kubernetes-models/apps/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
-import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { parseAllDocuments } from 'yaml';
 import { accessibleStat } from './fs-access';
 import { cachedBuild } from './kustomize-cache';
-import { HTTPRoute } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1/HTTPRoute';
-import { HTTPRoute as HTTPRouteV1beta1 } from '@kubernetes-models/gateway-api/gateway.networking.k8s.io/v1beta1/HTTPRoute';
-import { DestinationRule as DestinationRuleA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/DestinationRule';
-import { EnvoyFilter } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/EnvoyFilter';
-import { VirtualService as VirtualServiceA3 } from '@kubernetes-models/istio/networking.istio.io/v1alpha3/VirtualService';
-import { DestinationRule } from '@kubernetes-models/istio/networking.istio.io/v1beta1/DestinationRule';
-import { VirtualService } from '@kubernetes-models/istio/networking.istio.io/v1beta1/VirtualService';
-import { IngressRoute as IngressRouteV2 } from '@kubernetes-models/traefik/traefik.containo.us/v1alpha1/IngressRoute';
-import { TraefikService as TraefikServiceV2 } from '@kubernetes-models/traefik/traefik.containo.us/v1alpha1/TraefikService';
-import { IngressRoute } from '@kubernetes-models/traefik/traefik.io/v1alpha1/IngressRoute';
-import { TraefikService } from '@kubernetes-models/traefik/traefik.io/v1alpha1/TraefikService';
 
-/** Published Kubernetes schemas (kubernetes-models) for the kinds rollgen renders. */
-const MODELS: Record<string, new (data: never) => { validate(): void }> = {
-  'apps/v1/Deployment': Deployment as never,
-  'networking.k8s.io/v1/Ingress': Ingress as never,
-  'v1/Service': Service as never,
-  'v1/ConfigMap': ConfigMap as never,
-  'networking.istio.io/v1alpha3/VirtualService': VirtualServiceA3 as never,
-  'networking.istio.io/v1alpha3/DestinationRule': DestinationRuleA3 as never,
-  'networking.istio.io/v1alpha3/EnvoyFilter': EnvoyFilter as never,
-  'networking.istio.io/v1beta1/VirtualService': VirtualService as never,
-  'networking.istio.io/v1beta1/DestinationRule': DestinationRule as never,
-  'gateway.networking.k8s.io/v1/HTTPRoute': HTTPRoute as never,
-  'gateway.networking.k8s.io/v1beta1/HTTPRoute': HTTPRouteV1beta1 as never,
-  'traefik.io/v1alpha1/TraefikService': TraefikService as never,
-  'traefik.io/v1alpha1/IngressRoute': IngressRoute as never,
-  'traefik.containo.us/v1alpha1/TraefikService': TraefikServiceV2 as never,
-  'traefik.containo.us/v1alpha1/IngressRoute': IngressRouteV2 as never,
+const ISTIO = '@kubernetes-models/istio/networking.istio.io';
+const GATEWAY = '@kubernetes-models/gateway-api/gateway.networking.k8s.io';
+const TRAEFIK = '@kubernetes-models/traefik';
+
+/**
+ * Published Kubernetes schemas (kubernetes-models) for the kinds rollgen renders: module and export.
+ * Required on first use, untyped: their 500,000 lines of declarations would more than double the
+ * type check, and a test file validating one kind need not load them all.
+ */
+const MODELS: Record<string, readonly [module: string, name: string]> = {
+  'apps/v1/Deployment': ['kubernetes-models/apps/v1', 'Deployment'],
+  'networking.k8s.io/v1/Ingress': ['kubernetes-models/networking.k8s.io/v1', 'Ingress'],
+  'v1/Service': ['kubernetes-models/v1', 'Service'],
+  'v1/ConfigMap': ['kubernetes-models/v1', 'ConfigMap'],
+  'networking.istio.io/v1alpha3/VirtualService': [`${ISTIO}/v1alpha3/VirtualService`, 'VirtualService'],
+  'networking.istio.io/v1alpha3/DestinationRule': [`${ISTIO}/v1alpha3/DestinationRule`, 'DestinationRule'],
+  'networking.istio.io/v1alpha3/EnvoyFilter': [`${ISTIO}/v1alpha3/EnvoyFilter`, 'EnvoyFilter'],
+  'networking.istio.io/v1beta1/VirtualService': [`${ISTIO}/v1beta1/VirtualService`, 'VirtualService'],
+  'networking.istio.io/v1beta1/DestinationRule': [`${ISTIO}/v1beta1/DestinationRule`, 'DestinationRule'],
+  'gateway.networking.k8s.io/v1/HTTPRoute': [`${GATEWAY}/v1/HTTPRoute`, 'HTTPRoute'],
+  'gateway.networking.k8s.io/v1beta1/HTTPRoute': [`${GATEWAY}/v1beta1/HTTPRoute`, 'HTTPRoute'],
+  'traefik.io/v1alpha1/TraefikService': [`${TRAEFIK}/traefik.io/v1alpha1/TraefikService`, 'TraefikService'],
+  'traefik.io/v1alpha1/IngressRoute': [`${TRAEFIK}/traefik.io/v1alpha1/IngressRoute`, 'IngressRoute'],
+  'traefik.containo.us/v1alpha1/TraefikService': [
+    `${TRAEFIK}/traefik.containo.us/v1alpha1/TraefikService`,
+    'TraefikService',
+  ],
+  'traefik.containo.us/v1alpha1/IngressRoute': [`${TRAEFIK}/traefik.containo.us/v1alpha1/IngressRoute`, 'IngressRoute'],
 };
+
+type Model = new (data: unknown) => { validate(): void };
+const loaded = new Map<string, Model>();
+function modelOf(key: string): Model | undefined {
+  const where = MODELS[key];
+  if (!where) return undefined;
+  if (!loaded.has(key)) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- untyped on purpose (above)
+    const mod = require(where[0]) as Record<string, Model>;
+    loaded.set(key, mod[where[1]]);
+  }
+  return loaded.get(key);
+}
 
 /**
  * API groups with no published schema package (no kubernetes-models package for SMI, APISIX,
@@ -66,10 +76,10 @@ export function validateObjects(objects: readonly (BuiltObject | null)[]): strin
     if (!obj) continue;
     const alias = SAME_SCHEMA_AS[`${obj.apiVersion}/${obj.kind}`];
     const apiVersion = alias ?? obj.apiVersion;
-    const Model = MODELS[`${apiVersion}/${obj.kind}`];
+    const Model = modelOf(`${apiVersion}/${obj.kind}`);
     if (!Model) throw new Error(`no published schema wired for ${obj.apiVersion} ${obj.kind}`);
     try {
-      new Model({ ...obj, apiVersion } as never).validate();
+      new Model({ ...obj, apiVersion }).validate();
     } catch (e) {
       throw new Error(`${obj.kind} ${obj.metadata.name}: ${(e as Error).message}`);
     }

@@ -87,7 +87,10 @@ shared(
 );
 
 shared("GIVEN many objects WHEN serialized with the worker THEN the bytes are serializeValue's", async () => {
-  const groups = corpus().map((g) => g.flatMap((j) => parseYamlStream(j.path, j.text).documents.map((d) => d.value)));
+  // A third of the corpus: its values are of the same few shapes as the rest.
+  const groups = corpus()
+    .filter((_g, i) => i % 3 === 0)
+    .map((g) => g.flatMap((j) => parseYamlStream(j.path, j.text).documents.map((d) => d.value)));
   const pool = yamlPool(groups.length, { workerFile: WORKER, minGroups: 2, minValues: 0 });
   const texts = await pool.serializeGroups(groups, async (i, t) => {
     await untilShared(pool, i);
@@ -139,7 +142,7 @@ shared(
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
-    const again = corpus();
+    const again = corpus().slice(0, 30);
     const pool = yamlPool(again.length, { workerFile: WORKER, minGroups: 2, minBytes: 0 });
     await pool.parseGroups(again, (i) => untilShared(pool, i));
     expect(pool.sharedGroups()).toBeGreaterThan(0);
@@ -147,7 +150,7 @@ shared(
 );
 
 shared('GIVEN a use callback that throws WHEN the next call comes THEN the worker is free for it', async () => {
-  const groups = corpus();
+  const groups = corpus().slice(0, 30);
   const first = yamlPool(groups.length, { workerFile: WORKER, minGroups: 2, minBytes: 0 });
   const failed = first.parseGroups(groups, async (i) => {
     await untilShared(first, i);
