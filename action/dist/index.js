@@ -60312,7 +60312,12 @@ function follow(slot, task) {
 // src/io/yaml-pool.ts
 var MIN_BYTES = 256 * 1024;
 var MIN_VALUES = 64;
-function yamlPool(expected, options = {}) {
+function seamOptions() {
+  const n = Number(process.env.ROLLGEN_TEST_YAML_POOL_MIN_GROUPS);
+  return n > 0 ? { minGroups: n, minBytes: 0, minValues: 0 } : {};
+}
+function yamlPool(expected, given = {}) {
+  const options = { ...seamOptions(), ...given };
   const file = options.workerFile ?? path19.join(__dirname, "yaml-worker.js");
   const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
   if (worth) startYamlWorker(file);

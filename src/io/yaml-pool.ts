@@ -52,8 +52,18 @@ export interface YamlPool {
 const MIN_BYTES = 256 * 1024;
 const MIN_VALUES = 64;
 
+/**
+ * Test seam, like ROLLGEN_TEST_CRASH_AT: `ROLLGEN_TEST_YAML_POOL_MIN_GROUPS=N` shares from N groups
+ * of any size, so a test of the CLI with its worker needs a dozen apps, not hundreds of KB of them.
+ */
+function seamOptions(): YamlPoolOptions {
+  const n = Number(process.env.ROLLGEN_TEST_YAML_POOL_MIN_GROUPS);
+  return n > 0 ? { minGroups: n, minBytes: 0, minValues: 0 } : {};
+}
+
 /** A pool for about `expected` groups per call; the worker (kept for the process, idle between calls) starts now. */
-export function yamlPool(expected: number, options: YamlPoolOptions = {}): YamlPool {
+export function yamlPool(expected: number, given: YamlPoolOptions = {}): YamlPool {
+  const options = { ...seamOptions(), ...given };
   const file = options.workerFile ?? path.join(__dirname, 'yaml-worker.js');
   const worth = expected >= (options.minGroups ?? 64) && availableParallelism() >= 2 && fs.existsSync(file);
   if (worth) startYamlWorker(file); // boots while the caller reads its files
