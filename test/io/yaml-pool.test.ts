@@ -120,28 +120,35 @@ shared(
   },
 );
 
+/**
+ * A pool over ten groups with the worker script `source` (a broken one): this thread's first group
+ * waits, so the worker has time to fail; every result must still be this thread's own.
+ */
+async function withBrokenWorker(source: string): Promise<void> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-pool-'));
+  const script = path.join(dir, 'worker.js');
+  fs.writeFileSync(script, source);
+  try {
+    const groups = corpus().slice(0, 10);
+    const pool = yamlPool(groups.length, { workerFile: script, minGroups: 2, minBytes: 0 });
+    const results = await pool.parseGroups(groups, async (i, r) => {
+      if (i === 0) await sleep(200);
+      return seen(r);
+    });
+    expect(pool.sharedGroups()).toBe(0);
+    expect(results).toEqual(groups.map((g) => seen(g.map((j) => parseYamlStream(j.path, j.text)))));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 shared(
   'GIVEN a worker that dies in the middle of a task WHEN a pool uses it THEN this thread does its groups; a later pool works',
   async () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-pool-'));
-    const dying = path.join(dir, 'worker.js');
     // Takes the last group (as the real worker does first), then exits without a result.
-    fs.writeFileSync(
-      dying,
+    await withBrokenWorker(
       "require('worker_threads').parentPort.on('message', (t) => { Atomics.store(t.taken, t.groups.length - 1, 2); process.exit(3); });\n",
     );
-    try {
-      const groups = corpus().slice(0, 10);
-      const pool = yamlPool(groups.length, { workerFile: dying, minGroups: 2, minBytes: 0 });
-      const results = await pool.parseGroups(groups, async (i, r) => {
-        if (i === 0) await sleep(200);
-        return seen(r);
-      });
-      expect(pool.sharedGroups()).toBe(0);
-      expect(results).toEqual(groups.map((g) => seen(g.map((j) => parseYamlStream(j.path, j.text)))));
-    } finally {
-      fs.rmSync(dir, { recursive: true, force: true });
-    }
     const again = corpus().slice(0, 30);
     const pool = yamlPool(again.length, { workerFile: WORKER, minGroups: 2, minBytes: 0 });
     await pool.parseGroups(again, (i) => untilShared(pool, i));
@@ -167,21 +174,7 @@ shared('GIVEN a use callback that throws WHEN the next call comes THEN the worke
 });
 
 test('GIVEN a worker that fails at start WHEN a pool uses it THEN this thread does every group, with the same results', async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-pool-'));
-  const failing = path.join(dir, 'worker.js');
-  fs.writeFileSync(failing, "throw new Error('no worker today');\n");
-  try {
-    const groups = corpus().slice(0, 10);
-    const pool = yamlPool(groups.length, { workerFile: failing, minGroups: 2, minBytes: 0 });
-    const results = await pool.parseGroups(groups, async (i, r) => {
-      if (i === 0) await sleep(200);
-      return seen(r);
-    });
-    expect(pool.sharedGroups()).toBe(0);
-    expect(results).toEqual(groups.map((g) => seen(g.map((j) => parseYamlStream(j.path, j.text)))));
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  await withBrokenWorker("throw new Error('no worker today');\n");
 });
 
 test('GIVEN few groups or little YAML WHEN a pool is asked THEN no worker is used', async () => {
