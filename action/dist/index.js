@@ -60637,25 +60637,16 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
     const others = found.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
-      for (const other of coupled)
-        committed2.set(
-          other.name,
-          resourcesOf2(
-            committedOutput(
-              found.every.find((l) => l.name === other.name),
-              ctx
-            )
-          )
-        );
+      const where7 = new Map(others.map((l) => [l.name, l]));
+      const entries2 = coupled.map((app) => ({ loc: where7.get(app.name), app }));
+      const outputs2 = await committedOutputs(entries2, ctx, yamlPool(entries2.length));
+      coupled.forEach((app, i) => committed2.set(app.name, resourcesOf2(outputs2[i])));
       all.push(...coupled);
     }
   }
   const peers = repoPeers(all, committed2);
   checkAcrossApps(all, peers);
   return { apps, peers };
-}
-function committedOutput(loc, ctx) {
-  return unlessInvalid(() => readOutput(loc, ctx.cwd));
 }
 async function committedOutputs(apps, ctx, pool) {
   const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));

@@ -8,7 +8,6 @@ import {
   locateApps,
   locateWithRepo,
   outputSnapshot,
-  readOutput,
   readSourceFiles,
   usesConfig,
 } from './inputs';
@@ -109,16 +108,10 @@ export async function loadRepo(
     // Named apps are checked against the others coupled to them (load-coupled.ts); no names = every app.
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
-      for (const other of coupled)
-        committed.set(
-          other.name,
-          resourcesOf(
-            committedOutput(
-              found.every.find((l) => l.name === other.name)!,
-              ctx,
-            ),
-          ),
-        );
+      const where = new Map(others.map((l) => [l.name, l]));
+      const entries = coupled.map((app) => ({ loc: where.get(app.name)!, app }));
+      const outputs = await committedOutputs(entries, ctx, yamlPool(entries.length));
+      coupled.forEach((app, i) => committed.set(app.name, resourcesOf(outputs[i])));
       all.push(...coupled);
     }
   }
@@ -127,12 +120,10 @@ export async function loadRepo(
   return { apps, peers };
 }
 
-/** What an app's output holds now (its committed state); undefined when unreadable (its own command reports why). */
-function committedOutput(loc: AppLocation, ctx: RunContext): OutputSnapshot | undefined {
-  return unlessInvalid(() => readOutput(loc, ctx.cwd));
-}
-
-/** committedOutput of every app, their files parsed with the pool. */
+/**
+ * What each app's output holds now (its committed state), its files parsed with the pool; undefined
+ * for an output that cannot be read (the app's own command reports why).
+ */
 async function committedOutputs(
   apps: readonly LoadedEntry[],
   ctx: RunContext,
