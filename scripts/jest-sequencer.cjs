@@ -3,35 +3,36 @@
 // size, and short files that run long (a whole rollout per golden case, processes that wait on
 // GitHub's pacing) started last and ran alone. Without a cached time, these files get the time
 // they took in one run of the whole suite (`jest --json`, seconds, 2 workers on a loaded machine,
-// session 7: only the order matters); the rest follow by size, as before.
+// session 9: only the order matters); the rest follow by size, as before.
 const Sequencer = require('@jest/test-sequencer').default;
 const path = require('path');
 
 const MEASURED = {
-  'every-provider-rollout.test.ts': 24,
-  'flow/pr-scenarios.test.ts': 12,
-  'output-crash.test.ts': 11,
-  'flow/pr-analysis-e2e.test.ts': 11,
-  'github/action-pr.test.ts': 8,
-  'github/pr-concurrent.test.ts': 8,
-  'flow/pr-blue-green-analysis.test.ts': 7,
-  'flow/pr-analysis-web.test.ts': 6,
-  'flow/pr-full-link.test.ts': 5,
-  'safety/status-loss.test.ts': 5,
+  'every-provider-rollout.test.ts': 32,
+  'output-crash.test.ts': 21,
+  'ping-pong.test.ts': 10,
+  'io/yaml-pool.test.ts': 8,
+  'flow/pr-analysis-e2e.test.ts': 8,
+  'flux-kustomizations.test.ts': 8,
+  'golden.test.ts': 7,
+  'build-stamp.test.ts': 6,
   'github/octokit-client.test.ts': 5,
-  'flow/pr-health.test.ts': 5,
-  'flow/pr-e2e.test.ts': 5,
-  'flow/pr-two-commits.test.ts': 5,
-  'status.test.ts': 5,
-  'flow/pr-offline.test.ts': 5,
-  'output-json.test.ts': 5,
-  'flux-kustomizations.test.ts': 4,
-  'ping-pong.test.ts': 4,
+  'flow/pr-scenarios.test.ts': 5,
+  'flow/pr-blue-green-analysis.test.ts': 5,
+  'yaml-worker-run.test.ts': 5,
+  'flow/pr-analysis-web.test.ts': 5,
+  'pr-bodies.test.ts': 4,
+  'safety/alb-orders-over-time.test.ts': 4,
+  'examples.test.ts': 4,
+  'github/action-pr.test.ts': 4,
+  'flow/pr-health.test.ts': 4,
+  'safety/status-loss.test.ts': 4,
+  'status.test.ts': 4,
   'flow/pr-health-argocd.test.ts': 4,
-  'safety/sources.test.ts': 4,
-  // Small files that wait (on the validator compiler, npm, GitHub's back-off): by size they would start last.
-  'spec/k8s-schemas.test.ts': 8,
-  'package-install.test.ts': 4,
+  'flow/pr-e2e.test.ts': 4,
+  'gateway-api-lifecycle.test.ts': 4,
+  // Small files that wait (on npm, GitHub's back-off): by size they would start last.
+  'package-install.test.ts': 5,
   'github/octokit-bounds.test.ts': 4,
 };
 
