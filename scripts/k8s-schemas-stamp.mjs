@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** Packages whose version decides the output: the models (and the types they build on) and the compilers. */
+/** Packages whose version decides the output: the models (and the types they build on) and the compilers; their own dependencies count too. */
 const PACKAGES = [
   'kubernetes-models',
   '@kubernetes-models/istio',
@@ -20,13 +20,26 @@ const PACKAGES = [
 const SCRIPTS = ['scripts/compile-k8s-schemas.mjs', 'scripts/k8s-schemas-stamp.mjs'];
 export const STAMP_FILE = 'k8s-stamp.json';
 
-const version = (root, name) =>
-  JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version;
+const manifest = (root, name) => JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8'));
+const version = (root, name) => manifest(root, name).version;
+
+/** PACKAGES and what each depends on directly (ajv's URI resolver): name -> version. */
+function installed(root) {
+  const out = {};
+  for (const p of PACKAGES) {
+    const m = manifest(root, p);
+    out[p] = m.version;
+    // Not optional ones: esbuild's binary is another package on each platform (at esbuild's version).
+    for (const d of Object.keys(m.dependencies ?? {}).sort()) out[d] ??= version(root, d);
+  }
+  return out;
+}
 
 /** The stamp of the validators in `generatedDir` (k8s/*.js and k8s-kinds.ts) as the sources under `root` would make them. */
 export function k8sStamp(root, generatedDir) {
+  const packages = installed(root);
   const inputs = createHash('sha256');
-  for (const p of PACKAGES) inputs.update(`${p}@${version(root, p)}\0`);
+  for (const [p, v] of Object.entries(packages)) inputs.update(`${p}@${v}\0`);
   for (const s of SCRIPTS)
     inputs
       .update(`${s}\0`)
@@ -45,7 +58,7 @@ export function k8sStamp(root, generatedDir) {
       .update(readFileSync(join(generatedDir, f)))
       .update('\0');
   return {
-    packages: Object.fromEntries(PACKAGES.map((p) => [p, version(root, p)])),
+    packages,
     inputs: inputs.digest('hex'),
     outputs: outputs.digest('hex'),
   };

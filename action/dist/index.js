@@ -60319,17 +60319,24 @@ function seamOptions() {
 function yamlPool(expected, given = {}) {
   const options = { ...seamOptions(), ...given };
   const file = options.workerFile ?? path19.join(__dirname, "yaml-worker.js");
-  const worth = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
-  if (worth) startYamlWorker(file);
-  const tasks = [];
+  const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
+  const worth = wanted && startYamlWorker(file) !== void 0;
+  const live = /* @__PURE__ */ new Set();
+  let done2 = 0;
   const share2 = (task) => {
     const shared2 = worth ? startYamlWorker(file)?.run(task) : void 0;
-    if (shared2) tasks.push(shared2);
-    return shared2;
+    if (!shared2) return void 0;
+    live.add(shared2);
+    const finish = () => {
+      shared2.finish();
+      live.delete(shared2);
+      done2 += shared2.received();
+    };
+    return { ...shared2, finish };
   };
   return {
     shares: worth,
-    sharedGroups: () => tasks.reduce((n, t) => n + t.received(), 0),
+    sharedGroups: () => [...live].reduce((n, t) => n + t.received(), done2),
     parseGroups: (groups2, use) => {
       const bytes = groups2.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
       const jobs = groups2.map((g) => g.map((j) => ({ path: j.path, text: j.text })));

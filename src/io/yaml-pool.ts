@@ -42,7 +42,11 @@ export interface YamlPool {
     groups: readonly (readonly unknown[])[],
     use: (group: number, texts: string[]) => T | Promise<T>,
   ): Promise<T[]>;
-  /** Whether a worker takes part: without one, a caller need not read all its groups before the first is used. */
+  /**
+   * Whether a worker was started for this pool (many groups, a second core): without one, a caller
+   * need not read all its groups before the first is used. Calls with little YAML (minBytes,
+   * minValues) are still done here alone.
+   */
   readonly shares: boolean;
   /** How many groups the worker has done for this pool's calls so far, as their results arrive (for tests). */
   sharedGroups(): number;
@@ -65,17 +69,25 @@ function seamOptions(): YamlPoolOptions {
 export function yamlPool(expected: number, given: YamlPoolOptions = {}): YamlPool {
   const options = { ...seamOptions(), ...given };
   const file = options.workerFile ?? path.join(__dirname, 'yaml-worker.js');
-  const worth = expected >= (options.minGroups ?? 64) && availableParallelism() >= 2 && fs.existsSync(file);
-  if (worth) startYamlWorker(file); // boots while the caller reads its files
-  const tasks: SharedTask[] = [];
-  const share = (task: YamlTask) => {
+  const wanted = expected >= (options.minGroups ?? 64) && availableParallelism() >= 2 && fs.existsSync(file);
+  // Started now, so it boots while the caller reads its files.
+  const worth = wanted && startYamlWorker(file) !== undefined;
+  const live = new Set<SharedTask>();
+  let done = 0;
+  const share = (task: YamlTask): SharedTask | undefined => {
     const shared = worth ? startYamlWorker(file)?.run(task) : undefined;
-    if (shared) tasks.push(shared);
-    return shared;
+    if (!shared) return undefined;
+    live.add(shared);
+    const finish = () => {
+      shared.finish();
+      live.delete(shared);
+      done += shared.received();
+    };
+    return { ...shared, finish };
   };
   return {
     shares: worth,
-    sharedGroups: () => tasks.reduce((n, t) => n + t.received(), 0),
+    sharedGroups: () => [...live].reduce((n, t) => n + t.received(), done),
     parseGroups: (groups, use) => {
       const bytes = groups.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
       const jobs = groups.map((g) => g.map((j) => ({ path: j.path, text: j.text })));

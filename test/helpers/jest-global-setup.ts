@@ -35,8 +35,11 @@ export default function setup(): void {
 
 /** Adds settings to every git the tests start, through git's GIT_CONFIG_COUNT environment (git 2.31+). */
 function quietGit(settings: Record<string, string>): void {
-  let n = Number(process.env.GIT_CONFIG_COUNT ?? 0);
+  const given = Number(process.env.GIT_CONFIG_COUNT);
+  let n = Number.isInteger(given) && given > 0 ? given : 0;
+  const set = new Set(Array.from({ length: n }, (_, i) => process.env[`GIT_CONFIG_KEY_${i}`]));
   for (const [key, value] of Object.entries(settings)) {
+    if (set.has(key)) continue; // a second run in one process (jest --watch), or the caller's own choice
     process.env[`GIT_CONFIG_KEY_${n}`] = key;
     process.env[`GIT_CONFIG_VALUE_${n}`] = value;
     n++;

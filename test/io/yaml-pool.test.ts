@@ -121,20 +121,24 @@ shared(
 );
 
 /**
- * A pool over ten groups with the worker script `source` (a broken one): this thread's first group
- * waits, so the worker has time to fail; every result must still be this thread's own.
+ * A pool over ten groups with a broken worker script, made by `source(marker)`: the script writes
+ * `marker` when it has done its damage, and this thread's first group waits for that, so the case
+ * the test names surely happened. Every result must still be this thread's own.
  */
-async function withBrokenWorker(source: string): Promise<void> {
+async function withBrokenWorker(source: (marker: string) => string): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-yaml-pool-'));
   const script = path.join(dir, 'worker.js');
-  fs.writeFileSync(script, source);
+  const marker = path.join(dir, 'broke');
+  fs.writeFileSync(script, source(marker));
   try {
     const groups = corpus().slice(0, 10);
     const pool = yamlPool(groups.length, { workerFile: script, minGroups: 2, minBytes: 0 });
     const results = await pool.parseGroups(groups, async (i, r) => {
-      if (i === 0) await sleep(200);
+      const deadline = Date.now() + 30_000;
+      while (i === 0 && !fs.existsSync(marker) && Date.now() < deadline) await sleep(10);
       return seen(r);
     });
+    expect(fs.existsSync(marker)).toBe(true);
     expect(pool.sharedGroups()).toBe(0);
     expect(results).toEqual(groups.map((g) => seen(g.map((j) => parseYamlStream(j.path, j.text)))));
   } finally {
@@ -147,7 +151,8 @@ shared(
   async () => {
     // Takes the last group (as the real worker does first), then exits without a result.
     await withBrokenWorker(
-      "require('worker_threads').parentPort.on('message', (t) => { Atomics.store(t.taken, t.groups.length - 1, 2); process.exit(3); });\n",
+      (marker) =>
+        `require('worker_threads').parentPort.on('message', (t) => { Atomics.store(t.taken, t.groups.length - 1, 2); require('fs').writeFileSync(${JSON.stringify(marker)}, ''); process.exit(3); });\n`,
     );
     const again = corpus().slice(0, 30);
     const pool = yamlPool(again.length, { workerFile: WORKER, minGroups: 2, minBytes: 0 });
@@ -174,7 +179,9 @@ shared('GIVEN a use callback that throws WHEN the next call comes THEN the worke
 });
 
 test('GIVEN a worker that fails at start WHEN a pool uses it THEN this thread does every group, with the same results', async () => {
-  await withBrokenWorker("throw new Error('no worker today');\n");
+  await withBrokenWorker(
+    (marker) => `require('fs').writeFileSync(${JSON.stringify(marker)}, ''); throw new Error('no worker today');\n`,
+  );
 });
 
 test('GIVEN few groups or little YAML WHEN a pool is asked THEN no worker is used', async () => {
