@@ -57381,6 +57381,20 @@ function normalizeArgo(doc, inputs10) {
   const sides = pingPong && !pingPong.alongside;
   const stable = sides ? pingPong.ping : str(canary.stableService);
   const canarySvc = sides ? pingPong.pong : str(canary.canaryService);
+  if (num(spec.replicas) === 0)
+    diagnostics.push({
+      ...doc.locate(["spec", "replicas"]),
+      message: "replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out",
+      severity: "warning"
+    });
+  if (!sides && stable !== void 0 && stable === canarySvc)
+    diagnostics.push(
+      error4(
+        doc,
+        ["spec", "strategy", "canary", "canaryService"],
+        `canaryService and stableService are both "${stable}"; name a second Service for the canary (Argo refuses this too)`
+      )
+    );
   const rollout = {
     format: "argo",
     name,
@@ -58129,9 +58143,10 @@ function waveOf(d) {
 function checkRollout(rollout, resources) {
   const out = [];
   const report = (origin, message) => out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: "error" });
+  const warn2 = (origin, message) => out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: "warning" });
   checkName2(rollout, report);
   checkSteps3(rollout, report);
-  checkWorkload(rollout, resources, report);
+  checkWorkload(rollout, resources, report, warn2);
   checkServices(rollout, resources, report);
   checkServiceSelectors(rollout, resources, report);
   checkManagedRoutes(rollout, report);
@@ -58194,7 +58209,7 @@ function checkNonDecreasing(r, report) {
       );
   }
 }
-function checkWorkload(r, resources, report) {
+function checkWorkload(r, resources, report, warn2) {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find("Deployment", r.workload.name, r.namespace);
   if (!found)
@@ -58203,6 +58218,7 @@ function checkWorkload(r, resources, report) {
       `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`
     );
   checkDeploymentShape(found.object, found.origin, report);
+  checkDeploymentRuns(r, found, report, warn2);
   if (resources.find("Deployment", `${r.workload.name}-canary`, r.namespace)) {
     report(
       found.origin,
@@ -58220,6 +58236,20 @@ function checkDeploymentShape(d, origin, report) {
       `Deployment "${d.metadata.name}" needs spec.selector.matchLabels so the canary selector can extend it`
     );
   }
+}
+function checkDeploymentRuns(r, found, report, warn2) {
+  const spec = isObject(found.object.spec) ? found.object.spec : {};
+  const name = found.object.metadata.name;
+  if (spec.paused === true)
+    report(
+      found.locate(["spec", "paused"]),
+      `Deployment "${name}" has spec.paused: true, so its canary would start no pods while it takes traffic; remove spec.paused (rollgen stages the rollout itself, step by step)`
+    );
+  if (r.workload.replicasOverride === void 0 && spec.replicas === 0)
+    warn2(
+      found.locate(["spec", "replicas"]),
+      `Deployment "${name}" has replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out`
+    );
 }
 function checkServices(r, resources, report) {
   const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
@@ -58462,7 +58492,7 @@ function loadRollout(app, spec, resources, policy, out) {
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
-  if (!deployment || problems.length > 0 || !providers) return void 0;
+  if (!deployment || problems.some((d) => d.severity === "error") || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);

@@ -221,7 +221,7 @@ function loadRollout(
   const providers = bindProviders(app, spec, resources, out);
   const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
-  if (!deployment || problems.length > 0 || !providers) return undefined;
+  if (!deployment || problems.some((d) => d.severity === 'error') || !providers) return undefined;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);

@@ -61,6 +61,21 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const sides = pingPong && !pingPong.alongside;
   const stable = sides ? pingPong.ping : str(canary.stableService);
   const canarySvc = sides ? pingPong.pong : str(canary.canaryService);
+  if (num(spec.replicas) === 0)
+    diagnostics.push({
+      ...doc.locate(['spec', 'replicas']),
+      message: 'replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out',
+      severity: 'warning',
+    });
+  // One Service for both would send each request to old and new pods by their count, whatever the step says.
+  if (!sides && stable !== undefined && stable === canarySvc)
+    diagnostics.push(
+      error(
+        doc,
+        ['spec', 'strategy', 'canary', 'canaryService'],
+        `canaryService and stableService are both "${stable}"; name a second Service for the canary (Argo refuses this too)`,
+      ),
+    );
   const rollout: RolloutSpec = {
     format: 'argo',
     name,

@@ -1,6 +1,6 @@
 import { Diagnostic, Origin } from '../diagnostics';
 import { KubeObject, isObject } from '../model/kube';
-import { ResourceSet } from '../model/resource-set';
+import { ResourceSet, SourceObject } from '../model/resource-set';
 import { serviceNameProblem } from './object-checks';
 import { RolloutSpec, StepSpec } from '../model/rollout';
 import { checkServiceSelectors } from './service-rules';
@@ -10,9 +10,11 @@ export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diag
   const out: Diagnostic[] = [];
   const report = (origin: Origin, message: string) =>
     out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: 'error' });
+  const warn = (origin: Origin, message: string) =>
+    out.push({ ...origin, message: `rollout ${rollout.name}: ${message}`, severity: 'warning' });
   checkName(rollout, report);
   checkSteps(rollout, report);
-  checkWorkload(rollout, resources, report);
+  checkWorkload(rollout, resources, report, warn);
   checkServices(rollout, resources, report);
   checkServiceSelectors(rollout, resources, report);
   checkManagedRoutes(rollout, report);
@@ -90,7 +92,7 @@ function checkNonDecreasing(r: RolloutSpec, report: Report): void {
   }
 }
 
-function checkWorkload(r: RolloutSpec, resources: ResourceSet, report: Report): void {
+function checkWorkload(r: RolloutSpec, resources: ResourceSet, report: Report, warn: Report): void {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find('Deployment', r.workload.name, r.namespace);
   if (!found)
@@ -99,6 +101,7 @@ function checkWorkload(r: RolloutSpec, resources: ResourceSet, report: Report): 
       `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`,
     );
   checkDeploymentShape(found.object, found.origin, report);
+  checkDeploymentRuns(r, found, report, warn);
   if (resources.find('Deployment', `${r.workload.name}-canary`, r.namespace)) {
     report(
       found.origin,
@@ -117,6 +120,26 @@ function checkDeploymentShape(d: KubeObject, origin: Origin, report: Report): vo
       `Deployment "${d.metadata.name}" needs spec.selector.matchLabels so the canary selector can extend it`,
     );
   }
+}
+
+/**
+ * A paused Deployment starts no pods for a new template: its canary copy would take the step's
+ * traffic with none, and promotion would never reach the stable pods. A Deployment scaled to zero
+ * (its own replicas, when no Argo Rollout sets them) serves no request at any step.
+ */
+function checkDeploymentRuns(r: RolloutSpec, found: SourceObject, report: Report, warn: Report): void {
+  const spec = isObject(found.object.spec) ? found.object.spec : {};
+  const name = found.object.metadata.name;
+  if (spec.paused === true)
+    report(
+      found.locate(['spec', 'paused']),
+      `Deployment "${name}" has spec.paused: true, so its canary would start no pods while it takes traffic; remove spec.paused (rollgen stages the rollout itself, step by step)`,
+    );
+  if (r.workload.replicasOverride === undefined && spec.replicas === 0)
+    warn(
+      found.locate(['spec', 'replicas']),
+      `Deployment "${name}" has replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out`,
+    );
 }
 
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {

@@ -380,6 +380,21 @@ describe('normalizeArgo: traffic', () => {
     });
   });
 
+  test('GIVEN canaryService equal to stableService WHEN normalized THEN an error at canaryService (traffic would follow pod counts)', () => {
+    const text = argoRollout(`- setWeight: 20`).replace(
+      'stableService: echoserver',
+      'stableService: echoserver\n      canaryService: echoserver',
+    );
+    const { diagnostics } = argo(text);
+    expect(diagnostics.map((d) => [d.line, d.severity, d.message])).toEqual([
+      [
+        lineOf(text, 'canaryService'),
+        'error',
+        'canaryService and stableService are both "echoserver"; name a second Service for the canary (Argo refuses this too)',
+      ],
+    ]);
+  });
+
   test('GIVEN no trafficRouting WHEN normalized THEN partition style (basic canary) and no providers', () => {
     const { rollout } = argo(argoRollout(`- setWeight: 20`, { routing: null }));
     expect(rollout.style).toBe('partition');

@@ -1,0 +1,64 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCli } from '../helpers/cli';
+
+/**
+ * Workloads that would take a step's traffic with no pods, or split it by pod count whatever the
+ * step says: refused (or, for an app scaled to zero, warned) at the field, never rendered silently.
+ */
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+let dir: string;
+beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-workload-rules-'))));
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** A copy of an example with `file` edited. */
+function example(name: string, file: string, edit: (text: string) => string): string {
+  const src = path.join(dir, 'src');
+  fs.cpSync(path.join(EXAMPLES, name), src, { recursive: true });
+  const full = path.join(src, file);
+  const text = edit(fs.readFileSync(full, 'utf8'));
+  fs.writeFileSync(full, text);
+  return text;
+}
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+test('GIVEN a paused Deployment WHEN validated or rendered THEN refused at spec.paused, nothing rendered', async () => {
+  const text = example('kruise-nginx/echoserver', 'deployment.yaml', (t) =>
+    t.replace(/^spec:\n/m, 'spec:\n  paused: true\n'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(
+    `src/deployment.yaml:${lineOf(text, 'paused:')}:11: rollout rollouts-demo: Deployment "echoserver" has spec.paused: true, so its canary would start no pods while it takes traffic`,
+  );
+  const render = await runCli(['render', 'src', '--step', '1'], dir);
+  expect(render).toMatchObject({ code: 2, stdout: '' });
+});
+
+test('GIVEN a Deployment scaled to zero WHEN validated THEN a warning at its replicas (the app serves nothing at any step)', async () => {
+  const text = example('kruise-nginx/echoserver', 'deployment.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 0'));
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    `src/deployment.yaml:${lineOf(text, 'replicas: 0')}:13: warning: rollout rollouts-demo: Deployment "echoserver" has replicas: 0`,
+  );
+});
+
+test('GIVEN an Argo Rollout with replicas 0 WHEN validated THEN a warning at its spec.replicas', async () => {
+  const text = example('argo-nginx/echoserver', 'rollout.yaml', (t) => t.replace(/replicas: \d+/, 'replicas: 0'));
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(`src/rollout.yaml:${lineOf(text, 'replicas: 0')}:13: warning: replicas: 0: no pod`);
+});
+
+test('GIVEN an Argo canaryService equal to its stableService WHEN validated THEN refused at canaryService', async () => {
+  const text = example('argo-nginx/echoserver', 'rollout.yaml', (t) =>
+    t.replace(/canaryService: \S+/, 'canaryService: echoserver'),
+  );
+  expect(text).toMatch(/stableService: echoserver\b/);
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`src/rollout.yaml:${lineOf(text, 'canaryService:')}:`);
+  expect(r.stderr).toContain('canaryService and stableService are both "echoserver"');
+});
