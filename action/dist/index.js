@@ -49634,9 +49634,157 @@ var ResourceSet = class _ResourceSet {
 };
 
 // src/state/output-files.ts
+var import_crypto2 = require("crypto");
+
+// src/render/sha256.ts
 var import_crypto = require("crypto");
+function sha256Hex(text2) {
+  hashed += 1;
+  return hashed > IN_JS ? (0, import_crypto.createHash)("sha256").update(text2, "utf8").digest("hex") : sha256HexInJs(text2);
+}
+var hashed = 0;
+var IN_JS = 32;
+var K = new Uint32Array([
+  1116352408,
+  1899447441,
+  3049323471,
+  3921009573,
+  961987163,
+  1508970993,
+  2453635748,
+  2870763221,
+  3624381080,
+  310598401,
+  607225278,
+  1426881987,
+  1925078388,
+  2162078206,
+  2614888103,
+  3248222580,
+  3835390401,
+  4022224774,
+  264347078,
+  604807628,
+  770255983,
+  1249150122,
+  1555081692,
+  1996064986,
+  2554220882,
+  2821834349,
+  2952996808,
+  3210313671,
+  3336571891,
+  3584528711,
+  113926993,
+  338241895,
+  666307205,
+  773529912,
+  1294757372,
+  1396182291,
+  1695183700,
+  1986661051,
+  2177026350,
+  2456956037,
+  2730485921,
+  2820302411,
+  3259730800,
+  3345764771,
+  3516065817,
+  3600352804,
+  4094571909,
+  275423344,
+  430227734,
+  506948616,
+  659060556,
+  883997877,
+  958139571,
+  1322822218,
+  1537002063,
+  1747873779,
+  1955562222,
+  2024104815,
+  2227730452,
+  2361852424,
+  2428436474,
+  2756734187,
+  3204031479,
+  3329325298
+]);
+var rotr = (x, n) => x >>> n | x << 32 - n;
+function sha256HexInJs(text2) {
+  const bytes = Buffer.from(text2, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
+  padded.set(bytes);
+  padded[bytes.length] = 128;
+  const view = new DataView(padded.buffer);
+  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
+  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  const h = new Uint32Array([
+    1779033703,
+    3144134277,
+    1013904242,
+    2773480762,
+    1359893119,
+    2600822924,
+    528734635,
+    1541459225
+  ]);
+  const w = new Uint32Array(64);
+  for (let block = 0; block < padded.length; block += 64) {
+    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
+    for (let i = 16; i < 64; i++) {
+      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
+      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
+      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    compress(h, w);
+  }
+  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
+}
+function compress(h, w) {
+  let [a, b, c, d, e, f, g, hh] = h;
+  for (let i = 0; i < 64; i++) {
+    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
+    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
+    hh = g;
+    g = f;
+    f = e;
+    e = d + t1 >>> 0;
+    d = c;
+    c = b;
+    b = a;
+    a = t1 + t2 >>> 0;
+  }
+  h[0] += a;
+  h[1] += b;
+  h[2] += c;
+  h[3] += d;
+  h[4] += e;
+  h[5] += f;
+  h[6] += g;
+  h[7] += hh;
+}
+
+// src/render/revision.ts
+function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (isObject(value)) {
+    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+function templateRevision(template) {
+  return sha256Hex(canonicalJson(template)).slice(0, 10);
+}
 
 // src/state/status.ts
+function rolloutsDigest(rollouts) {
+  return sha256Hex(canonicalJson(rollouts)).slice(0, 16);
+}
+function rolloutsEdited(s) {
+  return s.rolloutsDigest !== void 0 && s.rolloutsDigest !== rolloutsDigest(s.rollouts);
+}
 var STATUS_FILE = "rollgen-status.yaml";
 var STATUS_API_VERSION = "rollgen.dev/v1alpha1";
 var HISTORY_LIMIT = 50;
@@ -49648,6 +49796,7 @@ function statusDocument(s) {
     // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
     metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: "true" } },
     rollouts: s.rollouts.map((r) => ({ ...r })),
+    rolloutsDigest: rolloutsDigest(s.rollouts),
     files: [...s.files],
     ...s.digests ? { digests: { ...s.digests } } : {},
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h }))
@@ -49678,6 +49827,7 @@ function parseStatus(value) {
     rollouts,
     files,
     ...isObject(value.digests) ? { digests: stringMap(value.digests) } : {},
+    ...typeof value.rolloutsDigest === "string" ? { rolloutsDigest: value.rolloutsDigest } : {},
     history: Array.isArray(value.history) ? value.history : []
   };
 }
@@ -49759,7 +49909,7 @@ function kustomizationFile(existing, files, previouslyOwned) {
   return { path: KUSTOMIZATION_FILE, content: serializeDocument(doc) };
 }
 function contentDigest(text2) {
-  return (0, import_crypto.createHash)("sha256").update(text2).digest("hex").slice(0, 16);
+  return (0, import_crypto2.createHash)("sha256").update(text2).digest("hex").slice(0, 16);
 }
 function statusFile(status, text2 = serializeValue(statusDocument(status))) {
   return {
@@ -58840,148 +58990,6 @@ function checkKustomization(d, out) {
 // src/state/app-state.ts
 init_errors();
 
-// src/render/sha256.ts
-var import_crypto2 = require("crypto");
-function sha256Hex(text2) {
-  hashed += 1;
-  return hashed > IN_JS ? (0, import_crypto2.createHash)("sha256").update(text2, "utf8").digest("hex") : sha256HexInJs(text2);
-}
-var hashed = 0;
-var IN_JS = 32;
-var K = new Uint32Array([
-  1116352408,
-  1899447441,
-  3049323471,
-  3921009573,
-  961987163,
-  1508970993,
-  2453635748,
-  2870763221,
-  3624381080,
-  310598401,
-  607225278,
-  1426881987,
-  1925078388,
-  2162078206,
-  2614888103,
-  3248222580,
-  3835390401,
-  4022224774,
-  264347078,
-  604807628,
-  770255983,
-  1249150122,
-  1555081692,
-  1996064986,
-  2554220882,
-  2821834349,
-  2952996808,
-  3210313671,
-  3336571891,
-  3584528711,
-  113926993,
-  338241895,
-  666307205,
-  773529912,
-  1294757372,
-  1396182291,
-  1695183700,
-  1986661051,
-  2177026350,
-  2456956037,
-  2730485921,
-  2820302411,
-  3259730800,
-  3345764771,
-  3516065817,
-  3600352804,
-  4094571909,
-  275423344,
-  430227734,
-  506948616,
-  659060556,
-  883997877,
-  958139571,
-  1322822218,
-  1537002063,
-  1747873779,
-  1955562222,
-  2024104815,
-  2227730452,
-  2361852424,
-  2428436474,
-  2756734187,
-  3204031479,
-  3329325298
-]);
-var rotr = (x, n) => x >>> n | x << 32 - n;
-function sha256HexInJs(text2) {
-  const bytes = Buffer.from(text2, "utf8");
-  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
-  padded.set(bytes);
-  padded[bytes.length] = 128;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
-  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
-  const h = new Uint32Array([
-    1779033703,
-    3144134277,
-    1013904242,
-    2773480762,
-    1359893119,
-    2600822924,
-    528734635,
-    1541459225
-  ]);
-  const w = new Uint32Array(64);
-  for (let block = 0; block < padded.length; block += 64) {
-    for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
-    for (let i = 16; i < 64; i++) {
-      const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
-      const s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ w[i - 2] >>> 10;
-      w[i] = w[i - 16] + s0 + w[i - 7] + s1;
-    }
-    compress(h, w);
-  }
-  return Array.from(h, (x) => x.toString(16).padStart(8, "0")).join("");
-}
-function compress(h, w) {
-  let [a, b, c, d, e, f, g, hh] = h;
-  for (let i = 0; i < 64; i++) {
-    const t1 = hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (e & f ^ ~e & g) + K[i] + w[i] >>> 0;
-    const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + (a & b ^ a & c ^ b & c) >>> 0;
-    hh = g;
-    g = f;
-    f = e;
-    e = d + t1 >>> 0;
-    d = c;
-    c = b;
-    b = a;
-    a = t1 + t2 >>> 0;
-  }
-  h[0] += a;
-  h[1] += b;
-  h[2] += c;
-  h[3] += d;
-  h[4] += e;
-  h[5] += f;
-  h[6] += g;
-  h[7] += hh;
-}
-
-// src/render/revision.ts
-function canonicalJson(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
-  }
-  return JSON.stringify(value ?? null);
-}
-function templateRevision(template) {
-  return sha256Hex(canonicalJson(template)).slice(0, 10);
-}
-
 // src/state/lifecycle.ts
 init_errors();
 function advanceRollout(current2, name, revision, steps, removal2 = "one-commit", pingPong = false) {
@@ -59986,12 +59994,13 @@ function describeField(c) {
 // src/app/drift.ts
 function detectDrift(app, loc, output, peers) {
   const status = output.status;
-  if (!status?.digests || !output.fileDigests) return [];
+  const state = status && rolloutsEdited(status) ? [{ file: STATUS_FILE, kind: "state" }] : [];
+  if (!status?.digests || !output.fileDigests) return state;
   const changed = changedFiles(status.digests, output.fileDigests);
-  if (changed.length === 0) return [];
+  if (changed.length === 0) return state;
   const states = recordedStates(app, output, loc.track);
   const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
-  return changed.map(({ file, kind }) => {
+  const files = changed.map(({ file, kind }) => {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
@@ -59999,11 +60008,14 @@ function detectDrift(app, loc, output, peers) {
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
+  return [...state, ...files];
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
     const file = path15.relative(cwd, path15.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
+    if (d.kind === "state")
+      return `${file}: its rollouts (step, phase or revisions) changed by hand, which would skip or repeat steps; restore it from git, or move the rollout with rollgen promote, abort or retry`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
     return `${file}: changed by hand: ${d.fields.map(describeField).join("; ")}`;
   });
@@ -60229,7 +60241,7 @@ function plainUpdate(app, output, t, command, loc, peers) {
 function guardDrift(ctx, loc, drift, policy) {
   if (drift.length === 0) return;
   const lines = describeDrift(drift, loc, ctx.cwd);
-  if (policy === "warn") {
+  if (policy === "warn" && !drift.some((d) => d.kind === "state")) {
     for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it
 `);
     return;

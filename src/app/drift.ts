@@ -6,6 +6,7 @@ import { renderApp } from '../render/render-app';
 import { RepoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/loaded-app';
 import { OutputSnapshot, recordedStates } from '../state/app-state';
+import { STATUS_FILE, rolloutsEdited } from '../state/status';
 import { Drift, changedFiles, describeField, fieldChanges } from '../state/drift';
 import { AppLocation } from './inputs';
 
@@ -16,12 +17,13 @@ import { AppLocation } from './inputs';
  */
 export function detectDrift(app: LoadedApp, loc: AppLocation, output: OutputSnapshot, peers?: RepoPeers): Drift[] {
   const status = output.status;
-  if (!status?.digests || !output.fileDigests) return [];
+  const state: Drift[] = status && rolloutsEdited(status) ? [{ file: STATUS_FILE, kind: 'state' }] : [];
+  if (!status?.digests || !output.fileDigests) return state;
   const changed = changedFiles(status.digests, output.fileDigests);
-  if (changed.length === 0) return [];
+  if (changed.length === 0) return state;
   const states = recordedStates(app, output, loc.track);
   const again = new Map(objectFiles(renderApp(app, states, loc.track, peers)).map((f) => [f.path, f.content]));
-  return changed.map(({ file, kind }) => {
+  const files = changed.map(({ file, kind }): Drift => {
     const content = again.get(file);
     if (kind === 'missing' || content === undefined || contentDigest(content) !== status.digests![file])
       return { file, kind };
@@ -29,6 +31,7 @@ export function detectDrift(app: LoadedApp, loc: AppLocation, output: OutputSnap
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
+  return [...state, ...files];
 }
 
 /** One line per drifted file (and field), paths shown from the working directory. */
@@ -36,6 +39,8 @@ export function describeDrift(drift: readonly Drift[], loc: AppLocation, cwd: st
   return drift.map((d) => {
     const file = path.relative(cwd, path.join(loc.output ?? '.', d.file)) || d.file;
     if (d.kind === 'missing') return `${file}: deleted by hand (rollgen wrote it)`;
+    if (d.kind === 'state')
+      return `${file}: its rollouts (step, phase or revisions) changed by hand, which would skip or repeat steps; restore it from git, or move the rollout with rollgen promote, abort or retry`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
     return `${file}: changed by hand: ${d.fields.map(describeField).join('; ')}`;
   });

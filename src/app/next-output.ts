@@ -160,7 +160,8 @@ function plainUpdate(
 function guardDrift(ctx: RunContext, loc: AppLocation, drift: readonly Drift[], policy: DriftPolicy): void {
   if (drift.length === 0) return;
   const lines = describeDrift(drift, loc, ctx.cwd);
-  if (policy === 'warn') {
+  // An edited state is never proposed on (a PR would skip or repeat steps): only --force accepts it.
+  if (policy === 'warn' && !drift.some((d) => d.kind === 'state')) {
     for (const l of lines) ctx.stderr(`warning: ${l}; this PR reverts it\n`);
     return;
   }

@@ -4,7 +4,8 @@ import { canonicalJson } from '../render/revision';
 /** An output file that is not what rollgen wrote for the recorded state. */
 export interface Drift {
   readonly file: string;
-  readonly kind: 'changed' | 'missing';
+  /** state: the status file's rollouts (steps, phases, revisions) were edited by hand. */
+  readonly kind: 'changed' | 'missing' | 'state';
   /** The fields that differ, when rollgen can render the recorded state again (its source is unchanged). */
   readonly fields?: readonly FieldChange[];
 }

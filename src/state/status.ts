@@ -1,6 +1,8 @@
 import { isPlainFileName } from '../model/file-name';
 import { isObject } from '../model/kube';
 import type { PingPongSide } from '../model/rollout';
+import { canonicalJson } from '../render/revision';
+import { sha256Hex } from '../render/sha256';
 
 /** Where one rollout stands. Kept in the output's status file, which the kustomization never lists. */
 export interface RolloutStatus {
@@ -38,7 +40,22 @@ export interface AppStatus {
   readonly files: readonly string[];
   /** Digest of each object file as rollgen wrote it, so a hand edit (drift) is noticed. */
   readonly digests?: Readonly<Record<string, string>>;
+  /**
+   * As read back: the digest of `rollouts` recorded when rollgen wrote them (statusDocument writes
+   * it). A hand edit of a step or a phase would move a rollout past steps it never ran.
+   */
+  readonly rolloutsDigest?: string;
   readonly history: readonly HistoryEntry[];
+}
+
+/** The digest statusDocument records for a status's rollouts. */
+export function rolloutsDigest(rollouts: readonly RolloutStatus[]): string {
+  return sha256Hex(canonicalJson(rollouts)).slice(0, 16);
+}
+
+/** Whether the rollouts were changed by hand since rollgen wrote them (false for a status written before the digest was kept). */
+export function rolloutsEdited(s: AppStatus): boolean {
+  return s.rolloutsDigest !== undefined && s.rolloutsDigest !== rolloutsDigest(s.rollouts);
 }
 
 export const STATUS_FILE = 'rollgen-status.yaml';
@@ -54,6 +71,7 @@ export function statusDocument(s: AppStatus): Record<string, unknown> {
     // kpt, Config Sync and `kubectl apply -f DIR` skip local-config objects, so the state is never applied.
     metadata: { name: s.app, annotations: { [LOCAL_CONFIG]: 'true' } },
     rollouts: s.rollouts.map((r) => ({ ...r })),
+    rolloutsDigest: rolloutsDigest(s.rollouts),
     files: [...s.files],
     ...(s.digests ? { digests: { ...s.digests } } : {}),
     history: s.history.slice(-HISTORY_LIMIT).map((h) => ({ ...h })),
@@ -92,6 +110,7 @@ export function parseStatus(value: unknown): AppStatus | string {
     rollouts: rollouts as RolloutStatus[],
     files: files as string[],
     ...(isObject(value.digests) ? { digests: stringMap(value.digests) } : {}),
+    ...(typeof value.rolloutsDigest === 'string' ? { rolloutsDigest: value.rolloutsDigest } : {}),
     history: Array.isArray(value.history) ? (value.history as HistoryEntry[]) : [],
   };
 }

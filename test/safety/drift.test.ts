@@ -59,3 +59,34 @@ test('a deleted file and a file changed along with the source are reported too',
   // abort would overwrite the edit too
   expect((await run('abort', 'src', 'out')).code).toBe(1);
 });
+
+test('a status file whose step was edited by hand is reported and refused: no step is skipped without --force', async () => {
+  await toStepOne();
+  const objects = () => app.read('deployment-echoserver-canary.yaml');
+  const before = { status: app.read('rollgen-status.yaml'), canary: objects() };
+  // A plausible bad merge-conflict fix: step 1 becomes the last step, whose next advance promotes.
+  edit('rollgen-status.yaml', /step: 1\n/, 'step: 4\n');
+  const expected = 'out/rollgen-status.yaml: its rollouts (step, phase or revisions) changed by hand';
+
+  expect((await run('status', 'src', 'out')).stdout).toContain(`\nDrift:         ${expected}`);
+  const refused = await run('advance', 'src', 'out');
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain(`  ${expected}, which would skip or repeat steps;`);
+  expect(objects()).toBe(before.canary);
+  expect(app.read('rollgen-status.yaml')).not.toBe(before.status);
+
+  // Restored from git (here: the copy), the rollout moves on one step, as if nothing happened.
+  fs.writeFileSync(app.out('rollgen-status.yaml'), before.status);
+  expect((await run('advance', 'src', 'out')).code).toBe(0);
+  expect(app.status()).toMatchObject({ step: 2 });
+});
+
+test('a status file edited by hand and accepted with --force: the edited state is what advance moves from', async () => {
+  await toStepOne();
+  edit('rollgen-status.yaml', /step: 1\n/, 'step: 2\n');
+  const forced = await run('advance', 'src', 'out', '--force');
+  expect(forced.code).toBe(0);
+  expect(app.status()).toMatchObject({ step: 3 });
+  // Written again by rollgen: its digest matches, so nothing is reported any more.
+  expect((await run('status', 'src', 'out')).stdout).not.toMatch(/Drift/);
+});

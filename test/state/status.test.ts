@@ -3,7 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { parseYamlStream } from '../../src/yaml/parse';
 import { serializeDocuments } from '../../src/yaml/serialize';
-import { AppStatus, parseStatus, statusDocument } from '../../src/state/status';
+import { AppStatus, parseStatus, rolloutsDigest, rolloutsEdited, statusDocument } from '../../src/state/status';
 import { runCli } from '../helpers/cli';
 
 const drained: AppStatus = {
@@ -17,8 +17,20 @@ const drained: AppStatus = {
 
 const reparse = (doc: unknown) => parseStatus(parseYamlStream('s.yaml', serializeDocuments([doc])).documents[0].value);
 
-test('the status file round-trips draining', () => {
-  expect(reparse(statusDocument(drained))).toEqual(drained);
+test('the status file round-trips draining, with the digest of its rollouts', () => {
+  const back = reparse(statusDocument(drained));
+  expect(back).toEqual({ ...drained, rolloutsDigest: rolloutsDigest(drained.rollouts) });
+  expect(rolloutsEdited(back as AppStatus)).toBe(false);
+});
+
+test('a rollout edited by hand (a step, a phase) no longer matches the recorded digest; a status without one is trusted', () => {
+  const doc = statusDocument(drained) as { rollouts: Record<string, unknown>[] };
+  for (const edit of [{ step: 3 }, { phase: 'Healthy' }, { canaryRevision: 'ccc' }]) {
+    const edited = reparse({ ...doc, rollouts: [{ ...doc.rollouts[0], ...edit }] }) as AppStatus;
+    expect(rolloutsEdited(edited)).toBe(true);
+  }
+  const older = reparse({ ...doc, rolloutsDigest: undefined, rollouts: [{ ...doc.rollouts[0], step: 3 }] }) as AppStatus;
+  expect(rolloutsEdited(older)).toBe(false);
 });
 
 test.each([
