@@ -135,3 +135,21 @@ test('a body template of your own gets the new fields; a commit subject prints w
     /^echo-rollout: echo registry\.k8s\.io\/e2e-test-images\/agnhost:2\.53 -> registry\.k8s\.io\/e2e-test-images\/agnhost:2\.54 \[0 fields\]\ncommit: [0-9a-f]{10} echo 2\.54 \\u001b\[31mred\nmerging: Argo CD or Flux applies step 1: 1 canary pod starts first \(stable runs 5 of 5 replicas\), then the routes send 20% of traffic to the canary\.\nnext: step 2 \(40%\) opens after a person merges its PR\. \(manual\)\nabort: gh workflow run rollgen\.yml -f command=abort -f app=echo -f merge=true \| rollgen abort echo --pr --merge\n/,
   );
 });
+
+test('GIVEN a committed status file whose step was edited by hand WHEN rollgen pr runs THEN it proposes nothing from it and says how to recover', async () => {
+  const env = { env: {} };
+  for (let i = 0; i < 2; i++) expect((await runCli(['advance'], repo, '', env)).code).toBe(0);
+  commitAll(repo, 'adopted', AT);
+  bumpImage(repo, 'echo', '2.54', AT);
+  expect((await runCli(['advance'], repo, '', env)).code).toBe(0);
+  commitAll(repo, 'step 1', AT);
+  const status = path.join(repo, 'deploy', 'echo', 'rollgen-status.yaml');
+  fs.writeFileSync(status, fs.readFileSync(status, 'utf8').replace(/step: 1\n/, 'step: 4\n'));
+  commitAll(repo, 'a bad merge-conflict fix', AT);
+  const r = await runCli(['pr', '--dry-run', '--offline'], repo, '', env);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    'deploy/echo/rollgen-status.yaml: its rollouts (step, phase or revisions) changed by hand',
+  );
+  expect(r.stdout).not.toContain('promote');
+});
