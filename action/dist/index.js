@@ -49598,14 +49598,24 @@ function keysOf(value) {
 // src/model/resource-set.ts
 init_diagnostics();
 var ResourceSet = class _ResourceSet {
-  constructor(items, defaultNamespace) {
+  /**
+   * `rejected`: kind/namespace/name of the app's objects left out for errors already reported, so a
+   * rule looking for one of them does not add "not among the app's manifests" to that report.
+   */
+  constructor(items, defaultNamespace, rejected = /* @__PURE__ */ new Set()) {
     this.items = items;
     this.defaultNamespace = defaultNamespace;
+    this.rejected = rejected;
     for (const item of items) this.byKey.set(objectKey(item.object), item);
   }
   items;
   defaultNamespace;
+  rejected;
   byKey = /* @__PURE__ */ new Map();
+  /** Whether the app holds this object but it was left out for its own errors (see the constructor). */
+  wasRejected(kind, name, namespace) {
+    return this.rejected.has(`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`) || this.rejected.has(`${kind}/${namespace ?? ""}/${name}`);
+  }
   find(kind, name, namespace) {
     return this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`) ?? this.byKey.get(`${kind}/${namespace ?? ""}/${name}`);
   }
@@ -49626,7 +49636,7 @@ var ResourceSet = class _ResourceSet {
       origin: unknownOrigin,
       locate: () => unknownOrigin
     }));
-    return new _ResourceSet([...items, ...added], this.defaultNamespace);
+    return new _ResourceSet([...items, ...added], this.defaultNamespace, this.rejected);
   }
   originOf(kind, name) {
     return this.find(kind, name)?.origin ?? unknownOrigin;
@@ -57649,6 +57659,7 @@ function argoWorkload(doc, root, replicas2, out) {
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
+      origin: doc.locate(["spec", "workloadRef", "name"]),
       replicasOverride: replicas2,
       deploymentSpec: deploymentFields(spec)
     };
@@ -58026,7 +58037,7 @@ function normalizeKruise(doc, inputs10) {
     name: str(meta.name) ?? "",
     ...str(meta.namespace) ? { namespace: str(meta.namespace) } : {},
     origin: doc.origin,
-    workload: { kind: "Deployment", name: str(ref.name) ?? "" },
+    workload: { kind: "Deployment", name: str(ref.name) ?? "", origin: doc.locate([...refPath, "name"]) },
     style: blueGreen ? "canary" : kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
     traffic: traffic2,
@@ -58362,10 +58373,11 @@ function checkNonDecreasing(r, report) {
 function checkWorkload(r, resources, report, warn2) {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find("Deployment", r.workload.name, r.namespace);
+  if (!found && resources.wasRejected("Deployment", r.workload.name, r.namespace)) return;
   if (!found)
     return report(
-      r.origin,
-      `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`
+      r.workload.origin ?? r.origin,
+      `Deployment "${r.workload.name}"${r.namespace ? ` (namespace ${r.namespace})` : ""} is not among the app's manifests; add it or fix workloadRef.name`
     );
   checkDeploymentShape(found.object, found.origin, report);
   checkDeploymentRuns(r, found, report, warn2);
@@ -58406,7 +58418,7 @@ function checkServices(r, resources, report) {
   const subsetOnly = providers.length > 0 && providers.every((p) => p.provider === "istio" && p.options.destinationRule !== void 0);
   if (providers.length > 0 && !stableService && !subsetOnly)
     report(r.origin, "traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)");
-  if (stableService && !resources.find("Service", stableService, r.namespace))
+  if (stableService && !resources.find("Service", stableService, r.namespace) && !resources.wasRejected("Service", stableService, r.namespace))
     report(r.traffic.serviceOrigins?.stable ?? r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
     report(
@@ -58509,9 +58521,14 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const shared2 = [];
   const templates = [];
   const analysisTemplates = [];
+  const rejected = /* @__PURE__ */ new Set();
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
+    if (!role) continue;
+    if (!checkObjectHeader(doc, diagnostics)) {
+      if (role.role === "manifest") rejected.add(objectKey(doc.value));
+      continue;
+    }
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
     if (role.role === "ignored")
@@ -58536,7 +58553,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
     if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
   const documentStage = diagnostics.length;
-  const resources = new ResourceSet(manifests);
+  const resources = new ResourceSet(manifests, void 0, rejected);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);

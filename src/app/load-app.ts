@@ -50,9 +50,14 @@ export function loadApp(
   const shared: SharedRouting[] = [];
   const templates: RouteTemplateInput[] = [];
   const analysisTemplates: TemplateDoc[] = [];
+  const rejected = new Set<string>();
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
-    if (!role || !checkObjectHeader(doc, diagnostics)) continue;
+    if (!role) continue;
+    if (!checkObjectHeader(doc, diagnostics)) {
+      if (role.role === 'manifest') rejected.add(objectKey(doc.value as KubeObject));
+      continue;
+    }
     if (role.role === 'manifest')
       manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored')
@@ -81,7 +86,7 @@ export function loadApp(
     if (!hasErrors(result.diagnostics)) specs.push(result.rollout);
   }
   const documentStage = diagnostics.length;
-  const resources = new ResourceSet(manifests);
+  const resources = new ResourceSet(manifests, undefined, rejected);
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);

@@ -12,11 +12,24 @@ export interface SourceObject {
 export class ResourceSet {
   private readonly byKey = new Map<string, SourceObject>();
 
+  /**
+   * `rejected`: kind/namespace/name of the app's objects left out for errors already reported, so a
+   * rule looking for one of them does not add "not among the app's manifests" to that report.
+   */
   constructor(
     readonly items: readonly SourceObject[],
     private readonly defaultNamespace?: string,
+    private readonly rejected: ReadonlySet<string> = new Set(),
   ) {
     for (const item of items) this.byKey.set(objectKey(item.object), item);
+  }
+
+  /** Whether the app holds this object but it was left out for its own errors (see the constructor). */
+  wasRejected(kind: string, name: string, namespace?: string): boolean {
+    return (
+      this.rejected.has(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ||
+      this.rejected.has(`${kind}/${namespace ?? ''}/${name}`)
+    );
   }
 
   find(kind: string, name: string, namespace?: string): SourceObject | undefined {
@@ -43,7 +56,7 @@ export class ResourceSet {
       origin: unknownOrigin,
       locate: () => unknownOrigin,
     }));
-    return new ResourceSet([...items, ...added], this.defaultNamespace);
+    return new ResourceSet([...items, ...added], this.defaultNamespace, this.rejected);
   }
 
   originOf(kind: string, name: string): Origin {

@@ -59,6 +59,8 @@ export type RolloutFormat = 'kruise-v1alpha1' | 'kruise-v1beta1' | 'argo';
 export interface WorkloadRef {
   readonly kind: 'Deployment';
   readonly name: string;
+  /** Where the rollout names the workload (workloadRef.name), for messages about it. */
+  readonly origin?: Origin;
   /** Argo: the Rollout's replicas govern; otherwise the Deployment's. */
   readonly replicasOverride?: number;
   /** Argo inline template: the Deployment rollgen renders in place of a referenced one. */

@@ -203,6 +203,7 @@ function argoWorkload(
     return {
       kind: 'Deployment',
       name: str(ref.name) ?? '',
+      origin: doc.locate(['spec', 'workloadRef', 'name']),
       replicasOverride: replicas,
       deploymentSpec: deploymentFields(spec),
     };

@@ -52,7 +52,7 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     name: str(meta.name) ?? '',
     ...(str(meta.namespace) ? { namespace: str(meta.namespace) } : {}),
     origin: doc.origin,
-    workload: { kind: 'Deployment', name: str(ref.name) ?? '' },
+    workload: { kind: 'Deployment', name: str(ref.name) ?? '', origin: doc.locate([...refPath, 'name']) },
     style: blueGreen ? 'canary' : kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
     steps: matchesOverTraffic(steps, traffic.providers, diagnostics),
     traffic,

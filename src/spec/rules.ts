@@ -95,10 +95,11 @@ function checkNonDecreasing(r: RolloutSpec, report: Report): void {
 function checkWorkload(r: RolloutSpec, resources: ResourceSet, report: Report, warn: Report): void {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find('Deployment', r.workload.name, r.namespace);
+  if (!found && resources.wasRejected('Deployment', r.workload.name, r.namespace)) return;
   if (!found)
     return report(
-      r.origin,
-      `Deployment "${r.workload.name}" is not among the app's manifests; add it or fix workloadRef.name`,
+      r.workload.origin ?? r.origin,
+      `Deployment "${r.workload.name}"${r.namespace ? ` (namespace ${r.namespace})` : ''} is not among the app's manifests; add it or fix workloadRef.name`,
     );
   checkDeploymentShape(found.object, found.origin, report);
   checkDeploymentRuns(r, found, report, warn);
@@ -149,7 +150,11 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
     providers.length > 0 && providers.every((p) => p.provider === 'istio' && p.options.destinationRule !== undefined);
   if (providers.length > 0 && !stableService && !subsetOnly)
     report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
-  if (stableService && !resources.find('Service', stableService, r.namespace))
+  if (
+    stableService &&
+    !resources.find('Service', stableService, r.namespace) &&
+    !resources.wasRejected('Service', stableService, r.namespace)
+  )
     report(r.traffic.serviceOrigins?.stable ?? r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (
     canaryService &&

@@ -288,6 +288,7 @@ describe('normalizeArgo: workload', () => {
     expect(rollout.workload).toEqual({
       kind: 'Deployment',
       name: 'echoserver',
+      origin: { file: expect.any(String), line: expect.any(Number), col: expect.any(Number) },
       replicasOverride: 7,
       deploymentSpec: {},
     });

@@ -14,7 +14,11 @@ describe('normalizeKruise: v1alpha1 steps', () => {
     expect(diagnostics).toEqual([]);
     expect(rollout.format).toBe('kruise-v1alpha1');
     expect(rollout.name).toBe('rollouts-demo');
-    expect(rollout.workload).toEqual({ kind: 'Deployment', name: 'echoserver' });
+    expect(rollout.workload).toEqual({
+      kind: 'Deployment',
+      name: 'echoserver',
+      origin: { file: expect.any(String), line: expect.any(Number), col: expect.any(Number) },
+    });
     expect(rollout.steps.map((s) => s.weight)).toEqual([5, 40, 60]);
     expect(rollout.steps.map((s) => s.replicas)).toEqual([{ percent: 5 }, { percent: 50 }, { count: 3 }]);
   });

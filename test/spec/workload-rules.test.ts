@@ -62,3 +62,27 @@ test('GIVEN an Argo canaryService equal to its stableService WHEN validated THEN
   expect(r.stderr).toContain(`src/rollout.yaml:${lineOf(text, 'canaryService:')}:`);
   expect(r.stderr).toContain('canaryService and stableService are both "echoserver"');
 });
+
+test('GIVEN a Deployment with its own error WHEN validated THEN that error alone: not also "not among the app\'s manifests"', async () => {
+  const text = example('kruise-nginx/echoserver', 'deployment.yaml', (t) =>
+    t.replace(/replicas: \d+/, 'replicas: "5"'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(`src/deployment.yaml:${lineOf(text, 'replicas:')}:`);
+  expect(r.stderr).not.toContain('is not among the app');
+});
+
+test('GIVEN a workloadRef naming no Deployment WHEN validated THEN refused at workloadRef.name', async () => {
+  const text = example('kruise-nginx/echoserver', 'rollout.yaml', (t) =>
+    t.replace(/name: echoserver\n/, 'name: echoservr\n'),
+  );
+  expect(text).toContain('echoservr');
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(
+    new RegExp(
+      `src/rollout\\.yaml:${lineOf(text, 'echoservr')}:\\d+: rollout rollouts-demo: Deployment "echoservr" is not among`,
+    ),
+  );
+});

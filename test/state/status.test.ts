@@ -29,7 +29,11 @@ test('a rollout edited by hand (a step, a phase) no longer matches the recorded 
     const edited = reparse({ ...doc, rollouts: [{ ...doc.rollouts[0], ...edit }] }) as AppStatus;
     expect(rolloutsEdited(edited)).toBe(true);
   }
-  const older = reparse({ ...doc, rolloutsDigest: undefined, rollouts: [{ ...doc.rollouts[0], step: 3 }] }) as AppStatus;
+  const older = reparse({
+    ...doc,
+    rolloutsDigest: undefined,
+    rollouts: [{ ...doc.rollouts[0], step: 3 }],
+  }) as AppStatus;
   expect(rolloutsEdited(older)).toBe(false);
 });
 
