@@ -53736,7 +53736,7 @@ function checkIngress4(ctx, source) {
       )
     ];
   }
-  const out = [];
+  const out = [...checkClass(source, prefix)];
   const unreachable = noPathToStable(source, ctx.stableService);
   if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
@@ -53749,6 +53749,22 @@ function checkIngress4(ctx, source) {
     );
   }
   return out;
+}
+var OTHER_CONTROLLERS = /traefik|alb|higress|mse|apisix|kong|haproxy|contour|gce|azure|ambassador|emissary|istio/i;
+function checkClass(source, prefix) {
+  const cls = ingressClass(source.object);
+  if (!cls || /nginx/i.test(cls) || !OTHER_CONTROLLERS.test(cls)) return [];
+  const byName = typeof source.object.spec?.ingressClassName === "string";
+  const at = source.locate(
+    byName ? ["spec", "ingressClassName"] : ["metadata", "annotations", "kubernetes.io/ingress.class"]
+  );
+  return [
+    diagnosticAt(
+      at,
+      `Ingress "${source.object.metadata.name}" has class "${cls}", which looks like another controller's: it ignores the ${prefix}/canary annotations, so the canary Ingress would take traffic unsplit; use the provider for that controller, or an ingress-nginx class`,
+      "warning"
+    )
+  ];
 }
 function checkOverlap(claims13, name, owners) {
   const out = [];

@@ -39,7 +39,7 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
       ),
     ];
   }
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...checkClass(source, prefix)];
   const unreachable = noPathToStable(source, ctx.stableService);
   if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
@@ -52,6 +52,30 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
     );
   }
   return out;
+}
+
+/** Class names of other Ingress controllers, which ignore ingress-nginx's canary annotations. */
+const OTHER_CONTROLLERS = /traefik|alb|higress|mse|apisix|kong|haproxy|contour|gce|azure|ambassador|emissary|istio/i;
+
+/**
+ * An Ingress of another controller (its class says so) would serve the canary Ingress as a second
+ * plain Ingress for the same host and path: no weight, no match. Warned, since class names are free.
+ */
+function checkClass(source: SourceObject, prefix: string): Diagnostic[] {
+  const cls = ingressClass(source.object);
+  if (!cls || /nginx/i.test(cls) || !OTHER_CONTROLLERS.test(cls)) return [];
+  const byName =
+    typeof (source.object.spec as { ingressClassName?: unknown } | undefined)?.ingressClassName === 'string';
+  const at = source.locate(
+    byName ? ['spec', 'ingressClassName'] : ['metadata', 'annotations', 'kubernetes.io/ingress.class'],
+  );
+  return [
+    diagnosticAt(
+      at,
+      `Ingress "${source.object.metadata.name}" has class "${cls}", which looks like another controller's: it ignores the ${prefix}/canary annotations, so the canary Ingress would take traffic unsplit; use the provider for that controller, or an ingress-nginx class`,
+      'warning',
+    ),
+  ];
 }
 
 /** Two listed Ingresses serving the same host+path would get two canaries there; ingress-nginx honours only one. */

@@ -86,3 +86,22 @@ test('GIVEN a workloadRef naming no Deployment WHEN validated THEN refused at wo
     ),
   );
 });
+
+test.each([
+  ['traefik', true],
+  ['alb', true],
+  ['nginx-internal', false],
+  ['public', false],
+])(
+  'GIVEN an ingress-nginx rollout whose Ingress has class %s WHEN validated THEN warned at the class: %s',
+  async (cls, warned) => {
+    const text = example('kruise-nginx/echoserver', 'ingress.yaml', (t) =>
+      t.replace('ingressClassName: nginx', `ingressClassName: ${cls}`),
+    );
+    const r = await runCli(['validate', 'src'], dir);
+    expect(r.code).toBe(0);
+    const warning = `src/ingress.yaml:${lineOf(text, 'ingressClassName')}:21: warning: Ingress "echoserver" has class "${cls}", which looks like another controller's`;
+    if (warned) expect(r.stderr).toContain(warning);
+    else expect(r.stderr).toBe('');
+  },
+);
