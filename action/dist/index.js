@@ -58279,6 +58279,21 @@ function checkServiceSelectors(r, resources, report) {
     }
   }
 }
+function checkStableSelectsPods(r, resources, warn2) {
+  const template = templateLabels(r, resources);
+  const name = r.traffic.stableService;
+  const stable = name ? resources.find("Service", name, r.namespace) : void 0;
+  if (!template || !stable) return;
+  const pods = { ...template, ...r.stablePodMetadata.labels };
+  const selector = selectorOf(stable.object);
+  const key2 = Object.keys(selector).find((k) => pods[k] !== String(selector[k]));
+  if (key2 === void 0) return;
+  const has = pods[key2] === void 0 ? `no ${key2} label` : `${key2}: ${pods[key2]}`;
+  warn2(
+    stable.locate(["spec", "selector", key2]),
+    `Service "${name}" selects ${key2}: ${selector[key2]}, but the pods of Deployment "${r.workload.name}" carry ${has}: it would send traffic to none of them; fix the selector or the pod template's labels`
+  );
+}
 function templateLabels(r, resources) {
   const d = r.workload.synthesized ?? resources.find("Deployment", r.workload.name, r.namespace)?.object;
   const spec = d && isObject(d.spec) ? d.spec : {};
@@ -58326,6 +58341,7 @@ function checkRollout(rollout, resources) {
   checkWorkload(rollout, resources, report, warn2);
   checkServices(rollout, resources, report);
   checkServiceSelectors(rollout, resources, report);
+  checkStableSelectsPods(rollout, resources, warn2);
   checkManagedRoutes(rollout, report);
   return out;
 }

@@ -3,7 +3,7 @@ import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { serviceNameProblem } from './object-checks';
 import { RolloutSpec, StepSpec } from '../model/rollout';
-import { checkServiceSelectors } from './service-rules';
+import { checkServiceSelectors, checkStableSelectsPods } from './service-rules';
 
 /** Semantic rules over one normalized rollout: small named checks that each push what they find. */
 export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diagnostic[] {
@@ -17,6 +17,7 @@ export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diag
   checkWorkload(rollout, resources, report, warn);
   checkServices(rollout, resources, report);
   checkServiceSelectors(rollout, resources, report);
+  checkStableSelectsPods(rollout, resources, warn);
   checkManagedRoutes(rollout, report);
   return out;
 }

@@ -70,6 +70,27 @@ export function checkServiceSelectors(r: RolloutSpec, resources: ResourceSet, re
   }
 }
 
+/**
+ * The stable Service selects none of the workload's pods (a typo in its selector or the template's
+ * labels): every step would send the stable share to no pod of this rollout. Warned at the key, as
+ * the Service may be meant for other pods too.
+ */
+export function checkStableSelectsPods(r: RolloutSpec, resources: ResourceSet, warn: Report): void {
+  const template = templateLabels(r, resources);
+  const name = r.traffic.stableService;
+  const stable = name ? resources.find('Service', name, r.namespace) : undefined;
+  if (!template || !stable) return;
+  const pods = { ...template, ...r.stablePodMetadata.labels };
+  const selector = selectorOf(stable.object);
+  const key = Object.keys(selector).find((k) => pods[k] !== String(selector[k]));
+  if (key === undefined) return;
+  const has = pods[key] === undefined ? `no ${key} label` : `${key}: ${pods[key]}`;
+  warn(
+    stable.locate(['spec', 'selector', key]),
+    `Service "${name}" selects ${key}: ${selector[key]}, but the pods of Deployment "${r.workload.name}" carry ${has}: it would send traffic to none of them; fix the selector or the pod template's labels`,
+  );
+}
+
 function templateLabels(r: RolloutSpec, resources: ResourceSet): Labels | undefined {
   const d = r.workload.synthesized ?? resources.find('Deployment', r.workload.name, r.namespace)?.object;
   const spec = d && isObject(d.spec) ? d.spec : {};

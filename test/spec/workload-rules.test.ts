@@ -105,3 +105,15 @@ test.each([
     else expect(r.stderr).toBe('');
   },
 );
+
+test('GIVEN a stable Service whose selector has a typo WHEN validated THEN warned at the selector key (it would select none of the pods)', async () => {
+  const text = example('argo-nginx/echoserver', 'service.yaml', (t) =>
+    t.replace(/(selector:\n\s+app:) echoserver/, '$1 echoservr'),
+  );
+  expect(text).toContain('app: echoservr');
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    `src/service.yaml:${lineOf(text, 'app: echoservr')}:10: warning: rollout echoserver: Service "echoserver" selects app: echoservr, but the pods of Deployment "echoserver" carry app: echoserver`,
+  );
+});
