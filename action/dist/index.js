@@ -58036,6 +58036,7 @@ function normalizeKruise(doc, inputs10) {
   }
   const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
+  diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
   const traffic2 = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
   if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic2.providers.length > 0));
@@ -58089,6 +58090,19 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
     );
   }
   return style === "partition" ? "partition" : "canary";
+}
+function fractionalTraffic(doc, steps, stepsPath) {
+  return steps.flatMap((s, i) => {
+    const traffic2 = obj(s).traffic;
+    if (typeof traffic2 !== "string" || !/^\s*\d+\.\d+%\s*$/.test(traffic2)) return [];
+    return [
+      error5(
+        doc,
+        [...stepsPath, i, "traffic"],
+        `step ${i + 1}: traffic ${traffic2.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic2))}% or ${Math.ceil(parseFloat(traffic2))}%`
+      )
+    ];
+  });
 }
 function kruiseStep(doc, raw, path33, v1beta1) {
   const s = obj(raw);

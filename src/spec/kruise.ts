@@ -33,6 +33,7 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
   }
   const stepsPath = ['spec', 'strategy', strategyKey, 'steps'];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
+  diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));
   // Kruise copies only a non-empty annotation.
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || undefined;
   const traffic = kruiseTraffic(doc, strategyKey, canary, routingRef !== undefined, diagnostics, inputs);
@@ -98,6 +99,25 @@ function kruiseStyle(
     );
   }
   return style === 'partition' ? 'partition' : 'canary';
+}
+
+/** Kruise reads `traffic` as a whole percent and refuses "50.5%"; rounding it would route a share nobody wrote. */
+function fractionalTraffic(
+  doc: ParsedDocument,
+  steps: readonly unknown[],
+  stepsPath: (string | number)[],
+): Diagnostic[] {
+  return steps.flatMap((s, i) => {
+    const traffic = obj(s).traffic;
+    if (typeof traffic !== 'string' || !/^\s*\d+\.\d+%\s*$/.test(traffic)) return [];
+    return [
+      error(
+        doc,
+        [...stepsPath, i, 'traffic'],
+        `step ${i + 1}: traffic ${traffic.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic))}% or ${Math.ceil(parseFloat(traffic))}%`,
+      ),
+    ];
+  });
 }
 
 export function kruiseStep(doc: ParsedDocument, raw: unknown, path: (string | number)[], v1beta1: boolean): StepSpec {

@@ -117,3 +117,15 @@ test('GIVEN a stable Service whose selector has a typo WHEN validated THEN warne
     `src/service.yaml:${lineOf(text, 'app: echoservr')}:10: warning: rollout echoserver: Service "echoserver" selects app: echoservr, but the pods of Deployment "echoserver" carry app: echoserver`,
   );
 });
+
+test('GIVEN a Kruise v1beta1 step with traffic 20.5% WHEN validated THEN refused at that traffic (Kruise refuses it; rounding would route a share nobody wrote)', async () => {
+  const text = example('higress/echoserver', 'rollout.yaml', (t) => t.replace('traffic: 30%', 'traffic: 20.5%'));
+  expect(text).toContain('traffic: 20.5%');
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(
+    new RegExp(
+      `src/rollout\\.yaml:${lineOf(text, '20.5%')}:\\d+: step 3: traffic 20\\.5% is not a whole percent; Kruise refuses it: write 20% or 21%`,
+    ),
+  );
+});
