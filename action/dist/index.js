@@ -57370,6 +57370,10 @@ function lua(s) {
 function withPause(doc, rollout, paused, path33) {
   return paused ? { ...rollout, pausedBy: { field: path33.join("."), origin: doc.locate(path33) } } : rollout;
 }
+var isAppsV1 = (apiVersion) => apiVersion === void 0 || apiVersion === "apps/v1";
+function wrongDeploymentApi(apiVersion) {
+  return `workloadRef.apiVersion ${JSON.stringify(apiVersion)} names no Deployment API; a Deployment is apps/v1 (the controller would find no workload)`;
+}
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
@@ -57672,6 +57676,8 @@ function argoWorkload(doc, root, replicas2, out) {
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
       out.push(error4(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+    else if (!isAppsV1(ref.apiVersion))
+      out.push(error4(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
@@ -58033,7 +58039,8 @@ function normalizeKruise(doc, inputs10) {
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
     diagnostics.push(error5(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
-  }
+  } else if (!isAppsV1(ref.apiVersion))
+    diagnostics.push(error5(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
   const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));

@@ -4,7 +4,14 @@ import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
 import type { Gate } from '../model/plan';
 import { ParsedDocument } from '../yaml/parse';
-import { antiAffinityOf, serviceOrigins, unsupportedWorkload, withPause } from './reader-common';
+import {
+  antiAffinityOf,
+  isAppsV1,
+  serviceOrigins,
+  unsupportedWorkload,
+  withPause,
+  wrongDeploymentApi,
+} from './reader-common';
 import { blueGreenRollingUpdate, readBlueGreen } from './argo-bluegreen';
 import { NormalizeResult, providersFromArgo } from './providers';
 import {
@@ -200,6 +207,8 @@ function argoWorkload(
   if (spec.workloadRef !== undefined) {
     if (str(ref.kind) !== 'Deployment')
       out.push(error(doc, ['spec', 'workloadRef', 'kind'], unsupportedWorkload(str(ref.kind))));
+    else if (!isAppsV1(ref.apiVersion))
+      out.push(error(doc, ['spec', 'workloadRef', 'apiVersion'], wrongDeploymentApi(ref.apiVersion)));
     return {
       kind: 'Deployment',
       name: str(ref.name) ?? '',

@@ -1,7 +1,7 @@
 import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
-import { unsupportedWorkload, withPause } from './reader-common';
+import { isAppsV1, unsupportedWorkload, withPause, wrongDeploymentApi } from './reader-common';
 import { NormalizeResult, providerFromKruiseRouting } from './providers';
 import { PauseSpec, RolloutSpec, StepSpec, TrafficSpec } from '../model/rollout';
 import { headerModifier, kruiseMatch, parseAmount, parsePercent } from './kruise-values';
@@ -30,7 +30,8 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
   const refPath = v1beta1 ? ['spec', 'workloadRef'] : ['spec', 'objectRef', 'workloadRef'];
   if (str(ref.kind) !== 'Deployment') {
     diagnostics.push(error(doc, [...refPath, 'kind'], unsupportedWorkload(str(ref.kind))));
-  }
+  } else if (!isAppsV1(ref.apiVersion))
+    diagnostics.push(error(doc, [...refPath, 'apiVersion'], wrongDeploymentApi(ref.apiVersion)));
   const stepsPath = ['spec', 'strategy', strategyKey, 'steps'];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));

@@ -16,6 +16,13 @@ export function withPause(
 }
 
 /** One message for every workload kind but Deployment (CloneSet, StatefulSet, DaemonSet, ...). */
+/** workloadRef.apiVersion: absent (Argo lets it be) or apps/v1, the only Deployment API there is. */
+export const isAppsV1 = (apiVersion: unknown) => apiVersion === undefined || apiVersion === 'apps/v1';
+
+export function wrongDeploymentApi(apiVersion: unknown): string {
+  return `workloadRef.apiVersion ${JSON.stringify(apiVersion)} names no Deployment API; a Deployment is apps/v1 (the controller would find no workload)`;
+}
+
 export function unsupportedWorkload(kind: string | undefined): string {
   return `workloadRef.kind ${kind ?? '(none)'} is not supported: rollgen renders Deployments only; a ${kind ?? 'workload'} rollout needs the rollout controller in the cluster`;
 }

@@ -129,3 +129,25 @@ test('GIVEN a Kruise v1beta1 step with traffic 20.5% WHEN validated THEN refused
     ),
   );
 });
+
+test.each([
+  ['kruise-nginx/echoserver', /apiVersion: apps\/v1(\n\s+kind: Deployment)/, 'apiVersion: apps/v2$1'],
+  [
+    'argo-nginx/echoserver',
+    /workloadRef:\n(\s+)apiVersion: apps\/v1/,
+    'workloadRef:\n$1apiVersion: foo.example.com/v9',
+  ],
+])(
+  'GIVEN %s with a workloadRef.apiVersion that is not apps/v1 WHEN validated THEN refused at it',
+  async (name, from, to) => {
+    const text = example(name, 'rollout.yaml', (t) => t.replace(from, to));
+    const bad = /apps\/v2|foo\.example\.com\/v9/.exec(text)![0];
+    const r = await runCli(['validate', 'src'], dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `src/rollout\\.yaml:${lineOf(text, bad)}:\\d+: workloadRef\\.apiVersion "${bad.replace(/[./]/g, '\\$&')}" names no Deployment API`,
+      ),
+    );
+  },
+);
