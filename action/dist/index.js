@@ -49614,10 +49614,15 @@ var ResourceSet = class _ResourceSet {
   byKey = /* @__PURE__ */ new Map();
   /** Whether the app holds this object but it was left out for its own errors (see the constructor). */
   wasRejected(kind, name, namespace) {
-    return this.rejected.has(`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`) || this.rejected.has(`${kind}/${namespace ?? ""}/${name}`);
+    return this.keys(kind, name, namespace).some((k) => this.rejected.has(k));
   }
   find(kind, name, namespace) {
-    return this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`) ?? this.byKey.get(`${kind}/${namespace ?? ""}/${name}`);
+    const [key2, plain] = this.keys(kind, name, namespace);
+    return this.byKey.get(key2) ?? this.byKey.get(plain);
+  }
+  /** The object's key in the default namespace, then as written (no namespace: none). */
+  keys(kind, name, namespace) {
+    return [`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`, `${kind}/${namespace ?? ""}/${name}`];
   }
   /**
    * The same set with `objects` laid over it: same kind/namespace/name replaces the object (keeping
@@ -57374,6 +57379,9 @@ var isAppsV1 = (apiVersion) => apiVersion === void 0 || apiVersion === "apps/v1"
 function wrongDeploymentApi(apiVersion) {
   return `workloadRef.apiVersion ${JSON.stringify(apiVersion)} names no Deployment API; a Deployment is apps/v1 (the controller would find no workload)`;
 }
+function scaledToZero(who) {
+  return `${who}replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out`;
+}
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
@@ -57564,7 +57572,7 @@ function normalizeArgo(doc, inputs10) {
   if (num(spec.replicas) === 0)
     diagnostics.push({
       ...doc.locate(["spec", "replicas"]),
-      message: "replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out",
+      message: scaledToZero(""),
       severity: "warning"
     });
   if (!sides && stable !== void 0 && stable === canarySvc)
@@ -58305,11 +58313,11 @@ function checkStableSelectsPods(r, resources, warn2) {
   const name = r.traffic.stableService;
   const stable = name ? resources.find("Service", name, r.namespace) : void 0;
   if (!template || !stable) return;
-  const pods = { ...template, ...r.stablePodMetadata.labels };
+  const own = (k) => k in r.stablePodMetadata.labels || k in r.canaryPodMetadata.labels;
   const selector = selectorOf(stable.object);
-  const key2 = Object.keys(selector).find((k) => pods[k] !== String(selector[k]));
+  const key2 = Object.keys(selector).find((k) => !own(k) && template[k] !== String(selector[k]));
   if (key2 === void 0) return;
-  const has = pods[key2] === void 0 ? `no ${key2} label` : `${key2}: ${pods[key2]}`;
+  const has = template[key2] === void 0 ? `no ${key2} label` : `${key2}: ${template[key2]}`;
   warn2(
     stable.locate(["spec", "selector", key2]),
     `Service "${name}" selects ${key2}: ${selector[key2]}, but the pods of Deployment "${r.workload.name}" carry ${has}: it would send traffic to none of them; fix the selector or the pod template's labels`
@@ -58461,10 +58469,7 @@ function checkDeploymentRuns(r, found, report, warn2) {
       `Deployment "${name}" has spec.paused: true, so its canary would start no pods while it takes traffic; remove spec.paused (rollgen stages the rollout itself, step by step)`
     );
   if (r.workload.replicasOverride === void 0 && spec.replicas === 0)
-    warn2(
-      found.locate(["spec", "replicas"]),
-      `Deployment "${name}" has replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out`
-    );
+    warn2(found.locate(["spec", "replicas"]), scaledToZero(`Deployment "${name}" has `));
 }
 function checkServices(r, resources, report) {
   const { stableService, canaryService, generateCanaryService, providers } = r.traffic;

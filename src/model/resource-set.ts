@@ -26,17 +26,17 @@ export class ResourceSet {
 
   /** Whether the app holds this object but it was left out for its own errors (see the constructor). */
   wasRejected(kind: string, name: string, namespace?: string): boolean {
-    return (
-      this.rejected.has(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ||
-      this.rejected.has(`${kind}/${namespace ?? ''}/${name}`)
-    );
+    return this.keys(kind, name, namespace).some((k) => this.rejected.has(k));
   }
 
   find(kind: string, name: string, namespace?: string): SourceObject | undefined {
-    return (
-      this.byKey.get(`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`) ??
-      this.byKey.get(`${kind}/${namespace ?? ''}/${name}`)
-    );
+    const [key, plain] = this.keys(kind, name, namespace);
+    return this.byKey.get(key) ?? this.byKey.get(plain);
+  }
+
+  /** The object's key in the default namespace, then as written (no namespace: none). */
+  private keys(kind: string, name: string, namespace?: string): [string, string] {
+    return [`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`, `${kind}/${namespace ?? ''}/${name}`];
   }
 
   /**

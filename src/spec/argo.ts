@@ -7,6 +7,7 @@ import { ParsedDocument } from '../yaml/parse';
 import {
   antiAffinityOf,
   isAppsV1,
+  scaledToZero,
   serviceOrigins,
   unsupportedWorkload,
   withPause,
@@ -71,7 +72,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   if (num(spec.replicas) === 0)
     diagnostics.push({
       ...doc.locate(['spec', 'replicas']),
-      message: 'replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out',
+      message: scaledToZero(''),
       severity: 'warning',
     });
   // One Service for both would send each request to old and new pods by their count, whatever the step says.

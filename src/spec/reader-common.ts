@@ -15,7 +15,6 @@ export function withPause(
   return paused ? { ...rollout, pausedBy: { field: path.join('.'), origin: doc.locate(path) } } : rollout;
 }
 
-/** One message for every workload kind but Deployment (CloneSet, StatefulSet, DaemonSet, ...). */
 /** workloadRef.apiVersion: absent (Argo lets it be) or apps/v1, the only Deployment API there is. */
 export const isAppsV1 = (apiVersion: unknown) => apiVersion === undefined || apiVersion === 'apps/v1';
 
@@ -23,6 +22,12 @@ export function wrongDeploymentApi(apiVersion: unknown): string {
   return `workloadRef.apiVersion ${JSON.stringify(apiVersion)} names no Deployment API; a Deployment is apps/v1 (the controller would find no workload)`;
 }
 
+/** The warning for replicas: 0 (the Deployment's, or an Argo Rollout's, which governs): `who` has it. */
+export function scaledToZero(who: string): string {
+  return `${who}replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out`;
+}
+
+/** One message for every workload kind but Deployment (CloneSet, StatefulSet, DaemonSet, ...). */
 export function unsupportedWorkload(kind: string | undefined): string {
   return `workloadRef.kind ${kind ?? '(none)'} is not supported: rollgen renders Deployments only; a ${kind ?? 'workload'} rollout needs the rollout controller in the cluster`;
 }

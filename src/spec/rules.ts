@@ -2,6 +2,7 @@ import { Diagnostic, Origin } from '../diagnostics';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { serviceNameProblem } from './object-checks';
+import { scaledToZero } from './reader-common';
 import { RolloutSpec, StepSpec } from '../model/rollout';
 import { checkServiceSelectors, checkStableSelectsPods } from './service-rules';
 
@@ -138,10 +139,7 @@ function checkDeploymentRuns(r: RolloutSpec, found: SourceObject, report: Report
       `Deployment "${name}" has spec.paused: true, so its canary would start no pods while it takes traffic; remove spec.paused (rollgen stages the rollout itself, step by step)`,
     );
   if (r.workload.replicasOverride === undefined && spec.replicas === 0)
-    warn(
-      found.locate(['spec', 'replicas']),
-      `Deployment "${name}" has replicas: 0: no pod of either version serves the traffic any step sends; scale it up to roll out`,
-    );
+    warn(found.locate(['spec', 'replicas']), scaledToZero(`Deployment "${name}" has `));
 }
 
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {

@@ -80,11 +80,12 @@ export function checkStableSelectsPods(r: RolloutSpec, resources: ResourceSet, w
   const name = r.traffic.stableService;
   const stable = name ? resources.find('Service', name, r.namespace) : undefined;
   if (!template || !stable) return;
-  const pods = { ...template, ...r.stablePodMetadata.labels };
+  // Keys the pod metadata sets are checkServiceSelectors' (an error there).
+  const own = (k: string) => k in r.stablePodMetadata.labels || k in r.canaryPodMetadata.labels;
   const selector = selectorOf(stable.object);
-  const key = Object.keys(selector).find((k) => pods[k] !== String(selector[k]));
+  const key = Object.keys(selector).find((k) => !own(k) && template[k] !== String(selector[k]));
   if (key === undefined) return;
-  const has = pods[key] === undefined ? `no ${key} label` : `${key}: ${pods[key]}`;
+  const has = template[key] === undefined ? `no ${key} label` : `${key}: ${template[key]}`;
   warn(
     stable.locate(['spec', 'selector', key]),
     `Service "${name}" selects ${key}: ${selector[key]}, but the pods of Deployment "${r.workload.name}" carry ${has}: it would send traffic to none of them; fix the selector or the pod template's labels`,

@@ -151,3 +151,20 @@ test.each([
     );
   },
 );
+
+test('GIVEN a selector key the pod metadata sets, mistyped WHEN validated THEN one error for it (the metadata rule), not also the warning', async () => {
+  const text = example('argo-nginx/echoserver', 'service.yaml', (t) =>
+    t.replace(/(selector:\n(\s+))app: echoserver/, '$1app: echoserver\n$2role: stabel'),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'src', 'rollout.yaml'),
+    fs
+      .readFileSync(path.join(dir, 'src', 'rollout.yaml'), 'utf8')
+      .replace(/(\n(\s+)stableService: echoserver\n)/, '$1$2stableMetadata:\n$2  labels:\n$2    role: stable\n'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  const about = r.stderr.split('\n').filter((l) => l.includes(`src/service.yaml:${lineOf(text, 'role: stabel')}:`));
+  expect(about).toHaveLength(1);
+  expect(about[0]).not.toContain('warning');
+});
