@@ -48972,11 +48972,7 @@ function prepareOutputDirs(dirs) {
       )
     )
   ).then((pairs3) => new Map(pairs3.flat()));
-  const discard2 = async () => {
-    const madeHere = [...await made].filter((e) => e[1] !== void 0);
-    madeHere.sort((a, b) => b[1].length - a[1].length);
-    for (const [dir, created] of madeHere) await removeEmpty(dir, created);
-  };
+  const discard2 = async () => removeMadeDirs([...await made].filter((e) => e[1] !== void 0));
   return { made, discard: discard2 };
 }
 async function takeLock(dir, opts, sameOwner) {
@@ -48987,7 +48983,7 @@ async function takeLock(dir, opts, sameOwner) {
   const deadline = Date.now() + opts.waitMs;
   let told = false;
   for (; ; ) {
-    if (tryCreate(file, sameOwner)) return { release: () => release(file, dir, created) };
+    if (tryCreate(file, sameOwner)) return { file, dir, created };
     const owner = readOwner(file);
     if (owner === void 0) continue;
     if (isDead(owner)) {
@@ -49012,11 +49008,11 @@ async function lockOutputs(dirs, opts) {
     for (const d of sorted)
       held.push(await takeLock(d, opts, held.length > 0 ? path7.join(sorted[0], LOCK_FILE) : void 0));
   } catch (e) {
-    await Promise.all(held.map((l) => l.release()));
+    await release(held);
     await opts.prepared?.discard();
     throw e;
   }
-  return { release: async () => void await Promise.all(held.map((l) => l.release())) };
+  return { release: () => release(held) };
 }
 function tryCreate(file, sameOwner) {
   try {
@@ -49068,9 +49064,13 @@ function breakStaleLock(file, owner) {
     fs7.rmSync(breaker, { force: true });
   }
 }
-async function release(file, dir, created) {
-  await fs7.promises.rm(file, { force: true });
-  if (created) await removeEmpty(dir, created);
+async function release(held) {
+  await Promise.all(held.map((l) => fs7.promises.rm(l.file, { force: true })));
+  await removeMadeDirs(held.flatMap((l) => l.created === void 0 ? [] : [[l.dir, l.created]]));
+}
+async function removeMadeDirs(made) {
+  const deepestFirst = [...made].sort((a, b) => b[1].length - a[1].length);
+  for (const [dir, created] of deepestFirst) await removeEmpty(dir, created);
 }
 async function removeEmpty(dir, created) {
   for (let d = dir; ; d = path7.dirname(d)) {

@@ -48,12 +48,8 @@ export function prepareOutputDirs(dirs: readonly string[]): PreparedDirs {
       ),
     ),
   ).then((pairs) => new Map(pairs.flat()));
-  const discard = async () => {
-    // Deepest first: the output that made a shared parent removes it once its siblings are gone.
-    const madeHere = [...(await made)].filter((e): e is [string, string] => e[1] !== undefined);
-    madeHere.sort((a, b) => b[1].length - a[1].length);
-    for (const [dir, created] of madeHere) await removeEmpty(dir, created);
-  };
+  const discard = async () =>
+    removeMadeDirs([...(await made)].filter((e): e is [string, string] => e[1] !== undefined));
   return { made, discard };
 }
 
@@ -62,7 +58,7 @@ export function prepareOutputDirs(dirs: readonly string[]): PreparedDirs {
  * through the page cache; after a machine crash its owner is gone, and a lock that did not reach
  * the disk is the right outcome (one that did would be judged by a pid the reboot may have reused).
  */
-async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Promise<OutputLock> {
+async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Promise<HeldLock> {
   const prepared = await opts.prepared?.made;
   checkNotLink(dir);
   const created = prepared?.has(dir) ? prepared.get(dir) : makeDirs(dir);
@@ -70,7 +66,7 @@ async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Pro
   const deadline = Date.now() + opts.waitMs;
   let told = false;
   for (;;) {
-    if (tryCreate(file, sameOwner)) return { release: () => release(file, dir, created) };
+    if (tryCreate(file, sameOwner)) return { file, dir, created };
     const owner = readOwner(file);
     if (owner === undefined) continue; // released in between
     if (isDead(owner)) {
@@ -91,19 +87,25 @@ async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Pro
 
 /** Locks several outputs in one fixed order, so two runs over overlapping apps cannot deadlock. */
 export async function lockOutputs(dirs: readonly string[], opts: LockOptions): Promise<OutputLock> {
-  const held: OutputLock[] = [];
+  const held: HeldLock[] = [];
   try {
     const sorted = [...new Set(dirs)].sort(compareText);
     // Every lock of the run holds the same owner line: the first one's file, linked (see tryCreate).
     for (const d of sorted)
       held.push(await takeLock(d, opts, held.length > 0 ? path.join(sorted[0], LOCK_FILE) : undefined));
   } catch (e) {
-    await Promise.all(held.map((l) => l.release()));
+    await release(held);
     await opts.prepared?.discard(); // the directories of the outputs not locked yet
     throw e;
   }
-  // Released together: an unlink waits on the file system's journal, and issued at once they share it.
-  return { release: async () => void (await Promise.all(held.map((l) => l.release()))) };
+  return { release: () => release(held) };
+}
+
+/** A lock file this run created, in `dir`; `created`: the first directory made for it, if any. */
+interface HeldLock {
+  readonly file: string;
+  readonly dir: string;
+  readonly created: string | undefined;
 }
 
 /**
@@ -170,10 +172,20 @@ function breakStaleLock(file: string, owner: string): void {
   }
 }
 
-/** A failed first deploy leaves no empty output (nor the parents made for it) behind. */
-async function release(file: string, dir: string, created: string | undefined): Promise<void> {
-  await fs.promises.rm(file, { force: true });
-  if (created) await removeEmpty(dir, created);
+/**
+ * Removes the lock files together (an unlink waits on the file system's journal, and issued at once
+ * they share it), then what a failed first deploy made: no empty output, nor the parents made for
+ * it, stays behind. Deepest first, in turn: the output that made a shared parent removes it once
+ * its siblings are gone (removed at once, each would find the parent still holding the other).
+ */
+async function release(held: readonly HeldLock[]): Promise<void> {
+  await Promise.all(held.map((l) => fs.promises.rm(l.file, { force: true })));
+  await removeMadeDirs(held.flatMap((l) => (l.created === undefined ? [] : [[l.dir, l.created] as const])));
+}
+
+async function removeMadeDirs(made: ReadonlyArray<readonly [dir: string, created: string]>): Promise<void> {
+  const deepestFirst = [...made].sort((a, b) => b[1].length - a[1].length);
+  for (const [dir, created] of deepestFirst) await removeEmpty(dir, created);
 }
 
 /** Removes `dir` and its parents up to `created` while they are empty (another output may share a parent). */
