@@ -55386,11 +55386,13 @@ var input = (g, options) => ({ provider: g.id, options });
 // src/analysis/gates.ts
 function gatesOf(analysis, step) {
   if (!analysis) return [];
-  const own = (analysis.steps[step] ?? []).map((spec, i, all) => ({
-    kind: "step",
-    id: all.length > 1 ? `step-${step}-${i + 1}` : `step-${step}`,
-    spec
-  }));
+  const own = (analysis.steps[step] ?? []).map(
+    (spec, i, all) => ({
+      kind: "step",
+      id: all.length > 1 ? `step-${step}-${i + 1}` : `step-${step}`,
+      spec
+    })
+  );
   const bg = analysis.background;
   const background2 = bg && step >= bg.startingStep ? [{ kind: "background", id: "background", spec: bg.spec }] : [];
   return [...own, ...background2];

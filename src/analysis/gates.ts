@@ -8,11 +8,13 @@ import { GateAnalysis, RolloutAnalysis } from './types';
  */
 export function gatesOf(analysis: RolloutAnalysis | undefined, step: number): GateAnalysis[] {
   if (!analysis) return [];
-  const own = (analysis.steps[step] ?? []).map((spec, i, all): GateAnalysis => ({
-    kind: 'step',
-    id: all.length > 1 ? `step-${step}-${i + 1}` : `step-${step}`,
-    spec,
-  }));
+  const own = (analysis.steps[step] ?? []).map(
+    (spec, i, all): GateAnalysis => ({
+      kind: 'step',
+      id: all.length > 1 ? `step-${step}-${i + 1}` : `step-${step}`,
+      spec,
+    }),
+  );
   const bg = analysis.background;
   const background: GateAnalysis[] =
     bg && step >= bg.startingStep ? [{ kind: 'background', id: 'background', spec: bg.spec }] : [];

@@ -43,7 +43,7 @@ export function readSourceCommits(
 /** `git log -z --format=%x01%H%x00%s --name-only`: per commit \x01SHA\0SUBJECT\0, then \nNAME\0NAME\0... */
 function* commitsOf(log: string): Generator<{ commit: SourceCommit; files: string[] }> {
   const tokens = log.split('\0');
-  for (let t = 0; t < tokens.length;) {
+  for (let t = 0; t < tokens.length; ) {
     const sha = shaOf(tokens[t]);
     if (!sha) {
       t++;

@@ -92,7 +92,7 @@ export async function writeNewFileFlushed(file: string, content: string): Promis
   );
   try {
     const bytes = Buffer.from(content);
-    for (let at = 0; at < bytes.length;) at += (await write(fd, bytes, at, bytes.length - at, at)).bytesWritten;
+    for (let at = 0; at < bytes.length; ) at += (await write(fd, bytes, at, bytes.length - at, at)).bytesWritten;
     umaskNarrows ??= ((await fstat(fd)).mode & 0o777) !== FILE_MODE;
     if (umaskNarrows) await fchmod(fd, FILE_MODE);
     await fsync(fd);

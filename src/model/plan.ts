@@ -63,7 +63,9 @@ export interface TrafficState {
 }
 
 export type Gate =
-  { readonly kind: 'manual' } | { readonly kind: 'timed'; readonly seconds: number } | { readonly kind: 'automatic' };
+  | { readonly kind: 'manual' }
+  | { readonly kind: 'timed'; readonly seconds: number }
+  | { readonly kind: 'automatic' };
 
 export const stableTraffic = (weightTotal: number): TrafficState => ({
   weight: 0,

@@ -137,7 +137,9 @@ export interface StepSpec {
 
 /** none: the next entry follows without a pause (Argo automatic); manual: wait for a person; timed: wait `seconds`. */
 export type PauseSpec =
-  { readonly kind: 'none' } | { readonly kind: 'manual' } | { readonly kind: 'timed'; readonly seconds: number };
+  | { readonly kind: 'none' }
+  | { readonly kind: 'manual' }
+  | { readonly kind: 'timed'; readonly seconds: number };
 
 export type StringMatchType = 'Exact' | 'RegularExpression' | 'Prefix';
 

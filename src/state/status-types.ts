@@ -5,7 +5,15 @@ import { RolloutStatus } from './status';
 
 /** Named as `kubectl argo rollouts` names them, plus the states only a git-driven rollout has. */
 export type ViewPhase =
-  'NotDeployed' | 'Adopting' | 'Healthy' | 'Progressing' | 'Paused' | 'Promoting' | 'Draining' | 'Aborted' | 'Held';
+  | 'NotDeployed'
+  | 'Adopting'
+  | 'Healthy'
+  | 'Progressing'
+  | 'Paused'
+  | 'Promoting'
+  | 'Draining'
+  | 'Aborted'
+  | 'Held';
 
 export interface ContainerImage {
   readonly container: string;
@@ -28,7 +36,8 @@ export interface PendingPull {
 }
 
 export type GitHubView =
-  { readonly looked: false; readonly why: string } | { readonly looked: true; readonly pulls: readonly PendingPull[] };
+  | { readonly looked: false; readonly why: string }
+  | { readonly looked: true; readonly pulls: readonly PendingPull[] };
 
 export interface StatusInput {
   readonly app: string;

@@ -43,7 +43,7 @@ describe('fake GitHub routes', () => {
     const refsIn = (node: unknown): string[] => JSON.stringify(node).match(/(?<="#\/components\/)[^"]+/g) ?? [];
     const reached = new Set<string>();
     const unresolved: string[] = [];
-    for (const queue = refsIn(served); queue.length > 0;) {
+    for (const queue = refsIn(served); queue.length > 0; ) {
       const ref = queue.pop()!;
       if (reached.has(ref)) continue;
       reached.add(ref);

@@ -39,7 +39,8 @@ export interface Fault {
   readonly afterHandling?: boolean;
   /** A body, or one built from the request headers (to play a server that echoes credentials). */
   readonly body?:
-    Readonly<Record<string, unknown>> | ((headers: IncomingMessage['headers']) => Readonly<Record<string, unknown>>);
+    | Readonly<Record<string, unknown>>
+    | ((headers: IncomingMessage['headers']) => Readonly<Record<string, unknown>>);
 }
 
 interface Matcher {

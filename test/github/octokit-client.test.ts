@@ -288,16 +288,14 @@ describe('checks', () => {
     [
       'a pending status',
       () => (
-        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'success'),
-        h.fake.state.addStatus(sha, 'legacy', 'pending')
+        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'success'), h.fake.state.addStatus(sha, 'legacy', 'pending')
       ),
       'pending',
     ],
     [
       'a failed run next to a running one',
       () => (
-        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'timed_out'),
-        h.fake.state.addCheckRun(sha, 'e2e', 'queued')
+        h.fake.state.addCheckRun(sha, 'ci', 'completed', 'timed_out'), h.fake.state.addCheckRun(sha, 'e2e', 'queued')
       ),
       'failure',
     ],

@@ -110,7 +110,9 @@ export class FakeScm implements ScmClient {
 
   async commitToBranch(req: CommitRequest): Promise<string> {
     await this.enter('commitToBranch', req);
-    const sha = createHash('sha1').update(`${++this.seq}:${req.branch}:${req.parent}`).digest('hex');
+    const sha = createHash('sha1')
+      .update(`${++this.seq}:${req.branch}:${req.parent}`)
+      .digest('hex');
     this.commits.set(sha, { parent: req.parent, message: req.message, changes: req.changes.map((c) => ({ ...c })) });
     if (!this.branches.has(req.branch)) {
       await tick();

@@ -19,8 +19,8 @@ const PASSING = new Set(['success', 'neutral', 'skipped']);
 
 /** Any failure wins, then anything still running; no checks at all counts as success. */
 export function combineChecks(runs: readonly CheckRunResult[], status: CombinedStatus): CheckState {
-  const runStates = runs.map((r): CheckState =>
-    r.status !== 'completed' ? 'pending' : PASSING.has(r.conclusion ?? '') ? 'success' : 'failure',
+  const runStates = runs.map(
+    (r): CheckState => (r.status !== 'completed' ? 'pending' : PASSING.has(r.conclusion ?? '') ? 'success' : 'failure'),
   );
   // GitHub reports 'pending' for a commit with no statuses at all: that is no signal, not a wait.
   const statusState: CheckState =

@@ -37,7 +37,14 @@ export interface CheckRun {
   readonly name: string;
   readonly status: 'queued' | 'in_progress' | 'completed';
   readonly conclusion:
-    'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | null;
+    | 'success'
+    | 'failure'
+    | 'neutral'
+    | 'cancelled'
+    | 'skipped'
+    | 'timed_out'
+    | 'action_required'
+    | null;
   readonly output?: { readonly title: string | null; readonly summary: string | null; readonly text: string | null };
 }
 
