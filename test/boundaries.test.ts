@@ -185,7 +185,10 @@ describe('boundaries: pure core and generators', () => {
 export const LAYERS: Readonly<Record<string, { paths: readonly string[]; uses: readonly string[]; isolated?: true }>> =
   {
     // package.json: plain data (the version), inlined into the bundle at build time.
-    base: { paths: ['src/diagnostics.ts', 'src/errors.ts', 'src/model', 'src/yaml', 'package.json'], uses: [] },
+    base: {
+      paths: ['src/diagnostics.ts', 'src/errors.ts', 'src/suggest.ts', 'src/model', 'src/yaml', 'package.json'],
+      uses: [],
+    },
     contract: { paths: ['src/contract'], uses: ['base'] },
     kit: { paths: ['generators/_kit'], uses: ['contract', 'base'] },
     generators: { paths: ['generators'], uses: ['kit', 'contract', 'base'], isolated: true },

@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { program } from '../src/cli';
-import { editDistance, suggestName } from '../src/app/suggest';
+import { editDistance, suggestName } from '../src/suggest';
 import { runCli } from './helpers/cli';
 
 const ROOT = path.join(__dirname, '..');

@@ -14,7 +14,7 @@ import { defaultGatePolicy } from '../plan/gates';
 import { defaultTrackLabel } from '../model/track';
 import { RENDERED_HEADER, contentDigest } from '../state/output-files';
 import { loadApp } from './load-app';
-import { suggestName } from './suggest';
+import { suggestName } from '../suggest';
 import type { LoadedApp } from '../spec/loaded-app';
 import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';

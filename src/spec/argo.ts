@@ -33,6 +33,8 @@ type Path = (string | number)[];
 interface WalkState {
   weight: number;
   scale?: ReplicaAmount;
+  /** Where a scale of no pods was set, until a step that sends the canary traffic is warned of it. */
+  zeroScaleAt?: Path;
   headerRoutes: Map<string, NamedRoute>;
   mirrorRoutes: Map<string, MirrorRoute>;
 }
@@ -273,6 +275,7 @@ function walkSteps(
     if (e.pause !== undefined) return applyPause(doc, steps, e.pause, path, out);
     if (e.analysis !== undefined) return applyAnalysis(doc, steps, leading, e.analysis, path, out);
     if (!applyAction(doc, state, e, path, wc, out)) return;
+    warnTrafficWithoutPods(doc, state, out);
     steps.push(snapshot(doc.locate(path), state, wc.managed));
     entryOfStep.push(i);
   });
@@ -366,6 +369,8 @@ function applyAction(
         ),
       );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
+    const none = state.scale && ('count' in state.scale ? state.scale.count : state.scale.percent) === 0;
+    state.zeroScaleAt = none ? [...path, 'setCanaryScale'] : undefined;
   } else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
@@ -376,6 +381,23 @@ function applyAction(
     return false;
   }
   return true;
+}
+
+/**
+ * A step that sends the canary traffic always runs a canary pod (plan/replicas.ts): Argo would
+ * route that traffic to a Service with no endpoints. Said once, where the scale of no pods was set.
+ */
+function warnTrafficWithoutPods(doc: ParsedDocument, state: WalkState, out: Diagnostic[]): void {
+  if (!state.zeroScaleAt || (state.weight === 0 && state.headerRoutes.size === 0)) return;
+  const sends = state.weight > 0 ? `setWeight ${state.weight}` : 'a header route';
+  out.push({
+    ...doc.locate(state.zeroScaleAt),
+    message:
+      `setCanaryScale gives the canary no pods while a step sends it traffic (${sends}): Argo would send ` +
+      'that traffic to no pods; rollgen runs 1 canary pod. Scale to 1 or more, or send no traffic while it has none',
+    severity: 'warning',
+  });
+  state.zeroScaleAt = undefined;
 }
 
 function snapshot(origin: StepSpec['origin'], s: WalkState, managed: readonly string[]): StepSpec {

@@ -1,5 +1,6 @@
 import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
+import { suggestName } from '../suggest';
 import { ParsedDocument } from '../yaml/parse';
 import { isAppsV1, unsupportedWorkload, withPause, wrongDeploymentApi } from './reader-common';
 import { NormalizeResult, providerFromKruiseRouting } from './providers';
@@ -26,6 +27,7 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap(meta.annotations);
+  diagnostics.push(...unreadAnnotations(doc, annotations));
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ['spec', 'workloadRef'] : ['spec', 'objectRef', 'workloadRef'];
   if (str(ref.kind) !== 'Deployment') {
@@ -235,4 +237,25 @@ export function matchesOverTraffic(
 function error(doc: ParsedDocument, path: (string | number)[], message: string): Diagnostic {
   const o = doc.locate(path);
   return { file: o.file, line: o.line, col: o.col, message, severity: 'error' };
+}
+
+/** Kruise keys a Rollout may carry that change nothing rollgen renders: written by the controller, or for other workloads. */
+const KRUISE_INERT = new Set(['rollouts.kruise.io/hash', 'rollouts.kruise.io/rollback-in-batch']);
+
+/**
+ * A `rollouts.kruise.io/` annotation neither Kruise nor rollgen reads on a Rollout is most often a
+ * typo of one they do (`rolling-stlye`): ignored, the rollout would run another style or route.
+ */
+function unreadAnnotations(doc: ParsedDocument, annotations: Record<string, string>): Diagnostic[] {
+  const read = [ROLLING_STYLE, TRAFFIC_ROUTING];
+  return Object.keys(annotations)
+    .filter((k) => k.startsWith('rollouts.kruise.io/') && !read.includes(k) && !KRUISE_INERT.has(k))
+    .map((k) => {
+      const near = suggestName(k, read);
+      return {
+        ...doc.locate(['metadata', 'annotations', k]),
+        message: `annotation ${k} is not one Kruise reads on a Rollout, so it changes nothing${near ? `; did you mean ${near}?` : ''}`,
+        severity: 'warning' as const,
+      };
+    });
 }

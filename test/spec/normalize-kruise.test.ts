@@ -81,6 +81,33 @@ describe('normalizeKruise: rolling style', () => {
     expect(rollout.style).toBe('canary');
   });
 
+  test('GIVEN a mistyped rollouts.kruise.io annotation WHEN normalized THEN a warning at it with the key meant; the default style runs', () => {
+    const text = kruiseV1alpha1(`- weight: 20`, { annotations: 'rollouts.kruise.io/rolling-stlye: partition' });
+    const { rollout, diagnostics } = kruise(text);
+    expect(rollout.style).toBe('canary');
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'rolling-stlye'),
+        severity: 'warning',
+        message:
+          'annotation rollouts.kruise.io/rolling-stlye is not one Kruise reads on a Rollout, so it changes nothing; did you mean rollouts.kruise.io/rolling-style?',
+      }),
+    ]);
+  });
+
+  test('GIVEN Kruise annotations that change nothing here (the controller hash, rollback-in-batch) or other prefixes WHEN normalized THEN no warning; an unknown key of its own is warned', () => {
+    const annotations = [
+      'rollouts.kruise.io/hash: abc',
+      'rollouts.kruise.io/rollback-in-batch: "true"',
+      'example.com/owner: team-a',
+      'rollouts.kruise.io/pause: "true"',
+    ].join('\n');
+    const { diagnostics } = kruise(kruiseV1alpha1(`- weight: 20`, { annotations }));
+    expect(diagnostics.map((d) => d.message)).toEqual([
+      'annotation rollouts.kruise.io/pause is not one Kruise reads on a Rollout, so it changes nothing',
+    ]);
+  });
+
   test('GIVEN v1beta1 without enableExtraWorkloadForCanary WHEN normalized THEN partition style (v1beta1 default)', () => {
     const { rollout } = kruise(
       kruiseV1beta1(`- replicas: 20%

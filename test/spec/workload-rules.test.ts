@@ -168,3 +168,25 @@ test('GIVEN a selector key the pod metadata sets, mistyped WHEN validated THEN o
   expect(about).toHaveLength(1);
   expect(about[0]).not.toContain('warning');
 });
+
+test('GIVEN an Argo setCanaryScale of no pods and a later setWeight WHEN validated THEN warned at setCanaryScale: 1 pod runs, not 0', async () => {
+  const text = example('argo-nginx/echoserver', 'rollout.yaml', (t) => t.replace('replicas: 2\n', 'replicas: 0\n'));
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    `src/rollout.yaml:${lineOf(text, 'replicas: 0')}:13: warning: setCanaryScale gives the canary no pods while a step sends it traffic (setWeight 5)`,
+  );
+  // Said once, and the plan runs the one pod it says.
+  expect(r.stderr.match(/setCanaryScale gives/g)).toHaveLength(1);
+  const plan = await runCli(['plan', 'src'], dir);
+  expect(plan.stdout).toMatch(/^2 +1 +4 +5\/1000 /m);
+});
+
+test('GIVEN an Argo setCanaryScale of no pods while the canary takes no traffic WHEN validated THEN no warning', async () => {
+  const text = example('argo-nginx/echoserver', 'rollout.yaml', (t) =>
+    t.replace('- setWeight: 5\n', '- setCanaryScale:\n            replicas: 0\n'),
+  );
+  expect(text).toContain('replicas: 0');
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.stderr).not.toContain('setCanaryScale gives');
+});

@@ -1,5 +1,5 @@
 /**
- * "Did you mean" for names the user typed (apps of rollgen.yaml). Commander already suggests
+ * "Did you mean" for names the user typed (apps of rollgen.yaml, annotation keys). Commander already suggests
  * unknown commands and options; its helper is not exported, and a dependency for twenty lines of
  * edit distance is not worth its weight, so this is a plain Levenshtein distance.
  */
