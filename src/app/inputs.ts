@@ -20,7 +20,7 @@ import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
 import { STATUS_FILE, parseStatus } from '../state/status';
-import { ParseResult, ParsedDocument, parseYamlStream } from '../yaml/parse';
+import { ParseResult, ParsedDocument, UnparsedObject, parseYamlStream } from '../yaml/parse';
 
 /** Where an app lives: from positional paths, or by name from rollgen.yaml. */
 export interface AppLocation extends Omit<AppConfig, 'source' | 'output'> {
@@ -128,16 +128,19 @@ export function loadSource(
 ): LoadedApp {
   const docs: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
+  const unparsed: UnparsedObject[] = [];
   files.forEach((f, i) => {
     const r = parsed[i];
     docs.push(...(f.originals ? pointBack(r.documents, f.originals) : r.documents));
     diagnostics.push(...r.diagnostics);
+    unparsed.push(...(r.unparsed ?? []));
   });
   const shared = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {
     sharedTemplates: shared,
     track: loc.track,
     ...(loc.analysis ? { config: loc.analysis } : {}),
+    unparsed,
   });
   // Files that failed to parse first: what the app then misses follows from them.
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];

@@ -16,7 +16,7 @@ import { generatorContext } from '../render/render-rollout';
 import type { BoundProvider } from '../contract/generator';
 import { RequestColoring, coloringEnvoyFilter } from '../render/request-coloring';
 import { replicasOf } from '../render/workload';
-import { ParsedDocument } from '../yaml/parse';
+import { ParsedDocument, UnparsedObject } from '../yaml/parse';
 import { normalizeArgo } from '../spec/argo';
 import { classifyDocument } from '../spec/classify';
 import { checkObjectHeader } from '../spec/object-checks';
@@ -41,7 +41,7 @@ export function loadApp(
   name: string,
   documents: readonly ParsedDocument[],
   policy: GatePolicy,
-  analysisOptions: AnalysisOptions = {},
+  { unparsed = [], ...analysisOptions }: AnalysisOptions & { readonly unparsed?: readonly UnparsedObject[] } = {},
 ): LoadedApp {
   const diagnostics: Diagnostic[] = [];
   const disabledRollouts: string[] = [];
@@ -50,7 +50,8 @@ export function loadApp(
   const shared: SharedRouting[] = [];
   const templates: RouteTemplateInput[] = [];
   const analysisTemplates: TemplateDoc[] = [];
-  const rejected = new Set<string>();
+  // Objects left out for their own errors (a YAML error, a bad header): nothing else says they are missing.
+  const rejected = new Set<string>(unparsed.map(objectKey));
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;

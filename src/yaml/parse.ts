@@ -22,9 +22,17 @@ export interface ParsedDocument {
   readonly locateBlockText?: (path: readonly (string | number)[]) => Origin | undefined;
 }
 
+/** What a document that failed to parse says it is, when its kind and name can be read all the same. */
+export interface UnparsedObject {
+  readonly kind: string;
+  readonly metadata: { readonly name: string; readonly namespace?: string };
+}
+
 export interface ParseResult {
   readonly documents: readonly ParsedDocument[];
   readonly diagnostics: readonly Diagnostic[];
+  /** The documents left out for their errors, by what they say they are: what misses them was already told. */
+  readonly unparsed?: readonly UnparsedObject[];
   /**
    * Drops the parsed node trees, kept until now to locate fields (several times the size of the
    * data: a run over a whole repo holds every app's). Later `locate` calls give origins whose line
@@ -59,6 +67,7 @@ export function parseYamlStream(file: string, text: string): ParseResult {
   }
   const documents: ParsedDocument[] = [];
   const diagnostics: Diagnostic[] = [];
+  const unparsed: UnparsedObject[] = [];
   const nodes = new StreamNodes(docs, lineCounter, text);
   docs.forEach((doc, index) => {
     const problems = doc.errors.map((e) =>
@@ -67,13 +76,27 @@ export function parseYamlStream(file: string, text: string): ParseResult {
     problems.push(...checkNodes(doc, file, lineCounter, text));
     if (problems.length > 0) {
       diagnostics.push(...problems);
+      unparsed.push(...[identityOf(doc) ?? []].flat());
       return;
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === undefined || value === null) return; // empty document between separators
     documents.push(makeDocument(file, index, value, nodes));
   });
-  return { documents, diagnostics, release: () => nodes.release() };
+  return { documents, diagnostics, ...(unparsed.length > 0 ? { unparsed } : {}), release: () => nodes.release() };
+}
+
+/** kind and metadata.name (and namespace) of a document with errors, where they are plain strings. */
+function identityOf(doc: Document): UnparsedObject | undefined {
+  try {
+    const [kind, name, namespace] = [['kind'], ['metadata', 'name'], ['metadata', 'namespace']].map((p) =>
+      doc.getIn(p),
+    );
+    if (typeof kind !== 'string' || typeof name !== 'string') return undefined;
+    return { kind, metadata: { name, ...(typeof namespace === 'string' ? { namespace } : {}) } };
+  } catch {
+    return undefined; // contents too broken to walk
+  }
 }
 
 /**
@@ -88,6 +111,7 @@ export interface StreamDigest {
     readonly col: number;
   }[];
   readonly diagnostics: readonly Diagnostic[];
+  readonly unparsed?: readonly UnparsedObject[];
   /**
    * The text nests deeper than rollgen reads: where the parser's recursion stops depends on the
    * thread's stack, so such a file is parsed again on the main thread for the same messages.
@@ -97,11 +121,12 @@ export interface StreamDigest {
 
 /** Parses a stream into its digest: what parseYamlStream finds, without the node trees. */
 export function digestStream(file: string, text: string): StreamDigest {
-  const { documents, diagnostics } = parseYamlStream(file, text);
+  const { documents, diagnostics, unparsed } = parseYamlStream(file, text);
   const deep = diagnostics.some((d) => d.message.endsWith(TOO_DEEP) || d.message === NESTED_TOO_DEEP);
   return {
     documents: documents.map((d) => ({ index: d.index, value: d.value, line: d.origin.line, col: d.origin.col })),
     diagnostics,
+    ...(unparsed ? { unparsed } : {}),
     ...(deep ? { stackBound: true as const } : {}),
   };
 }
@@ -115,7 +140,8 @@ export function fromDigest(file: string, text: string, digest: StreamDigest): Pa
   const documents = digest.documents.map((d) =>
     makeDocument(file, d.index, d.value, nodes, { file, line: d.line, col: d.col }),
   );
-  return { documents, diagnostics: digest.diagnostics, release: () => nodes.release() };
+  const unparsed = digest.unparsed ? { unparsed: digest.unparsed } : {};
+  return { documents, diagnostics: digest.diagnostics, ...unparsed, release: () => nodes.release() };
 }
 
 /** The node trees of one stream and its line counter; after `release`, parsed again (once) when asked for. */

@@ -190,3 +190,14 @@ test('GIVEN an Argo setCanaryScale of no pods while the canary takes no traffic 
   const r = await runCli(['validate', 'src'], dir);
   expect(r.stderr).not.toContain('setCanaryScale gives');
 });
+
+test('GIVEN a Deployment with a duplicate replicas key WHEN validated THEN the YAML error alone: not also "not among the app\'s manifests"', async () => {
+  const text = example('kruise-nginx/echoserver', 'deployment.yaml', (t) =>
+    t.replace(/^( {2}replicas: \d+\n)/m, '$1  replicas: 3\n'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    `src/deployment.yaml:${lineOf(text, 'replicas: 3')}:3: invalid YAML: Map keys must be unique\n`,
+  );
+});
