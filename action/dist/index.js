@@ -48207,6 +48207,7 @@ function parseYamlStream(file, text2) {
   }
   const documents = [];
   const diagnostics = [];
+  const unparsed = [];
   const nodes = new StreamNodes(docs, lineCounter, text2);
   docs.forEach((doc, index) => {
     const problems = doc.errors.map(
@@ -48215,20 +48216,33 @@ function parseYamlStream(file, text2) {
     problems.push(...checkNodes(doc, file, lineCounter, text2));
     if (problems.length > 0) {
       diagnostics.push(...problems);
+      unparsed.push(...[identityOf(doc) ?? []].flat());
       return;
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === void 0 || value === null) return;
     documents.push(makeDocument(file, index, value, nodes));
   });
-  return { documents, diagnostics, release: () => nodes.release() };
+  return { documents, diagnostics, ...unparsed.length > 0 ? { unparsed } : {}, release: () => nodes.release() };
+}
+function identityOf(doc) {
+  try {
+    const [kind, name, namespace] = [["kind"], ["metadata", "name"], ["metadata", "namespace"]].map(
+      (p) => doc.getIn(p)
+    );
+    if (typeof kind !== "string" || typeof name !== "string") return void 0;
+    return { kind, metadata: { name, ...typeof namespace === "string" ? { namespace } : {} } };
+  } catch {
+    return void 0;
+  }
 }
 function fromDigest(file, text2, digest) {
   const nodes = new StreamNodes(void 0, new LineCounter(), text2);
   const documents = digest.documents.map(
     (d) => makeDocument(file, d.index, d.value, nodes, { file, line: d.line, col: d.col })
   );
-  return { documents, diagnostics: digest.diagnostics, release: () => nodes.release() };
+  const unparsed = digest.unparsed ? { unparsed: digest.unparsed } : {};
+  return { documents, diagnostics: digest.diagnostics, ...unparsed, release: () => nodes.release() };
 }
 var StreamNodes = class {
   constructor(docs, lineCounter, text2) {
@@ -57736,6 +57750,7 @@ function walkSteps(doc, raw, wc, out) {
     if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path33, out);
     if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path33, out);
     if (!applyAction(doc, state, e, path33, wc, out)) return;
+    warnTrafficWithoutPods(doc, state, out);
     steps.push(snapshot(doc.locate(path33), state, wc.managed));
     entryOfStep.push(i);
   });
@@ -57800,6 +57815,8 @@ function applyAction(doc, state, e, path33, wc, out) {
         )
       );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
+    const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
+    state.zeroScaleAt = none ? [...path33, "setCanaryScale"] : void 0;
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
@@ -57809,6 +57826,16 @@ function applyAction(doc, state, e, path33, wc, out) {
     return false;
   }
   return true;
+}
+function warnTrafficWithoutPods(doc, state, out) {
+  if (!state.zeroScaleAt || state.weight === 0 && state.headerRoutes.size === 0) return;
+  const sends = state.weight > 0 ? `setWeight ${state.weight}` : "a header route";
+  out.push({
+    ...doc.locate(state.zeroScaleAt),
+    message: `setCanaryScale gives the canary no pods while a step sends it traffic (${sends}): Argo would send that traffic to no pods; rollgen runs 1 canary pod. Scale to 1 or more, or send no traffic while it has none`,
+    severity: "warning"
+  });
+  state.zeroScaleAt = void 0;
 }
 function snapshot(origin, s, managed) {
   const order = (a, b) => managed.indexOf(a.name) - managed.indexOf(b.name);
@@ -57991,6 +58018,27 @@ function show2(v) {
   return JSON.stringify(v) ?? String(v);
 }
 
+// src/suggest.ts
+function suggestName(typed, known) {
+  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+  let best;
+  for (const name of known) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row2 = [i];
+    for (let j = 1; j <= b.length; j++)
+      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row2;
+  }
+  return previous[b.length];
+}
+
 // src/spec/kruise-values.ts
 function parseAmount(v) {
   if (typeof v === "number") return { count: v };
@@ -58045,6 +58093,7 @@ function normalizeKruise(doc, inputs10) {
     );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap2(meta.annotations);
+  diagnostics.push(...unreadAnnotations(doc, annotations));
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
@@ -58199,6 +58248,18 @@ function matchesOverTraffic(steps, providers, out) {
 function error5(doc, path33, message) {
   const o = doc.locate(path33);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
+}
+var KRUISE_INERT = /* @__PURE__ */ new Set(["rollouts.kruise.io/hash", "rollouts.kruise.io/rollback-in-batch"]);
+function unreadAnnotations(doc, annotations) {
+  const read = [ROLLING_STYLE, TRAFFIC_ROUTING];
+  return Object.keys(annotations).filter((k) => k.startsWith("rollouts.kruise.io/") && !read.includes(k) && !KRUISE_INERT.has(k)).map((k) => {
+    const near = suggestName(k, read);
+    return {
+      ...doc.locate(["metadata", "annotations", k]),
+      message: `annotation ${k} is not one Kruise reads on a Rollout, so it changes nothing${near ? `; did you mean ${near}?` : ""}`,
+      severity: "warning"
+    };
+  });
 }
 
 // generators/custom/route-template.ts
@@ -58573,7 +58634,7 @@ function normalizeTrafficRouting(doc, inputs10) {
 }
 
 // src/app/load-app.ts
-function loadApp(name, documents, policy, analysisOptions = {}) {
+function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } = {}) {
   const diagnostics = [];
   const disabledRollouts = [];
   const manifests = [];
@@ -58581,7 +58642,7 @@ function loadApp(name, documents, policy, analysisOptions = {}) {
   const shared2 = [];
   const templates = [];
   const analysisTemplates = [];
-  const rejected = /* @__PURE__ */ new Set();
+  const rejected = new Set(unparsed.map(objectKey));
   for (const doc of documents) {
     const role = classifyDocument(doc, diagnostics);
     if (!role) continue;
@@ -58808,27 +58869,6 @@ function checkOneRolloutPerWorkload(specs, out) {
   }
 }
 
-// src/app/suggest.ts
-function suggestName(typed, known) {
-  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
-  let best;
-  for (const name of known) {
-    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
-    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row2 = [i];
-    for (let j = 1; j <= b.length; j++)
-      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row2;
-  }
-  return previous[b.length];
-}
-
 // src/io/validate-k8s.ts
 var fs13 = __toESM(require("fs"));
 var path13 = __toESM(require("path"));
@@ -58963,16 +59003,19 @@ function isDir(p) {
 function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => parseYamlStream(f.path, f.text))) {
   const docs = [];
   const diagnostics = [];
+  const unparsed = [];
   files.forEach((f, i) => {
     const r = parsed[i];
     docs.push(...f.originals ? pointBack(r.documents, f.originals) : r.documents);
     diagnostics.push(...r.diagnostics);
+    unparsed.push(...r.unparsed ?? []);
   });
   const shared2 = loc.analysisTemplates ? readSharedTemplates(loc.analysisTemplates, diagnostics) : [];
   const app = loadApp(loc.name, docs, loc.gates, {
     sharedTemplates: shared2,
     track: loc.track,
-    ...loc.analysis ? { config: loc.analysis } : {}
+    ...loc.analysis ? { config: loc.analysis } : {},
+    unparsed
   });
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
   for (const r of parsed) r.release?.();

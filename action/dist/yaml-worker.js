@@ -6359,6 +6359,7 @@ function parseYamlStream(file, text) {
   }
   const documents = [];
   const diagnostics = [];
+  const unparsed = [];
   const nodes = new StreamNodes(docs, lineCounter, text);
   docs.forEach((doc, index) => {
     const problems = doc.errors.map(
@@ -6367,20 +6368,33 @@ function parseYamlStream(file, text) {
     problems.push(...checkNodes(doc, file, lineCounter, text));
     if (problems.length > 0) {
       diagnostics.push(...problems);
+      unparsed.push(...[identityOf(doc) ?? []].flat());
       return;
     }
     const value = toJs(doc, file, lineCounter, diagnostics);
     if (value === void 0 || value === null) return;
     documents.push(makeDocument(file, index, value, nodes));
   });
-  return { documents, diagnostics, release: () => nodes.release() };
+  return { documents, diagnostics, ...unparsed.length > 0 ? { unparsed } : {}, release: () => nodes.release() };
+}
+function identityOf(doc) {
+  try {
+    const [kind, name, namespace] = [["kind"], ["metadata", "name"], ["metadata", "namespace"]].map(
+      (p) => doc.getIn(p)
+    );
+    if (typeof kind !== "string" || typeof name !== "string") return void 0;
+    return { kind, metadata: { name, ...typeof namespace === "string" ? { namespace } : {} } };
+  } catch {
+    return void 0;
+  }
 }
 function digestStream(file, text) {
-  const { documents, diagnostics } = parseYamlStream(file, text);
+  const { documents, diagnostics, unparsed } = parseYamlStream(file, text);
   const deep = diagnostics.some((d) => d.message.endsWith(TOO_DEEP) || d.message === NESTED_TOO_DEEP);
   return {
     documents: documents.map((d) => ({ index: d.index, value: d.value, line: d.origin.line, col: d.origin.col })),
     diagnostics,
+    ...unparsed ? { unparsed } : {},
     ...deep ? { stackBound: true } : {}
   };
 }
