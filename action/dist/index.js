@@ -56898,6 +56898,30 @@ function rolloutLedger(schema4, inputs10) {
   return void 0;
 }
 
+// src/plan/exposure.ts
+function servesAllTraffic(step) {
+  const { weight, weightTotal, matches: matches3 } = step.traffic;
+  const routes = weight > 0 || matches3.length > 0;
+  return routes && weight < weightTotal && step.stableReplicas === 0 && step.canaryReplicas > 0 && step.serviceSelection === "shared";
+}
+var ALL_TRAFFIC = "all (no stable pod)";
+function allTrafficWarnings(spec, plan) {
+  if (spec.traffic.providers.length === 0) return [];
+  return plan.steps.flatMap((step, i) => {
+    const origin = spec.steps[i]?.origin;
+    if (!servesAllTraffic(step) || !origin) return [];
+    const { weight, weightTotal } = step.traffic;
+    const share2 = weightTotal === 100 ? `${weight}%` : `${weight}/${weightTotal}`;
+    return [
+      {
+        ...origin,
+        message: `rollout ${spec.name}: step ${step.index} routes ${share2} to the canary, but its ${step.canaryReplicas} canary pods are all ${plan.replicas} replicas (${spec.style} style): with no stable pod the stable Service selects the canary pods too, so the new version serves all traffic. Add replicas or give the step fewer canary pods`,
+        severity: "warning"
+      }
+    ];
+  });
+}
+
 // src/plan/replicas.ts
 function resolveAmount(amount, total) {
   const raw = "count" in amount ? amount.count : Math.ceil(total * amount.percent / 100 - 1e-9);
@@ -58782,6 +58806,7 @@ function loadRollout(app, spec, resources, policy, out) {
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.some((d) => d.severity === "error") || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  out.push(...allTrafficWarnings(spec, plan));
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);
   return { spec, deployment, plan, providers };
@@ -61355,6 +61380,7 @@ function analysisLines(plan) {
 function traffic(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
+  if (servesAllTraffic(s)) return ALL_TRAFFIC;
   return weightOf(t);
 }
 function weightOf(t) {
@@ -61427,6 +61453,8 @@ function stepEffect(i, views) {
   if (!view || replicas2 === void 0) return "canary pods first, then the routes shown above.";
   const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
   if (view.traffic === "by pods") return `${pods}; the Services share traffic by pod count.`;
+  if (view.traffic === ALL_TRAFFIC)
+    return `${pods}; with no stable pod left, the stable Service selects the canary pods too: the new version serves all traffic.`;
   const matched = view.matches === "-" ? "" : `, and requests matching ${view.matches} go to it`;
   return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
 }
@@ -61486,6 +61514,7 @@ function afterStep(rollouts, step, health) {
 function share(s) {
   const t = s.traffic;
   if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return `${s.canaryReplicas} pods`;
+  if (servesAllTraffic(s)) return "all traffic: no stable pod";
   return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
 function templatesOf(gates) {
@@ -61620,8 +61649,10 @@ function rolloutView(name, replicas2, steps, phase, pingPong = false) {
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas2, traffic: "0%", matches: "-", bar: bar(0) };
   const t = step.traffic;
   const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
-  const share2 = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : t.weight / t.weightTotal;
-  const traffic2 = byPods ? "by pods" : t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+  const all = servesAllTraffic(step);
+  const share2 = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : all ? 1 : t.weight / t.weightTotal;
+  const routed = t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+  const traffic2 = byPods ? "by pods" : all ? ALL_TRAFFIC : routed;
   return {
     name,
     canaryReplicas: step.canaryReplicas,

@@ -1,3 +1,4 @@
+import { ALL_TRAFFIC } from '../plan/exposure';
 import type { Target } from './branch';
 import type { RolloutView, TemplateInput } from './template-data';
 
@@ -45,6 +46,8 @@ function stepEffect(i: TemplateInput, views: readonly RolloutView[]): string {
   if (!view || replicas === undefined) return 'canary pods first, then the routes shown above.';
   const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? 'pod starts' : 'pods start'} first (stable runs ${view.stableReplicas} of ${replicas} replicas)`;
   if (view.traffic === 'by pods') return `${pods}; the Services share traffic by pod count.`;
+  if (view.traffic === ALL_TRAFFIC)
+    return `${pods}; with no stable pod left, the stable Service selects the canary pods too: the new version serves all traffic.`;
   const matched = view.matches === '-' ? '' : `, and requests matching ${view.matches} go to it`;
   return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
 }

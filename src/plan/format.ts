@@ -1,3 +1,4 @@
+import { ALL_TRAFFIC, servesAllTraffic } from './exposure';
 import { describeGate } from './gates';
 import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
 
@@ -119,6 +120,7 @@ function analysisLines(plan: Plan): string[] {
 function traffic(s: PlannedStep): string {
   const t = s.traffic;
   if (s.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0) return 'by pods';
+  if (servesAllTraffic(s)) return ALL_TRAFFIC;
   return weightOf(t);
 }
 

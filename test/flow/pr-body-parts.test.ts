@@ -109,3 +109,16 @@ test('the abort path: only on PRs that move a canary forward; the dispatch page 
   expect(serverUrlOf('https://ghe.acme.io/api/v3', undefined)).toBe('https://ghe.acme.io');
   expect(serverUrlOf('https://api.github.com', 'https://github.com/')).toBe('https://github.com');
 });
+
+test('a step whose canary took every pod (partition style, few replicas) is told as all traffic, wherever the PR names its share', () => {
+  const all: PlannedStep = {
+    ...step(2, 60, { kind: 'manual' }),
+    canaryReplicas: 2,
+    stableReplicas: 0,
+    serviceSelection: 'shared',
+  };
+  const steps = [step(1, 20, { kind: 'manual' }), all];
+  expect(nextStep(input(steps, 1)).text).toBe(
+    'step 2 (all traffic: no stable pod) opens after a person merges its PR.',
+  );
+});

@@ -153,3 +153,25 @@ test('GIVEN a committed status file whose step was edited by hand WHEN rollgen p
   );
   expect(r.stdout).not.toContain('promote');
 });
+
+test('GIVEN partition style whose step gives the canary every pod WHEN rollgen pr proposes it THEN its body tells all traffic, not the routed share', async () => {
+  const edit = (file: string, from: RegExp | string, to: string) => {
+    const full = path.join(repo, 'apps/echo', file);
+    fs.writeFileSync(full, fs.readFileSync(full, 'utf8').replace(from, to));
+  };
+  edit('rollout.yaml', 'rolling-style: canary', 'rolling-style: partition');
+  edit('rollout.yaml', 'weight: 40', 'weight: 60'); // step 2: 60% of 2 replicas is both pods
+  edit('deployment.yaml', /replicas: \d+/, 'replicas: 2');
+  commitAll(repo, 'partition style, two replicas', AT);
+  fs.mkdirSync(path.join(repo, '.github'), { recursive: true });
+  fs.writeFileSync(path.join(repo, '.github/body.hbs'), 'merging: {{mergeEffect}}\nnext: {{next.text}}\n');
+  fs.appendFileSync(path.join(repo, 'rollgen.yaml'), 'pr:\n  bodyTemplate: .github/body.hbs\n');
+  await runCli(['advance', 'echo', '--commit'], repo);
+  bumpImage(repo, 'echo', '2.54', AT);
+  for (let i = 0; i < 2; i++) expect((await runCli(['advance', 'echo', '--commit'], repo)).code).toBe(0);
+  const r = await runCli(['pr', '--dry-run', '--offline'], repo, '', { env: {} });
+  expect(r.stdout).toContain(
+    'merging: Argo CD or Flux applies step 2: 2 canary pods start first (stable runs 0 of 2 replicas); with no stable pod left, the stable Service selects the canary pods too: the new version serves all traffic.\n' +
+      'next: step 3 (all traffic: no stable pod) opens after 600 s',
+  );
+});

@@ -201,3 +201,23 @@ test('GIVEN a Deployment with a duplicate replicas key WHEN validated THEN the Y
     `src/deployment.yaml:${lineOf(text, 'replicas: 3')}:3: invalid YAML: Map keys must be unique\n`,
   );
 });
+
+test('GIVEN partition style whose canary takes every pod at a routed step WHEN planned THEN the plan says the new version serves all traffic, warned at the step; simulate agrees', async () => {
+  const text = example('kruise-nginx/echoserver', 'rollout.yaml', (t) =>
+    t.replace('rolling-style: canary', 'rolling-style: partition'),
+  );
+  const deployment = path.join(dir, 'src', 'deployment.yaml');
+  fs.writeFileSync(deployment, fs.readFileSync(deployment, 'utf8').replace(/replicas: \d+/, 'replicas: 2'));
+  const plan = await runCli(['plan', 'src'], dir);
+  expect(plan.code).toBe(0);
+  // 20% of 2 is one pod of each; 60% of 2 is both pods, and no stable pod is left.
+  expect(plan.stdout).toMatch(/^1 +1 +1 +20% /m);
+  expect(plan.stdout).toMatch(/^3 +2 +0 +all \(no stable pod\) /m);
+  expect(plan.stderr).toBe(
+    `src/rollout.yaml:${lineOf(text, '- weight: 60')}:11: warning: rollout rollouts-demo: step 3 routes 60% to the canary, but its 2 canary pods are all 2 replicas (partition style): with no stable pod the stable Service selects the canary pods too, so the new version serves all traffic. Add replicas or give the step fewer canary pods\n`,
+  );
+  const sim = await runCli(['simulate', 'src', '--step', '3'], dir);
+  const shares = [...sim.stdout.matchAll(/^ +([\d.]+)% +service \S+ -> (\S+)$/gm)].map((m) => [m[2], Number(m[1])]);
+  expect(shares.length).toBeGreaterThan(0);
+  expect(shares.every(([pods]) => pods === 'echoserver-canary')).toBe(true);
+});
