@@ -158,6 +158,8 @@ function applyCommand(
   if (r.spec.removalGates) removal = 'two-commits';
   // A paused rollout holds: advance moves nothing; a person may still abort, promote or retry.
   if (command.kind === 'advance' && r.spec.pausedBy) return undefined;
+  const changed = (command.kind === 'advance' || command.kind === 'promote') && stepsChanged(current, r, revision);
+  if (changed) return changed;
   if (command.kind === 'advance')
     return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== undefined);
   // Nothing deployed: nothing to abort, promote or retry; the idle message says advance deploys it.
@@ -169,7 +171,9 @@ function applyCommand(
   // Promote and retry act on the revision the rollout runs: when the source has moved on, they would
   // render the new one at a later step (or promote it) without its earlier steps. advance restarts it.
   if (revision !== current.canaryRevision) return undefined;
-  if (command.kind === 'retry') return current.phase === 'Aborted' ? retryRollout(current) : undefined;
+  // A retry runs the steps as they are now (they may have changed while it was aborted).
+  if (command.kind === 'retry')
+    return current.phase === 'Aborted' ? retryRollout({ ...current, steps: r.plan.steps.length }) : undefined;
   return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
 }
 
@@ -290,4 +294,27 @@ export function statesAtStep(
     }
     return renderState(r, output, step === 0 ? { kind: 'stable' } : { kind: 'step', step }, track);
   });
+}
+
+/**
+ * The number of steps changed while the rollout progresses on the same revision. Moving on by the
+ * recorded step would skip the canary (2 steps left at step 3: straight to promotion). Argo starts
+ * a canary whose steps changed again from its first step; Kruise refuses the change.
+ */
+function stepsChanged(current: RolloutStatus | undefined, r: LoadedRollout, revision: string): Transition | undefined {
+  const now = r.plan.steps.length;
+  if (current?.phase !== 'Progressing' || current.steps === now || revision !== current.canaryRevision) return;
+  const was = `rollout ${r.spec.name} is at step ${current.step} of ${current.steps}, and its steps are now ${now}`;
+  if (r.spec.format === 'argo') {
+    const action = `steps changed from ${current.steps} to ${now}: ${now === 0 ? 'promote (no steps)' : 'restart at step 1'}, as Argo does`;
+    const restart = now === 0 ? { phase: 'Promoting' as const, step: 0 } : { step: 1 };
+    return { status: { ...current, ...restart, steps: now }, action };
+  }
+  throw new InputError([
+    {
+      ...(r.spec.steps[0]?.origin ?? r.spec.origin),
+      message: `${was}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
+      severity: 'error',
+    },
+  ]);
 }
