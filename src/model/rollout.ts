@@ -63,6 +63,8 @@ export interface WorkloadRef {
   readonly origin?: Origin;
   /** Argo: the Rollout's replicas govern; otherwise the Deployment's. */
   readonly replicasOverride?: number;
+  /** Argo workloadRef: where the Rollout has no spec.replicas, its default of 1 governs (the Deployment's is not read). */
+  readonly replicasDefaulted?: boolean;
   /** Argo inline template: the Deployment rollgen renders in place of a referenced one. */
   readonly synthesized?: KubeObject;
   /** Argo Rollout fields that are Deployment fields (minReadySeconds, ...), set on the rendered Deployments. */

@@ -217,6 +217,7 @@ function argoWorkload(
       name: str(ref.name) ?? '',
       origin: doc.locate(['spec', 'workloadRef', 'name']),
       replicasOverride: replicas,
+      ...(spec.replicas === undefined ? { replicasDefaulted: true } : {}),
       deploymentSpec: deploymentFields(spec),
     };
   }

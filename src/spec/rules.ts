@@ -140,6 +140,13 @@ function checkDeploymentRuns(r: RolloutSpec, found: SourceObject, report: Report
     );
   if (r.workload.replicasOverride === undefined && spec.replicas === 0)
     warn(found.locate(['spec', 'replicas']), scaledToZero(`Deployment "${name}" has `));
+  // Argo reads the Rollout's replicas, never the Deployment's: unset, they are 1, whatever the Deployment ran.
+  const own = spec.replicas === undefined ? 1 : spec.replicas;
+  if (r.workload.replicasDefaulted && typeof own === 'number' && own !== 1)
+    warn(
+      r.workload.origin ?? r.origin,
+      `the Rollout has no spec.replicas, so Argo runs its default of 1 replica, not Deployment "${name}"'s ${own}; rollgen renders 1. Set spec.replicas: ${own} on the Rollout to keep them`,
+    );
 }
 
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {

@@ -221,3 +221,14 @@ test('GIVEN partition style whose canary takes every pod at a routed step WHEN p
   expect(shares.length).toBeGreaterThan(0);
   expect(shares.every(([pods]) => pods === 'echoserver-canary')).toBe(true);
 });
+
+test("GIVEN an Argo Rollout with a workloadRef and no spec.replicas WHEN validated THEN warned: Argo runs 1 replica, not the Deployment's", async () => {
+  const text = example('argo-nginx/echoserver', 'rollout.yaml', (t) => t.replace(/^ {2}replicas: \d+\n/m, ''));
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    `src/rollout.yaml:${lineOf(text, '    name: echoserver')}:11: warning: rollout echoserver: the Rollout has no spec.replicas, so Argo runs its default of 1 replica, not Deployment "echoserver"'s 5; rollgen renders 1. Set spec.replicas: 5 on the Rollout to keep them`,
+  );
+  const plan = await runCli(['plan', 'src'], dir);
+  expect(plan.stdout).toContain('1 replica,');
+});
