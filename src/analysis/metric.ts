@@ -4,6 +4,7 @@ import { compile } from './expression';
 import { buildProvider } from './provider-spec';
 import { Located, originOf } from '../model/analysis-request';
 import { Condition, MetricSpec } from './types';
+import { suggestName } from '../suggest';
 
 const METRIC_FIELDS = new Set([
   'name',
@@ -35,8 +36,16 @@ export function buildMetric(
   const before = out.length;
   const where = (...f: string[]) => originOf(at, ...f);
   const name = String(raw.name ?? '');
-  for (const k of Object.keys(raw).filter((k) => !METRIC_FIELDS.has(k)))
-    out.push(diagnosticAt(where(k), `metric field ${k} is ignored by rollgen`, 'warning'));
+  for (const k of Object.keys(raw).filter((k) => !METRIC_FIELDS.has(k))) {
+    const near = suggestName(k, [...METRIC_FIELDS]);
+    out.push(
+      diagnosticAt(
+        where(k),
+        `metric field ${k} is ignored by rollgen${near ? `; did you mean ${near}?` : ''}`,
+        'warning',
+      ),
+    );
+  }
   const read = { fill, out };
   const int = (k: string, fallback?: number) => intField(raw[k], where(k), k, read) ?? fallback;
   const duration = (k: string) => durationField(raw[k], where(k), k, read);
@@ -58,6 +67,7 @@ export function buildMetric(
   };
   const provider = buildProvider(raw.provider, at, fill, args, out);
   validate(spec, where(), out);
+
   if (out.slice(before).some((d) => d.severity === 'error') || !provider) return undefined;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined));
   return { ...defined, provider } as MetricSpec;

@@ -49,6 +49,14 @@ export function readTemplate(doc: ParsedDocument, out: Diagnostic[]): TemplateDo
     raw: (isObject(m) ? m : {}) as Record<string, unknown>,
     at: { locate: doc.locate, path: ['spec', 'metrics', i] },
   }));
+  // As Argo: a measurement with neither condition is Successful, whatever it measured. Said once per template.
+  for (const { raw, at } of metrics)
+    if (raw.successCondition === undefined && raw.failureCondition === undefined)
+      out.push({
+        ...doc.locate(at.path),
+        message: `metric "${String(raw.name ?? '')}" has no successCondition or failureCondition, so every measurement passes (as in Argo): this gate checks nothing; add successCondition`,
+        severity: 'warning',
+      });
   return {
     kind,
     name: String(meta.name),

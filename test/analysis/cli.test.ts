@@ -71,3 +71,24 @@ describe('rollgen plan shows the analysis at each gate', () => {
     expect(none).toMatchObject({ code: 0, stdout: 'no analysis gates this step\n' });
   });
 });
+
+test('GIVEN a metric whose successCondition is mistyped WHEN validated THEN warned at the key with the field meant, and that the gate now checks nothing', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-analysis-typo-'));
+  try {
+    fs.cpSync(path.join(__dirname, '../../examples/argo-analysis/shop'), dir, { recursive: true });
+    const file = path.join(dir, 'analysis-templates.yaml');
+    const text = fs.readFileSync(file, 'utf8').replace('      successCondition:', '      succesCondition:');
+    fs.writeFileSync(file, text);
+    const line = text.split('\n').findIndex((l) => l.includes('succesCondition')) + 1;
+    const r = await runCli(['validate', '.'], dir);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(
+      `analysis-templates.yaml:${line}:24: warning: metric field succesCondition is ignored by rollgen; did you mean successCondition?`,
+    );
+    expect(r.stderr).toMatch(
+      /warning: metric "[\w-]+" has no successCondition or failureCondition, so every measurement passes \(as in Argo\): this gate checks nothing/,
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
