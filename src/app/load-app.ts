@@ -10,7 +10,7 @@ import { KubeObject, objectKey } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../contract/capabilities';
 import { GatePolicy } from '../plan/gates';
-import { allTrafficWarnings } from '../plan/exposure';
+import { exposureWarnings } from '../plan/exposure';
 import { buildPlan } from '../plan/plan';
 import { Plan } from '../model/plan';
 import { generatorContext } from '../render/render-rollout';
@@ -230,7 +230,7 @@ function loadRollout(
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.some((d) => d.severity === 'error') || !providers) return undefined;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
-  out.push(...allTrafficWarnings(spec, plan));
+  out.push(...exposureWarnings(spec, plan));
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);
   return { spec, deployment, plan, providers };

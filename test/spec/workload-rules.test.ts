@@ -232,3 +232,15 @@ test("GIVEN an Argo Rollout with a workloadRef and no spec.replicas WHEN validat
   const plan = await runCli(['plan', 'src'], dir);
   expect(plan.stdout).toContain('1 replica,');
 });
+
+test('GIVEN a step with more traffic on fewer canary pods than the step before WHEN planned THEN warned at that step', async () => {
+  const text = example('kruise-nginx/echoserver', 'rollout.yaml', (t) =>
+    t.replace('- weight: 60\n', '- weight: 60\n          replicas: 1\n'),
+  );
+  const r = await runCli(['plan', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stdout).toMatch(/^3 +1 +5 +60% /m);
+  expect(r.stderr).toBe(
+    `src/rollout.yaml:${lineOf(text, '- weight: 60')}:11: warning: rollout rollouts-demo: step 3 sends the canary 60% on 1 pod, fewer than step 2's 2 at 40%: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic\n`,
+  );
+});
