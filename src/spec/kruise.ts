@@ -67,6 +67,7 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     ...(blueGreen ? {} : gracePeriodGates(canary)),
     ...(blueGreen ? { blueGreen: true } : {}),
   };
+  if (rollout.style === 'partition') diagnostics.push(...partitionLimit(rollout.steps));
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ['spec', 'strategy', 'paused']), diagnostics };
 }
@@ -258,4 +259,27 @@ function unreadAnnotations(doc: ParsedDocument, annotations: Record<string, stri
         severity: 'warning' as const,
       };
     });
+}
+
+/** Kruise's --partition-percent-limit, by default. */
+const PARTITION_LIMIT = 50;
+
+/**
+ * Kruise's webhook refuses a partition-style step that routes traffic (a weight or matches) while
+ * more than 50% of the replicas are canary (the limit is a flag of its controller): the stable
+ * pods it replaced would have to take the traffic back on a rollback. rollgen renders it, warned.
+ */
+function partitionLimit(steps: readonly StepSpec[]): Diagnostic[] {
+  return steps.flatMap((s, i) => {
+    const routes = s.weight !== undefined || s.matches.length > 0;
+    const percent = s.replicas && 'percent' in s.replicas ? s.replicas.percent : undefined;
+    if (!routes || percent === undefined || percent <= PARTITION_LIMIT) return [];
+    return [
+      {
+        ...s.origin,
+        message: `step ${i + 1}: partition style with ${percent}% canary replicas and traffic: Kruise refuses a step that routes traffic above ${PARTITION_LIMIT}% of replicas (--partition-percent-limit); rollgen renders it. Keep traffic steps at ${PARTITION_LIMIT}% or below and end with replicas: 100% without traffic`,
+        severity: 'warning' as const,
+      },
+    ];
+  });
 }

@@ -476,3 +476,22 @@ describe('matchesOverTraffic: Kruise match mode on Istio and Gateway API', () =>
     expect(out).toEqual([]);
   });
 });
+
+describe('normalizeKruise: the partition limit', () => {
+  test('GIVEN partition style with a traffic step above 50% of replicas WHEN normalized THEN warned at it (Kruise refuses it); 50% and a last replicas-only step are not', () => {
+    const text = kruiseV1beta1(`- replicas: 50%
+  traffic: 50%
+- replicas: 60%
+  traffic: 60%
+- replicas: 100%`);
+    const { rollout, diagnostics } = kruise(text);
+    expect(rollout.style).toBe('partition');
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        line: lineOf(text, 'replicas: 60%'),
+        severity: 'warning',
+        message: expect.stringMatching(/^step 2: partition style with 60% canary replicas and traffic: Kruise refuses/),
+      }),
+    ]);
+  });
+});
