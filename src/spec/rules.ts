@@ -188,11 +188,14 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
   }
 }
 
+/** Once per route, at the first step that sets it (a route stays set in the steps after it). */
 function checkManagedRoutes(r: RolloutSpec, report: Report): void {
+  const told = new Set<string>();
   for (const s of r.steps) {
     for (const route of [...s.headerRoutes, ...s.mirrorRoutes]) {
-      if (!r.traffic.managedRoutes.includes(route.name))
-        report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
+      if (r.traffic.managedRoutes.includes(route.name) || told.has(route.name)) continue;
+      told.add(route.name);
+      report(s.origin, `route "${route.name}" must be listed in trafficRouting.managedRoutes`);
     }
   }
 }

@@ -244,3 +244,15 @@ test('GIVEN a step with more traffic on fewer canary pods than the step before W
     `src/rollout.yaml:${lineOf(text, '- weight: 60')}:11: warning: rollout rollouts-demo: step 3 sends the canary 60% on 1 pod, fewer than step 2's 2 at 40%: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic\n`,
   );
 });
+
+test('GIVEN a header route missing from managedRoutes WHEN validated THEN refused once, at the step that sets it (not at every step after)', async () => {
+  const text = example('apisix/web', 'rollout.yaml', (t) =>
+    t.replace('          - name: beta-users\n', '          - name: other\n'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  const told = r.stderr.split('\n').filter((l) => l.includes('must be listed in trafficRouting.managedRoutes'));
+  expect(told).toEqual([
+    `src/rollout.yaml:${lineOf(text, '- setHeaderRoute:')}:11: rollout web: route "beta-users" must be listed in trafficRouting.managedRoutes`,
+  ]);
+});
