@@ -11,6 +11,7 @@ import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../contract/capabilities';
 import { GatePolicy } from '../plan/gates';
 import { exposureWarnings } from '../plan/exposure';
+import { suggestName } from '../suggest';
 import { buildPlan } from '../plan/plan';
 import { Plan } from '../model/plan';
 import { generatorContext } from '../render/render-rollout';
@@ -178,12 +179,17 @@ function loadRoutings(
 ): LoadedRouting[] {
   for (const r of rollouts) {
     const ref = r.spec.trafficRoutingRef;
-    if (ref && !shared.some((s) => s.name === ref))
-      out.push({
-        ...r.spec.origin,
-        message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`,
-        severity: 'error',
-      });
+    if (!ref || shared.some((s) => s.name === ref)) continue;
+    const near = suggestName(
+      ref,
+      shared.map((s) => s.name),
+    );
+    const fix = near ? `did you mean "${near}"?` : 'put the TrafficRouting and every rollout sharing it in one app';
+    out.push({
+      ...(r.spec.trafficRoutingRefOrigin ?? r.spec.origin),
+      message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; ${fix}`,
+      severity: 'error',
+    });
   }
   return shared.flatMap((s) => {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);

@@ -20,6 +20,8 @@ export interface RolloutSpec {
   readonly stablePodMetadata: PodMetadataPatch;
   /** Name of a shared Kruise TrafficRouting, if any. */
   readonly trafficRoutingRef?: string;
+  /** Where the rollout names its TrafficRouting (the annotation or strategy.canary.trafficRoutingRef). */
+  readonly trafficRoutingRefOrigin?: Origin;
   /** Argo: stable pods shrink as canary traffic grows (trafficRouting only). */
   readonly dynamicStableScale?: boolean;
   /** Argo: a non-empty stable or canary side runs at least this many pods (trafficRouting only). */

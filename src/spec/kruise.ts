@@ -62,7 +62,16 @@ export function normalizeKruise(doc: ParsedDocument, inputs: ProviderInputs): No
     traffic,
     canaryPodMetadata: { labels: stringMap(patch.labels), annotations: stringMap(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
-    ...(routingRef ? { trafficRoutingRef: routingRef } : {}),
+    ...(routingRef
+      ? {
+          trafficRoutingRef: routingRef,
+          trafficRoutingRefOrigin: doc.locate(
+            annotations[TRAFFIC_ROUTING]
+              ? ['metadata', 'annotations', TRAFFIC_ROUTING]
+              : ['spec', 'strategy', strategyKey, 'trafficRoutingRef'],
+          ),
+        }
+      : {}),
     // Blue-green waits between its own steps; its grace period stays a warning.
     ...(blueGreen ? {} : gracePeriodGates(canary)),
     ...(blueGreen ? { blueGreen: true } : {}),

@@ -256,3 +256,17 @@ test('GIVEN a header route missing from managedRoutes WHEN validated THEN refuse
     `src/rollout.yaml:${lineOf(text, '- setHeaderRoute:')}:11: rollout web: route "beta-users" must be listed in trafficRouting.managedRoutes`,
   ]);
 });
+
+test('GIVEN a mistyped trafficRoutingRef WHEN validated THEN refused at each reference, naming the TrafficRouting meant', async () => {
+  const text = example('kruise-istio/full-link', 'rollouts.yaml', (t) =>
+    t.replaceAll('trafficRoutingRef: full-link', 'trafficRoutingRef: full-lnk'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  const lines = text.split('\n').flatMap((l, i) => (l.includes('full-lnk') ? [i + 1] : []));
+  expect(lines).toHaveLength(2);
+  for (const [line, rollout] of lines.map((l, i) => [l, ['mocka', 'mockb'][i]]))
+    expect(r.stderr).toContain(
+      `src/rollouts.yaml:${line}:26: rollout ${rollout} references TrafficRouting "full-lnk", which is not in app src; did you mean "full-link"?`,
+    );
+});
