@@ -34,6 +34,13 @@ export class ResourceSet {
     return this.byKey.get(key) ?? this.byKey.get(plain);
   }
 
+  /** The namespaces (none: '') of the app's objects of this kind and name: where a lookup in another one would find it. */
+  namespacesOf(kind: string, name: string): string[] {
+    return this.items
+      .filter((i) => i.object.kind === kind && i.object.metadata.name === name)
+      .map((i) => i.object.metadata.namespace ?? '');
+  }
+
   /** The object's key in the default namespace, then as written (no namespace: none). */
   private keys(kind: string, name: string, namespace?: string): [string, string] {
     return [`${kind}/${namespace ?? this.defaultNamespace ?? ''}/${name}`, `${kind}/${namespace ?? ''}/${name}`];

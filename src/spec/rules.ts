@@ -98,11 +98,16 @@ function checkWorkload(r: RolloutSpec, resources: ResourceSet, report: Report, w
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find('Deployment', r.workload.name, r.namespace);
   if (!found && resources.wasRejected('Deployment', r.workload.name, r.namespace)) return;
-  if (!found)
+  if (!found) {
+    const elsewhere = resources.namespacesOf('Deployment', r.workload.name);
+    const fix = elsewhere.length
+      ? `the app has one in namespace ${elsewhere.map((n) => n || '(none)').join(', ')}: give the rollout the same metadata.namespace`
+      : 'add it or fix workloadRef.name';
     return report(
       r.workload.origin ?? r.origin,
-      `Deployment "${r.workload.name}"${r.namespace ? ` (namespace ${r.namespace})` : ''} is not among the app's manifests; add it or fix workloadRef.name`,
+      `Deployment "${r.workload.name}"${r.namespace ? ` (namespace ${r.namespace})` : ''} is not among the app's manifests; ${fix}`,
     );
+  }
   checkDeploymentShape(found.object, found.origin, report);
   checkDeploymentRuns(r, found, report, warn);
   if (resources.find('Deployment', `${r.workload.name}-canary`, r.namespace)) {

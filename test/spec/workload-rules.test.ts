@@ -270,3 +270,14 @@ test('GIVEN a mistyped trafficRoutingRef WHEN validated THEN refused at each ref
       `src/rollouts.yaml:${line}:26: rollout ${rollout} references TrafficRouting "full-lnk", which is not in app src; did you mean "full-link"?`,
     );
 });
+
+test('GIVEN the Deployment in another namespace than the rollout WHEN validated THEN refused at workloadRef.name, naming that namespace', async () => {
+  example('argo-nginx/echoserver', 'deployment.yaml', (t) =>
+    t.replace(/^ {2}name: echoserver$/m, '  name: echoserver\n  namespace: shop'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain(
+    `rollout echoserver: Deployment "echoserver" is not among the app's manifests; the app has one in namespace shop: give the rollout the same metadata.namespace`,
+  );
+});
