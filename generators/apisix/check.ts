@@ -1,5 +1,6 @@
 import { Diagnostic, diagnosticAt, Origin } from '../../src/diagnostics';
 import type { RouteClaim } from '../../src/contract/generator';
+import { suggestName } from '../../src/suggest';
 import { Ctx, findRoute, httpRules, Json, listOf, targetRules } from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
@@ -24,10 +25,23 @@ export function check(ctx: Ctx): Diagnostic[] {
   for (const rule of targetRules(ctx)) {
     const i = rules.findIndex((r) => r.name === rule);
     if (i < 0) {
-      const hint = ctx.options.route.rules
-        ? ''
-        : ' (without apisix.route.rules the rule named like the route is weighted; list the rules)';
-      out.push(diagnosticAt(found.origin, `${where(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
+      // A rule the rollout lists is most often mistyped there: said at the rollout's apisix options.
+      const listed = ctx.options.route.rules !== undefined;
+      const near = suggestName(
+        rule,
+        rules.flatMap((r) => (typeof r.name === 'string' ? [r.name] : [])),
+      );
+      const hint = !listed
+        ? ' (without apisix.route.rules the rule named like the route is weighted; list the rules)'
+        : near
+          ? `; did you mean "${near}"?`
+          : '';
+      out.push(
+        diagnosticAt(
+          listed ? ctx.optionsOrigin : found.origin,
+          `${where(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`,
+        ),
+      );
     } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService)) {
       out.push(
         diagnosticAt(
