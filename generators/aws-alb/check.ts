@@ -7,10 +7,11 @@ import { MAX_CONDITION_VALUES } from './features';
 import { AlbPath, albPaths, routesToAction } from './ingress';
 import { actionKey, actionName, AlbOptions, MANAGED_ANNOTATIONS, USE_ANNOTATION } from './options';
 import { readBookkeeping } from './render';
+import { checkServicePort } from './service-port';
 
 type Ctx = GeneratorContext<AlbOptions>;
 
-/** The canary Service is explicit, every listed Ingress routes to the action with `use-annotation`, route names are free. */
+/** The canary Service is explicit, both Services expose servicePort, every listed Ingress routes to the action with `use-annotation`, route names are free. */
 export function check(ctx: Ctx): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (ctx.rollout.traffic.generateCanaryService && !ctx.rollout.pingPong) {
@@ -30,7 +31,7 @@ export function check(ctx: Ctx): Diagnostic[] {
         'aws-alb with pingPong needs rootService: the action is keyed by it while the ping and pong Services swap roles; add trafficRouting.alb.rootService and point the Ingress path at it',
       ),
     );
-  out.push(...checkRouteNames(ctx));
+  out.push(...checkServicePort(ctx), ...checkRouteNames(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find('Ingress', name, ctx.rollout.namespace);
     if (!source) {

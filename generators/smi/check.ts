@@ -1,13 +1,14 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { RouteClaim } from '../../src/contract/generator';
+import { optionOrigin } from '../_kit/option-origin';
 import { Ctx, rootService, SMI_GROUP, splitName, SUPPORTED_VERSIONS } from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 
-/** Two distinct Services; a TrafficSplit written in the manifests is an SMI one of a version Argo writes. */
+/** Two distinct Services, a root Service that exists; a TrafficSplit written in the manifests is an SMI one of a version Argo writes. */
 export function check(ctx: Ctx): Diagnostic[] {
-  const out: Diagnostic[] = [];
+  const out: Diagnostic[] = [...checkRootService(ctx)];
   if (!ctx.stableService || ctx.stableService === ctx.canaryService)
     out.push(
       diagnosticAt(ctx.optionsOrigin, `${where(ctx)}: smi needs canaryService and stableService (two Services)`),
@@ -33,6 +34,22 @@ export function check(ctx: Ctx): Diagnostic[] {
       );
   }
   return out;
+}
+
+/**
+ * The TrafficSplit splits calls to its root Service: one that is not there splits nothing. Unset, it
+ * is the stable Service (Argo's default), whose absence the core reports at stableService.
+ */
+function checkRootService(ctx: Ctx): Diagnostic[] {
+  const root = ctx.options.rootService;
+  if (root === undefined || root === ctx.stableService) return [];
+  if (ctx.resources.find('Service', root, ctx.rollout.namespace)) return [];
+  return [
+    diagnosticAt(
+      optionOrigin(ctx, 'rootService'),
+      `${where(ctx)}: smi.rootService "${root}" names no Service among the app's manifests, so the TrafficSplit would split nothing; add the Service clients call or fix rootService (unset, it is the stable Service "${ctx.stableService}")`,
+    ),
+  ];
 }
 
 function otherBackends(o: KubeObject, ours: readonly string[]): string[] {

@@ -268,12 +268,18 @@ function bindProviders(
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return undefined;
-    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const provider: BoundProvider = {
+      generator,
+      options,
+      origin: ref.origin,
+      ...(ref.locate ? { locate: ref.locate } : {}),
+    };
+    const context = generatorContext(app, spec, resources, provider);
     // Replicas do not change a step's traffic, so any total gives the steps' traffic states.
     const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === 'error')) return undefined;
-    bound.push({ generator, options, origin: ref.origin });
+    bound.push(provider);
   }
   return bound;
 }

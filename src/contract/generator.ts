@@ -42,6 +42,8 @@ export interface PeerRollout<O> {
   readonly rollout: RolloutSpec;
   readonly options: O;
   readonly optionsOrigin: Origin;
+  /** Where an option field is written, e.g. `['rootService']`, when the format says (generators/_kit/option-origin.ts falls back to `optionsOrigin`). */
+  readonly locateOption?: (field: readonly (string | number)[]) => Origin;
   /** The app's source objects (rollout documents excluded). */
   readonly resources: ResourceSet;
   /**
@@ -142,6 +144,8 @@ export interface BoundProvider {
   readonly generator: TrafficGenerator;
   readonly options: unknown;
   readonly origin: Origin;
+  /** Where an option field is written (ProviderRef.locate). */
+  readonly locate?: (field: readonly (string | number)[]) => Origin;
 }
 
 /** Erases the options type for the heterogeneous registry while keeping the definition checked. */

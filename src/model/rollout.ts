@@ -194,4 +194,6 @@ export interface ProviderRef {
   readonly provider: string;
   readonly origin: Origin;
   readonly options: Readonly<Record<string, unknown>>;
+  /** Where an option field is written (Argo: the field of the block as written); absent: `origin`. */
+  readonly locate?: (field: readonly (string | number)[]) => Origin;
 }

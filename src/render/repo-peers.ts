@@ -25,6 +25,7 @@ export function peerOf(
     rollout,
     options: provider.options,
     optionsOrigin: provider.origin,
+    ...(provider.locate ? { locateOption: provider.locate } : {}),
     resources,
     stableService,
     canaryService,

@@ -76,17 +76,19 @@ export function providersFromArgo(
   const refs: ProviderRef[] = [];
   for (const key of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== undefined)) {
     const found = inputs.argo(key, obj(routing[key]));
-    if (found) refs.push(refAt(found, at(key)));
+    if (found) refs.push(refAt(found, at(key), (field) => doc.locate([...path, key, ...field])));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
     const found = inputs.argo(`plugins/${name}`, obj(block));
-    if (found) refs.push(refAt(found, at('plugins')));
+    if (found) refs.push(refAt(found, at('plugins'), (field) => doc.locate([...path, 'plugins', name, ...field])));
   }
   return refs;
 }
 
-const refAt = (found: ProviderInput, origin: Origin): ProviderRef => ({
+/** `locate`: where an option field is written in the block (a field the adapter renamed or left out: the block). */
+const refAt = (found: ProviderInput, origin: Origin, locate?: ProviderRef['locate']): ProviderRef => ({
   provider: found.provider,
   origin,
   options: found.options,
+  ...(locate ? { locate } : {}),
 });

@@ -420,8 +420,13 @@ describe('normalizeArgo: traffic', () => {
         provider: 'ingress-nginx',
         origin: expect.objectContaining({ line: lineOf(text, 'stableIngress: echoserver') }),
         options: { ingresses: ['echoserver'], additionalIngressAnnotations: {}, canaryIngressAnnotations: {} },
+        locate: expect.any(Function),
       },
     ]);
+    // An option field is located where it is written, so a check of it points there.
+    expect(rollout.traffic.providers[0].locate?.(['stableIngress']).line).toBe(
+      lineOf(text, 'stableIngress: echoserver'),
+    );
   });
 
   test('GIVEN nginx stableIngresses, annotationPrefix and annotations WHEN normalized THEN all are mapped to the generator options', () => {
