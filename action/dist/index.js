@@ -49634,6 +49634,10 @@ var ResourceSet = class _ResourceSet {
     const [key2, plain] = this.keys(kind, name, namespace);
     return this.byKey.get(key2) ?? this.byKey.get(plain);
   }
+  /** The namespaces (none: '') of the app's objects of this kind and name: where a lookup in another one would find it. */
+  namespacesOf(kind, name) {
+    return this.items.filter((i) => i.object.kind === kind && i.object.metadata.name === name).map((i) => i.object.metadata.namespace ?? "");
+  }
   /** The object's key in the default namespace, then as written (no namespace: none). */
   keys(kind, name, namespace) {
     return [`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`, `${kind}/${namespace ?? ""}/${name}`];
@@ -50945,6 +50949,27 @@ var ambassador_default = defineGenerator({
 // generators/apisix/check.ts
 init_diagnostics();
 
+// src/suggest.ts
+function suggestName(typed, known) {
+  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+  let best;
+  for (const name of known) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row2 = [i];
+    for (let j = 1; j <= b.length; j++)
+      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row2;
+  }
+  return previous[b.length];
+}
+
 // generators/apisix/options.schema.json
 var options_schema_default3 = {
   $id: "apisix-options",
@@ -50998,8 +51023,18 @@ function check3(ctx) {
   for (const rule of targetRules(ctx)) {
     const i = rules.findIndex((r) => r.name === rule);
     if (i < 0) {
-      const hint = ctx.options.route.rules ? "" : " (without apisix.route.rules the rule named like the route is weighted; list the rules)";
-      out.push(diagnosticAt(found.origin, `${where2(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`));
+      const listed = ctx.options.route.rules !== void 0;
+      const near = suggestName(
+        rule,
+        rules.flatMap((r) => typeof r.name === "string" ? [r.name] : [])
+      );
+      const hint = !listed ? " (without apisix.route.rules the rule named like the route is weighted; list the rules)" : near ? `; did you mean "${near}"?` : "";
+      out.push(
+        diagnosticAt(
+          listed ? ctx.optionsOrigin : found.origin,
+          `${where2(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`
+        )
+      );
     } else if (!listOf(rules[i].backends).some((b) => b.serviceName === ctx.stableService)) {
       out.push(
         diagnosticAt(
@@ -51697,6 +51732,35 @@ function writeBookkeeping(book) {
   );
 }
 
+// generators/aws-alb/service-port.ts
+init_diagnostics();
+
+// generators/_kit/option-origin.ts
+function optionOrigin(ctx, ...field2) {
+  return ctx.locateOption?.(field2) ?? ctx.optionsOrigin;
+}
+
+// generators/aws-alb/service-port.ts
+function checkServicePort(ctx) {
+  const port = ctx.options.servicePort;
+  const lacking = [.../* @__PURE__ */ new Set([ctx.stableService, ctx.canaryService])].map((name) => ({ name, ports: servicePorts(ctx, name) })).filter((s) => s.ports !== void 0 && !s.ports.includes(port));
+  if (lacking.length === 0) return [];
+  const which = lacking.map((s) => `Service "${s.name}" (ports: ${s.ports.join(", ") || "none"})`).join(" and ");
+  return [
+    diagnosticAt(
+      optionOrigin(ctx, "servicePort"),
+      `alb.servicePort ${port} is not a port of ${which}, so the AWS Load Balancer Controller cannot resolve the action's target group; set servicePort to a port both the stable and canary Services expose`
+    )
+  ];
+}
+function servicePorts(ctx, name) {
+  const source = ctx.resources.find("Service", name, ctx.rollout.namespace);
+  if (!source) return void 0;
+  const spec = source.object.spec;
+  const ports = isObject(spec) && Array.isArray(spec.ports) ? spec.ports.filter(isObject) : [];
+  return ports.map((p) => p.port).filter((p) => typeof p === "number");
+}
+
 // generators/aws-alb/check.ts
 function check5(ctx) {
   const out = [];
@@ -51715,7 +51779,7 @@ function check5(ctx) {
         "aws-alb with pingPong needs rootService: the action is keyed by it while the ping and pong Services swap roles; add trafficRouting.alb.rootService and point the Ingress path at it"
       )
     );
-  out.push(...checkRouteNames(ctx));
+  out.push(...checkServicePort(ctx), ...checkRouteNames(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find("Ingress", name, ctx.rollout.namespace);
     if (!source) {
@@ -53803,9 +53867,12 @@ function checkOverlap(claims13, name, owners) {
 }
 function checkUserAnnotations(ctx) {
   const user = userAnnotations(ctx.options);
+  const written = (key2) => Object.keys(ctx.options.additionalIngressAnnotations).find(
+    (k) => k === key2 || annotationKey(ctx.options.annotationPrefix, k) === key2
+  );
   return stepOwnedKeys(ctx.options.annotationPrefix).filter((key2) => key2 in user).map(
     (key2) => diagnosticAt(
-      ctx.optionsOrigin,
+      written(key2) === void 0 ? ctx.optionsOrigin : optionOrigin(ctx, "additionalIngressAnnotations", written(key2)),
       `annotation ${key2} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`,
       "warning"
     )
@@ -54984,7 +55051,7 @@ var rootService = (ctx) => ctx.options.rootService ?? ctx.stableService;
 // generators/smi/check.ts
 var where5 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 function check11(ctx) {
-  const out = [];
+  const out = [...checkRootService(ctx)];
   if (!ctx.stableService || ctx.stableService === ctx.canaryService)
     out.push(
       diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi needs canaryService and stableService (two Services)`)
@@ -55010,6 +55077,17 @@ function check11(ctx) {
       );
   }
   return out;
+}
+function checkRootService(ctx) {
+  const root = ctx.options.rootService;
+  if (root === void 0 || root === ctx.stableService) return [];
+  if (ctx.resources.find("Service", root, ctx.rollout.namespace)) return [];
+  return [
+    diagnosticAt(
+      optionOrigin(ctx, "rootService"),
+      `${where5(ctx)}: smi.rootService "${root}" names no Service among the app's manifests, so the TrafficSplit would split nothing; add the Service clients call or fix rootService (unset, it is the stable Service "${ctx.stableService}")`
+    )
+  ];
 }
 function otherBackends(o, ours) {
   const backends = isObject(o.spec) && Array.isArray(o.spec.backends) ? o.spec.backends.filter(isObject) : [];
@@ -56026,8 +56104,16 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
   const before = out.length;
   const where7 = (...f) => originOf(at, ...f);
   const name = String(raw.name ?? "");
-  for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2)))
-    out.push(diagnosticAt(where7(k), `metric field ${k} is ignored by rollgen`, "warning"));
+  for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2))) {
+    const near = suggestName(k, [...METRIC_FIELDS]);
+    out.push(
+      diagnosticAt(
+        where7(k),
+        `metric field ${k} is ignored by rollgen${near ? `; did you mean ${near}?` : ""}`,
+        "warning"
+      )
+    );
+  }
   const read = { fill, out };
   const int3 = (k, fallback2) => intField(raw[k], where7(k), k, read) ?? fallback2;
   const duration = (k) => durationField(raw[k], where7(k), k, read);
@@ -56487,6 +56573,13 @@ function readTemplate(doc, out) {
     raw: isObject(m) ? m : {},
     at: { locate: doc.locate, path: ["spec", "metrics", i] }
   }));
+  for (const { raw, at } of metrics)
+    if (raw.successCondition === void 0 && raw.failureCondition === void 0)
+      out.push({
+        ...doc.locate(at.path),
+        message: `metric "${String(raw.name ?? "")}" has no successCondition or failureCondition, so every measurement passes (as in Argo): this gate checks nothing; add successCondition`,
+        severity: "warning"
+      });
   return {
     kind,
     name: String(meta.name),
@@ -56905,13 +56998,49 @@ function servesAllTraffic(step) {
   return routes && weight < weightTotal && step.stableReplicas === 0 && step.canaryReplicas > 0 && step.serviceSelection === "shared";
 }
 var ALL_TRAFFIC = "all (no stable pod)";
-function allTrafficWarnings(spec, plan) {
+function exposureWarnings(spec, plan) {
   if (spec.traffic.providers.length === 0) return [];
+  return [
+    ...allTrafficWarnings(spec, plan),
+    ...shrinkingCanaryWarnings(spec, plan),
+    ...undersizedFullTrafficWarnings(spec, plan)
+  ];
+}
+function undersizedFullTrafficWarnings(spec, plan) {
+  return plan.steps.flatMap((step, i) => {
+    const origin = spec.steps[i]?.origin;
+    const { weight, weightTotal } = step.traffic;
+    if (!origin || weight < weightTotal || step.canaryReplicas >= plan.replicas || step.canaryReplicas === 0) return [];
+    return [
+      {
+        ...origin,
+        message: `rollout ${spec.name}: step ${step.index} sends all traffic to ${step.canaryReplicas} canary pod${step.canaryReplicas === 1 ? "" : "s"} while the app runs ${plan.replicas} replicas: they carry the whole load. Scale the canary to the full replicas first (Argo: setCanaryScale matchTrafficWeight: true, or a larger one)`,
+        severity: "warning"
+      }
+    ];
+  });
+}
+var shareOf = (t) => t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+function shrinkingCanaryWarnings(spec, plan) {
+  return plan.steps.flatMap((step, i) => {
+    const before = plan.steps[i - 1];
+    const origin = spec.steps[i]?.origin;
+    if (!before || !origin || step.canaryReplicas >= before.canaryReplicas) return [];
+    if (step.traffic.weight * before.traffic.weightTotal <= before.traffic.weight * step.traffic.weightTotal) return [];
+    return [
+      {
+        ...origin,
+        message: `rollout ${spec.name}: step ${step.index} sends the canary ${shareOf(step.traffic)} on ${step.canaryReplicas} pod${step.canaryReplicas === 1 ? "" : "s"}, fewer than step ${before.index}'s ${before.canaryReplicas} at ${shareOf(before.traffic)}: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic`,
+        severity: "warning"
+      }
+    ];
+  });
+}
+function allTrafficWarnings(spec, plan) {
   return plan.steps.flatMap((step, i) => {
     const origin = spec.steps[i]?.origin;
     if (!servesAllTraffic(step) || !origin) return [];
-    const { weight, weightTotal } = step.traffic;
-    const share2 = weightTotal === 100 ? `${weight}%` : `${weight}/${weightTotal}`;
+    const share2 = shareOf(step.traffic);
     return [
       {
         ...origin,
@@ -57168,6 +57297,7 @@ function peerOf(app, rollout, resources, provider) {
     rollout,
     options: provider.options,
     optionsOrigin: provider.origin,
+    ...provider.locate ? { locateOption: provider.locate } : {},
     resources,
     stableService,
     canaryService
@@ -57566,18 +57696,19 @@ function providersFromArgo(doc, routing, path33, inputs10, out) {
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
-    if (found) refs.push(refAt(found, at(key2)));
+    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path33, key2, ...field2])));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
     const found = inputs10.argo(`plugins/${name}`, obj(block));
-    if (found) refs.push(refAt(found, at("plugins")));
+    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path33, "plugins", name, ...field2])));
   }
   return refs;
 }
-var refAt = (found, origin) => ({
+var refAt = (found, origin, locate2) => ({
   provider: found.provider,
   origin,
-  options: found.options
+  options: found.options,
+  ...locate2 ? { locate: locate2 } : {}
 });
 
 // src/spec/argo.ts
@@ -57731,6 +57862,7 @@ function argoWorkload(doc, root, replicas2, out) {
       name: str(ref.name) ?? "",
       origin: doc.locate(["spec", "workloadRef", "name"]),
       replicasOverride: replicas2,
+      ...spec.replicas === void 0 ? { replicasDefaulted: true } : {},
       deploymentSpec: deploymentFields(spec)
     };
   }
@@ -58042,27 +58174,6 @@ function show2(v) {
   return JSON.stringify(v) ?? String(v);
 }
 
-// src/suggest.ts
-function suggestName(typed, known) {
-  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
-  let best;
-  for (const name of known) {
-    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
-    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row2 = [i];
-    for (let j = 1; j <= b.length; j++)
-      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row2;
-  }
-  return previous[b.length];
-}
-
 // src/spec/kruise-values.ts
 function parseAmount(v) {
   if (typeof v === "number") return { count: v };
@@ -58150,11 +58261,17 @@ function normalizeKruise(doc, inputs10) {
     traffic: traffic2,
     canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
-    ...routingRef ? { trafficRoutingRef: routingRef } : {},
+    ...routingRef ? {
+      trafficRoutingRef: routingRef,
+      trafficRoutingRefOrigin: doc.locate(
+        annotations[TRAFFIC_ROUTING] ? ["metadata", "annotations", TRAFFIC_ROUTING] : ["spec", "strategy", strategyKey, "trafficRoutingRef"]
+      )
+    } : {},
     // Blue-green waits between its own steps; its grace period stays a warning.
     ...blueGreen ? {} : gracePeriodGates(canary),
     ...blueGreen ? { blueGreen: true } : {}
   };
+  if (rollout.style === "partition") diagnostics.push(...partitionLimit(rollout.steps));
   const paused = obj(spec.strategy).paused === true;
   return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
 }
@@ -58283,6 +58400,21 @@ function unreadAnnotations(doc, annotations) {
       message: `annotation ${k} is not one Kruise reads on a Rollout, so it changes nothing${near ? `; did you mean ${near}?` : ""}`,
       severity: "warning"
     };
+  });
+}
+var PARTITION_LIMIT = 50;
+function partitionLimit(steps) {
+  return steps.flatMap((s, i) => {
+    const routes = s.weight !== void 0 || s.matches.length > 0;
+    const percent = s.replicas && "percent" in s.replicas ? s.replicas.percent : void 0;
+    if (!routes || percent === void 0 || percent <= PARTITION_LIMIT) return [];
+    return [
+      {
+        ...s.origin,
+        message: `step ${i + 1}: partition style with ${percent}% canary replicas and traffic: Kruise refuses a step that routes traffic above ${PARTITION_LIMIT}% of replicas (--partition-percent-limit); rollgen renders it. Keep traffic steps at ${PARTITION_LIMIT}% or below and end with replicas: 100% without traffic`,
+        severity: "warning"
+      }
+    ];
   });
 }
 
@@ -58522,11 +58654,14 @@ function checkWorkload(r, resources, report, warn2) {
   if (r.workload.synthesized) return checkDeploymentShape(r.workload.synthesized, r.origin, report);
   const found = resources.find("Deployment", r.workload.name, r.namespace);
   if (!found && resources.wasRejected("Deployment", r.workload.name, r.namespace)) return;
-  if (!found)
+  if (!found) {
+    const elsewhere = resources.namespacesOf("Deployment", r.workload.name);
+    const fix2 = elsewhere.length ? `the app has one in namespace ${elsewhere.map((n) => n || "(none)").join(", ")}: give the rollout the same metadata.namespace` : "add it or fix workloadRef.name";
     return report(
       r.workload.origin ?? r.origin,
-      `Deployment "${r.workload.name}"${r.namespace ? ` (namespace ${r.namespace})` : ""} is not among the app's manifests; add it or fix workloadRef.name`
+      `Deployment "${r.workload.name}"${r.namespace ? ` (namespace ${r.namespace})` : ""} is not among the app's manifests; ${fix2}`
     );
+  }
   checkDeploymentShape(found.object, found.origin, report);
   checkDeploymentRuns(r, found, report, warn2);
   if (resources.find("Deployment", `${r.workload.name}-canary`, r.namespace)) {
@@ -58557,6 +58692,12 @@ function checkDeploymentRuns(r, found, report, warn2) {
     );
   if (r.workload.replicasOverride === void 0 && spec.replicas === 0)
     warn2(found.locate(["spec", "replicas"]), scaledToZero(`Deployment "${name}" has `));
+  const own = spec.replicas === void 0 ? 1 : spec.replicas;
+  if (r.workload.replicasDefaulted && typeof own === "number" && own !== 1)
+    warn2(
+      r.workload.origin ?? r.origin,
+      `the Rollout has no spec.replicas, so Argo runs its default of 1 replica, not Deployment "${name}"'s ${own}; rollgen renders 1. Set spec.replicas: ${own} on the Rollout to keep them`
+    );
 }
 function checkServices(r, resources, report) {
   const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
@@ -58585,10 +58726,12 @@ function checkServices(r, resources, report) {
   }
 }
 function checkManagedRoutes(r, report) {
+  const told = /* @__PURE__ */ new Set();
   for (const s of r.steps) {
     for (const route2 of [...s.headerRoutes, ...s.mirrorRoutes]) {
-      if (!r.traffic.managedRoutes.includes(route2.name))
-        report(s.origin, `route "${route2.name}" must be listed in trafficRouting.managedRoutes`);
+      if (r.traffic.managedRoutes.includes(route2.name) || told.has(route2.name)) continue;
+      told.add(route2.name);
+      report(s.origin, `route "${route2.name}" must be listed in trafficRouting.managedRoutes`);
     }
   }
 }
@@ -58764,12 +58907,17 @@ function readTrafficRouting(doc, out, diagnostics) {
 function loadRoutings(app, shared2, rollouts, resources, policy, out) {
   for (const r of rollouts) {
     const ref = r.spec.trafficRoutingRef;
-    if (ref && !shared2.some((s) => s.name === ref))
-      out.push({
-        ...r.spec.origin,
-        message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; put the TrafficRouting and every rollout sharing it in one app`,
-        severity: "error"
-      });
+    if (!ref || shared2.some((s) => s.name === ref)) continue;
+    const near = suggestName(
+      ref,
+      shared2.map((s) => s.name)
+    );
+    const fix2 = near ? `did you mean "${near}"?` : "put the TrafficRouting and every rollout sharing it in one app";
+    out.push({
+      ...r.spec.trafficRoutingRefOrigin ?? r.spec.origin,
+      message: `rollout ${r.spec.name} references TrafficRouting "${ref}", which is not in app ${app}; ${fix2}`,
+      severity: "error"
+    });
   }
   return shared2.flatMap((s) => {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
@@ -58806,7 +58954,7 @@ function loadRollout(app, spec, resources, policy, out) {
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.some((d) => d.severity === "error") || !providers) return void 0;
   const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
-  out.push(...allTrafficWarnings(spec, plan));
+  out.push(...exposureWarnings(spec, plan));
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);
   return { spec, deployment, plan, providers };
@@ -58830,11 +58978,17 @@ function bindProviders(app, spec, resources, out) {
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
     if (diagnostics.length > 0) return void 0;
-    const context = generatorContext(app, spec, resources, { generator, options, origin: ref.origin });
+    const provider = {
+      generator,
+      options,
+      origin: ref.origin,
+      ...ref.locate ? { locate: ref.locate } : {}
+    };
+    const context = generatorContext(app, spec, resources, provider);
     const problems = generator.check({ ...context, steps: buildPlan(spec, 1).steps });
     out.push(...problems);
     if (problems.some((p) => p.severity === "error")) return void 0;
-    bound.push({ generator, options, origin: ref.origin });
+    bound.push(provider);
   }
   return bound;
 }
@@ -59315,6 +59469,8 @@ function applyCommand(command, current2, r, track, removal2) {
   const revision = sourcePod(r, track).revision;
   if (r.spec.removalGates) removal2 = "two-commits";
   if (command.kind === "advance" && r.spec.pausedBy) return void 0;
+  const changed = (command.kind === "advance" || command.kind === "promote") && stepsChanged(current2, r, revision);
+  if (changed) return changed;
   if (command.kind === "advance")
     return advanceRollout(current2, r.spec.name, revision, r.plan.steps.length, removal2, r.spec.pingPong !== void 0);
   if (!current2) return void 0;
@@ -59322,7 +59478,8 @@ function applyCommand(command, current2, r, track, removal2) {
   if (command.kind === "abort")
     return current2.phase === "Progressing" ? abortRollout(current2, abortRemoval) : void 0;
   if (revision !== current2.canaryRevision) return void 0;
-  if (command.kind === "retry") return current2.phase === "Aborted" ? retryRollout(current2) : void 0;
+  if (command.kind === "retry")
+    return current2.phase === "Aborted" ? retryRollout({ ...current2, steps: r.plan.steps.length }) : void 0;
   return current2.phase === "Progressing" ? promoteRollout(current2, command.full) : void 0;
 }
 function lockStep(app, before, statuses, actions) {
@@ -59389,6 +59546,23 @@ function statesAtStep(app, output, step, track) {
     }
     return renderState(r, output, step === 0 ? { kind: "stable" } : { kind: "step", step }, track);
   });
+}
+function stepsChanged(current2, r, revision) {
+  const now = r.plan.steps.length;
+  if (current2?.phase !== "Progressing" || current2.steps === now || revision !== current2.canaryRevision) return;
+  const was = `rollout ${r.spec.name} is at step ${current2.step} of ${current2.steps}, and its steps are now ${now}`;
+  if (r.spec.format === "argo") {
+    const action = `steps changed from ${current2.steps} to ${now}: ${now === 0 ? "promote (no steps)" : "restart at step 1"}, as Argo does`;
+    const restart = now === 0 ? { phase: "Promoting", step: 0 } : { step: 1 };
+    return { status: { ...current2, ...restart, steps: now }, action };
+  }
+  throw new InputError([
+    {
+      ...r.spec.steps[0]?.origin ?? r.spec.origin,
+      message: `${was}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current2.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
+      severity: "error"
+    }
+  ]);
 }
 
 // src/state/messages.ts

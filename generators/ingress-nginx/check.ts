@@ -3,7 +3,8 @@ import type { SourceObject } from '../../src/model/resource-set';
 import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
 import { findIngress, ingressClass, ingressPaths, isCanaryIngress } from '../_kit/ingress';
 import { canaryIngressName, noPathToStable } from '../_kit/canary-ingress';
-import { NginxOptions, stepOwnedKeys, userAnnotations } from './options';
+import { NginxOptions, annotationKey, stepOwnedKeys, userAnnotations } from './options';
+import { optionOrigin } from '../_kit/option-origin';
 
 type Ctx = GeneratorContext<NginxOptions>;
 
@@ -98,11 +99,18 @@ function checkOverlap(claims: readonly RouteClaim[], name: string, owners: Map<s
 
 function checkUserAnnotations(ctx: Ctx): Diagnostic[] {
   const user = userAnnotations(ctx.options);
+  // Argo's additionalIngressAnnotations keys are written without the prefix: the key as written.
+  const written = (key: string) =>
+    Object.keys(ctx.options.additionalIngressAnnotations).find(
+      (k) => k === key || annotationKey(ctx.options.annotationPrefix, k) === key,
+    );
   return stepOwnedKeys(ctx.options.annotationPrefix)
     .filter((key) => key in user)
     .map((key) =>
       diagnosticAt(
-        ctx.optionsOrigin,
+        written(key) === undefined
+          ? ctx.optionsOrigin
+          : optionOrigin(ctx, 'additionalIngressAnnotations', written(key)!),
         `annotation ${key} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`,
         'warning',
       ),

@@ -281,3 +281,14 @@ test('GIVEN the Deployment in another namespace than the rollout WHEN validated 
     `rollout echoserver: Deployment "echoserver" is not among the app's manifests; the app has one in namespace shop: give the rollout the same metadata.namespace`,
   );
 });
+
+test('GIVEN an Argo nginx additionalIngressAnnotations key rollgen sets per step WHEN validated THEN warned at that key, not at the nginx block', async () => {
+  const text = example('argo-nginx/echoserver', 'rollout.yaml', (t) =>
+    t.replace('canary-by-header: X-Canary', 'canary-weight: "90"'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain(
+    `src/rollout.yaml:${lineOf(text, 'canary-weight: "90"')}:28: warning: annotation nginx.ingress.kubernetes.io/canary-weight is set per step by rollgen`,
+  );
+});
