@@ -52443,6 +52443,8 @@ function show(v) {
 
 // generators/custom/check.ts
 function check6(ctx) {
+  const mistyped = mistypedKinds(ctx);
+  if (mistyped.length > 0) return mistyped;
   const steps = ctx.steps;
   const out = [];
   for (const ref of ctx.options.refs) {
@@ -52468,6 +52470,20 @@ function check6(ctx) {
     if (original && input3) out.push(...checkTemplate(ctx, ref, input3, steps));
   }
   return dedupe3(out);
+}
+function mistypedKinds(ctx) {
+  return ctx.options.refs.flatMap((ref) => {
+    if (findRef(ctx.resources, ref, ctx.rollout.namespace)) return [];
+    const kinds = ctx.resources.items.filter((i) => i.object.metadata.name === ref.name).map((i) => i.object.kind);
+    const meant = suggestName(ref.kind, kinds);
+    if (!meant) return [];
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `customNetworkRefs: ${ref.kind} "${ref.name}" not found in the app's manifests; did you mean kind ${meant}? (the app has ${meant} "${ref.name}")`
+      )
+    ];
+  });
 }
 function checkTemplate(ctx, ref, input3, steps) {
   const original = findRef(ctx.resources, ref, ctx.rollout.namespace);

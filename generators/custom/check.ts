@@ -7,6 +7,7 @@ import { sourceOrigin } from './line-map';
 import { CustomOptions, CustomRef, describeKind, groupOf, templateFor } from './options';
 import { findRef, renderObject } from './render';
 import { compileTemplate, parseTemplate, TemplateError } from './template';
+import { suggestName } from '../../src/suggest';
 
 type Ctx = CheckContext<CustomOptions>;
 
@@ -15,6 +16,9 @@ type Ctx = CheckContext<CustomOptions>;
  * the rollout, so a broken template fails `plan` and `validate` at its own line, never mid-advance.
  */
 export function check(ctx: Ctx): Diagnostic[] {
+  // A mistyped kind sent the refs here instead of to their provider: that alone is the error.
+  const mistyped = mistypedKinds(ctx);
+  if (mistyped.length > 0) return mistyped;
   const steps = ctx.steps;
   const out: Diagnostic[] = [];
   for (const ref of ctx.options.refs) {
@@ -40,6 +44,22 @@ export function check(ctx: Ctx): Diagnostic[] {
     if (original && input) out.push(...checkTemplate(ctx, ref, input, steps));
   }
   return dedupe(out);
+}
+
+/** Refs naming no object whose name the app has under a kind spelled almost alike (VirtualServce). */
+function mistypedKinds(ctx: Ctx): Diagnostic[] {
+  return ctx.options.refs.flatMap((ref) => {
+    if (findRef(ctx.resources, ref, ctx.rollout.namespace)) return [];
+    const kinds = ctx.resources.items.filter((i) => i.object.metadata.name === ref.name).map((i) => i.object.kind);
+    const meant = suggestName(ref.kind, kinds);
+    if (!meant) return [];
+    return [
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `customNetworkRefs: ${ref.kind} "${ref.name}" not found in the app's manifests; did you mean kind ${meant}? (the app has ${meant} "${ref.name}")`,
+      ),
+    ];
+  });
 }
 
 function checkTemplate(

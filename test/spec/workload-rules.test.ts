@@ -292,3 +292,14 @@ test('GIVEN an Argo nginx additionalIngressAnnotations key rollgen sets per step
     `src/rollout.yaml:${lineOf(text, 'canary-weight: "90"')}:28: warning: annotation nginx.ingress.kubernetes.io/canary-weight is set per step by rollgen`,
   );
 });
+
+test('GIVEN a customNetworkRefs kind spelled almost like the object the app has WHEN validated THEN that one error, naming the kind meant (no RouteTemplate cascade)', async () => {
+  example('kruise-istio/full-link', 'rollouts.yaml', (t) =>
+    t.replace('kind: VirtualService, name: mockb}', 'kind: VirtualServce, name: mockb}'),
+  );
+  const r = await runCli(['validate', 'src'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(
+    /^src\/rollouts\.yaml:\d+:\d+: customNetworkRefs: VirtualServce "mockb" not found in the app's manifests; did you mean kind VirtualService\? \(the app has VirtualService "mockb"\)\n$/,
+  );
+});
