@@ -12389,13 +12389,15 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1 }, "stable": { "type": "string", "minLength": 1 }, "canary": { "type": "string", "minLength": 1 } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
     var pattern7 = new RegExp("^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$", "u");
-    var pattern8 = new RegExp("^https?://", "u");
-    var pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+    var pattern8 = new RegExp("^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "u");
+    var pattern9 = new RegExp("^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "u");
+    var pattern11 = new RegExp("^https?://", "u");
+    var pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -12667,12 +12669,21 @@ var require_rollgen_config = __commonJS({
                           }
                           errors++;
                         }
+                        if (!pattern8.test(data11)) {
+                          const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"' };
+                          if (vErrors === null) {
+                            vErrors = [err24];
+                          } else {
+                            vErrors.push(err24);
+                          }
+                          errors++;
+                        }
                       } else {
-                        const err24 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/key", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/key/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err24];
+                          vErrors = [err25];
                         } else {
-                          vErrors.push(err24);
+                          vErrors.push(err25);
                         }
                         errors++;
                       }
@@ -12681,29 +12692,16 @@ var require_rollgen_config = __commonJS({
                       let data12 = data10.stable;
                       if (typeof data12 === "string") {
                         if (func2(data12) < 1) {
-                          const err25 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
-                            vErrors = [err25];
+                            vErrors = [err26];
                           } else {
-                            vErrors.push(err25);
+                            vErrors.push(err26);
                           }
                           errors++;
                         }
-                      } else {
-                        const err26 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                        if (vErrors === null) {
-                          vErrors = [err26];
-                        } else {
-                          vErrors.push(err26);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data10.canary !== void 0) {
-                      let data13 = data10.canary;
-                      if (typeof data13 === "string") {
-                        if (func2(data13) < 1) {
-                          const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                        if (!pattern9.test(data12)) {
+                          const err27 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"' };
                           if (vErrors === null) {
                             vErrors = [err27];
                           } else {
@@ -12712,7 +12710,7 @@ var require_rollgen_config = __commonJS({
                           errors++;
                         }
                       } else {
-                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err28 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/stable", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/stable/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
                           vErrors = [err28];
                         } else {
@@ -12721,12 +12719,43 @@ var require_rollgen_config = __commonJS({
                         errors++;
                       }
                     }
+                    if (data10.canary !== void 0) {
+                      let data13 = data10.canary;
+                      if (typeof data13 === "string") {
+                        if (func2(data13) < 1) {
+                          const err29 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          if (vErrors === null) {
+                            vErrors = [err29];
+                          } else {
+                            vErrors.push(err29);
+                          }
+                          errors++;
+                        }
+                        if (!pattern9.test(data13)) {
+                          const err30 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"' };
+                          if (vErrors === null) {
+                            vErrors = [err30];
+                          } else {
+                            vErrors.push(err30);
+                          }
+                          errors++;
+                        }
+                      } else {
+                        const err31 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel/canary", schemaPath: "#/properties/apps/items/properties/trackLabel/properties/canary/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err31];
+                        } else {
+                          vErrors.push(err31);
+                        }
+                        errors++;
+                      }
+                    }
                   } else {
-                    const err29 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err32 = { instancePath: instancePath + "/apps/" + i0 + "/trackLabel", schemaPath: "#/properties/apps/items/properties/trackLabel/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err29];
+                      vErrors = [err32];
                     } else {
-                      vErrors.push(err29);
+                      vErrors.push(err32);
                     }
                     errors++;
                   }
@@ -12736,11 +12765,11 @@ var require_rollgen_config = __commonJS({
                   if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
                     for (const key4 in data14) {
                       if (!(key4 === "background" || key4 === "steps")) {
-                        const err30 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                        const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err30];
+                          vErrors = [err33];
                         } else {
-                          vErrors.push(err30);
+                          vErrors.push(err33);
                         }
                         errors++;
                       }
@@ -12749,21 +12778,21 @@ var require_rollgen_config = __commonJS({
                       let data15 = data14.background;
                       if (data15 && typeof data15 == "object" && !Array.isArray(data15)) {
                         if (data15.templates === void 0) {
-                          const err31 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                          const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
                           if (vErrors === null) {
-                            vErrors = [err31];
+                            vErrors = [err34];
                           } else {
-                            vErrors.push(err31);
+                            vErrors.push(err34);
                           }
                           errors++;
                         }
                         for (const key5 in data15) {
                           if (!(key5 === "templates" || key5 === "args" || key5 === "dryRun" || key5 === "startingStep")) {
-                            const err32 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                            const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
-                              vErrors = [err32];
+                              vErrors = [err35];
                             } else {
-                              vErrors.push(err32);
+                              vErrors.push(err35);
                             }
                             errors++;
                           }
@@ -12772,11 +12801,11 @@ var require_rollgen_config = __commonJS({
                           let data16 = data15.templates;
                           if (Array.isArray(data16)) {
                             if (data16.length < 1) {
-                              const err33 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                              const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                               if (vErrors === null) {
-                                vErrors = [err33];
+                                vErrors = [err36];
                               } else {
-                                vErrors.push(err33);
+                                vErrors.push(err36);
                               }
                               errors++;
                             }
@@ -12785,50 +12814,17 @@ var require_rollgen_config = __commonJS({
                               let data17 = data16[i1];
                               if (data17 && typeof data17 == "object" && !Array.isArray(data17)) {
                                 if (data17.templateName === void 0) {
-                                  const err34 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                                  const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
                                   if (vErrors === null) {
-                                    vErrors = [err34];
+                                    vErrors = [err37];
                                   } else {
-                                    vErrors.push(err34);
+                                    vErrors.push(err37);
                                   }
                                   errors++;
                                 }
                                 for (const key6 in data17) {
                                   if (!(key6 === "templateName" || key6 === "clusterScope")) {
-                                    const err35 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                                    if (vErrors === null) {
-                                      vErrors = [err35];
-                                    } else {
-                                      vErrors.push(err35);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data17.templateName !== void 0) {
-                                  let data18 = data17.templateName;
-                                  if (typeof data18 === "string") {
-                                    if (func2(data18) < 1) {
-                                      const err36 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                      if (vErrors === null) {
-                                        vErrors = [err36];
-                                      } else {
-                                        vErrors.push(err36);
-                                      }
-                                      errors++;
-                                    }
-                                  } else {
-                                    const err37 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                    if (vErrors === null) {
-                                      vErrors = [err37];
-                                    } else {
-                                      vErrors.push(err37);
-                                    }
-                                    errors++;
-                                  }
-                                }
-                                if (data17.clusterScope !== void 0) {
-                                  if (typeof data17.clusterScope !== "boolean") {
-                                    const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    const err38 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                                     if (vErrors === null) {
                                       vErrors = [err38];
                                     } else {
@@ -12837,22 +12833,55 @@ var require_rollgen_config = __commonJS({
                                     errors++;
                                   }
                                 }
+                                if (data17.templateName !== void 0) {
+                                  let data18 = data17.templateName;
+                                  if (typeof data18 === "string") {
+                                    if (func2(data18) < 1) {
+                                      const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      if (vErrors === null) {
+                                        vErrors = [err39];
+                                      } else {
+                                        vErrors.push(err39);
+                                      }
+                                      errors++;
+                                    }
+                                  } else {
+                                    const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    if (vErrors === null) {
+                                      vErrors = [err40];
+                                    } else {
+                                      vErrors.push(err40);
+                                    }
+                                    errors++;
+                                  }
+                                }
+                                if (data17.clusterScope !== void 0) {
+                                  if (typeof data17.clusterScope !== "boolean") {
+                                    const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                    if (vErrors === null) {
+                                      vErrors = [err41];
+                                    } else {
+                                      vErrors.push(err41);
+                                    }
+                                    errors++;
+                                  }
+                                }
                               } else {
-                                const err39 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates/" + i1, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err39];
+                                  vErrors = [err42];
                                 } else {
-                                  vErrors.push(err39);
+                                  vErrors.push(err42);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err40 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err40];
+                              vErrors = [err43];
                             } else {
-                              vErrors.push(err40);
+                              vErrors.push(err43);
                             }
                             errors++;
                           }
@@ -12865,11 +12894,11 @@ var require_rollgen_config = __commonJS({
                               let data21 = data20[i2];
                               if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
                                 if (data21.name === void 0) {
-                                  const err41 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                                  const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                                   if (vErrors === null) {
-                                    vErrors = [err41];
+                                    vErrors = [err44];
                                   } else {
-                                    vErrors.push(err41);
+                                    vErrors.push(err44);
                                   }
                                   errors++;
                                 }
@@ -12877,31 +12906,31 @@ var require_rollgen_config = __commonJS({
                                   let data22 = data21.name;
                                   if (typeof data22 === "string") {
                                     if (func2(data22) < 1) {
-                                      const err42 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                       if (vErrors === null) {
-                                        vErrors = [err42];
+                                        vErrors = [err45];
                                       } else {
-                                        vErrors.push(err42);
+                                        vErrors.push(err45);
                                       }
                                       errors++;
                                     }
                                   } else {
-                                    const err43 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err43];
+                                      vErrors = [err46];
                                     } else {
-                                      vErrors.push(err43);
+                                      vErrors.push(err46);
                                     }
                                     errors++;
                                   }
                                 }
                                 if (data21.value !== void 0) {
                                   if (typeof data21.value !== "string") {
-                                    const err44 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err44];
+                                      vErrors = [err47];
                                     } else {
-                                      vErrors.push(err44);
+                                      vErrors.push(err47);
                                     }
                                     errors++;
                                   }
@@ -12909,31 +12938,31 @@ var require_rollgen_config = __commonJS({
                                 if (data21.valueFrom !== void 0) {
                                   let data24 = data21.valueFrom;
                                   if (!(data24 && typeof data24 == "object" && !Array.isArray(data24))) {
-                                    const err45 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err45];
+                                      vErrors = [err48];
                                     } else {
-                                      vErrors.push(err45);
+                                      vErrors.push(err48);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err46 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args/" + i2, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err46];
+                                  vErrors = [err49];
                                 } else {
-                                  vErrors.push(err46);
+                                  vErrors.push(err49);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err47 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err47];
+                              vErrors = [err50];
                             } else {
-                              vErrors.push(err47);
+                              vErrors.push(err50);
                             }
                             errors++;
                           }
@@ -12946,11 +12975,11 @@ var require_rollgen_config = __commonJS({
                               let data26 = data25[i3];
                               if (data26 && typeof data26 == "object" && !Array.isArray(data26)) {
                                 if (data26.metricName === void 0) {
-                                  const err48 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                  const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
                                   if (vErrors === null) {
-                                    vErrors = [err48];
+                                    vErrors = [err51];
                                   } else {
-                                    vErrors.push(err48);
+                                    vErrors.push(err51);
                                   }
                                   errors++;
                                 }
@@ -12958,40 +12987,40 @@ var require_rollgen_config = __commonJS({
                                   let data27 = data26.metricName;
                                   if (typeof data27 === "string") {
                                     if (func2(data27) < 1) {
-                                      const err49 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                       if (vErrors === null) {
-                                        vErrors = [err49];
+                                        vErrors = [err52];
                                       } else {
-                                        vErrors.push(err49);
+                                        vErrors.push(err52);
                                       }
                                       errors++;
                                     }
                                   } else {
-                                    const err50 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err50];
+                                      vErrors = [err53];
                                     } else {
-                                      vErrors.push(err50);
+                                      vErrors.push(err53);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err51 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun/" + i3, schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                 if (vErrors === null) {
-                                  vErrors = [err51];
+                                  vErrors = [err54];
                                 } else {
-                                  vErrors.push(err51);
+                                  vErrors.push(err54);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err52 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err52];
+                              vErrors = [err55];
                             } else {
-                              vErrors.push(err52);
+                              vErrors.push(err55);
                             }
                             errors++;
                           }
@@ -12999,32 +13028,32 @@ var require_rollgen_config = __commonJS({
                         if (data15.startingStep !== void 0) {
                           let data28 = data15.startingStep;
                           if (!(typeof data28 == "number" && (!(data28 % 1) && !isNaN(data28)))) {
-                            const err53 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                             if (vErrors === null) {
-                              vErrors = [err53];
+                              vErrors = [err56];
                             } else {
-                              vErrors.push(err53);
+                              vErrors.push(err56);
                             }
                             errors++;
                           }
                           if (typeof data28 == "number") {
                             if (data28 < 1 || isNaN(data28)) {
-                              const err54 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                              const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background/startingStep", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/properties/startingStep/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                               if (vErrors === null) {
-                                vErrors = [err54];
+                                vErrors = [err57];
                               } else {
-                                vErrors.push(err54);
+                                vErrors.push(err57);
                               }
                               errors++;
                             }
                           }
                         }
                       } else {
-                        const err55 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/background", schemaPath: "#/properties/apps/items/properties/analysis/properties/background/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err55];
+                          vErrors = [err58];
                         } else {
-                          vErrors.push(err55);
+                          vErrors.push(err58);
                         }
                         errors++;
                       }
@@ -13037,30 +13066,30 @@ var require_rollgen_config = __commonJS({
                           let data30 = data29[i4];
                           if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
                             if (data30.step === void 0) {
-                              const err56 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
+                              const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "step" }, message: "must have required property 'step'" };
                               if (vErrors === null) {
-                                vErrors = [err56];
+                                vErrors = [err59];
                               } else {
-                                vErrors.push(err56);
+                                vErrors.push(err59);
                               }
                               errors++;
                             }
                             if (data30.templates === void 0) {
-                              const err57 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
+                              const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/required", keyword: "required", params: { missingProperty: "templates" }, message: "must have required property 'templates'" };
                               if (vErrors === null) {
-                                vErrors = [err57];
+                                vErrors = [err60];
                               } else {
-                                vErrors.push(err57);
+                                vErrors.push(err60);
                               }
                               errors++;
                             }
                             for (const key7 in data30) {
                               if (!(key7 === "templates" || key7 === "args" || key7 === "dryRun" || key7 === "step")) {
-                                const err58 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                                const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                                 if (vErrors === null) {
-                                  vErrors = [err58];
+                                  vErrors = [err61];
                                 } else {
-                                  vErrors.push(err58);
+                                  vErrors.push(err61);
                                 }
                                 errors++;
                               }
@@ -13069,11 +13098,11 @@ var require_rollgen_config = __commonJS({
                               let data31 = data30.templates;
                               if (Array.isArray(data31)) {
                                 if (data31.length < 1) {
-                                  const err59 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                                  const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                                   if (vErrors === null) {
-                                    vErrors = [err59];
+                                    vErrors = [err62];
                                   } else {
-                                    vErrors.push(err59);
+                                    vErrors.push(err62);
                                   }
                                   errors++;
                                 }
@@ -13082,50 +13111,17 @@ var require_rollgen_config = __commonJS({
                                   let data32 = data31[i5];
                                   if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
                                     if (data32.templateName === void 0) {
-                                      const err60 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
+                                      const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/required", keyword: "required", params: { missingProperty: "templateName" }, message: "must have required property 'templateName'" };
                                       if (vErrors === null) {
-                                        vErrors = [err60];
+                                        vErrors = [err63];
                                       } else {
-                                        vErrors.push(err60);
+                                        vErrors.push(err63);
                                       }
                                       errors++;
                                     }
                                     for (const key8 in data32) {
                                       if (!(key8 === "templateName" || key8 === "clusterScope")) {
-                                        const err61 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
-                                        if (vErrors === null) {
-                                          vErrors = [err61];
-                                        } else {
-                                          vErrors.push(err61);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data32.templateName !== void 0) {
-                                      let data33 = data32.templateName;
-                                      if (typeof data33 === "string") {
-                                        if (func2(data33) < 1) {
-                                          const err62 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                                          if (vErrors === null) {
-                                            vErrors = [err62];
-                                          } else {
-                                            vErrors.push(err62);
-                                          }
-                                          errors++;
-                                        }
-                                      } else {
-                                        const err63 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                        if (vErrors === null) {
-                                          vErrors = [err63];
-                                        } else {
-                                          vErrors.push(err63);
-                                        }
-                                        errors++;
-                                      }
-                                    }
-                                    if (data32.clusterScope !== void 0) {
-                                      if (typeof data32.clusterScope !== "boolean") {
-                                        const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                        const err64 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                                         if (vErrors === null) {
                                           vErrors = [err64];
                                         } else {
@@ -13134,22 +13130,55 @@ var require_rollgen_config = __commonJS({
                                         errors++;
                                       }
                                     }
+                                    if (data32.templateName !== void 0) {
+                                      let data33 = data32.templateName;
+                                      if (typeof data33 === "string") {
+                                        if (func2(data33) < 1) {
+                                          const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          if (vErrors === null) {
+                                            vErrors = [err65];
+                                          } else {
+                                            vErrors.push(err65);
+                                          }
+                                          errors++;
+                                        }
+                                      } else {
+                                        const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/templateName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/templateName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        if (vErrors === null) {
+                                          vErrors = [err66];
+                                        } else {
+                                          vErrors.push(err66);
+                                        }
+                                        errors++;
+                                      }
+                                    }
+                                    if (data32.clusterScope !== void 0) {
+                                      if (typeof data32.clusterScope !== "boolean") {
+                                        const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5 + "/clusterScope", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/properties/clusterScope/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                                        if (vErrors === null) {
+                                          vErrors = [err67];
+                                        } else {
+                                          vErrors.push(err67);
+                                        }
+                                        errors++;
+                                      }
+                                    }
                                   } else {
-                                    const err65 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates/" + i5, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err65];
+                                      vErrors = [err68];
                                     } else {
-                                      vErrors.push(err65);
+                                      vErrors.push(err68);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err66 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/templates", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/templates/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err66];
+                                  vErrors = [err69];
                                 } else {
-                                  vErrors.push(err66);
+                                  vErrors.push(err69);
                                 }
                                 errors++;
                               }
@@ -13162,11 +13191,11 @@ var require_rollgen_config = __commonJS({
                                   let data36 = data35[i6];
                                   if (data36 && typeof data36 == "object" && !Array.isArray(data36)) {
                                     if (data36.name === void 0) {
-                                      const err67 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                                      const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                                       if (vErrors === null) {
-                                        vErrors = [err67];
+                                        vErrors = [err70];
                                       } else {
-                                        vErrors.push(err67);
+                                        vErrors.push(err70);
                                       }
                                       errors++;
                                     }
@@ -13174,31 +13203,31 @@ var require_rollgen_config = __commonJS({
                                       let data37 = data36.name;
                                       if (typeof data37 === "string") {
                                         if (func2(data37) < 1) {
-                                          const err68 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                           if (vErrors === null) {
-                                            vErrors = [err68];
+                                            vErrors = [err71];
                                           } else {
-                                            vErrors.push(err68);
+                                            vErrors.push(err71);
                                           }
                                           errors++;
                                         }
                                       } else {
-                                        const err69 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/name", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err69];
+                                          vErrors = [err72];
                                         } else {
-                                          vErrors.push(err69);
+                                          vErrors.push(err72);
                                         }
                                         errors++;
                                       }
                                     }
                                     if (data36.value !== void 0) {
                                       if (typeof data36.value !== "string") {
-                                        const err70 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/value", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/value/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err70];
+                                          vErrors = [err73];
                                         } else {
-                                          vErrors.push(err70);
+                                          vErrors.push(err73);
                                         }
                                         errors++;
                                       }
@@ -13206,31 +13235,31 @@ var require_rollgen_config = __commonJS({
                                     if (data36.valueFrom !== void 0) {
                                       let data39 = data36.valueFrom;
                                       if (!(data39 && typeof data39 == "object" && !Array.isArray(data39))) {
-                                        const err71 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                        const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6 + "/valueFrom", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/properties/valueFrom/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                         if (vErrors === null) {
-                                          vErrors = [err71];
+                                          vErrors = [err74];
                                         } else {
-                                          vErrors.push(err71);
+                                          vErrors.push(err74);
                                         }
                                         errors++;
                                       }
                                     }
                                   } else {
-                                    const err72 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args/" + i6, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err72];
+                                      vErrors = [err75];
                                     } else {
-                                      vErrors.push(err72);
+                                      vErrors.push(err75);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err73 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/args", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/args/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err73];
+                                  vErrors = [err76];
                                 } else {
-                                  vErrors.push(err73);
+                                  vErrors.push(err76);
                                 }
                                 errors++;
                               }
@@ -13243,11 +13272,11 @@ var require_rollgen_config = __commonJS({
                                   let data41 = data40[i7];
                                   if (data41 && typeof data41 == "object" && !Array.isArray(data41)) {
                                     if (data41.metricName === void 0) {
-                                      const err74 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
+                                      const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/required", keyword: "required", params: { missingProperty: "metricName" }, message: "must have required property 'metricName'" };
                                       if (vErrors === null) {
-                                        vErrors = [err74];
+                                        vErrors = [err77];
                                       } else {
-                                        vErrors.push(err74);
+                                        vErrors.push(err77);
                                       }
                                       errors++;
                                     }
@@ -13255,40 +13284,40 @@ var require_rollgen_config = __commonJS({
                                       let data42 = data41.metricName;
                                       if (typeof data42 === "string") {
                                         if (func2(data42) < 1) {
-                                          const err75 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                          const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                           if (vErrors === null) {
-                                            vErrors = [err75];
+                                            vErrors = [err78];
                                           } else {
-                                            vErrors.push(err75);
+                                            vErrors.push(err78);
                                           }
                                           errors++;
                                         }
                                       } else {
-                                        const err76 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                        const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7 + "/metricName", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/properties/metricName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                         if (vErrors === null) {
-                                          vErrors = [err76];
+                                          vErrors = [err79];
                                         } else {
-                                          vErrors.push(err76);
+                                          vErrors.push(err79);
                                         }
                                         errors++;
                                       }
                                     }
                                   } else {
-                                    const err77 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                                    const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun/" + i7, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                                     if (vErrors === null) {
-                                      vErrors = [err77];
+                                      vErrors = [err80];
                                     } else {
-                                      vErrors.push(err77);
+                                      vErrors.push(err80);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err78 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/dryRun", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/dryRun/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err78];
+                                  vErrors = [err81];
                                 } else {
-                                  vErrors.push(err78);
+                                  vErrors.push(err81);
                                 }
                                 errors++;
                               }
@@ -13296,52 +13325,52 @@ var require_rollgen_config = __commonJS({
                             if (data30.step !== void 0) {
                               let data43 = data30.step;
                               if (!(typeof data43 == "number" && (!(data43 % 1) && !isNaN(data43)))) {
-                                const err79 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                                const err82 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                 if (vErrors === null) {
-                                  vErrors = [err79];
+                                  vErrors = [err82];
                                 } else {
-                                  vErrors.push(err79);
+                                  vErrors.push(err82);
                                 }
                                 errors++;
                               }
                               if (typeof data43 == "number") {
                                 if (data43 < 1 || isNaN(data43)) {
-                                  const err80 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                                  const err83 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4 + "/step", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/properties/step/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                                   if (vErrors === null) {
-                                    vErrors = [err80];
+                                    vErrors = [err83];
                                   } else {
-                                    vErrors.push(err80);
+                                    vErrors.push(err83);
                                   }
                                   errors++;
                                 }
                               }
                             }
                           } else {
-                            const err81 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err84 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps/" + i4, schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                             if (vErrors === null) {
-                              vErrors = [err81];
+                              vErrors = [err84];
                             } else {
-                              vErrors.push(err81);
+                              vErrors.push(err84);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err82 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err85 = { instancePath: instancePath + "/apps/" + i0 + "/analysis/steps", schemaPath: "#/properties/apps/items/properties/analysis/properties/steps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err82];
+                          vErrors = [err85];
                         } else {
-                          vErrors.push(err82);
+                          vErrors.push(err85);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err83 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err86 = { instancePath: instancePath + "/apps/" + i0 + "/analysis", schemaPath: "#/properties/apps/items/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err83];
+                      vErrors = [err86];
                     } else {
-                      vErrors.push(err83);
+                      vErrors.push(err86);
                     }
                     errors++;
                   }
@@ -13351,11 +13380,11 @@ var require_rollgen_config = __commonJS({
                   if (data44 && typeof data44 == "object" && !Array.isArray(data44)) {
                     for (const key9 in data44) {
                       if (!(key9 === "statuses" || key9 === "checkRuns" || key9 === "argocd")) {
-                        const err84 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
+                        const err87 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err84];
+                          vErrors = [err87];
                         } else {
-                          vErrors.push(err84);
+                          vErrors.push(err87);
                         }
                         errors++;
                       }
@@ -13368,29 +13397,29 @@ var require_rollgen_config = __commonJS({
                           let data46 = data45[i8];
                           if (typeof data46 === "string") {
                             if (func2(data46) > 255) {
-                              const err85 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                              const err88 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                               if (vErrors === null) {
-                                vErrors = [err85];
+                                vErrors = [err88];
                               } else {
-                                vErrors.push(err85);
+                                vErrors.push(err88);
                               }
                               errors++;
                             }
                             if (func2(data46) < 1) {
-                              const err86 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              const err89 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
-                                vErrors = [err86];
+                                vErrors = [err89];
                               } else {
-                                vErrors.push(err86);
+                                vErrors.push(err89);
                               }
                               errors++;
                             }
                           } else {
-                            const err87 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err90 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses/" + i8, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err87];
+                              vErrors = [err90];
                             } else {
-                              vErrors.push(err87);
+                              vErrors.push(err90);
                             }
                             errors++;
                           }
@@ -13406,11 +13435,11 @@ var require_rollgen_config = __commonJS({
                             }
                             if (typeof indices0[item0] == "number") {
                               j0 = indices0[item0];
-                              const err88 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
+                              const err91 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i9, j: j0 }, message: "must NOT have duplicate items (items ## " + j0 + " and " + i9 + " are identical)" };
                               if (vErrors === null) {
-                                vErrors = [err88];
+                                vErrors = [err91];
                               } else {
-                                vErrors.push(err88);
+                                vErrors.push(err91);
                               }
                               errors++;
                               break;
@@ -13419,11 +13448,11 @@ var require_rollgen_config = __commonJS({
                           }
                         }
                       } else {
-                        const err89 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err92 = { instancePath: instancePath + "/apps/" + i0 + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err89];
+                          vErrors = [err92];
                         } else {
-                          vErrors.push(err89);
+                          vErrors.push(err92);
                         }
                         errors++;
                       }
@@ -13436,29 +13465,29 @@ var require_rollgen_config = __commonJS({
                           let data48 = data47[i10];
                           if (typeof data48 === "string") {
                             if (func2(data48) > 255) {
-                              const err90 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                              const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                               if (vErrors === null) {
-                                vErrors = [err90];
+                                vErrors = [err93];
                               } else {
-                                vErrors.push(err90);
+                                vErrors.push(err93);
                               }
                               errors++;
                             }
                             if (func2(data48) < 1) {
-                              const err91 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
-                                vErrors = [err91];
+                                vErrors = [err94];
                               } else {
-                                vErrors.push(err91);
+                                vErrors.push(err94);
                               }
                               errors++;
                             }
                           } else {
-                            const err92 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns/" + i10, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err92];
+                              vErrors = [err95];
                             } else {
-                              vErrors.push(err92);
+                              vErrors.push(err95);
                             }
                             errors++;
                           }
@@ -13474,11 +13503,11 @@ var require_rollgen_config = __commonJS({
                             }
                             if (typeof indices1[item1] == "number") {
                               j1 = indices1[item1];
-                              const err93 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i11 + " are identical)" };
+                              const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i11, j: j1 }, message: "must NOT have duplicate items (items ## " + j1 + " and " + i11 + " are identical)" };
                               if (vErrors === null) {
-                                vErrors = [err93];
+                                vErrors = [err96];
                               } else {
-                                vErrors.push(err93);
+                                vErrors.push(err96);
                               }
                               errors++;
                               break;
@@ -13487,11 +13516,11 @@ var require_rollgen_config = __commonJS({
                           }
                         }
                       } else {
-                        const err94 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err94];
+                          vErrors = [err97];
                         } else {
-                          vErrors.push(err94);
+                          vErrors.push(err97);
                         }
                         errors++;
                       }
@@ -13500,21 +13529,21 @@ var require_rollgen_config = __commonJS({
                       let data49 = data44.argocd;
                       if (data49 && typeof data49 == "object" && !Array.isArray(data49)) {
                         if (data49.server === void 0) {
-                          const err95 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                          const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                           if (vErrors === null) {
-                            vErrors = [err95];
+                            vErrors = [err98];
                           } else {
-                            vErrors.push(err95);
+                            vErrors.push(err98);
                           }
                           errors++;
                         }
                         for (const key10 in data49) {
                           if (!(key10 === "server" || key10 === "application" || key10 === "tokenEnv")) {
-                            const err96 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                            const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
-                              vErrors = [err96];
+                              vErrors = [err99];
                             } else {
-                              vErrors.push(err96);
+                              vErrors.push(err99);
                             }
                             errors++;
                           }
@@ -13522,21 +13551,21 @@ var require_rollgen_config = __commonJS({
                         if (data49.server !== void 0) {
                           let data50 = data49.server;
                           if (typeof data50 === "string") {
-                            if (!pattern8.test(data50)) {
-                              const err97 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                            if (!pattern11.test(data50)) {
+                              const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                               if (vErrors === null) {
-                                vErrors = [err97];
+                                vErrors = [err100];
                               } else {
-                                vErrors.push(err97);
+                                vErrors.push(err100);
                               }
                               errors++;
                             }
                           } else {
-                            const err98 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err98];
+                              vErrors = [err101];
                             } else {
-                              vErrors.push(err98);
+                              vErrors.push(err101);
                             }
                             errors++;
                           }
@@ -13545,20 +13574,20 @@ var require_rollgen_config = __commonJS({
                           let data51 = data49.application;
                           if (typeof data51 === "string") {
                             if (func2(data51) < 1) {
-                              const err99 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
-                                vErrors = [err99];
+                                vErrors = [err102];
                               } else {
-                                vErrors.push(err99);
+                                vErrors.push(err102);
                               }
                               errors++;
                             }
                           } else {
-                            const err100 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err103 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err100];
+                              vErrors = [err103];
                             } else {
-                              vErrors.push(err100);
+                              vErrors.push(err103);
                             }
                             errors++;
                           }
@@ -13566,41 +13595,41 @@ var require_rollgen_config = __commonJS({
                         if (data49.tokenEnv !== void 0) {
                           let data52 = data49.tokenEnv;
                           if (typeof data52 === "string") {
-                            if (!pattern9.test(data52)) {
-                              const err101 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                            if (!pattern12.test(data52)) {
+                              const err104 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                               if (vErrors === null) {
-                                vErrors = [err101];
+                                vErrors = [err104];
                               } else {
-                                vErrors.push(err101);
+                                vErrors.push(err104);
                               }
                               errors++;
                             }
                           } else {
-                            const err102 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err105 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err102];
+                              vErrors = [err105];
                             } else {
-                              vErrors.push(err102);
+                              vErrors.push(err105);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err103 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err106 = { instancePath: instancePath + "/apps/" + i0 + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err103];
+                          vErrors = [err106];
                         } else {
-                          vErrors.push(err103);
+                          vErrors.push(err106);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err104 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err107 = { instancePath: instancePath + "/apps/" + i0 + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err104];
+                      vErrors = [err107];
                     } else {
-                      vErrors.push(err104);
+                      vErrors.push(err107);
                     }
                     errors++;
                   }
@@ -13608,31 +13637,31 @@ var require_rollgen_config = __commonJS({
                 if (data1.onFailure !== void 0) {
                   let data53 = data1.onFailure;
                   if (!(data53 === "abort" || data53 === "hold")) {
-                    const err105 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+                    const err108 = { instancePath: instancePath + "/apps/" + i0 + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
-                      vErrors = [err105];
+                      vErrors = [err108];
                     } else {
-                      vErrors.push(err105);
+                      vErrors.push(err108);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err106 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err109 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err106];
+                  vErrors = [err109];
                 } else {
-                  vErrors.push(err106);
+                  vErrors.push(err109);
                 }
                 errors++;
               }
             }
           } else {
-            const err107 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err110 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err107];
+              vErrors = [err110];
             } else {
-              vErrors.push(err107);
+              vErrors.push(err110);
             }
             errors++;
           }
@@ -13642,11 +13671,11 @@ var require_rollgen_config = __commonJS({
           if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
             for (const key11 in data54) {
               if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod" || key11 === "workflow")) {
-                const err108 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                const err111 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err108];
+                  vErrors = [err111];
                 } else {
-                  vErrors.push(err108);
+                  vErrors.push(err111);
                 }
                 errors++;
               }
@@ -13655,20 +13684,20 @@ var require_rollgen_config = __commonJS({
               let data55 = data54.base;
               if (typeof data55 === "string") {
                 if (func2(data55) < 1) {
-                  const err109 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err112 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err109];
+                    vErrors = [err112];
                   } else {
-                    vErrors.push(err109);
+                    vErrors.push(err112);
                   }
                   errors++;
                 }
               } else {
-                const err110 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err113 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err110];
+                  vErrors = [err113];
                 } else {
-                  vErrors.push(err110);
+                  vErrors.push(err113);
                 }
                 errors++;
               }
@@ -13677,20 +13706,20 @@ var require_rollgen_config = __commonJS({
               let data56 = data54.titleTemplate;
               if (typeof data56 === "string") {
                 if (func2(data56) < 1) {
-                  const err111 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err114 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err111];
+                    vErrors = [err114];
                   } else {
-                    vErrors.push(err111);
+                    vErrors.push(err114);
                   }
                   errors++;
                 }
               } else {
-                const err112 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err115 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err112];
+                  vErrors = [err115];
                 } else {
-                  vErrors.push(err112);
+                  vErrors.push(err115);
                 }
                 errors++;
               }
@@ -13699,20 +13728,20 @@ var require_rollgen_config = __commonJS({
               let data57 = data54.bodyTemplate;
               if (typeof data57 === "string") {
                 if (func2(data57) < 1) {
-                  const err113 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err116 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err113];
+                    vErrors = [err116];
                   } else {
-                    vErrors.push(err113);
+                    vErrors.push(err116);
                   }
                   errors++;
                 }
               } else {
-                const err114 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err117 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err114];
+                  vErrors = [err117];
                 } else {
-                  vErrors.push(err114);
+                  vErrors.push(err117);
                 }
                 errors++;
               }
@@ -13725,29 +13754,29 @@ var require_rollgen_config = __commonJS({
                   let data59 = data58[i12];
                   if (typeof data59 === "string") {
                     if (func2(data59) > 50) {
-                      const err115 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
+                      const err118 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err115];
+                        vErrors = [err118];
                       } else {
-                        vErrors.push(err115);
+                        vErrors.push(err118);
                       }
                       errors++;
                     }
                     if (func2(data59) < 1) {
-                      const err116 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err119 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err116];
+                        vErrors = [err119];
                       } else {
-                        vErrors.push(err116);
+                        vErrors.push(err119);
                       }
                       errors++;
                     }
                   } else {
-                    const err117 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err120 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err117];
+                      vErrors = [err120];
                     } else {
-                      vErrors.push(err117);
+                      vErrors.push(err120);
                     }
                     errors++;
                   }
@@ -13763,11 +13792,11 @@ var require_rollgen_config = __commonJS({
                     }
                     if (typeof indices2[item2] == "number") {
                       j2 = indices2[item2];
-                      const err118 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
+                      const err121 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err118];
+                        vErrors = [err121];
                       } else {
-                        vErrors.push(err118);
+                        vErrors.push(err121);
                       }
                       errors++;
                       break;
@@ -13776,41 +13805,7 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err119 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err119];
-                } else {
-                  vErrors.push(err119);
-                }
-                errors++;
-              }
-            }
-            if (data54.mergeMethod !== void 0) {
-              let data60 = data54.mergeMethod;
-              if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
-                const err120 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err120];
-                } else {
-                  vErrors.push(err120);
-                }
-                errors++;
-              }
-            }
-            if (data54.workflow !== void 0) {
-              let data61 = data54.workflow;
-              if (typeof data61 === "string") {
-                if (func2(data61) < 1) {
-                  const err121 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err121];
-                  } else {
-                    vErrors.push(err121);
-                  }
-                  errors++;
-                }
-              } else {
-                const err122 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err122 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err122];
                 } else {
@@ -13819,12 +13814,46 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
+            if (data54.mergeMethod !== void 0) {
+              let data60 = data54.mergeMethod;
+              if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
+                const err123 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err123];
+                } else {
+                  vErrors.push(err123);
+                }
+                errors++;
+              }
+            }
+            if (data54.workflow !== void 0) {
+              let data61 = data54.workflow;
+              if (typeof data61 === "string") {
+                if (func2(data61) < 1) {
+                  const err124 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err124];
+                  } else {
+                    vErrors.push(err124);
+                  }
+                  errors++;
+                }
+              } else {
+                const err125 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err125];
+                } else {
+                  vErrors.push(err125);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err123 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err126 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err123];
+              vErrors = [err126];
             } else {
-              vErrors.push(err123);
+              vErrors.push(err126);
             }
             errors++;
           }
@@ -13833,20 +13862,20 @@ var require_rollgen_config = __commonJS({
           let data62 = data.analysisTemplates;
           if (typeof data62 === "string") {
             if (func2(data62) < 1) {
-              const err124 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              const err127 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err124];
+                vErrors = [err127];
               } else {
-                vErrors.push(err124);
+                vErrors.push(err127);
               }
               errors++;
             }
           } else {
-            const err125 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err128 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err125];
+              vErrors = [err128];
             } else {
-              vErrors.push(err125);
+              vErrors.push(err128);
             }
             errors++;
           }
@@ -13856,11 +13885,11 @@ var require_rollgen_config = __commonJS({
           if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
             for (const key12 in data63) {
               if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
-                const err126 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                const err129 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err126];
+                  vErrors = [err129];
                 } else {
-                  vErrors.push(err126);
+                  vErrors.push(err129);
                 }
                 errors++;
               }
@@ -13873,29 +13902,29 @@ var require_rollgen_config = __commonJS({
                   let data65 = data64[i14];
                   if (typeof data65 === "string") {
                     if (func2(data65) > 255) {
-                      const err127 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      const err130 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err127];
+                        vErrors = [err130];
                       } else {
-                        vErrors.push(err127);
+                        vErrors.push(err130);
                       }
                       errors++;
                     }
                     if (func2(data65) < 1) {
-                      const err128 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err131 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err128];
+                        vErrors = [err131];
                       } else {
-                        vErrors.push(err128);
+                        vErrors.push(err131);
                       }
                       errors++;
                     }
                   } else {
-                    const err129 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err132 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err129];
+                      vErrors = [err132];
                     } else {
-                      vErrors.push(err129);
+                      vErrors.push(err132);
                     }
                     errors++;
                   }
@@ -13911,11 +13940,11 @@ var require_rollgen_config = __commonJS({
                     }
                     if (typeof indices3[item3] == "number") {
                       j3 = indices3[item3];
-                      const err130 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      const err133 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err130];
+                        vErrors = [err133];
                       } else {
-                        vErrors.push(err130);
+                        vErrors.push(err133);
                       }
                       errors++;
                       break;
@@ -13924,11 +13953,11 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err131 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err134 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err131];
+                  vErrors = [err134];
                 } else {
-                  vErrors.push(err131);
+                  vErrors.push(err134);
                 }
                 errors++;
               }
@@ -13941,29 +13970,29 @@ var require_rollgen_config = __commonJS({
                   let data67 = data66[i16];
                   if (typeof data67 === "string") {
                     if (func2(data67) > 255) {
-                      const err132 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      const err135 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err132];
+                        vErrors = [err135];
                       } else {
-                        vErrors.push(err132);
+                        vErrors.push(err135);
                       }
                       errors++;
                     }
                     if (func2(data67) < 1) {
-                      const err133 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err136 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err133];
+                        vErrors = [err136];
                       } else {
-                        vErrors.push(err133);
+                        vErrors.push(err136);
                       }
                       errors++;
                     }
                   } else {
-                    const err134 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err137 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err134];
+                      vErrors = [err137];
                     } else {
-                      vErrors.push(err134);
+                      vErrors.push(err137);
                     }
                     errors++;
                   }
@@ -13979,11 +14008,11 @@ var require_rollgen_config = __commonJS({
                     }
                     if (typeof indices4[item4] == "number") {
                       j4 = indices4[item4];
-                      const err135 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      const err138 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err135];
+                        vErrors = [err138];
                       } else {
-                        vErrors.push(err135);
+                        vErrors.push(err138);
                       }
                       errors++;
                       break;
@@ -13992,11 +14021,11 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err136 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err139 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err136];
+                  vErrors = [err139];
                 } else {
-                  vErrors.push(err136);
+                  vErrors.push(err139);
                 }
                 errors++;
               }
@@ -14005,21 +14034,21 @@ var require_rollgen_config = __commonJS({
               let data68 = data63.argocd;
               if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
                 if (data68.server === void 0) {
-                  const err137 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                  const err140 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                   if (vErrors === null) {
-                    vErrors = [err137];
+                    vErrors = [err140];
                   } else {
-                    vErrors.push(err137);
+                    vErrors.push(err140);
                   }
                   errors++;
                 }
                 for (const key13 in data68) {
                   if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
-                    const err138 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                    const err141 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err138];
+                      vErrors = [err141];
                     } else {
-                      vErrors.push(err138);
+                      vErrors.push(err141);
                     }
                     errors++;
                   }
@@ -14027,21 +14056,21 @@ var require_rollgen_config = __commonJS({
                 if (data68.server !== void 0) {
                   let data69 = data68.server;
                   if (typeof data69 === "string") {
-                    if (!pattern8.test(data69)) {
-                      const err139 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                    if (!pattern11.test(data69)) {
+                      const err142 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
-                        vErrors = [err139];
+                        vErrors = [err142];
                       } else {
-                        vErrors.push(err139);
+                        vErrors.push(err142);
                       }
                       errors++;
                     }
                   } else {
-                    const err140 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err143 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err140];
+                      vErrors = [err143];
                     } else {
-                      vErrors.push(err140);
+                      vErrors.push(err143);
                     }
                     errors++;
                   }
@@ -14050,20 +14079,20 @@ var require_rollgen_config = __commonJS({
                   let data70 = data68.application;
                   if (typeof data70 === "string") {
                     if (func2(data70) < 1) {
-                      const err141 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err144 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err141];
+                        vErrors = [err144];
                       } else {
-                        vErrors.push(err141);
+                        vErrors.push(err144);
                       }
                       errors++;
                     }
                   } else {
-                    const err142 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err145 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err142];
+                      vErrors = [err145];
                     } else {
-                      vErrors.push(err142);
+                      vErrors.push(err145);
                     }
                     errors++;
                   }
@@ -14071,41 +14100,41 @@ var require_rollgen_config = __commonJS({
                 if (data68.tokenEnv !== void 0) {
                   let data71 = data68.tokenEnv;
                   if (typeof data71 === "string") {
-                    if (!pattern9.test(data71)) {
-                      const err143 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (!pattern12.test(data71)) {
+                      const err146 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                       if (vErrors === null) {
-                        vErrors = [err143];
+                        vErrors = [err146];
                       } else {
-                        vErrors.push(err143);
+                        vErrors.push(err146);
                       }
                       errors++;
                     }
                   } else {
-                    const err144 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err147 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err144];
+                      vErrors = [err147];
                     } else {
-                      vErrors.push(err144);
+                      vErrors.push(err147);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err145 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err148 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err145];
+                  vErrors = [err148];
                 } else {
-                  vErrors.push(err145);
+                  vErrors.push(err148);
                 }
                 errors++;
               }
             }
           } else {
-            const err146 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err149 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err146];
+              vErrors = [err149];
             } else {
-              vErrors.push(err146);
+              vErrors.push(err149);
             }
             errors++;
           }
@@ -14113,21 +14142,21 @@ var require_rollgen_config = __commonJS({
         if (data.onFailure !== void 0) {
           let data72 = data.onFailure;
           if (!(data72 === "abort" || data72 === "hold")) {
-            const err147 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+            const err150 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err147];
+              vErrors = [err150];
             } else {
-              vErrors.push(err147);
+              vErrors.push(err150);
             }
             errors++;
           }
         }
       } else {
-        const err148 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err151 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err148];
+          vErrors = [err151];
         } else {
-          vErrors.push(err148);
+          vErrors.push(err151);
         }
         errors++;
       }
@@ -14142,9 +14171,9 @@ var require_rollgen_request_coloring = __commonJS({
   "src/spec/generated/rollgen-request-coloring.js"(exports2) {
     "use strict";
     exports2.validate = validate62;
-    var pattern12 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern13 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern15 = new RegExp("^[ -~]*$", "u");
+    var pattern15 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern16 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern18 = new RegExp("^[ -~]*$", "u");
     var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -14235,7 +14264,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern12.test(data3)) {
+                if (!pattern15.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -14411,7 +14440,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern13.test(data12)) {
+                if (!pattern16.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -14508,7 +14537,7 @@ var require_rollgen_request_coloring = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern13.test(key6)) {
+                            if (!pattern16.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -14549,7 +14578,7 @@ var require_rollgen_request_coloring = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern15.test(data16)) {
+                            if (!pattern18.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -14590,7 +14619,7 @@ var require_rollgen_request_coloring = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern15.test(data17)) {
+                        if (!pattern18.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -14641,7 +14670,7 @@ var require_rollgen_request_coloring = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern15.test(data18)) {
+                if (!pattern18.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -14691,9 +14720,9 @@ var require_rollgen_route_template = __commonJS({
     "use strict";
     exports2.validate = validate63;
     var func2 = require_ucs2length().default;
-    var pattern18 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern19 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern20 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    var pattern21 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern22 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern23 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -14998,7 +15027,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern18.test(data11)) {
+                    if (!pattern21.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -15020,7 +15049,7 @@ var require_rollgen_route_template = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern19.test(data12)) {
+                    if (!pattern22.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -15051,7 +15080,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern20.test(data13)) {
+                    if (!pattern23.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -15133,7 +15162,7 @@ var require_aliyun_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate64;
     var func2 = require_ucs2length().default;
-    var pattern12 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern15 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -15193,7 +15222,7 @@ var require_aliyun_alb_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern12.test(data1)) {
+                if (!pattern15.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -15837,7 +15866,7 @@ var require_aws_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate68;
     var func2 = require_ucs2length().default;
-    var pattern22 = new RegExp("^[^/]+$", "u");
+    var pattern25 = new RegExp("^[^/]+$", "u");
     function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -16004,7 +16033,7 @@ var require_aws_alb_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern22.test(data3)) {
+          if (!pattern25.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -17033,7 +17062,7 @@ var require_higress_options = __commonJS({
     "use strict";
     exports2.validate = validate71;
     var func2 = require_ucs2length().default;
-    var pattern23 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern26 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -17093,7 +17122,7 @@ var require_higress_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern23.test(data1)) {
+                if (!pattern26.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -17166,7 +17195,7 @@ var require_ingress_nginx_options = __commonJS({
     "use strict";
     exports2.validate = validate72;
     var func2 = require_ucs2length().default;
-    var pattern22 = new RegExp("^[^/]+$", "u");
+    var pattern25 = new RegExp("^[^/]+$", "u");
     function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -17316,7 +17345,7 @@ var require_ingress_nginx_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern22.test(data2)) {
+          if (!pattern25.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -18266,7 +18295,7 @@ var require_mse_options = __commonJS({
     "use strict";
     exports2.validate = validate74;
     var func2 = require_ucs2length().default;
-    var pattern23 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern26 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -18326,7 +18355,7 @@ var require_mse_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern23.test(data1)) {
+                if (!pattern26.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -47890,6 +47919,39 @@ var REVISION_ANNOTATION = "rollgen.dev/revision";
 var CANARY_SUFFIX = "-canary";
 var PING_PONG_LABEL = "rollgen.dev/ping-pong";
 
+// src/io/config-values.ts
+function entryValueProblems(e, at) {
+  const out = [];
+  const track = isObject(e.trackLabel) ? e.trackLabel : {};
+  if (track.stable !== void 0 && track.stable === track.canary)
+    out.push({
+      ...at(["trackLabel", "canary"]),
+      message: `trackLabel: stable and canary are both "${String(track.stable)}", so the stable Service would select the canary pods too; give them different values`,
+      severity: "error"
+    });
+  for (const [field2, value] of placeholderFields(e)) {
+    const unknown = [...value.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]).filter((p) => p !== "name");
+    if (unknown.length > 0)
+      out.push({
+        ...at(field2),
+        message: `unknown placeholder ${unknown.map((p) => `{${p}}`).join(", ")} in "${value}"; only {name} is filled in (the app's name)`,
+        severity: "error"
+      });
+  }
+  return out;
+}
+function placeholderFields(e) {
+  const fields = [];
+  for (const key2 of ["output", "build"]) if (typeof e[key2] === "string") fields.push([[key2], e[key2]]);
+  const health = isObject(e.health) ? e.health : {};
+  for (const list5 of ["statuses", "checkRuns"])
+    if (Array.isArray(health[list5]))
+      health[list5].forEach((v, i) => {
+        if (typeof v === "string") fields.push([["health", list5, i], v]);
+      });
+  return fields;
+}
+
 // src/spec/validate-schema.ts
 init_diagnostics();
 
@@ -48719,6 +48781,7 @@ function readConfig(file, cwd) {
   const out = [];
   const value = doc.value;
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
+  out.push(...entryValueProblems(doc.value, doc.locate));
   const shared2 = value.analysisTemplates;
   const entries2 = [];
   const apps = confineApps(
@@ -48728,7 +48791,7 @@ function readConfig(file, cwd) {
     out,
     (e, i) => {
       const at = (field2) => doc.locate(["apps", i, ...field2]);
-      const problems2 = entryPathProblems(e, at);
+      const problems2 = [...entryPathProblems(e, at), ...entryValueProblems(e, at)];
       out.push(...problems2);
       if (problems2.length > 0) return [];
       const common2 = {

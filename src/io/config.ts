@@ -6,6 +6,7 @@ import { InputError } from '../errors';
 import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
 import { TrackLabel, defaultTrackLabel } from '../model/track';
+import { entryValueProblems } from './config-values';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
@@ -108,6 +109,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     analysisTemplates?: string;
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
+  out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
   const shared = value.analysisTemplates;
   /** The entry of each app, by the app's position in `apps`. */
   const entries: EntryLocator[] = [];
@@ -118,7 +120,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     out,
     (e, i) => {
       const at: EntryLocator = (field) => doc.locate(['apps', i, ...field]);
-      const problems = entryPathProblems(e, at);
+      const problems = [...entryPathProblems(e, at), ...entryValueProblems(e, at)];
       out.push(...problems);
       if (problems.length > 0) return [];
       // What every app of the entry shares, built once per entry.

@@ -73,3 +73,36 @@ test('brace, class and ** patterns select apps as a shell would', async () => {
   expect(none.code).toBe(2);
   expect(none.stderr).toMatch(/^rollgen\.yaml:2:5: source "apps\/\{db,cache\}" matches no directory/);
 });
+
+test('a track label with one value for stable and canary, and a placeholder other than {name}, are located errors; nothing is written', async () => {
+  const r = await withConfig(
+    [
+      'health: {statuses: ["cd/{nmae}"]}',
+      'apps:',
+      '  - source: apps/api',
+      '    output: deploy/{nmae}',
+      '    trackLabel: {key: version, stable: a, canary: a}',
+      '',
+    ].join('\n'),
+    'advance',
+  );
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    [
+      'rollgen.yaml:1:21: unknown placeholder {nmae} in "cd/{nmae}"; only {name} is filled in (the app\'s name)',
+      'rollgen.yaml:4:13: unknown placeholder {nmae} in "deploy/{nmae}"; only {name} is filled in (the app\'s name)',
+      'rollgen.yaml:5:51: trackLabel: stable and canary are both "a", so the stable Service would select the canary pods too; give them different values',
+      '',
+    ].join('\n'),
+  );
+  expect(fs.existsSync(path.join(repo, 'deploy'))).toBe(false);
+});
+
+test('a track label key or value Kubernetes would refuse is refused at it', async () => {
+  const r = await withConfig(
+    'apps:\n  - source: apps/api\n    output: deploy/api\n    trackLabel: {key: "bad key!", stable: s, canary: "x y"}\n',
+  );
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^rollgen\.yaml:4:23: apps\[0\]\.trackLabel\.key: must match the pattern /m);
+  expect(r.stderr).toMatch(/^rollgen\.yaml:4:54: apps\[0\]\.trackLabel\.canary: must match the pattern /m);
+});
