@@ -48695,6 +48695,33 @@ function sharedOutputProblems(apps, entryOf, cwd) {
   });
   return dedupe2(out);
 }
+function overlappingAppProblems(apps, entryOf, cwd) {
+  const out = [];
+  const shown2 = (p) => path3.relative(cwd, p) || ".";
+  const bySource = /* @__PURE__ */ new Map();
+  const byOutput = new Map(apps.map((a, i) => [a.output, i]));
+  apps.forEach((a, i) => {
+    const first2 = bySource.get(a.source);
+    if (first2 === void 0) bySource.set(a.source, i);
+    else
+      out.push({
+        ...entryOf(i)(["source"]),
+        message: `app ${a.name} reads ${shown2(a.source)}, as app ${apps[first2].name} does: two outputs would own the same objects; list each source once`,
+        severity: "error"
+      });
+    for (let d = path3.dirname(a.output); d !== path3.dirname(d); d = path3.dirname(d)) {
+      const outer = byOutput.get(d);
+      if (outer === void 0) continue;
+      out.push({
+        ...entryOf(i)(["output"]),
+        message: `app ${a.name} writes to ${shown2(a.output)}, inside app ${apps[outer].name}'s output ${shown2(d)}: a sync of that directory would apply both apps; put the outputs side by side`,
+        severity: "error"
+      });
+      break;
+    }
+  });
+  return out;
+}
 function dedupe2(list5) {
   const seen = /* @__PURE__ */ new Set();
   return list5.filter((d) => {
@@ -48805,6 +48832,7 @@ function readConfig(file, cwd) {
     shared2 ? path5.resolve(root, shared2) : void 0
   );
   out.push(...sharedOutputProblems(apps, (i) => entries2[i], cwd));
+  out.push(...overlappingAppProblems(apps, (i) => entries2[i], cwd));
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   const pr = doc.value.pr ?? {};
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
@@ -48829,6 +48857,14 @@ function expandApp(root, e, defaults, at, out, common2) {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path5.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
+  else if (!isPattern(source) && !fs5.statSync(dirs[0], { throwIfNoEntry: false })?.isDirectory()) {
+    out.push({
+      ...at(),
+      message: `source "${source}" is not a directory; name the app's directory`,
+      severity: "error"
+    });
+    return [];
+  }
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   const outputOf = outputResolver(root, String(e.output));

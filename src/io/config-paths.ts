@@ -178,6 +178,43 @@ export function sharedOutputProblems(
   return dedupe(out);
 }
 
+/**
+ * Two entries reading one source (each output would own the same objects, with a rollout state
+ * each) and an output inside another app's (a recursive sync of the outer one applies the inner
+ * app's objects too). Linear in apps: each output's parents are looked up, not every pair.
+ */
+export function overlappingAppProblems(
+  apps: readonly { readonly name: string; readonly source: string; readonly output: string }[],
+  entryOf: (i: number) => EntryLocator,
+  cwd: string,
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const shown = (p: string) => path.relative(cwd, p) || '.';
+  const bySource = new Map<string, number>();
+  const byOutput = new Map(apps.map((a, i) => [a.output, i]));
+  apps.forEach((a, i) => {
+    const first = bySource.get(a.source);
+    if (first === undefined) bySource.set(a.source, i);
+    else
+      out.push({
+        ...entryOf(i)(['source']),
+        message: `app ${a.name} reads ${shown(a.source)}, as app ${apps[first].name} does: two outputs would own the same objects; list each source once`,
+        severity: 'error',
+      });
+    for (let d = path.dirname(a.output); d !== path.dirname(d); d = path.dirname(d)) {
+      const outer = byOutput.get(d);
+      if (outer === undefined) continue;
+      out.push({
+        ...entryOf(i)(['output']),
+        message: `app ${a.name} writes to ${shown(a.output)}, inside app ${apps[outer].name}'s output ${shown(d)}: a sync of that directory would apply both apps; put the outputs side by side`,
+        severity: 'error',
+      });
+      break;
+    }
+  });
+  return out;
+}
+
 function dedupe(list: readonly Diagnostic[]): Diagnostic[] {
   const seen = new Set<string>();
   return list.filter((d) => {

@@ -10,7 +10,14 @@ import { entryValueProblems } from './config-values';
 import type { Removal } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
-import { EntryLocator, entryPathProblems, globDirs, isPattern, sharedOutputProblems } from './config-paths';
+import {
+  EntryLocator,
+  entryPathProblems,
+  globDirs,
+  isPattern,
+  sharedOutputProblems,
+  overlappingAppProblems,
+} from './config-paths';
 import { confineApps, confineNamedPaths } from './config-confine';
 
 export const CONFIG_FILE = 'rollgen.yaml';
@@ -135,6 +142,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     shared ? path.resolve(root, shared) : undefined,
   );
   out.push(...sharedOutputProblems(apps, (i) => entries[i], cwd));
+  out.push(...overlappingAppProblems(apps, (i) => entries[i], cwd));
   checkUniqueNames(apps, doc.locate(['apps']), out);
   const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
   out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
@@ -175,6 +183,14 @@ function expandApp(
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: 'error' });
+  else if (!isPattern(source) && !fs.statSync(dirs[0], { throwIfNoEntry: false })?.isDirectory()) {
+    out.push({
+      ...at(),
+      message: `source "${source}" is not a directory; name the app's directory`,
+      severity: 'error',
+    });
+    return [];
+  }
   const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
   const track = isObject(e.trackLabel)
     ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) }

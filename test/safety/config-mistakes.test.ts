@@ -106,3 +106,36 @@ test('a track label key or value Kubernetes would refuse is refused at it', asyn
   expect(r.stderr).toMatch(/^rollgen\.yaml:4:23: apps\[0\]\.trackLabel\.key: must match the pattern /m);
   expect(r.stderr).toMatch(/^rollgen\.yaml:4:54: apps\[0\]\.trackLabel\.canary: must match the pattern /m);
 });
+
+test("one source read by two entries, an output inside another app's, and a source that is no directory are located errors, all at once", async () => {
+  fs.writeFileSync(path.join(repo, 'apps', 'api', 'notes.txt'), 'not an app\n');
+  const r = await withConfig(
+    [
+      'apps:',
+      '  - source: apps/api',
+      '    output: deploy/api',
+      '  - source: apps/web',
+      '    output: deploy/api/web',
+      '  - source: apps/api/',
+      '    name: api2',
+      '    output: deploy/api2',
+      '  - source: apps/missing',
+      '    output: deploy/missing',
+      '  - source: apps/api/notes.txt',
+      '    output: deploy/notes',
+      '',
+    ].join('\n'),
+    'advance',
+  );
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    [
+      "rollgen.yaml:5:13: app web writes to deploy/api/web, inside app api's output deploy/api: a sync of that directory would apply both apps; put the outputs side by side",
+      'rollgen.yaml:6:13: app api2 reads apps/api, as app api does: two outputs would own the same objects; list each source once',
+      'rollgen.yaml:9:5: source "apps/missing" is not a directory; name the app\'s directory',
+      'rollgen.yaml:11:5: source "apps/api/notes.txt" is not a directory; name the app\'s directory',
+      '',
+    ].join('\n'),
+  );
+  expect(fs.existsSync(path.join(repo, 'deploy'))).toBe(false);
+});
