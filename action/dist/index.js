@@ -58850,6 +58850,19 @@ function checkManagedRoutes(r, report) {
     }
   }
 }
+function trackKeyProblems(r, resources, trackKey) {
+  const found = resources.find("Deployment", r.workload.name, r.namespace);
+  const spec = found && isObject(found.object.spec) ? found.object.spec : {};
+  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  if (!found || !(trackKey in selector)) return [];
+  return [
+    {
+      ...found.locate(["spec", "selector", "matchLabels", trackKey]),
+      message: `Deployment "${found.object.metadata.name}" selects its pods by ${trackKey}, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods. Choose another trackLabel.key in rollgen.yaml`,
+      severity: "error"
+    }
+  ];
+}
 
 // src/spec/autoscaler-rules.ts
 init_diagnostics();
@@ -58960,6 +58973,8 @@ function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } 
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
+  const trackKey = (analysisOptions.track ?? defaultTrackLabel).key;
+  for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, trackKey));
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared2, rollouts, resources, policy, diagnostics);

@@ -1,3 +1,4 @@
+import { defaultTrackLabel } from '../model/track';
 import { getGenerator, listGenerators, providerInputs } from '../../generators/registry';
 import type { TrafficGenerator } from '../contract/generator';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
@@ -30,7 +31,7 @@ import {
   withRouteTemplates,
 } from '../../generators/custom/route-template';
 import { bindOptions } from '../spec/provider-options';
-import { checkRollout } from '../spec/rules';
+import { checkRollout, trackKeyProblems } from '../spec/rules';
 import { serviceWaveWarnings } from '../spec/service-rules';
 import { autoscalerWarnings } from '../spec/autoscaler-rules';
 import { SharedRouting, normalizeTrafficRouting } from '../spec/traffic-routing';
@@ -93,6 +94,8 @@ export function loadApp(
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
+  const trackKey = (analysisOptions.track ?? defaultTrackLabel).key;
+  for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, trackKey));
   const rollouts = specs
     .map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics))
     .filter((r): r is LoadedRollout => r !== undefined)

@@ -204,3 +204,21 @@ function checkManagedRoutes(r: RolloutSpec, report: Report): void {
     }
   }
 }
+
+/**
+ * rollgen labels every pod with the track label (stable or canary value): a Deployment whose
+ * selector already uses that key would no longer match its own pods (the API server refuses it).
+ */
+export function trackKeyProblems(r: RolloutSpec, resources: ResourceSet, trackKey: string): Diagnostic[] {
+  const found = resources.find('Deployment', r.workload.name, r.namespace);
+  const spec = found && isObject(found.object.spec) ? found.object.spec : {};
+  const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
+  if (!found || !(trackKey in selector)) return [];
+  return [
+    {
+      ...found.locate(['spec', 'selector', 'matchLabels', trackKey]),
+      message: `Deployment "${found.object.metadata.name}" selects its pods by ${trackKey}, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods. Choose another trackLabel.key in rollgen.yaml`,
+      severity: 'error',
+    },
+  ];
+}

@@ -139,3 +139,13 @@ test("one source read by two entries, an output inside another app's, and a sour
   );
   expect(fs.existsSync(path.join(repo, 'deploy'))).toBe(false);
 });
+
+test('a trackLabel.key the Deployment selects its pods by is refused at that selector key', async () => {
+  const r = await withConfig(
+    'apps:\n  - source: apps/api\n    output: deploy/api\n    trackLabel: {key: app, stable: base, canary: canary}\n',
+  );
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(
+    /^apps\/api\/deployment\.yaml:\d+:\d+: Deployment "api" selects its pods by app, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods\. Choose another trackLabel\.key in rollgen\.yaml$/m,
+  );
+});
