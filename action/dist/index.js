@@ -48808,8 +48808,14 @@ function readConfig(file, cwd) {
   const out = [];
   const value = doc.value;
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
-  out.push(...entryValueProblems(doc.value, doc.locate));
   const shared2 = value.analysisTemplates;
+  out.push(...entryValueProblems(doc.value, doc.locate));
+  if (shared2 !== void 0 && !fs5.statSync(path5.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
+    out.push({
+      ...doc.locate(["analysisTemplates"]),
+      message: `analysisTemplates "${shared2}" is not a directory; name the directory that holds the shared AnalysisTemplates`,
+      severity: "error"
+    });
   const entries2 = [];
   const apps = confineApps(
     root,

@@ -116,8 +116,14 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     analysisTemplates?: string;
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
-  out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
   const shared = value.analysisTemplates;
+  out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
+  if (shared !== undefined && !fs.statSync(path.resolve(root, shared), { throwIfNoEntry: false })?.isDirectory())
+    out.push({
+      ...doc.locate(['analysisTemplates']),
+      message: `analysisTemplates "${shared}" is not a directory; name the directory that holds the shared AnalysisTemplates`,
+      severity: 'error',
+    });
   /** The entry of each app, by the app's position in `apps`. */
   const entries: EntryLocator[] = [];
   const apps = confineApps(

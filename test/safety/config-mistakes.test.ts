@@ -149,3 +149,11 @@ test('a trackLabel.key the Deployment selects its pods by is refused at that sel
     /^apps\/api\/deployment\.yaml:\d+:\d+: Deployment "api" selects its pods by app, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods\. Choose another trackLabel\.key in rollgen\.yaml$/m,
   );
 });
+
+test('an analysisTemplates directory that does not exist is refused at its line', async () => {
+  const r = await withConfig('analysisTemplates: nothere\napps:\n  - source: apps/api\n    output: deploy/api\n');
+  expect(r.code).toBe(2);
+  expect(r.stderr).toBe(
+    'rollgen.yaml:1:20: analysisTemplates "nothere" is not a directory; name the directory that holds the shared AnalysisTemplates\n',
+  );
+});
