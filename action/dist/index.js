@@ -50580,14 +50580,14 @@ function describeOrders(peers) {
 }
 
 // generators/aliyun-alb/features.ts
-function unsupportedFeatures(traffic2) {
+function unsupportedFeatures(traffic) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight))
-    out.push(`weight ${traffic2.weight} is not a whole number (alb canary-weight is an integer percentage)`);
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+  if (!Number.isInteger(traffic.weight))
+    out.push(`weight ${traffic.weight} is not a whole number (alb canary-weight is an integer percentage)`);
+  traffic.matches.forEach((match, i) => out.push(...matchFeatures(match, i + 1)));
+  const headerMatches = traffic.matches.filter((m) => m.headers.length > 0).length;
   if (headerMatches > 1) out.push(`${headerMatches} header matches (an ALB canary Ingress has one canary-by-header)`);
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  const cookieMatches = traffic.matches.filter((m) => m.cookies.length > 0).length;
   if (cookieMatches > 1) out.push(`${cookieMatches} cookie matches (an ALB canary Ingress has one canary-by-cookie)`);
   return out;
 }
@@ -50648,12 +50648,12 @@ var options_schema_default = {
 };
 
 // generators/aliyun-alb/render.ts
-function render(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures(traffic2);
+function render(ctx, traffic) {
+  const unsupported2 = unsupportedFeatures(traffic);
   if (unsupported2.length > 0)
     throw new Error(`aliyun-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
-  const weight = traffic2.weight > 0 ? { [CANARY_WEIGHT]: String(traffic2.weight) } : void 0;
-  const match = matchAnnotations(traffic2);
+  const weight = traffic.weight > 0 ? { [CANARY_WEIGHT]: String(traffic.weight) } : void 0;
+  const match = matchAnnotations(traffic);
   if (!weight && !match) return [];
   const allocation = repoOrders(ctx.peers);
   return ctx.options.ingresses.flatMap((name) => {
@@ -50678,9 +50678,9 @@ function render(ctx, traffic2) {
     return out;
   });
 }
-function matchAnnotations(traffic2) {
-  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+function matchAnnotations(traffic) {
+  const header3 = traffic.matches.find((m) => m.headers.length > 0)?.headers[0];
+  const cookie = traffic.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (!header3 && !cookie) return void 0;
   return {
     ...header3 ? { [CANARY_BY_HEADER]: header3.name, [CANARY_BY_HEADER_VALUE]: header3.value } : {},
@@ -50975,8 +50975,8 @@ function claims2(ctx) {
 var inputs = { argo: { key: "ambassador" } };
 
 // generators/ambassador/render.ts
-function render2(ctx, traffic2) {
-  const canary = percentOf(traffic2);
+function render2(ctx, traffic) {
+  const canary = percentOf(traffic);
   if (canary <= 0) return [];
   return ctx.options.mappings.map((name) => {
     const base = findMapping(ctx, name)?.object;
@@ -51191,10 +51191,10 @@ function claims3(ctx) {
 var inputs2 = { argo: { key: "apisix" } };
 
 // generators/apisix/render.ts
-function render3(ctx, traffic2) {
+function render3(ctx, traffic) {
   const route2 = findRoute(ctx)?.object;
   if (!route2) throw new Error(`ApisixRoute "${ctx.options.route.name}" not found`);
-  const canary = percentOf(traffic2);
+  const canary = percentOf(traffic);
   const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
   const targets2 = targetRules(ctx);
   const http2 = httpRules(route2).map(
@@ -51202,7 +51202,7 @@ function render3(ctx, traffic2) {
   );
   const main2 = { ...route2, spec: { ...specOf2(route2), http: http2 } };
   const rules = httpRules(route2).filter((r) => targets2.includes(String(r.name)));
-  return [main2, ...traffic2.headerRoutes.map((h) => headerRoute(route2, rules, h, ctx.canaryService))];
+  return [main2, ...traffic.headerRoutes.map((h) => headerRoute(route2, rules, h, ctx.canaryService))];
 }
 function weigh(backends, ctx, canary, keepIdle) {
   const isCanary = (b) => b.serviceName === ctx.canaryService;
@@ -51467,17 +51467,17 @@ function hasCanaryRoutes(t) {
 }
 
 // generators/app-mesh/render.ts
-function render4(ctx, traffic2) {
+function render4(ctx, traffic) {
   const vs = findAppMesh(ctx, "VirtualService", ctx.options.virtualService.name)?.object;
   const router = vs && findAppMesh(ctx, "VirtualRouter", routerNameOf(vs) ?? "")?.object;
   if (!router) throw new Error(`VirtualRouter of VirtualService "${ctx.options.virtualService.name}" not found`);
-  const canary = percentOf(traffic2);
+  const canary = percentOf(traffic);
   const names = ctx.options.virtualService.routes;
   const routes = specOf3(router).routes.map(
     (r) => names && !names.includes(String(r.name)) ? r : weighRoute(r, ctx, canary)
   );
   const out = [{ ...router, spec: { ...specOf3(router), routes } }];
-  if (hasCanaryRoutes(traffic2)) out.push(...trackNodes(ctx));
+  if (hasCanaryRoutes(traffic)) out.push(...trackNodes(ctx));
   return out;
 }
 function weighRoute(route2, ctx, canary) {
@@ -51619,12 +51619,12 @@ function headerConditions(route2) {
 var MAX_CONDITION_VALUES = 5;
 var MAX_VALUE_LENGTH = 128;
 var MAX_HEADER_NAME_LENGTH = 40;
-function unsupportedFeatures2(traffic2) {
+function unsupportedFeatures2(traffic) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight) || traffic2.weight < 0 || traffic2.weight > 100) {
-    out.push(`weight ${traffic2.weight} (ALB target group weights are whole numbers, here out of 100)`);
+  if (!Number.isInteger(traffic.weight) || traffic.weight < 0 || traffic.weight > 100) {
+    out.push(`weight ${traffic.weight} (ALB target group weights are whole numbers, here out of 100)`);
   }
-  for (const route2 of traffic2.headerRoutes) out.push(...routeFeatures(route2));
+  for (const route2 of traffic.headerRoutes) out.push(...routeFeatures(route2));
   return out;
 }
 function routeFeatures(route2) {
@@ -51750,28 +51750,28 @@ function routesToAction(p, name) {
 }
 
 // generators/aws-alb/render.ts
-function render5(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures2(traffic2);
+function render5(ctx, traffic) {
+  const unsupported2 = unsupportedFeatures2(traffic);
   if (unsupported2.length > 0) throw new Error(`aws-alb cannot express this traffic state: ${unsupported2.join("; ")}`);
-  const owned = ownedAnnotations(ctx, traffic2);
-  const routes = traffic2.headerRoutes.map((r) => r.name);
+  const owned = ownedAnnotations(ctx, traffic);
+  const routes = traffic.headerRoutes.map((r) => r.name);
   return ctx.options.ingresses.map((name) => {
     const source = ctx.resources.find("Ingress", name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
     return patchIngress(ctx, source.object, owned, routes);
   });
 }
-function ownedAnnotations(ctx, traffic2) {
+function ownedAnnotations(ctx, traffic) {
   const { options, canaryService, stableService } = ctx;
   const prefix = options.annotationPrefix;
   const sticky = stickiness(options);
   const out = {
     [actionKey(prefix, actionName(options, stableService))]: forwardAction(
-      weightedGroups(canaryService, stableService, options.servicePort, traffic2.weight),
+      weightedGroups(canaryService, stableService, options.servicePort, traffic.weight),
       sticky
     )
   };
-  for (const route2 of traffic2.headerRoutes) {
+  for (const route2 of traffic.headerRoutes) {
     out[actionKey(prefix, route2.name)] = forwardAction(canaryOnly(canaryService, options.servicePort), sticky);
     out[conditionKey(prefix, route2.name)] = headerConditions(route2);
   }
@@ -52219,8 +52219,8 @@ init_diagnostics();
 
 // generators/custom/data.ts
 var NO_MODIFIER = { set: [], add: [], remove: [] };
-function buildTemplateData(original, traffic2, stableService, canaryService) {
-  const weight = traffic2.weight;
+function buildTemplateData(original, traffic, stableService, canaryService) {
+  const weight = traffic.weight;
   return {
     original,
     originalJson: {
@@ -52230,15 +52230,15 @@ function buildTemplateData(original, traffic2, stableService, canaryService) {
       spec: JSON.stringify(original.spec ?? {})
     },
     step: {
-      canary: hasCanaryRoutes(traffic2),
+      canary: hasCanaryRoutes(traffic),
       weight,
-      weightTotal: traffic2.weightTotal,
-      stableWeight: traffic2.weightTotal - weight,
+      weightTotal: traffic.weightTotal,
+      stableWeight: traffic.weightTotal - weight,
       hasWeight: weight > 0,
-      matches: traffic2.matches.map(matchData),
-      hasMatches: traffic2.matches.length > 0,
-      requestHeaderModifier: traffic2.requestHeaderModifier ?? NO_MODIFIER,
-      hasRequestHeaderModifier: traffic2.requestHeaderModifier !== void 0,
+      matches: traffic.matches.map(matchData),
+      hasMatches: traffic.matches.length > 0,
+      requestHeaderModifier: traffic.requestHeaderModifier ?? NO_MODIFIER,
+      hasRequestHeaderModifier: traffic.requestHeaderModifier !== void 0,
       canaryService,
       stableService,
       sharedService: canaryService === stableService
@@ -52479,16 +52479,16 @@ function describeKind(kind, group) {
 }
 
 // generators/custom/render.ts
-function render6(ctx, traffic2) {
+function render6(ctx, traffic) {
   return ctx.options.refs.map((ref) => {
     const original = findRef(ctx.resources, ref, ctx.rollout.namespace);
     if (!original) throw new Error(`${ref.kind} "${ref.name}" not found in the app's manifests`);
-    if (!hasCanaryRoutes(traffic2)) return cloneJson(original);
+    if (!hasCanaryRoutes(traffic)) return cloneJson(original);
     const input3 = templateFor(ref, ctx.options.templates);
     if (!input3) throw new Error(`no RouteTemplate for ${describeKind(ref.kind, groupOf(ref.apiVersion))}`);
     return renderObject(
       compileTemplate(input3),
-      buildTemplateData(original, traffic2, ctx.stableService, ctx.canaryService)
+      buildTemplateData(original, traffic, ctx.stableService, ctx.canaryService)
     );
   });
 }
@@ -52822,14 +52822,14 @@ function list(v) {
 // generators/gateway-api/features.ts
 var METHODS = ["GET", "HEAD", "POST", "PUT", "DELETE", "CONNECT", "OPTIONS", "TRACE", "PATCH"];
 var MAX_WEIGHT = 1e6;
-function unsupportedFeatures3(traffic2) {
-  const out = [...weightFeatures(traffic2)];
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
-  for (const r of traffic2.headerRoutes) {
+function unsupportedFeatures3(traffic) {
+  const out = [...weightFeatures(traffic)];
+  traffic.matches.forEach((m, i) => out.push(...matchFeatures3(m, `match ${i + 1}`)));
+  for (const r of traffic.headerRoutes) {
     if (r.matches.length === 0) out.push(`header route "${r.name}" has no match`);
     r.matches.forEach((m, i) => out.push(...matchFeatures3(m, `header route "${r.name}" match ${i + 1}`)));
   }
-  for (const r of traffic2.mirrorRoutes) {
+  for (const r of traffic.mirrorRoutes) {
     if (!Number.isInteger(r.percentage) || r.percentage < 0 || r.percentage > 100) {
       out.push(`mirror route "${r.name}": percentage ${r.percentage} (RequestMirror percent is a whole number 0-100)`);
     }
@@ -53027,30 +53027,30 @@ function ordered(rule) {
 var MAX_RULES = 16;
 var MAX_MATCHES_PER_RULE = 64;
 var MAX_MATCHES_PER_ROUTE = 128;
-function render7(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures3(traffic2);
+function render7(ctx, traffic) {
+  const unsupported2 = unsupportedFeatures3(traffic);
   if (unsupported2.length > 0)
     throw new Error(`gateway-api cannot express this traffic state: ${unsupported2.join("; ")}`);
   return ctx.options.httpRoutes.map((name) => {
-    const { route: route2, problems } = renderRoute(ctx, name, traffic2);
+    const { route: route2, problems } = renderRoute(ctx, name, traffic);
     if (problems.length > 0)
       throw new Error(`gateway-api cannot express this traffic state on HTTPRoute "${name}": ${problems.join("; ")}`);
     return route2;
   });
 }
-function renderRoute(ctx, name, traffic2) {
+function renderRoute(ctx, name, traffic) {
   const source = findRoute2(ctx.resources, name, ctx.options.namespace ?? ctx.rollout.namespace);
   if (!source) throw new Error(`HTTPRoute "${name}" not found in the app's manifests`);
   const route2 = source.object;
   const b = { stable: ctx.stableService, canary: ctx.canaryService, namespace: route2.metadata.namespace };
   const original = routeRules(route2);
   const weighted2 = original.map(
-    (r) => weightedRefs(r, b, traffic2.weight, traffic2.weightTotal, traffic2.requestHeaderModifier)
+    (r) => weightedRefs(r, b, traffic.weight, traffic.weightTotal, traffic.requestHeaderModifier)
   );
   const problems = [];
   const canaryRules3 = [];
-  for (const source2 of canarySources(ctx, name, traffic2, problems)) {
-    const derived = derivedRules(original, weighted2, b, source2, traffic2.requestHeaderModifier);
+  for (const source2 of canarySources(ctx, name, traffic, problems)) {
+    const derived = derivedRules(original, weighted2, b, source2, traffic.requestHeaderModifier);
     canaryRules3.push(...derived.rules);
     problems.push(...derived.problems.map((p) => `${source2.what}: ${p}`));
   }
@@ -53062,13 +53062,13 @@ function renderRoute(ctx, name, traffic2) {
   ];
   problems.push(...limitProblems(rules));
   const spec = { ...cloneJson(routeSpec(route2)), rules };
-  return { route: { ...cloneJson(route2), metadata: metadataFor(ctx, route2, traffic2), spec }, problems };
+  return { route: { ...cloneJson(route2), metadata: metadataFor(ctx, route2, traffic), spec }, problems };
 }
-function canarySources(ctx, name, traffic2, problems) {
+function canarySources(ctx, name, traffic, problems) {
   const out = [];
-  if (traffic2.matches.length > 0)
-    out.push({ label: "canary", what: "the step's matches", conditions: traffic2.matches });
-  if (traffic2.headerRoutes.length + traffic2.mirrorRoutes.length === 0) return out;
+  if (traffic.matches.length > 0)
+    out.push({ label: "canary", what: "the step's matches", conditions: traffic.matches });
+  if (traffic.headerRoutes.length + traffic.mirrorRoutes.length === 0) return out;
   if (!ctx.options.useHeaderRoutes.includes(name)) {
     if (ctx.options.useHeaderRoutes.length === 0)
       problems.push(
@@ -53078,11 +53078,11 @@ function canarySources(ctx, name, traffic2, problems) {
   }
   const managed = ctx.rollout.traffic.managedRoutes;
   const named = [
-    ...traffic2.headerRoutes.map((r) => ({
+    ...traffic.headerRoutes.map((r) => ({
       name: r.name,
       source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches }
     })),
-    ...traffic2.mirrorRoutes.map((r) => ({
+    ...traffic.mirrorRoutes.map((r) => ({
       name: r.name,
       source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage }
     }))
@@ -53111,10 +53111,10 @@ function matchLimits(m) {
   if (n(m.queryParams) > 16) out.push(`a match with ${n(m.queryParams)} query parameters (at most 16)`);
   return out;
 }
-function metadataFor(ctx, route2, traffic2) {
+function metadataFor(ctx, route2, traffic) {
   const meta = cloneJson(route2.metadata);
   const label = ctx.options.inProgressLabel;
-  if (!label || traffic2.weight <= 0) return meta;
+  if (!label || traffic.weight <= 0) return meta;
   return { ...meta, labels: { ...meta.labels ?? {}, [label.key]: label.value } };
 }
 
@@ -53181,11 +53181,11 @@ function checkRoute(ctx, source) {
 function checkSteps(ctx, routes) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
-    const traffic2 = trafficOf(ctx, step);
-    const missing = missingFeatures(capabilities7, traffic2);
-    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic2);
+    const traffic = trafficOf(ctx, step);
+    const missing = missingFeatures(capabilities7, traffic);
+    const features = missing.length > 0 ? missing : unsupportedFeatures3(traffic);
     const problems = new Set(
-      features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic2).problems.map((p) => `HTTPRoute "${name}": ${p}`))
+      features.length > 0 ? features : routes.flatMap((name) => renderRoute(ctx, name, traffic).problems.map((p) => `HTTPRoute "${name}": ${p}`))
     );
     for (const p of problems) {
       out.push(
@@ -53586,14 +53586,14 @@ function capabilitiesOf(f) {
   };
 }
 var REGEX_META = /[\\.+*?()|[\]{}^$]/;
-function unsupportedFeatures4(f, traffic2) {
+function unsupportedFeatures4(f, traffic) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight))
-    out.push(`weight ${traffic2.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1)
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (canary-weight-total)`);
-  traffic2.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
-  out.push(...modifierFeatures(f, traffic2.requestHeaderModifier));
+  if (!Number.isInteger(traffic.weight))
+    out.push(`weight ${traffic.weight} is not a whole number (canary-weight is an integer; raise the weight total)`);
+  if (!Number.isInteger(traffic.weightTotal) || traffic.weightTotal < 1)
+    out.push(`weight total ${traffic.weightTotal} is not a positive whole number (canary-weight-total)`);
+  traffic.matches.forEach((m, i) => out.push(...matchFeatures4(f, m, i + 1)));
+  out.push(...modifierFeatures(f, traffic.requestHeaderModifier));
   return out;
 }
 function matchFeatures4(f, m, n) {
@@ -53656,14 +53656,14 @@ var ext = (f, name) => `${f.extPrefix}/${name}`;
 function isOwnedKey2(f, key2) {
   return key2.startsWith(nginx("canary")) || key2.startsWith(ext(f, "canary"));
 }
-function weightAnnotations(traffic2) {
-  const out = { [nginx("canary")]: "true", [nginx("canary-weight")]: String(traffic2.weight) };
-  if (traffic2.weightTotal !== 100) out[nginx("canary-weight-total")] = String(traffic2.weightTotal);
+function weightAnnotations(traffic) {
+  const out = { [nginx("canary")]: "true", [nginx("canary-weight")]: String(traffic.weight) };
+  if (traffic.weightTotal !== 100) out[nginx("canary-weight-total")] = String(traffic.weightTotal);
   return out;
 }
-function matchAnnotations2(f, traffic2) {
+function matchAnnotations2(f, traffic) {
   const out = { [nginx("canary")]: "true" };
-  const match = traffic2.matches[0];
+  const match = traffic.matches[0];
   if (!match) return out;
   const header3 = match.headers[0];
   if (header3) Object.assign(out, valueKeys(nginx("canary-by-header"), header3));
@@ -53691,25 +53691,25 @@ function subsetAnnotations(f, stable) {
 }
 
 // generators/higress/render.ts
-function render8(f, ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures4(f, traffic2);
+function render8(f, ctx, traffic) {
+  const unsupported2 = unsupportedFeatures4(f, traffic);
   if (unsupported2.length > 0) throw new Error(`${f.id} cannot express this traffic state: ${unsupported2.join("; ")}`);
-  const slots = canarySlots2(f, traffic2);
+  const slots = canarySlots2(f, traffic);
   return ctx.options.ingresses.flatMap((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
     return slots.map((slot) => canaryIngress2(f, ctx, source.object, slot));
   });
 }
-function canarySlots2(f, traffic2) {
-  const control = headerControlAnnotations(f, traffic2.requestHeaderModifier);
-  const hasMatch = traffic2.matches.length > 0;
+function canarySlots2(f, traffic) {
+  const control = headerControlAnnotations(f, traffic.requestHeaderModifier);
+  const hasMatch = traffic.matches.length > 0;
   const slots = [];
-  if (hasMatch) slots.push({ name: canaryIngressName, annotations: { ...matchAnnotations2(f, traffic2), ...control } });
-  if (traffic2.weight > 0) {
+  if (hasMatch) slots.push({ name: canaryIngressName, annotations: { ...matchAnnotations2(f, traffic), ...control } });
+  if (traffic.weight > 0) {
     slots.push({
       name: hasMatch ? weightIngressName : canaryIngressName,
-      annotations: { ...weightAnnotations(traffic2), ...control }
+      annotations: { ...weightAnnotations(traffic), ...control }
     });
   }
   return slots;
@@ -53827,9 +53827,9 @@ function flavouredGenerator(f, optionsSchema, summary2) {
     /** Kruise `classType: <flavour id>`. */
     inputs: { kruiseIngress: kruiseIngressInput(f.id) },
     check: (ctx) => check8(f, ctx),
-    unsupported: (traffic2) => unsupportedFeatures4(f, traffic2),
+    unsupported: (traffic) => unsupportedFeatures4(f, traffic),
     claims: (ctx) => claims8(f, ctx),
-    render: (ctx, traffic2) => render8(f, ctx, traffic2),
+    render: (ctx, traffic) => render8(f, ctx, traffic),
     simulate: (objects, request4) => simulate7(f, objects, request4)
   });
 }
@@ -53993,7 +53993,7 @@ function checkUserAnnotations(ctx) {
   );
   return stepOwnedKeys(ctx.options.annotationPrefix).filter((key2) => key2 in user).map(
     (key2) => diagnosticAt(
-      written(key2) === void 0 ? ctx.optionsOrigin : optionOrigin(ctx, "additionalIngressAnnotations", written(key2)),
+      optionOrigin(ctx, "additionalIngressAnnotations", written(key2) ?? key2),
       `annotation ${key2} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`,
       "warning"
     )
@@ -54053,40 +54053,40 @@ function checkCommitted2(peers) {
 }
 
 // generators/ingress-nginx/features.ts
-function unsupportedFeatures5(traffic2) {
-  const out = [...stateFeatures(traffic2)];
-  traffic2.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
-  const headerMatches = traffic2.matches.filter((m) => m.headers.length > 0).length;
+function unsupportedFeatures5(traffic) {
+  const out = [...stateFeatures(traffic)];
+  traffic.matches.forEach((match, i) => out.push(...matchFeatures5(match, i + 1)));
+  const headerMatches = traffic.matches.filter((m) => m.headers.length > 0).length;
   if (headerMatches > 1) {
     out.push(`${headerMatches} header matches (ingress-nginx has one canary-by-header per Ingress)`);
   }
-  const cookieMatches = traffic2.matches.filter((m) => m.cookies.length > 0).length;
+  const cookieMatches = traffic.matches.filter((m) => m.cookies.length > 0).length;
   if (cookieMatches > 1) {
     out.push(`${cookieMatches} cookie matches (ingress-nginx has one canary-by-cookie per Ingress)`);
   }
   return out;
 }
-function stateFeatures(traffic2) {
+function stateFeatures(traffic) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight)) {
+  if (!Number.isInteger(traffic.weight)) {
     out.push(
-      `weight ${traffic2.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
+      `weight ${traffic.weight} is not a whole number (ingress-nginx canary-weight is an integer; raise the weight total)`
     );
   }
-  if (!Number.isInteger(traffic2.weightTotal) || traffic2.weightTotal < 1) {
-    out.push(`weight total ${traffic2.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
+  if (!Number.isInteger(traffic.weightTotal) || traffic.weightTotal < 1) {
+    out.push(`weight total ${traffic.weightTotal} is not a positive whole number (ingress-nginx canary-weight-total)`);
   }
-  if (traffic2.headerRoutes.length > 0) {
-    const names = traffic2.headerRoutes.map((r) => r.name).join(", ");
+  if (traffic.headerRoutes.length > 0) {
+    const names = traffic.headerRoutes.map((r) => r.name).join(", ");
     out.push(
       `named header routes (setHeaderRoute: ${names}); ingress-nginx has none, use additionalIngressAnnotations`
     );
   }
-  if (traffic2.mirrorRoutes.length > 0) {
-    const names = traffic2.mirrorRoutes.map((r) => r.name).join(", ");
+  if (traffic.mirrorRoutes.length > 0) {
+    const names = traffic.mirrorRoutes.map((r) => r.name).join(", ");
     out.push(`mirror routes (setMirrorRoute: ${names}); ingress-nginx canary Ingresses cannot mirror`);
   }
-  if (traffic2.requestHeaderModifier) {
+  if (traffic.requestHeaderModifier) {
     out.push("requestHeaderModifier (ingress-nginx canary annotations cannot modify request headers)");
   }
   return out;
@@ -54136,32 +54136,32 @@ function describe4(what, m) {
 }
 
 // generators/ingress-nginx/render.ts
-function render9(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures5(traffic2);
+function render9(ctx, traffic) {
+  const unsupported2 = unsupportedFeatures5(traffic);
   if (unsupported2.length > 0) {
     throw new Error(`ingress-nginx cannot express this traffic state: ${unsupported2.join("; ")}`);
   }
-  if (traffic2.weight <= 0 && traffic2.matches.length === 0) return [];
-  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic2);
+  if (traffic.weight <= 0 && traffic.matches.length === 0) return [];
+  const canary = canaryAnnotations(ctx.options.annotationPrefix, traffic);
   return ctx.options.ingresses.map((name) => {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
     return canaryIngress3(ctx, source.object, canary);
   });
 }
-function canaryAnnotations(prefix, traffic2) {
+function canaryAnnotations(prefix, traffic) {
   const key2 = (name) => annotationKey(prefix, name);
   const out = { [key2("canary")]: "true" };
-  if (traffic2.weight > 0) {
-    out[key2("canary-weight")] = String(traffic2.weight);
-    if (traffic2.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic2.weightTotal);
+  if (traffic.weight > 0) {
+    out[key2("canary-weight")] = String(traffic.weight);
+    if (traffic.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic.weightTotal);
   }
-  const header3 = traffic2.matches.find((m) => m.headers.length > 0)?.headers[0];
+  const header3 = traffic.matches.find((m) => m.headers.length > 0)?.headers[0];
   if (header3) {
     out[key2("canary-by-header")] = header3.name;
     out[key2(header3.type === "RegularExpression" ? "canary-by-header-pattern" : "canary-by-header-value")] = header3.value;
   }
-  const cookie = traffic2.matches.find((m) => m.cookies.length > 0)?.cookies[0];
+  const cookie = traffic.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (cookie) out[key2("canary-by-cookie")] = cookie.name;
   return out;
 }
@@ -54746,12 +54746,12 @@ function claims10(ctx) {
 }
 
 // generators/istio/features.ts
-function unsupportedFeatures6(traffic2) {
+function unsupportedFeatures6(traffic) {
   const out = [];
-  if (!Number.isInteger(traffic2.weight))
-    out.push(`weight ${traffic2.weight} is not a whole number (Istio destination weights are integers)`);
-  const all = [...traffic2.matches.map((m, i) => ({ m, label: `match ${i + 1}` }))];
-  for (const r of [...traffic2.headerRoutes, ...traffic2.mirrorRoutes])
+  if (!Number.isInteger(traffic.weight))
+    out.push(`weight ${traffic.weight} is not a whole number (Istio destination weights are integers)`);
+  const all = [...traffic.matches.map((m, i) => ({ m, label: `match ${i + 1}` }))];
+  for (const r of [...traffic.headerRoutes, ...traffic.mirrorRoutes])
     r.matches.forEach((m, i) => all.push({ m, label: `route "${r.name}" match ${i + 1}` }));
   for (const { m, label } of all) {
     for (const q of m.queryParams)
@@ -54764,7 +54764,7 @@ function unsupportedFeatures6(traffic2) {
     if (conditions2 === 0)
       out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
   }
-  for (const r of traffic2.mirrorRoutes) {
+  for (const r of traffic.mirrorRoutes) {
     if (r.percentage < 0 || r.percentage > 100)
       out.push(`mirror route "${r.name}" percentage ${r.percentage} (0 to 100)`);
   }
@@ -54872,11 +54872,11 @@ function namesService(vs, service) {
 }
 
 // generators/istio/destination-rule.ts
-function renderDestinationRule(ctx, target, virtualServices, roles, traffic2) {
+function renderDestinationRule(ctx, target, virtualServices, roles, traffic) {
   const found = findIstio(ctx.resources, "DestinationRule", target);
   if (!found) throw new Error(`DestinationRule "${target.name}" not found in the app's manifests`);
   const dr = found.object;
-  if (!hasCanaryRoutes(traffic2)) return dr;
+  if (!hasCanaryRoutes(traffic)) return dr;
   const track = ctx.track ?? defaultTrackLabel;
   const stable = target.stableSubset !== void 0 ? [target.stableSubset] : stableSubsets(virtualServices, roles, shortHost(specOf4(dr).host));
   const patch = target.stableSubset === void 0 ? ctx.rollout.canaryPodMetadata.labels : {};
@@ -54918,20 +54918,20 @@ var ROUTING_FIELDS = [
   "directResponse",
   "delegate"
 ];
-function canaryRules2(ctx, rules, roles, traffic2) {
+function canaryRules2(ctx, rules, roles, traffic) {
   const order = ctx.rollout.traffic.managedRoutes;
   const named = [
-    ...traffic2.headerRoutes.map((r) => ({ r, mirror: false })),
-    ...traffic2.mirrorRoutes.map((r) => ({ r, mirror: true }))
+    ...traffic.headerRoutes.map((r) => ({ r, mirror: false })),
+    ...traffic.mirrorRoutes.map((r) => ({ r, mirror: true }))
   ].sort((a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name));
-  const matches3 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic2.matches };
-  const headers2 = requestHeaders(traffic2.requestHeaderModifier);
+  const matches3 = { name: `${ctx.rollout.name}-canary-match`, matches: traffic.matches };
+  const headers2 = requestHeaders(traffic.requestHeaderModifier);
   const out = /* @__PURE__ */ new Map();
   for (const h of rules) {
     const derived = named.map(
       ({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))
     );
-    if (traffic2.matches.length > 0)
+    if (traffic.matches.length > 0)
       derived.push(headerRule(h, matches3, roles, nameFor(matches3.name, h, rules), headers2));
     if (derived.length > 0) out.set(h.index, derived);
   }
@@ -55027,16 +55027,16 @@ function apportion(total, shares2) {
 }
 
 // generators/istio/render.ts
-function render10(ctx, traffic2) {
-  const unsupported2 = unsupportedFeatures6(traffic2);
+function render10(ctx, traffic) {
+  const unsupported2 = unsupportedFeatures6(traffic);
   if (unsupported2.length > 0) throw new Error(`istio cannot express this traffic state: ${unsupported2.join("; ")}`);
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
   const sources = t.virtualServices.map((target) => sourceVs(ctx, target));
   const virtualServices = t.virtualServices.map(
-    (target, i) => renderVirtualService(ctx, sources[i], target, roles, traffic2)
+    (target, i) => renderVirtualService(ctx, sources[i], target, roles, traffic)
   );
-  const destinationRules = t.destinationRules.map((dr) => renderDestinationRule(ctx, dr, sources, roles, traffic2));
+  const destinationRules = t.destinationRules.map((dr) => renderDestinationRule(ctx, dr, sources, roles, traffic));
   return [...virtualServices, ...destinationRules];
 }
 function sourceVs(ctx, target) {
@@ -55049,23 +55049,23 @@ function managedRules(ctx, vs, target, roles) {
   if (problems.length > 0) throw new Error(`VirtualService "${vs.metadata.name}" ${problems.join("; ")}`);
   return rules;
 }
-function renderVirtualService(ctx, vs, target, roles, traffic2) {
+function renderVirtualService(ctx, vs, target, roles, traffic) {
   const rules = managedRules(ctx, vs, target, roles);
   const spec = cloneJson(specOf4(vs));
-  const headers2 = requestHeaders(traffic2.requestHeaderModifier);
+  const headers2 = requestHeaders(traffic.requestHeaderModifier);
   for (const r of rules) {
     const rule = spec[r.protocol][r.index];
     rule.route = weighRoute2(
       rulesOf(vs, r.protocol)[r.index].route,
       roles,
-      traffic2.weight,
+      traffic.weight,
       r.protocol === "http" && headers2 ? { headers: headers2 } : {},
       ctx.options.destinationRule?.additionalSubsetNames ?? []
     );
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
   const httpRules2 = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
-  const derived = canaryRules2(ctx, httpRules2, roles, traffic2);
+  const derived = canaryRules2(ctx, httpRules2, roles, traffic);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules2.some((h) => h.index === i);
   if (derived.size > 0 || http2.some(leftover))
@@ -55234,12 +55234,12 @@ function claims11(ctx) {
 var inputs8 = { argo: { key: "smi" } };
 
 // generators/smi/render.ts
-function render11(ctx, traffic2) {
+function render11(ctx, traffic) {
   const name = splitName2(ctx);
   const source = ctx.resources.find("TrafficSplit", name, ctx.rollout.namespace)?.object;
   const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
   const weight = (w) => apiVersion.endsWith("/v1alpha1") ? String(w) : w;
-  const canary = percentOf(traffic2);
+  const canary = percentOf(traffic);
   const backends = [
     ...canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : [],
     { service: ctx.stableService, weight: weight(100 - canary) }
@@ -55396,16 +55396,16 @@ function claims12(ctx) {
 var inputs9 = { argo: { key: "traefik" } };
 
 // generators/traefik/render.ts
-function render12(ctx, traffic2) {
+function render12(ctx, traffic) {
   const weighted2 = findWeighted(ctx)?.object;
   if (!weighted2) throw new Error(`TraefikService "${ctx.options.weightedTraefikServiceName}" not found`);
-  const canary = percentOf(traffic2);
+  const canary = percentOf(traffic);
   const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
   const spec = specOf5(weighted2);
   const services = weigh2(listOf3(isObject(spec.weighted) ? spec.weighted.services : []), ctx, canary, keepIdle);
   const out = [{ ...weighted2, spec: { ...spec, weighted: { ...spec.weighted, services } } }];
   const mirroring = findMirroring(ctx)?.object;
-  if (mirroring) out.push(mirrored(mirroring, ctx, traffic2, services));
+  if (mirroring) out.push(mirrored(mirroring, ctx, traffic, services));
   return out;
 }
 function weigh2(entries2, ctx, canary, keepIdle) {
@@ -55423,12 +55423,12 @@ function weigh2(entries2, ctx, canary, keepIdle) {
   }
   return out;
 }
-function mirrored(mirroring, ctx, traffic2, services) {
+function mirrored(mirroring, ctx, traffic, services) {
   const spec = specOf5(mirroring);
   const m = spec.mirroring;
   const mirrors2 = listOf3(m.mirrors).filter((x) => !isServiceRef(x, ctx.canaryService));
   const stable = services.find((e) => isServiceRef(e, ctx.stableService)) ?? {};
-  for (const route2 of traffic2.mirrorRoutes) {
+  for (const route2 of traffic.mirrorRoutes) {
     mirrors2.push({
       name: ctx.canaryService,
       ...stable.port !== void 0 ? { port: stable.port } : {},
@@ -57112,64 +57112,52 @@ function rolloutLedger(schema4, inputs10) {
   return void 0;
 }
 
-// src/plan/exposure.ts
-function servesAllTraffic(step) {
-  const { weight, weightTotal, matches: matches3 } = step.traffic;
-  const routes = weight > 0 || matches3.length > 0;
-  return routes && weight < weightTotal && step.stableReplicas === 0 && step.canaryReplicas > 0 && step.serviceSelection === "shared";
-}
+// src/plan/traffic-label.ts
+var BY_PODS = "by pods";
 var ALL_TRAFFIC = "all (no stable pod)";
+function weightOf(t) {
+  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+}
+function sharedByPods(s) {
+  return s.serviceSelection === "shared" && s.traffic.weight === 0 && s.traffic.matches.length === 0;
+}
+function servesAllTraffic(s) {
+  const { weight, weightTotal, matches: matches3 } = s.traffic;
+  const routes = weight > 0 || matches3.length > 0;
+  return routes && weight < weightTotal && s.stableReplicas === 0 && s.canaryReplicas > 0 && s.serviceSelection === "shared";
+}
+function trafficLabel(s) {
+  if (sharedByPods(s)) return BY_PODS;
+  return servesAllTraffic(s) ? ALL_TRAFFIC : weightOf(s.traffic);
+}
+
+// src/plan/exposure.ts
+var pods = (n) => `${n} canary pod${n === 1 ? "" : "s"}`;
 function exposureWarnings(spec, plan) {
   if (spec.traffic.providers.length === 0) return [];
-  return [
-    ...allTrafficWarnings(spec, plan),
-    ...shrinkingCanaryWarnings(spec, plan),
-    ...undersizedFullTrafficWarnings(spec, plan)
-  ];
-}
-function undersizedFullTrafficWarnings(spec, plan) {
   return plan.steps.flatMap((step, i) => {
     const origin = spec.steps[i]?.origin;
-    const { weight, weightTotal } = step.traffic;
-    if (!origin || weight < weightTotal || step.canaryReplicas >= plan.replicas || step.canaryReplicas === 0) return [];
-    return [
-      {
-        ...origin,
-        message: `rollout ${spec.name}: step ${step.index} sends all traffic to ${step.canaryReplicas} canary pod${step.canaryReplicas === 1 ? "" : "s"} while the app runs ${plan.replicas} replicas: they carry the whole load. Scale the canary to the full replicas first (Argo: setCanaryScale matchTrafficWeight: true, or a larger one)`,
-        severity: "warning"
-      }
-    ];
+    if (!origin) return [];
+    const found = [allTraffic(spec, plan, step), shrinking(step, plan.steps[i - 1]), undersized(plan, step)];
+    return found.flatMap(
+      (message) => message ? [{ ...origin, message: `rollout ${spec.name}: ${message}`, severity: "warning" }] : []
+    );
   });
 }
-var shareOf = (t) => t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
-function shrinkingCanaryWarnings(spec, plan) {
-  return plan.steps.flatMap((step, i) => {
-    const before = plan.steps[i - 1];
-    const origin = spec.steps[i]?.origin;
-    if (!before || !origin || step.canaryReplicas >= before.canaryReplicas) return [];
-    if (step.traffic.weight * before.traffic.weightTotal <= before.traffic.weight * step.traffic.weightTotal) return [];
-    return [
-      {
-        ...origin,
-        message: `rollout ${spec.name}: step ${step.index} sends the canary ${shareOf(step.traffic)} on ${step.canaryReplicas} pod${step.canaryReplicas === 1 ? "" : "s"}, fewer than step ${before.index}'s ${before.canaryReplicas} at ${shareOf(before.traffic)}: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic`,
-        severity: "warning"
-      }
-    ];
-  });
+function allTraffic(spec, plan, step) {
+  if (!servesAllTraffic(step)) return void 0;
+  return `step ${step.index} routes ${weightOf(step.traffic)} to the canary, but its ${pods(step.canaryReplicas)} are all ${plan.replicas} replicas (${spec.style} style): with no stable pod the stable Service selects the canary pods too, so the new version serves all traffic. Add replicas or give the step fewer canary pods`;
 }
-function allTrafficWarnings(spec, plan) {
-  return plan.steps.flatMap((step, i) => {
-    const origin = spec.steps[i]?.origin;
-    if (!servesAllTraffic(step) || !origin) return [];
-    const share2 = shareOf(step.traffic);
-    return [
-      {
-        ...origin,
-        message: `rollout ${spec.name}: step ${step.index} routes ${share2} to the canary, but its ${step.canaryReplicas} canary pods are all ${plan.replicas} replicas (${spec.style} style): with no stable pod the stable Service selects the canary pods too, so the new version serves all traffic. Add replicas or give the step fewer canary pods`,
-        severity: "warning"
-      }
-    ];
-  });
+function shrinking(step, before) {
+  if (!before || step.canaryReplicas >= before.canaryReplicas) return void 0;
+  const [now, then] = [step.traffic, before.traffic];
+  if (now.weight * then.weightTotal <= then.weight * now.weightTotal) return void 0;
+  return `step ${step.index} sends the canary ${weightOf(now)} on ${pods(step.canaryReplicas)}, fewer than step ${before.index}'s ${before.canaryReplicas} at ${weightOf(then)}: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic`;
+}
+function undersized(plan, step) {
+  const { weight, weightTotal } = step.traffic;
+  if (weight < weightTotal || step.canaryReplicas === 0 || step.canaryReplicas >= plan.replicas) return void 0;
+  return `step ${step.index} sends all traffic to ${pods(step.canaryReplicas)} while the app runs ${plan.replicas} replicas: they carry the whole load. Scale the canary to the full replicas first (Argo: setCanaryScale matchTrafficWeight: true, or a larger one)`;
 }
 
 // src/plan/replicas.ts
@@ -57187,7 +57175,7 @@ function argoBasicCanary(total, weight, weightTotal, maxSurge) {
   if (total === 0) return { canary: 0, stable: 0 };
   const ceil = Math.ceil(total * weight / weightTotal);
   const floor = Math.floor(total * weight / weightTotal);
-  const tied = (pods) => pods * weight / weightTotal % 1 === 0.5;
+  const tied = (pods2) => pods2 * weight / weightTotal % 1 === 0.5;
   const zeroAllowed = weight === weightTotal || weight === 0 || total === 1 && maxSurge === 0;
   const floorAllowed = floor !== 0 || zeroAllowed;
   const options = [];
@@ -57230,8 +57218,8 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
-  const traffic2 = trafficOf2(rollout, step, routed);
-  const carries = hasCanaryRoutes(traffic2);
+  const traffic = trafficOf2(rollout, step, routed);
+  const carries = hasCanaryRoutes(traffic);
   const basic = !routed && rollout.format === "argo" && !step.replicas;
   const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
   const { canary, stable } = routed ? argoRoutedScale(rollout, i, total, split3, step.replicas !== void 0) : split3;
@@ -57239,7 +57227,7 @@ function planStep(rollout, step, i, total, policy) {
     index: i + 1,
     canaryReplicas: canary,
     stableReplicas: stable,
-    traffic: traffic2,
+    traffic,
     // With no stable pods left the stable Service must not go empty: ingress-nginx ignores a canary whose main backend has no endpoints (kubernetes/ingress-nginx#9635).
     // Argo blue-green Services select one version each; Kruise without trafficRoutings shares pods, as Kruise does.
     serviceSelection: routed && hasTrafficSpec(step) && stable > 0 || rollout.blueGreen && rollout.format === "argo" ? "split" : "shared",
@@ -57508,8 +57496,8 @@ function renderRollout(input3) {
   const objects = [...renderWorkloads(input3, step), ...services];
   const routed = step && input3.phase.kind !== "draining";
   const total = input3.rollout.traffic.weightTotal;
-  const traffic2 = pingPong && input3.phase.kind === "promoting" ? promotionTraffic(total) : routed ? step.traffic : stableTraffic(total);
-  return [...objects, ...renderRouteObjects(input3, traffic2, workloadWave(input3.deployment), phaseLabel(input3.phase))];
+  const traffic = pingPong && input3.phase.kind === "promoting" ? promotionTraffic(total) : routed ? step.traffic : stableTraffic(total);
+  return [...objects, ...renderRouteObjects(input3, traffic, workloadWave(input3.deployment), phaseLabel(input3.phase))];
 }
 function plannedStep(input3) {
   const p = input3.phase;
@@ -57574,11 +57562,11 @@ function generatorContext(app, rollout, resources, provider, repo, track) {
   const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
-function renderRouteObjects(input3, traffic2, wave, state) {
+function renderRouteObjects(input3, traffic, wave, state) {
   const routes = input3.providers.flatMap((p) => {
     const ctx = generatorContext(input3.app, input3.rollout, input3.resources, p, input3.peers, input3.track);
     try {
-      return p.generator.render(ctx, traffic2);
+      return p.generator.render(ctx, traffic);
     } catch (e) {
       const site = { app: input3.app, rollout: input3.rollout.name, state, provider: p.generator.id };
       throw new ProviderError(site, e instanceof Error ? e.message : String(e), { cause: e });
@@ -58360,8 +58348,8 @@ function normalizeKruise(doc, inputs10) {
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));
   const routingRef = annotations[TRAFFIC_ROUTING] || str(canary.trafficRoutingRef) || void 0;
-  const traffic2 = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
-  if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic2.providers.length > 0));
+  const traffic = kruiseTraffic(doc, strategyKey, canary, routingRef !== void 0, diagnostics, inputs10);
+  if (blueGreen) diagnostics.push(...blueGreenLastStep(steps, traffic.providers.length > 0));
   if (blueGreen && canary.disableGenerateCanaryService === true)
     diagnostics.push({
       ...doc.locate(["spec", "strategy", strategyKey, "disableGenerateCanaryService"]),
@@ -58378,8 +58366,8 @@ function normalizeKruise(doc, inputs10) {
     origin: doc.origin,
     workload: { kind: "Deployment", name: str(ref.name) ?? "", origin: doc.locate([...refPath, "name"]) },
     style: blueGreen ? "canary" : kruiseStyle(v1beta1, canary, annotations[ROLLING_STYLE], doc, diagnostics),
-    steps: matchesOverTraffic(steps, traffic2.providers, diagnostics),
-    traffic: traffic2,
+    steps: matchesOverTraffic(steps, traffic.providers, diagnostics),
+    traffic,
     canaryPodMetadata: { labels: stringMap2(patch.labels), annotations: stringMap2(patch.annotations) },
     stablePodMetadata: { labels: {}, annotations: {} },
     ...routingRef ? {
@@ -58421,13 +58409,13 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
 }
 function fractionalTraffic(doc, steps, stepsPath) {
   return steps.flatMap((s, i) => {
-    const traffic2 = obj(s).traffic;
-    if (typeof traffic2 !== "string" || !/^\s*\d+\.\d+%\s*$/.test(traffic2)) return [];
+    const traffic = obj(s).traffic;
+    if (typeof traffic !== "string" || !/^\s*\d+\.\d+%\s*$/.test(traffic)) return [];
     return [
       error5(
         doc,
         [...stepsPath, i, "traffic"],
-        `step ${i + 1}: traffic ${traffic2.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic2))}% or ${Math.ceil(parseFloat(traffic2))}%`
+        `step ${i + 1}: traffic ${traffic.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic))}% or ${Math.ceil(parseFloat(traffic))}%`
       )
     ];
   });
@@ -58634,11 +58622,11 @@ function checkServiceSelectors(r, resources, report) {
   const canary = generateCanaryService ? stable : resources.find("Service", canaryService, r.namespace);
   const overlay = generateCanaryService ? r.canaryPodMetadata.labels : {};
   if (canary) check14(canary.object, canary.locate, [canaryPods], overlay, canaryService);
-  function check14(svc, locate2, pods, overlay2 = {}, name = svc.metadata.name) {
+  function check14(svc, locate2, pods2, overlay2 = {}, name = svc.metadata.name) {
     const selector = selectorOf(svc);
     for (const key2 of Object.keys(selector).filter((k) => keys.has(k))) {
       const want = overlay2[key2] ?? selector[key2];
-      const missing = pods.find((p) => p.labels[key2] !== want);
+      const missing = pods2.find((p) => p.labels[key2] !== want);
       if (!missing) continue;
       const has = missing.labels[key2] === void 0 ? `no ${key2} label` : `${key2}: ${missing.labels[key2]}`;
       report(
@@ -58856,15 +58844,15 @@ function checkManagedRoutes(r, report) {
     }
   }
 }
-function trackKeyProblems(r, resources, trackKey) {
+function trackKeyProblems(r, resources, track) {
   const found = resources.find("Deployment", r.workload.name, r.namespace);
   const spec = found && isObject(found.object.spec) ? found.object.spec : {};
   const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
-  if (!found || !(trackKey in selector)) return [];
+  if (!found || !(track.key in selector) || selector[track.key] === track.stable) return [];
   return [
     {
-      ...found.locate(["spec", "selector", "matchLabels", trackKey]),
-      message: `Deployment "${found.object.metadata.name}" selects its pods by ${trackKey}, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods. Choose another trackLabel.key in rollgen.yaml`,
+      ...found.locate(["spec", "selector", "matchLabels", track.key]),
+      message: `Deployment "${found.object.metadata.name}" selects its pods by ${track.key}, the track label rollgen sets to ${track.stable} or ${track.canary} on them: its selector would no longer match its pods. Choose another trackLabel.key in rollgen.yaml`,
       severity: "error"
     }
   ];
@@ -58979,8 +58967,8 @@ function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } 
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
-  const trackKey = (analysisOptions.track ?? defaultTrackLabel).key;
-  for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, trackKey));
+  const track = analysisOptions.track ?? defaultTrackLabel;
+  for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, track));
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
   const routings = loadRoutings(name, shared2, rollouts, resources, policy, diagnostics);
@@ -59686,7 +59674,6 @@ function statesAtStep(app, output, step, track) {
 function stepsChanged(current2, r, revision) {
   const now = r.plan.steps.length;
   if (current2?.phase !== "Progressing" || current2.steps === now || revision !== current2.canaryRevision) return;
-  const was = `rollout ${r.spec.name} is at step ${current2.step} of ${current2.steps}, and its steps are now ${now}`;
   if (r.spec.format === "argo") {
     const action = `steps changed from ${current2.steps} to ${now}: ${now === 0 ? "promote (no steps)" : "restart at step 1"}, as Argo does`;
     const restart = now === 0 ? { phase: "Promoting", step: 0 } : { step: 1 };
@@ -59695,7 +59682,7 @@ function stepsChanged(current2, r, revision) {
   throw new InputError([
     {
       ...r.spec.steps[0]?.origin ?? r.spec.origin,
-      message: `${was}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current2.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
+      message: `rollout ${r.spec.name} is at step ${current2.step} of ${current2.steps}, and its steps are now ${now}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current2.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
       severity: "error"
     }
   ]);
@@ -60376,7 +60363,7 @@ function renderApp(app, states, track, peers) {
 function renderSharedRouting(app, routing, states, resources, track, peers) {
   const members = states.filter((s) => routing.members.includes(s.rollout.spec.name));
   const live = members.some((s) => s.phase.kind === "step" || s.phase.kind === "promoting");
-  const traffic2 = live ? routing.plan.steps[0].traffic : stableTraffic(routing.spec.rollout.traffic.weightTotal);
+  const traffic = live ? routing.plan.steps[0].traffic : stableTraffic(routing.spec.rollout.traffic.weightTotal);
   const wave = Math.max(0, ...members.map((s) => workloadWave(s.rollout.deployment)));
   return renderRouteObjects(
     {
@@ -60387,7 +60374,7 @@ function renderSharedRouting(app, routing, states, resources, track, peers) {
       track,
       ...peers ? { peers } : {}
     },
-    traffic2,
+    traffic,
     wave,
     live ? "TrafficRouting strategy" : "stable"
   );
@@ -61650,12 +61637,12 @@ function endRows(plan) {
       plan.blueGreen ? "promote (scale down old)" : "promote",
       String(promoted.canaryReplicas),
       String(plan.replicas),
-      traffic(promoted),
+      trafficLabel(promoted),
       matches2(promoted.traffic),
       mirrors(promoted.traffic),
       describeGate({ kind: "automatic" })
     ],
-    ["clean-up", "0", String(plan.replicas), traffic(cleanUp), "-", "-", "-"]
+    ["clean-up", "0", String(plan.replicas), trafficLabel(cleanUp), "-", "-", "-"]
   ];
 }
 function row(s, plan) {
@@ -61663,7 +61650,7 @@ function row(s, plan) {
     s.name ? `${s.index} ${s.name}` : String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
+    withShared(plan, trafficLabel(s), plan.trafficRouting ? weightOf(plan.trafficRouting.traffic) : "-"),
     withShared(plan, matches2(s.traffic), matches2(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
@@ -61686,16 +61673,6 @@ function analysisLines(plan) {
       })
     ])
   );
-}
-function traffic(s) {
-  const t = s.traffic;
-  if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return "by pods";
-  if (servesAllTraffic(s)) return ALL_TRAFFIC;
-  return weightOf(t);
-}
-function weightOf(t) {
-  if (!t) return "-";
-  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
 function withShared(plan, own, shared2) {
   if (!plan.trafficRouting) return own;
@@ -61761,12 +61738,12 @@ function stepEffect(i, views) {
   const view = views.find((v) => moving.includes(v.name)) ?? views[0];
   const replicas2 = i.app.rollouts.find((r) => r.spec.name === view?.name)?.plan.replicas;
   if (!view || replicas2 === void 0) return "canary pods first, then the routes shown above.";
-  const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
-  if (view.traffic === "by pods") return `${pods}; the Services share traffic by pod count.`;
+  const pods2 = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? "pod starts" : "pods start"} first (stable runs ${view.stableReplicas} of ${replicas2} replicas)`;
+  if (view.traffic === BY_PODS) return `${pods2}; the Services share traffic by pod count.`;
   if (view.traffic === ALL_TRAFFIC)
-    return `${pods}; with no stable pod left, the stable Service selects the canary pods too: the new version serves all traffic.`;
+    return `${pods2}; with no stable pod left, the stable Service selects the canary pods too: the new version serves all traffic.`;
   const matched = view.matches === "-" ? "" : `, and requests matching ${view.matches} go to it`;
-  return `${pods}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
+  return `${pods2}, then the routes send ${view.traffic} of traffic to the canary${matched}.`;
 }
 function blueGreenEffect(target, names) {
   if (!names) return void 0;
@@ -61822,10 +61799,9 @@ function afterStep(rollouts, step, health) {
   return { text: text2, gate: { kind: gate.kind, seconds: gate.kind === "timed" ? gate.seconds : null }, analyses: analyses2, health };
 }
 function share(s) {
-  const t = s.traffic;
-  if (s.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0) return `${s.canaryReplicas} pods`;
-  if (servesAllTraffic(s)) return "all traffic: no stable pod";
-  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+  const label = trafficLabel(s);
+  if (label === BY_PODS) return `${s.canaryReplicas} pods`;
+  return label === ALL_TRAFFIC ? "all traffic: no stable pod" : label;
 }
 function templatesOf(gates) {
   return (gates ?? []).flatMap((g) => g.templates.length > 0 ? g.templates : [g.id]);
@@ -61958,16 +61934,13 @@ function rolloutView(name, replicas2, steps, phase, pingPong = false) {
   const idle = phase.kind === "draining" ? steps[phase.step - 1]?.canaryReplicas ?? 0 : 0;
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas2, traffic: "0%", matches: "-", bar: bar(0) };
   const t = step.traffic;
-  const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
-  const all = servesAllTraffic(step);
-  const share2 = byPods ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : all ? 1 : t.weight / t.weightTotal;
-  const routed = t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
-  const traffic2 = byPods ? "by pods" : all ? ALL_TRAFFIC : routed;
+  const traffic = trafficLabel(step);
+  const share2 = traffic === BY_PODS ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas) : traffic === ALL_TRAFFIC ? 1 : t.weight / t.weightTotal;
   return {
     name,
     canaryReplicas: step.canaryReplicas,
     stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
-    traffic: traffic2,
+    traffic,
     matches: matches2(t),
     bar: bar(share2)
   };
@@ -63281,12 +63254,12 @@ function merge4(backends) {
 function simulateRequest(objects, generators2, request4, ready) {
   const result = routeThroughChain(objects, generators2, request4);
   if (!result) return void 0;
-  const pods = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
+  const pods2 = result.backends.flatMap((b) => podsOf(objects, b.service, b.share, ready, b.labels));
   const m = result.mirror;
   return {
     rule: result.rule,
     services: result.backends,
-    pods,
+    pods: pods2,
     ...m ? { mirror: podsOf(objects, m.service, m.share, ready, m.labels) } : {}
   };
 }
@@ -63386,14 +63359,14 @@ async function simulateCommand(ctx, args, opts) {
   for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
 }
 function simulationData(req, split3, services, routes) {
-  const pods = (list5) => (list5 ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+  const pods2 = (list5) => (list5 ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
   return {
     request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
     matched: split3 !== void 0,
     rule: split3?.rule ?? null,
-    pods: pods(split3?.pods),
-    mirror: pods(split3?.mirror),
-    services: services.map(({ role, pod }) => ({ role, ...pods([pod])[0] })),
+    pods: pods2(split3?.pods),
+    mirror: pods2(split3?.mirror),
+    services: services.map(({ role, pod }) => ({ role, ...pods2([pod])[0] })),
     routes: { hosts: routes.hosts, paths: routes.paths }
   };
 }
@@ -63409,7 +63382,7 @@ function servicePods(app, objects) {
 }
 function workloadServices(objects, workload) {
   const ours = (p) => p.deployment === workload || p.deployment === `${workload}-canary`;
-  return objects.filter((o) => o.kind === "Service").map((svc) => podsOf(objects, svc.metadata.name, 1)).filter((pods) => pods.some(ours)).flat();
+  return objects.filter((o) => o.kind === "Service").map((svc) => podsOf(objects, svc.metadata.name, 1)).filter((pods2) => pods2.some(ours)).flat();
 }
 function served(r) {
   const hosts = r.hosts.length > 0 ? r.hosts.join(", ") : "any (no host rules)";
@@ -63530,12 +63503,12 @@ function stepLines(v) {
   const name = v.step !== null && v.stepName ? ` (${v.stepName})` : "";
   const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}`;
   const t = v.traffic;
-  const traffic2 = t === null ? "-" : trafficText(t, v.strategy.blueGreen ? "the new version" : "canary");
+  const traffic = t === null ? "-" : trafficText(t, v.strategy.blueGreen ? "the new version" : "canary");
   const r = v.replicas;
   const n = tracks(v);
   return [
     sub("Step", step),
-    sub("Traffic", traffic2),
+    sub("Traffic", traffic),
     sub("Replicas", `${n.canary} ${r.canary}, ${n.stable} ${r.stable} (desired ${r.desired})`)
   ];
 }

@@ -108,9 +108,7 @@ function checkUserAnnotations(ctx: Ctx): Diagnostic[] {
     .filter((key) => key in user)
     .map((key) =>
       diagnosticAt(
-        written(key) === undefined
-          ? ctx.optionsOrigin
-          : optionOrigin(ctx, 'additionalIngressAnnotations', written(key)!),
+        optionOrigin(ctx, 'additionalIngressAnnotations', written(key) ?? key),
         `annotation ${key} is set per step by rollgen; the value in the rollout's nginx annotations is ignored`,
         'warning',
       ),

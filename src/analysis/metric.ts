@@ -67,7 +67,6 @@ export function buildMetric(
   };
   const provider = buildProvider(raw.provider, at, fill, args, out);
   validate(spec, where(), out);
-
   if (out.slice(before).some((d) => d.severity === 'error') || !provider) return undefined;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined));
   return { ...defined, provider } as MetricSpec;

@@ -1,4 +1,3 @@
-import { defaultTrackLabel } from '../model/track';
 import { getGenerator, listGenerators, providerInputs } from '../../generators/registry';
 import type { TrafficGenerator } from '../contract/generator';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
@@ -8,6 +7,7 @@ import { checkFields } from '../spec/field-ledger';
 import { rolloutLedger } from '../spec/field-ledgers';
 import { TRAFFIC_ROUTING_FIELDS } from '../spec/traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
+import { TrackLabel, defaultTrackLabel } from '../model/track';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../contract/capabilities';
 import { GatePolicy } from '../plan/gates';
@@ -94,8 +94,8 @@ export function loadApp(
   checkDuplicates(manifests, diagnostics);
   checkRouteTemplates(templates, diagnostics);
   const analysed = loadAnalysis(specs, analysisTemplates, analysisOptions, diagnostics);
-  const trackKey = (analysisOptions.track ?? defaultTrackLabel).key;
-  for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, trackKey));
+  const track: TrackLabel = analysisOptions.track ?? defaultTrackLabel;
+  for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, track));
   const rollouts = specs
     .map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics))
     .filter((r): r is LoadedRollout => r !== undefined)

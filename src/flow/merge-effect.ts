@@ -1,4 +1,4 @@
-import { ALL_TRAFFIC } from '../plan/exposure';
+import { ALL_TRAFFIC, BY_PODS } from '../plan/traffic-label';
 import type { Target } from './branch';
 import type { RolloutView, TemplateInput } from './template-data';
 
@@ -45,7 +45,7 @@ function stepEffect(i: TemplateInput, views: readonly RolloutView[]): string {
   const replicas = i.app.rollouts.find((r) => r.spec.name === view?.name)?.plan.replicas;
   if (!view || replicas === undefined) return 'canary pods first, then the routes shown above.';
   const pods = `${view.canaryReplicas} canary ${view.canaryReplicas === 1 ? 'pod starts' : 'pods start'} first (stable runs ${view.stableReplicas} of ${replicas} replicas)`;
-  if (view.traffic === 'by pods') return `${pods}; the Services share traffic by pod count.`;
+  if (view.traffic === BY_PODS) return `${pods}; the Services share traffic by pod count.`;
   if (view.traffic === ALL_TRAFFIC)
     return `${pods}; with no stable pod left, the stable Service selects the canary pods too: the new version serves all traffic.`;
   const matched = view.matches === '-' ? '' : `, and requests matching ${view.matches} go to it`;

@@ -1,4 +1,4 @@
-import { servesAllTraffic } from '../plan/exposure';
+import { ALL_TRAFFIC, BY_PODS, trafficLabel } from '../plan/traffic-label';
 import { HealthPolicy } from '../io/config';
 import { Gate, GateSummary, PlannedStep } from '../model/plan';
 import { AppTransition } from '../state/app-state';
@@ -71,10 +71,9 @@ function afterStep(rollouts: readonly LoadedRollout[], step: number, health: rea
 }
 
 function share(s: PlannedStep): string {
-  const t = s.traffic;
-  if (s.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0) return `${s.canaryReplicas} pods`;
-  if (servesAllTraffic(s)) return 'all traffic: no stable pod';
-  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
+  const label = trafficLabel(s);
+  if (label === BY_PODS) return `${s.canaryReplicas} pods`;
+  return label === ALL_TRAFFIC ? 'all traffic: no stable pod' : label;
 }
 
 function templatesOf(gates: readonly GateSummary[] | undefined): string[] {

@@ -1,6 +1,6 @@
 import { sortDiagnostics } from '../diagnostics';
 import { describeGate } from '../plan/gates';
-import { ALL_TRAFFIC, servesAllTraffic } from '../plan/exposure';
+import { ALL_TRAFFIC, BY_PODS, trafficLabel } from '../plan/traffic-label';
 import { matches } from '../plan/format';
 import { Gate, PlannedStep } from '../model/plan';
 import { describePhase } from '../render/phase';
@@ -146,15 +146,13 @@ function rolloutView(
   const idle = phase.kind === 'draining' ? (steps[phase.step - 1]?.canaryReplicas ?? 0) : 0;
   if (!step) return { name, canaryReplicas: idle, stableReplicas: replicas, traffic: '0%', matches: '-', bar: bar(0) };
   const t = step.traffic;
-  const byPods = step.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0;
-  const all = servesAllTraffic(step);
-  const share = byPods
-    ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas)
-    : all
-      ? 1
-      : t.weight / t.weightTotal;
-  const routed = t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
-  const traffic = byPods ? 'by pods' : all ? ALL_TRAFFIC : routed;
+  const traffic = trafficLabel(step);
+  const share =
+    traffic === BY_PODS
+      ? step.canaryReplicas / Math.max(1, step.canaryReplicas + step.stableReplicas)
+      : traffic === ALL_TRAFFIC
+        ? 1
+        : t.weight / t.weightTotal;
   return {
     name,
     canaryReplicas: step.canaryReplicas,

@@ -1,4 +1,4 @@
-import { ALL_TRAFFIC, servesAllTraffic } from './exposure';
+import { trafficLabel, weightOf } from './traffic-label';
 import { describeGate } from './gates';
 import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
 
@@ -75,12 +75,12 @@ function endRows(plan: Plan): string[][] {
       plan.blueGreen ? 'promote (scale down old)' : 'promote',
       String(promoted.canaryReplicas),
       String(plan.replicas),
-      traffic(promoted),
+      trafficLabel(promoted),
       matches(promoted.traffic),
       mirrors(promoted.traffic),
       describeGate({ kind: 'automatic' }),
     ],
-    ['clean-up', '0', String(plan.replicas), traffic(cleanUp), '-', '-', '-'],
+    ['clean-up', '0', String(plan.replicas), trafficLabel(cleanUp), '-', '-', '-'],
   ];
 }
 
@@ -89,7 +89,7 @@ function row(s: PlannedStep, plan: Plan): string[] {
     s.name ? `${s.index} ${s.name}` : String(s.index),
     String(s.canaryReplicas),
     String(s.stableReplicas),
-    withShared(plan, traffic(s), weightOf(plan.trafficRouting?.traffic)),
+    withShared(plan, trafficLabel(s), plan.trafficRouting ? weightOf(plan.trafficRouting.traffic) : '-'),
     withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) +
@@ -115,18 +115,6 @@ function analysisLines(plan: Plan): string[] {
       }),
     ]),
   );
-}
-
-function traffic(s: PlannedStep): string {
-  const t = s.traffic;
-  if (s.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0) return 'by pods';
-  if (servesAllTraffic(s)) return ALL_TRAFFIC;
-  return weightOf(t);
-}
-
-function weightOf(t: TrafficState | undefined): string {
-  if (!t) return '-';
-  return t.weightTotal === 100 ? `${t.weight}%` : `${t.weight}/${t.weightTotal}`;
 }
 
 /** A member of a TrafficRouting: the shared strategy is live at every step; its own routes (if any) come first. */

@@ -1,4 +1,5 @@
 import { Diagnostic, Origin } from '../diagnostics';
+import { TrackLabel } from '../model/track';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { serviceNameProblem } from './object-checks';
@@ -206,18 +207,18 @@ function checkManagedRoutes(r: RolloutSpec, report: Report): void {
 }
 
 /**
- * rollgen labels every pod with the track label (stable or canary value): a Deployment whose
- * selector already uses that key would no longer match its own pods (the API server refuses it).
+ * rollgen labels every pod with the track label (stable or canary value): a Deployment that selects
+ * its pods by that key with another value would no longer match them (the API server refuses it).
  */
-export function trackKeyProblems(r: RolloutSpec, resources: ResourceSet, trackKey: string): Diagnostic[] {
+export function trackKeyProblems(r: RolloutSpec, resources: ResourceSet, track: TrackLabel): Diagnostic[] {
   const found = resources.find('Deployment', r.workload.name, r.namespace);
   const spec = found && isObject(found.object.spec) ? found.object.spec : {};
   const selector = isObject(spec.selector) && isObject(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
-  if (!found || !(trackKey in selector)) return [];
+  if (!found || !(track.key in selector) || selector[track.key] === track.stable) return [];
   return [
     {
-      ...found.locate(['spec', 'selector', 'matchLabels', trackKey]),
-      message: `Deployment "${found.object.metadata.name}" selects its pods by ${trackKey}, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods. Choose another trackLabel.key in rollgen.yaml`,
+      ...found.locate(['spec', 'selector', 'matchLabels', track.key]),
+      message: `Deployment "${found.object.metadata.name}" selects its pods by ${track.key}, the track label rollgen sets to ${track.stable} or ${track.canary} on them: its selector would no longer match its pods. Choose another trackLabel.key in rollgen.yaml`,
       severity: 'error',
     },
   ];

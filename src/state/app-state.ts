@@ -304,7 +304,6 @@ export function statesAtStep(
 function stepsChanged(current: RolloutStatus | undefined, r: LoadedRollout, revision: string): Transition | undefined {
   const now = r.plan.steps.length;
   if (current?.phase !== 'Progressing' || current.steps === now || revision !== current.canaryRevision) return;
-  const was = `rollout ${r.spec.name} is at step ${current.step} of ${current.steps}, and its steps are now ${now}`;
   if (r.spec.format === 'argo') {
     const action = `steps changed from ${current.steps} to ${now}: ${now === 0 ? 'promote (no steps)' : 'restart at step 1'}, as Argo does`;
     const restart = now === 0 ? { phase: 'Promoting' as const, step: 0 } : { step: 1 };
@@ -313,7 +312,7 @@ function stepsChanged(current: RolloutStatus | undefined, r: LoadedRollout, revi
   throw new InputError([
     {
       ...(r.spec.steps[0]?.origin ?? r.spec.origin),
-      message: `${was}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
+      message: `rollout ${r.spec.name} is at step ${current.step} of ${current.steps}, and its steps are now ${now}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
       severity: 'error',
     },
   ]);

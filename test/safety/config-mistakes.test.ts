@@ -146,8 +146,15 @@ test('a trackLabel.key the Deployment selects its pods by is refused at that sel
   );
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(
-    /^apps\/api\/deployment\.yaml:\d+:\d+: Deployment "api" selects its pods by app, the track label rollgen sets to stable or canary on them: its selector would no longer match its pods\. Choose another trackLabel\.key in rollgen\.yaml$/m,
+    /^apps\/api\/deployment\.yaml:\d+:\d+: Deployment "api" selects its pods by app, the track label rollgen sets to base or canary on them: its selector would no longer match its pods\. Choose another trackLabel\.key in rollgen\.yaml$/m,
   );
+});
+
+test("a trackLabel.key the Deployment selects by, with the selector's value as the stable one, keeps matching its pods: accepted", async () => {
+  const r = await withConfig(
+    'apps:\n  - source: apps/api\n    output: deploy/api\n    trackLabel: {key: app, stable: api, canary: api-canary}\n',
+  );
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
 });
 
 test('an analysisTemplates directory that does not exist is refused at its line', async () => {

@@ -71,6 +71,6 @@ test('GIVEN a step with more traffic on fewer canary pods than the step before W
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/^3 +1 +5 +60% /m);
   expect(r.stderr).toBe(
-    `src/rollout.yaml:${lineOf(text, '- weight: 60')}:11: warning: rollout rollouts-demo: step 3 sends the canary 60% on 1 pod, fewer than step 2's 2 at 40%: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic\n`,
+    `src/rollout.yaml:${lineOf(text, '- weight: 60')}:11: warning: rollout rollouts-demo: step 3 sends the canary 60% on 1 canary pod, fewer than step 2's 2 at 40%: each canary pod takes a larger share at once. Keep the canary's replicas growing with its traffic\n`,
   );
 });
