@@ -7,7 +7,7 @@ import { RepoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/loaded-app';
 import { OutputSnapshot, recordedStates } from '../state/app-state';
 import { STATUS_FILE, rolloutsEdited } from '../state/status';
-import { Drift, changedFiles, describeField, fieldChanges } from '../state/drift';
+import { Drift, changedFiles, describeField, fieldChanges, kustomizationDrift } from '../state/drift';
 import { AppLocation } from './inputs';
 
 /**
@@ -19,6 +19,12 @@ export function detectDrift(app: LoadedApp, loc: AppLocation, output: OutputSnap
   const status = output.status;
   const state: Drift[] = status && rolloutsEdited(status) ? [{ file: STATUS_FILE, kind: 'state' }] : [];
   if (!status?.digests || !output.fileDigests) return state;
+  const present = output.fileDigests;
+  const listing = kustomizationDrift(
+    output.kustomization,
+    (status.files ?? []).filter((f) => f in present),
+  );
+  if (listing) state.push(listing);
   const changed = changedFiles(status.digests, output.fileDigests);
   if (changed.length === 0) return state;
   const states = recordedStates(app, output, loc.track);
@@ -39,6 +45,8 @@ export function describeDrift(drift: readonly Drift[], loc: AppLocation, cwd: st
   return drift.map((d) => {
     const file = path.relative(cwd, path.join(loc.output ?? '.', d.file)) || d.file;
     if (d.kind === 'missing') return `${file}: deleted by hand (rollgen wrote it)`;
+    if (d.kind === 'unlisted')
+      return `${file}: no longer lists ${d.unlisted!.join(', ')} (rollgen wrote ${d.unlisted!.length > 1 ? 'them' : 'it'} for this step), so kustomize does not apply ${d.unlisted!.length > 1 ? 'them' : 'it'}`;
     if (d.kind === 'state')
       return `${file}: its rollouts (step, phase or revisions) changed by hand, which would skip or repeat steps; restore it from git, or move the rollout with rollgen promote, abort or retry`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;

@@ -20,6 +20,7 @@ import { validateManifests } from '../io/validate-k8s';
 import { OutputSnapshot } from '../state/app-state';
 import type { Removal } from '../state/lifecycle';
 import { STATUS_FILE, parseStatus } from '../state/status';
+import { outputKustomizationProblems } from '../state/output-kustomization';
 import { ParseResult, ParsedDocument, UnparsedObject, parseYamlStream } from '../yaml/parse';
 
 /** Where an app lives: from positional paths, or by name from rollgen.yaml. */
@@ -248,4 +249,5 @@ function isOutputObject(d: ParsedDocument, out: Diagnostic[]): boolean {
 function checkKustomization(d: ParsedDocument | undefined, out: Diagnostic[]): void {
   if (d && !isObject(d.value))
     out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: 'error' });
+  else if (d) out.push(...outputKustomizationProblems(d));
 }

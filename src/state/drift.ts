@@ -1,11 +1,16 @@
+import { parseDocument } from 'yaml';
 import { isObject } from '../model/kube';
 import { canonicalJson } from '../render/revision';
 
 /** An output file that is not what rollgen wrote for the recorded state. */
 export interface Drift {
   readonly file: string;
-  /** state: the status file's rollouts (steps, phases, revisions) were edited by hand. */
-  readonly kind: 'changed' | 'missing' | 'state';
+  /**
+   * state: the status file's rollouts (steps, phases, revisions) were edited by hand; unlisted: the
+   * output kustomization no longer lists files rollgen wrote (`unlisted`), so they are not applied.
+   */
+  readonly kind: 'changed' | 'missing' | 'state' | 'unlisted';
+  readonly unlisted?: readonly string[];
   /** The fields that differ, when rollgen can render the recorded state again (its source is unchanged). */
   readonly fields?: readonly FieldChange[];
 }
@@ -50,4 +55,17 @@ export function describeField(c: FieldChange): string {
     .join('')
     .replace(/^\./, '');
   return `${path || '(whole object)'}: rendered ${show(c.rendered)}, found ${show(c.found)}`;
+}
+
+/**
+ * The output kustomization as a hand left it: deleted, or no longer listing files rollgen wrote
+ * (`owned`, those still in the output). Either way what is applied is not the step rollgen wrote.
+ */
+export function kustomizationDrift(text: string | undefined, owned: readonly string[]): Drift | undefined {
+  if (owned.length === 0) return undefined;
+  if (text === undefined) return { file: 'kustomization.yaml', kind: 'missing' };
+  const resources = parseDocument(text).toJS()?.resources;
+  const listed = new Set(Array.isArray(resources) ? resources.map(String) : []);
+  const unlisted = owned.filter((f) => !listed.has(f));
+  return unlisted.length > 0 ? { file: 'kustomization.yaml', kind: 'unlisted', unlisted } : undefined;
 }
