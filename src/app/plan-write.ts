@@ -9,6 +9,8 @@ import { appIdleLines } from '../state/messages';
 import type { LoadedApp } from '../spec/loaded-app';
 import { AppLocation, usesConfig } from './inputs';
 import { readAppOutput } from './output-state';
+import { detectDrift, driftDiagnostics } from './drift';
+import { formatDiagnostic } from '../diagnostics';
 import { CommonOptions, RunContext } from './context';
 import { RepoEntry, loadRepo } from './load-repo';
 import { DriftPolicy, PendingWrite, PreparedWrite, draftWrite, prepareWrite, withStatusFile } from './next-output';
@@ -130,8 +132,11 @@ function idleApp(
   peers: RepoPeers,
   read?: OutputSnapshot,
 ): string[] {
-  const status = readAppOutput(ctx, loc, app, peers, read).status;
-  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
+  const output = readAppOutput(ctx, loc, app, peers, read);
+  // Nothing to write, so nothing overwrites the drift either: still told, as status and validate tell it.
+  for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+    ctx.stderr(formatDiagnostic(d) + '\n');
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, output.status, loc.track);
 }
 
 /** How the user names an app on the command line, for the commands rollgen suggests: its name, or SOURCE OUT. */

@@ -90,3 +90,15 @@ test('a status file edited by hand and accepted with --force: the edited state i
   // Written again by rollgen: its digest matches, so nothing is reported any more.
   expect((await run('status', 'src', 'out')).stdout).not.toMatch(/Drift/);
 });
+
+test('an advance with nothing to do still tells the drift it leaves in place', async () => {
+  await run('advance', 'src', 'out');
+  await run('advance', 'src', 'out');
+  fs.rmSync(app.out('service-echoserver.yaml'));
+  const idle = await run('advance', 'src', 'out');
+  expect(idle.code).toBe(0);
+  expect(idle.stdout).toMatch(/^nothing to advance/);
+  expect(idle.stderr).toBe(
+    'out/service-echoserver.yaml:1:1: warning: drift: deleted by hand (rollgen wrote it); the next advance refuses to overwrite it without --force\n',
+  );
+});
