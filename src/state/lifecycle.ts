@@ -38,11 +38,11 @@ export function advanceRollout(
   }
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
-  const t = nextOf(c, name, revision);
+  const t = nextOf(c, revision);
   return t && removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
-function nextOf(c: RolloutStatus, name: string, revision: string): Transition | undefined {
+function nextOf(c: RolloutStatus, revision: string): Transition | undefined {
   switch (c.phase) {
     case 'Adopting':
       return { status: { ...c, phase: 'Healthy' }, action: 'select pods by track label' };
