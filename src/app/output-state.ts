@@ -4,6 +4,7 @@ import { RepoPeers } from '../render/repo-peers';
 import { LoadedApp } from '../spec/loaded-app';
 import { OutputSnapshot } from '../state/app-state';
 import { recoverStatus } from '../state/recover';
+import { renamedWorkloads } from '../state/renamed-workload';
 import { STATUS_FILE } from '../state/status';
 import { AppLocation, readOutput } from './inputs';
 import { RunContext } from './context';
@@ -23,6 +24,9 @@ export function readAppOutput(
   read?: OutputSnapshot,
 ): OutputSnapshot {
   const output = read ?? readOutput(loc, ctx.cwd);
+  // Before recovery: a renamed Deployment would otherwise read as a first deploy when the status file is lost too.
+  const renamed = renamedWorkloads(app, output);
+  if (renamed.length > 0) throw new InputError(renamed);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === 'recorded') return recovery.output;
   const file = path.relative(ctx.cwd, path.join(loc.output ?? '.', STATUS_FILE)) || STATUS_FILE;

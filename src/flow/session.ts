@@ -66,6 +66,7 @@ export async function openLocalSession(
   const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], 'the GitHub flow needs a rollgen.yaml; run where it is or pass --config');
   const config = readConfig(configFile, ctx.cwd);
+  if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);

@@ -72,6 +72,11 @@ export interface PrConfig {
   readonly mergeMethod: 'merge' | 'squash' | 'rebase';
   /** File name of the workflow under .github/workflows that runs rollgen (PR bodies link its dispatch for abort). */
   readonly workflow: string;
+  /**
+   * Template files named here that are not there, located at their field: only `validate` and `pr`
+   * refuse them (the other commands render no PR).
+   */
+  readonly templateProblems?: readonly Diagnostic[];
 }
 
 export interface RepoConfig {
@@ -153,7 +158,11 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
   out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, pr) };
+  return { file, root, apps, pr: prConfig(root, pr, doc.locate) };
+}
+
+function isFile(file: string): boolean {
+  return fs.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 
 function analysisOf(
@@ -166,9 +175,19 @@ function analysisOf(
     : { analysis: { value: e.analysis, at: { locate, path: ['apps', i, 'analysis'] } } };
 }
 
-function prConfig(root: string, pr: Record<string, unknown>): PrConfig {
+function prConfig(root: string, pr: Record<string, unknown>, locate: (p: readonly string[]) => Origin): PrConfig {
   const at = (p: unknown) => (typeof p === 'string' ? path.resolve(root, p) : undefined);
+  const templateProblems = (['titleTemplate', 'bodyTemplate'] as const)
+    .filter((field) => typeof pr[field] === 'string' && !isFile(at(pr[field])!))
+    .map(
+      (field): Diagnostic => ({
+        ...locate(['pr', field]),
+        severity: 'error',
+        message: `pr.${field}: ${String(pr[field])} is not a file (paths are relative to rollgen.yaml's directory); create it, fix the path, or remove pr.${field} to use the built-in template`,
+      }),
+    );
   return {
+    templateProblems,
     ...(typeof pr.base === 'string' ? { base: pr.base } : {}),
     ...(at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {}),
     ...(at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {}),

@@ -1,3 +1,4 @@
+import { prConfigProblems } from '../app/pr-config-check';
 import { count, formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
@@ -42,7 +43,8 @@ function printAllocations(ctx: RunContext, peers: RepoPeers): void {
 export async function validateCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const committed = committedProblems(peers);
-  if (committed.length > 0) throw new InputError(committed);
+  const pr = prConfigProblems(ctx.cwd, opts.config);
+  if (committed.length + pr.length > 0) throw new InputError([...pr, ...committed]);
   const warnings: Diagnostic[] = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === 'warning'));
   for (const { loc, app, output: read } of apps) {
     const output = readAppOutput(ctx, loc, app, peers, read);

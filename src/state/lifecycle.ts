@@ -38,11 +38,11 @@ export function advanceRollout(
   }
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
-  const t = nextOf(c, name, revision);
+  const t = nextOf(c, revision);
   return t && removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
-function nextOf(c: RolloutStatus, name: string, revision: string): Transition | undefined {
+function nextOf(c: RolloutStatus, revision: string): Transition | undefined {
   switch (c.phase) {
     case 'Adopting':
       return { status: { ...c, phase: 'Healthy' }, action: 'select pods by track label' };
@@ -55,15 +55,24 @@ function nextOf(c: RolloutStatus, name: string, revision: string): Transition | 
     case 'Progressing':
       return progress(c, revision);
     case 'Promoting':
-      if (revision !== c.canaryRevision)
-        throw new StateError(
-          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`,
-        );
-      return {
-        status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: revision, ...swapped(c) },
-        action: 'clean up',
-      };
+      return finishPromotion(c, revision);
   }
+}
+
+/**
+ * Clean-up after promotion. The stable Deployment already runs the promoted revision, so it is
+ * stable whatever the source holds now: a revision that arrived during promotion starts at step 1
+ * against it with the next advance. Kruise finishes Finalising before a new revision starts, and
+ * Argo has made the promoted ReplicaSet stable (promoteStable) by then; starting in this commit
+ * instead could move ping-pong's live traffic onto pods that are not ready.
+ */
+function finishPromotion(c: RolloutStatus, revision: string): Transition {
+  const promoted = c.canaryRevision ?? revision;
+  const waiting = revision === promoted ? '' : `; revision ${revision} starts at step 1 next`;
+  return {
+    status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: promoted, ...swapped(c) },
+    action: `clean up${waiting}`,
+  };
 }
 
 function progress(c: RolloutStatus, revision: string): Transition {

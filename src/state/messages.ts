@@ -100,7 +100,7 @@ function stateOf(r: IdleRollout): string {
         ? `is progressing at step ${s.step} of ${r.steps} with revision ${s.canaryRevision ?? '?'}, and the source has a newer one`
         : `is progressing at step ${s.step} of ${r.steps}`;
     case 'Promoting':
-      return 'is promoting: the new version is becoming stable';
+      return `is promoting: the new version is becoming stable${r.sourceChanged ? '; the source has a newer one, which starts at step 1 after the clean-up' : ''}`;
   }
 }
 

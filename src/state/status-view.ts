@@ -122,7 +122,9 @@ function messageFor(phase: ViewPhase, i: StatusInput, gate: GateView | null): st
         ? `the source has a new pod template (revision ${i.sourceRevision}); a rollout starts at step 1`
         : 'the output runs the source';
     case 'Promoting':
-      return 'the stable Deployment runs the new version, traffic as in the last step; clean-up follows';
+      return sourceChanged(i)
+        ? `the stable Deployment runs the new version, traffic as in the last step; clean-up follows, then the source's new revision ${i.sourceRevision} starts at step 1`
+        : 'the stable Deployment runs the new version, traffic as in the last step; clean-up follows';
     case 'Aborted':
       return sourceChanged(i)
         ? `aborted revision ${s!.canaryRevision ?? '?'}; the source has a new one, which starts at step 1`
@@ -163,7 +165,13 @@ function commandsFor(
     case 'Draining':
       return { next: run('advance', 'removes the canary workloads'), others: [] };
     case 'Promoting':
-      return { next: run('advance', 'cleans up: routes to stable only, canary removed'), others: [] };
+      return {
+        next: run(
+          'advance',
+          `cleans up: routes to stable only, canary removed${sourceChanged(i) ? '; the advance after starts the new revision at step 1' : ''}`,
+        ),
+        others: [],
+      };
     case 'Healthy':
       return i.status && sourceChanged(i)
         ? { next: run('advance', 'starts the rollout at step 1'), others: [] }
