@@ -57,7 +57,10 @@ function nextOf(c: RolloutStatus, name: string, revision: string, switchStep?: n
       return progress(c, revision, switchStep);
     case 'Promoting':
       // The promoted revision is stable once its clean-up lands; a newer source revision starts from it next.
-      if (!c.canaryRevision) throw new StateError(`rollout ${name} is Promoting with no canaryRevision in its status`);
+      if (!c.canaryRevision)
+        throw new StateError(
+          `rollout ${name} is Promoting but its status records no canaryRevision; restore rollgen-status.yaml from git history`,
+        );
       return {
         status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: c.canaryRevision, ...swapped(c) },
         action: revision === c.canaryRevision ? 'clean up' : `clean up (revision ${revision} starts next)`,
