@@ -133,3 +133,21 @@ test('user content in the output kustomization survives; a failed advance leaves
   expect(r.stderr).toMatch(/^src\/deployment.yaml:\d+:\d+: invalid YAML/);
   expect(files().map((f) => [f, read(f)])).toEqual(before);
 });
+
+test('a newer revision while promoting: advance cleans up the promoted one, then starts the newer one against it', async () => {
+  await step('advance');
+  await step('advance');
+  setImage('2.54');
+  for (let n = 0; n < 5; n++) await step('advance');
+  expect(status().phase).toBe('Promoting');
+  setImage('2.55');
+  // Was a dead end: "finish it (advance)" from the very advance that refused.
+  expect(await step('advance')).toMatch(/clean up; revision \w+ starts at step 1 next/);
+  expect(status()).toMatchObject({ phase: 'Healthy', step: 0 });
+  expect(files()).not.toContain('deployment-echoserver-canary.yaml');
+  expect(parse(read('deployment-echoserver.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.54$/);
+  await step('advance');
+  expect(status()).toMatchObject({ phase: 'Progressing', step: 1 });
+  expect(parse(read('deployment-echoserver.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.54$/);
+  expect(parse(read('deployment-echoserver-canary.yaml')).spec.template.spec.containers[0].image).toMatch(/2\.55$/);
+});

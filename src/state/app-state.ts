@@ -10,10 +10,12 @@ import {
   Removal,
   Transition,
   abortRollout,
+  activeServesCanary,
   advanceRollout,
   promoteRollout,
   renderPhaseOf,
   retryRollout,
+  switchStepOf,
 } from './lifecycle';
 import { AppStatus, RolloutStatus } from './status';
 
@@ -161,7 +163,15 @@ function applyCommand(
   const changed = (command.kind === 'advance' || command.kind === 'promote') && stepsChanged(current, r, revision);
   if (changed) return changed;
   if (command.kind === 'advance')
-    return advanceRollout(current, r.spec.name, revision, r.plan.steps.length, removal, r.spec.pingPong !== undefined);
+    return advanceRollout(
+      current,
+      r.spec.name,
+      revision,
+      r.plan.steps.length,
+      removal,
+      r.spec.pingPong !== undefined,
+      switchStepOf(r.plan.steps),
+    );
   // Nothing deployed: nothing to abort, promote or retry; the idle message says advance deploys it.
   if (!current) return undefined;
   // Argo blue-green keeps the preview pods abortScaleDownDelaySeconds after an abort: their removal is a later commit.
@@ -170,7 +180,10 @@ function applyCommand(
     return current.phase === 'Progressing' ? abortRollout(current, abortRemoval) : undefined;
   // Promote and retry act on the revision the rollout runs: when the source has moved on, they would
   // render the new one at a later step (or promote it) without its earlier steps. advance restarts it.
-  if (revision !== current.canaryRevision) return undefined;
+  // Blue-green after its switch: the active Service serves the running revision, so promote promotes
+  // it (the gate skipped), as advance would.
+  const servesActive = command.kind === 'promote' && activeServesCanary(current, switchStepOf(r.plan.steps));
+  if (revision !== current.canaryRevision && !servesActive) return undefined;
   // A retry runs the steps as they are now (they may have changed while it was aborted).
   if (command.kind === 'retry')
     return current.phase === 'Aborted' ? retryRollout({ ...current, steps: r.plan.steps.length }) : undefined;
@@ -225,10 +238,36 @@ export function renderState(
   track: TrackLabel,
   status?: RolloutStatus,
 ): RolloutRenderState {
-  const canaryPod =
-    phase.kind === 'draining' ? (liveCanaryPod(r, output, track) ?? sourcePod(r, track)) : sourcePod(r, track);
+  const canaryPod = canaryPodOf(r, output, phase, track, status);
   const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
   return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
+}
+
+/**
+ * The version the canary side runs. While draining, or when the status records a canary revision the
+ * source has left (Argo blue-green promotes the switched revision before a newer one starts), it is the
+ * one the output's canary Deployment runs, not the source's.
+ */
+function canaryPodOf(
+  r: LoadedRollout,
+  output: OutputSnapshot,
+  phase: RenderPhase,
+  track: TrackLabel,
+  status: RolloutStatus | undefined,
+): PodTemplateInput {
+  const source = sourcePod(r, track);
+  if (phase.kind === 'draining') return liveCanaryPod(r, output, track) ?? source;
+  const recorded = status?.canaryRevision;
+  if (recorded === undefined || recorded === source.revision) return source;
+  const live = liveCanaryPod(r, output, track);
+  if (live?.revision === recorded) return live;
+  // Promoting would give the stable Deployment the source's newer version without its steps. (With no
+  // steps there is no canary Deployment: the promote commit already gave the stable one its version.)
+  if (phase.kind === 'promoting' && r.plan.steps.length > 0)
+    throw new StateError(
+      `rollout ${r.spec.name} promotes revision ${recorded}, but the output has no Deployment "${r.spec.workload.name}-canary" running it; restore it from git history`,
+    );
+  return source;
 }
 
 /** Every rollout in the state the output's status records (drift, simulate). */

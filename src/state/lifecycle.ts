@@ -27,6 +27,7 @@ export function advanceRollout(
   steps: number,
   removal: Removal = 'one-commit',
   pingPong = false,
+  switchStep?: number,
 ): Transition | undefined {
   if (!current) {
     // As Argo: after the first deploy the ping Service is stable.
@@ -38,11 +39,11 @@ export function advanceRollout(
   }
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
-  const t = nextOf(c, revision);
+  const t = nextOf(c, name, revision, switchStep);
   return t && removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
-function nextOf(c: RolloutStatus, revision: string): Transition | undefined {
+function nextOf(c: RolloutStatus, name: string, revision: string, switchStep?: number): Transition | undefined {
   switch (c.phase) {
     case 'Adopting':
       return { status: { ...c, phase: 'Healthy' }, action: 'select pods by track label' };
@@ -53,9 +54,9 @@ function nextOf(c: RolloutStatus, revision: string): Transition | undefined {
         return { status: { ...withoutCanary(c), phase: 'Healthy' }, action: 'source reverted to stable' };
       return revision === c.canaryRevision ? undefined : start(c, revision);
     case 'Progressing':
-      return progress(c, revision);
+      return progress(c, revision, switchStep);
     case 'Promoting':
-      return finishPromotion(c, revision);
+      return finishPromotion(c, name, revision);
   }
 }
 
@@ -66,8 +67,12 @@ function nextOf(c: RolloutStatus, revision: string): Transition | undefined {
  * Argo has made the promoted ReplicaSet stable (promoteStable) by then; starting in this commit
  * instead could move ping-pong's live traffic onto pods that are not ready.
  */
-function finishPromotion(c: RolloutStatus, revision: string): Transition {
-  const promoted = c.canaryRevision ?? revision;
+function finishPromotion(c: RolloutStatus, name: string, revision: string): Transition {
+  const promoted = c.canaryRevision;
+  if (!promoted)
+    throw new StateError(
+      `rollout ${name} is Promoting but its status records no canaryRevision; restore rollgen-status.yaml from git history`,
+    );
   const waiting = revision === promoted ? '' : `; revision ${revision} starts at step 1 next`;
   return {
     status: { ...withoutCanary(c), phase: 'Healthy', step: 0, stableRevision: promoted, ...swapped(c) },
@@ -75,12 +80,27 @@ function finishPromotion(c: RolloutStatus, revision: string): Transition {
   };
 }
 
-function progress(c: RolloutStatus, revision: string): Transition {
+function progress(c: RolloutStatus, revision: string, switchStep?: number): Transition {
   if (revision === c.stableRevision)
     return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0 }, action: 'rollback: source back to stable' };
+  // Argo blue-green: from the switch on, the active Service serves the canary revision, which Argo marks
+  // stable (shouldFullPromote); a newer revision is previewed against it, never against the old one.
+  if (revision !== c.canaryRevision && activeServesCanary(c, switchStep))
+    return { status: { ...c, phase: 'Promoting' }, action: `promote before revision ${revision}` };
   if (revision !== c.canaryRevision) return start(c, revision, 'restart with new revision');
   if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
   return { status: { ...c, phase: 'Promoting' }, action: 'promote' };
+}
+
+/** Argo blue-green: the step whose commit moves the active Service to the new version (1-based), if any. */
+export function switchStepOf(steps: readonly { readonly switched?: boolean }[]): number | undefined {
+  const i = steps.findIndex((s) => s.switched === true);
+  return i >= 0 ? i + 1 : undefined;
+}
+
+/** The active Service selects the canary's pods: a blue-green rollout at or after its switch step. */
+export function activeServesCanary(c: RolloutStatus | undefined, switchStep: number | undefined): boolean {
+  return c?.phase === 'Progressing' && c.draining === undefined && switchStep !== undefined && c.step >= switchStep;
 }
 
 function start(c: RolloutStatus, revision: string, action = 'start'): Transition {

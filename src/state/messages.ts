@@ -1,7 +1,7 @@
 import { describePhase } from '../render/phase';
 import { type AppCommand, sourcePod } from './app-state';
 import type { TrackLabel } from '../model/track';
-import { renderPhaseOf } from './lifecycle';
+import { activeServesCanary, renderPhaseOf, switchStepOf } from './lifecycle';
 import type { LoadedApp } from '../spec/loaded-app';
 import type { AppStatus, RolloutStatus } from './status';
 
@@ -37,6 +37,8 @@ export interface IdleRollout {
   readonly steps: number;
   /** The source's pod template differs from what the output runs (or holds back): advance starts it. */
   readonly sourceChanged?: boolean;
+  /** Blue-green at or after its switch: the active Service serves the running revision, promoted before a newer one. */
+  readonly activeServesCanary?: boolean;
   /** The field that pauses the rollout in its spec (advance proposes nothing while it is set). */
   readonly heldBy?: string;
 }
@@ -69,6 +71,7 @@ export function appIdleLines(
       status: s,
       steps: r.plan.steps.length,
       sourceChanged: s !== undefined && revision !== (s.canaryRevision ?? s.stableRevision),
+      activeServesCanary: activeServesCanary(s, switchStepOf(r.plan.steps)),
       ...(r.spec.pausedBy ? { heldBy: r.spec.pausedBy.field } : {}),
     };
   });
@@ -123,6 +126,8 @@ function hintFor(kind: AppCommand['kind'], r: IdleRollout, target: string): stri
       ? run('advance', 'starts the rollout at step 1')
       : 'change the pod template in the source to start a rollout';
   // Progressing: advance (gate not due), retry, and promote of a revision the source has left.
+  if (r.sourceChanged && r.activeServesCanary)
+    return `${run('advance', 'promotes it (the active Service serves it), then starts the new revision against it')}, ${run('abort', 'stops it')}`;
   if (r.sourceChanged)
     return `${run('advance', 'restarts it at step 1 with the new revision')}, ${run('abort', 'stops it')}`;
   return kind === 'retry'

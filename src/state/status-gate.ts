@@ -1,5 +1,6 @@
 import { Gate, PlannedStep } from '../model/plan';
 import { GateSignalsView, GateView, StatusInput } from './status-types';
+import { activeServesCanary, switchStepOf } from './lifecycle';
 
 /** The gate before a rollout's next move, for the status view (status-view.ts). Pure; `now` is given. */
 
@@ -7,6 +8,14 @@ export function sourceChanged(i: StatusInput): boolean {
   const s = i.status;
   if (!s) return false;
   return i.sourceRevision !== (s.canaryRevision ?? s.stableRevision);
+}
+
+/**
+ * Blue-green after its switch with a newer source revision: the active Service serves the running one,
+ * so it is promoted first (behind its own gate) and the newer one is previewed against it after.
+ */
+export function promotesFirst(i: StatusInput): boolean {
+  return sourceChanged(i) && activeServesCanary(i.status, switchStepOf(i.plan.steps));
 }
 
 /** The gate before the next move, per phase; null when nothing moves next (healthy and up to date). */
@@ -28,7 +37,7 @@ export function gateView(i: StatusInput): GateView | null {
     case 'Healthy':
       return sourceChanged(i) ? startGate(i) : null;
     case 'Progressing': {
-      if (sourceChanged(i))
+      if (sourceChanged(i) && !promotesFirst(i))
         return fixedGate('restart at step 1', { kind: 'automatic' }, 'the source has a new revision');
       const before = s.step >= plan.steps.length ? 'promote' : `step ${s.step + 1}`;
       const step = plan.steps[s.step - 1];

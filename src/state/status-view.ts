@@ -1,7 +1,7 @@
 import { Plan, PlannedStep, TrafficState } from '../model/plan';
 import { matches as describeMatches } from '../plan/format';
 import { RolloutStatus } from './status';
-import { gateView, signalHold, sourceChanged } from './status-gate';
+import { gateView, promotesFirst, signalHold, sourceChanged } from './status-gate';
 import { GateView, NextCommand, RolloutView, StatusInput, TrafficView, ViewPhase } from './status-types';
 
 export type * from './status-types';
@@ -97,7 +97,7 @@ function phaseOf(i: StatusInput, gate: GateView | null): ViewPhase {
   if (!s) return 'NotDeployed';
   if (s.draining !== undefined) return 'Draining';
   if (s.phase !== 'Progressing') return s.phase;
-  if (sourceChanged(i)) return 'Progressing';
+  if (sourceChanged(i) && !promotesFirst(i)) return 'Progressing';
   // As Argo's plugin shows a pause step: the next step waits for a person or for time (not for health or analysis).
   const waitsForTime = gate?.kind === 'timed' && (gate.remaining === null || gate.remaining > 0);
   return gate && !gate.passed && (gate.kind === 'manual' || waitsForTime) && !signalHold(i.signals)
@@ -131,6 +131,8 @@ function messageFor(phase: ViewPhase, i: StatusInput, gate: GateView | null): st
         : `aborted: revision ${s!.canaryRevision ?? '?'} is held back, all traffic on stable`;
     case 'Paused':
     case 'Progressing':
+      if (promotesFirst(i))
+        return `the active Service serves revision ${s!.canaryRevision ?? '?'}: it is promoted first (its gate below), then the source's revision ${i.sourceRevision} starts against it`;
       if (sourceChanged(i)) return `the source has a new revision; the next advance restarts at step 1 with it`;
       return `step ${s!.step} of ${n}; ${gate ? `the gate before ${gate.before}: ${gate.kind}, ${gate.detail}` : ''}`;
   }

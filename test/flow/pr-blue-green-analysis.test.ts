@@ -9,6 +9,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import { FlowWorld } from '../helpers/flow-world';
+import { bumpImage } from '../helpers/git-repo';
 
 const results: Record<string, number> = { pre: 0, post: 0 };
 let server: http.Server;
@@ -124,4 +125,44 @@ test('after an abort the preview pods stay abortScaleDownDelaySeconds: the remov
   await w.pr();
   expect(merged()).toContain('rollgen/echo/remove');
   expect(canaryFile()).toBe(false);
+});
+
+/** Runs a minute apart until the switch (step 2) merged, then C on main, then `runs` more runs. */
+async function newRevisionAfterSwitch(runs: number): Promise<void> {
+  await fromPreview(0);
+  for (let i = 0; i < 6 && !merged().includes('rollgen/echo/step-2'); i++) {
+    w.later(60);
+    await w.pr();
+  }
+  expect(merged()).toContain('rollgen/echo/step-2');
+  bumpImage(w.repo, 'echo', '2.55', w.now);
+  for (let i = 0; i < runs; i++) {
+    w.later(60);
+    await w.pr();
+  }
+}
+
+const stableImage = () =>
+  fs.readFileSync(path.join(w.repo, 'deploy', 'echo', 'deployment-echo.yaml'), 'utf8').match(/agnhost:[\d.]+/)?.[0];
+
+test('a newer revision after the switch: the switched one is promoted behind its postPromotionAnalysis, then the newer one is previewed against it', async () => {
+  results.pre = 0;
+  results.post = 0;
+  await newRevisionAfterSwitch(6);
+  expect(merged()).toEqual(expect.arrayContaining(['rollgen/echo/promote', 'rollgen/echo/cleanup']));
+  expect(merged()).not.toContain('rollgen/echo/abort');
+  expect(stableImage()).toBe('agnhost:2.54');
+  // The newer revision's preview waits for a person (the start gate), against 2.54, the version users reach.
+  expect(w.openPr('rollgen/echo/step-1').title).toContain('preview');
+  expect(activeSelector()).toBe('stable');
+});
+
+test('a newer revision after the switch whose postPromotionAnalysis fails: the switched one is never promoted, the active Service goes back', async () => {
+  results.pre = 0;
+  results.post = 2;
+  await newRevisionAfterSwitch(4);
+  expect(merged()).toContain('rollgen/echo/abort');
+  expect(merged()).not.toContain('rollgen/echo/promote');
+  expect(stableImage()).toBe('agnhost:2.53');
+  expect(activeSelector()).toBe('stable');
 });
