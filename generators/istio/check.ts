@@ -3,8 +3,9 @@ import type { RouteClaim } from '../../src/contract/generator';
 import { andLists, istioMatch } from './match';
 import { IstioOptions, targets, Targets } from './options';
 import type { Ctx } from './render';
-import { isSubsetMode, rolesFor } from './roles';
-import { asList, findIstio, hasHttpSection, Roles, rulesOf, selectRules, shortHost, specOf } from './vs';
+import { rolesFor } from './roles';
+import { checkDestinationRules } from './check-destination-rule';
+import { findIstio, hasHttpSection, Roles, rulesOf, selectRules } from './vs';
 
 /** The referenced objects exist, the rules to weight exist and route to stable, and every step's matches fit those rules. */
 export function check(ctx: Ctx): Diagnostic[] {
@@ -130,50 +131,6 @@ function checkSteps(ctx: Ctx, http: readonly { label: string; match: unknown }[]
       }
     }
   });
-  return out;
-}
-
-function checkDestinationRules(ctx: Ctx, t: Targets): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  for (const dr of t.destinationRules) {
-    const found = findIstio(ctx.resources, 'DestinationRule', dr);
-    if (!found) {
-      out.push(
-        diagnosticAt(
-          ctx.optionsOrigin,
-          `${where(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ''} (group ${dr.group}) not found in the app's manifests`,
-        ),
-      );
-      continue;
-    }
-    const host = specOf(found.object).host;
-    // Kruise adds the canary subset to this DestinationRule; on another host it would select no pod of this Service.
-    if (t.dialect === 'kruise' && shortHost(host) !== ctx.stableService)
-      out.push(
-        diagnosticAt(
-          found.origin,
-          `${where(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`,
-        ),
-      );
-    const names = asList(specOf(found.object).subsets).map((s) => s.name);
-    for (const subset of t.dialect === 'argo' ? [dr.canarySubset, dr.stableSubset ?? ''] : []) {
-      if (!names.includes(subset))
-        out.push(
-          diagnosticAt(
-            found.origin,
-            `${where(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`,
-          ),
-        );
-    }
-  }
-  if (t.dialect === 'kruise' && isSubsetMode(ctx, t) && t.destinationRules.length === 0) {
-    out.push(
-      diagnosticAt(
-        ctx.optionsOrigin,
-        `${where(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`,
-      ),
-    );
-  }
   return out;
 }
 

@@ -1,9 +1,8 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import { isObject } from '../../src/model/kube';
 import type { RouteClaim } from '../../src/contract/generator';
-import { Ctx, findMirroring, findWeighted, isServiceRef, listOf, specOf } from './options';
-
-const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+import { checkWeights } from './check-weights';
+import { Ctx, findMirroring, findWeighted, isServiceRef, listOf, specOf, where } from './options';
 
 /** The weighted TraefikService exists and names the stable Service; mirror steps need a mirroring TraefikService around it. */
 export function check(ctx: Ctx): Diagnostic[] {
@@ -46,6 +45,7 @@ export function check(ctx: Ctx): Diagnostic[] {
       'warning',
     ),
   );
+  out.push(...checkWeights(ctx, found));
   const mirrors = ctx.rollout.steps.some((s) => s.mirrorRoutes.length > 0);
   if (mirrors && !findMirroring(ctx))
     return [

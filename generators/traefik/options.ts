@@ -10,6 +10,9 @@ export interface TraefikOptions {
 export type Ctx = GeneratorContext<TraefikOptions>;
 export type Json = Record<string, unknown>;
 
+/** Names the app and rollout at the start of a message. */
+export const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+
 export { default as optionsSchema } from './options.schema.json';
 
 /** Traefik v3 serves traefik.io; v2 traefik.containo.us (Argo's `--traefik-api-group`). Both are read. */

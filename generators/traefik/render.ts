@@ -2,10 +2,11 @@ import { percentOf } from '../_kit/weight-only';
 import { cloneJson, isObject, KubeObject } from '../../src/model/kube';
 import type { TrafficState } from '../../src/model/plan';
 import { Ctx, findMirroring, findWeighted, isServiceRef, Json, listOf, specOf } from './options';
+import { stepWeights, writtenWeight } from './weights';
 
 /**
- * The weighted TraefikService with the canary entry at W and the stable entry at 100 - W, other
- * entries as written (as Argo sets them). The canary entry is added after the stable one when the
+ * The weighted TraefikService with the canary entry at W and the stable entry at 100 - W (as Argo
+ * sets them); other entries keep the share they have as written (weights.ts). The canary entry is added after the stable one when the
  * source has none, and while nothing goes to the canary it is dropped, unless the user wrote both
  * it and the canary Service: Traefik refuses a TraefikService naming a missing Service. An active
  * mirror route adds the canary Service to the mirrors of the user's mirroring TraefikService.
@@ -26,15 +27,17 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
 function weigh(entries: readonly Json[], ctx: Ctx, canary: number, keepIdle: boolean): Json[] {
   const stable = entries.find((e) => isServiceRef(e, ctx.stableService));
   const hasCanary = entries.some((e) => isServiceRef(e, ctx.canaryService));
+  const others = entries.filter((e) => e !== stable && !isServiceRef(e, ctx.canaryService));
+  const weights = stepWeights(stable ? writtenWeight(stable) : 1, others, canary);
   const out: Json[] = [];
   for (const e of entries) {
     if (isServiceRef(e, ctx.canaryService)) {
-      if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: canary });
+      if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: weights.canary });
       continue;
     }
-    out.push(e === stable ? { ...cloneJson(e), weight: 100 - canary } : cloneJson(e));
+    out.push({ ...cloneJson(e), weight: e === stable ? weights.stable : weights.other(e) });
     if (e === stable && !hasCanary && canary > 0)
-      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: canary });
+      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: weights.canary });
   }
   return out;
 }

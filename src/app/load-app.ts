@@ -33,6 +33,7 @@ import {
 import { bindOptions } from '../spec/provider-options';
 import { checkRollout, trackKeyProblems } from '../spec/rules';
 import { serviceWaveWarnings } from '../spec/service-rules';
+import { checkOneRolloutPerService } from '../spec/service-owners';
 import { autoscalerWarnings } from '../spec/autoscaler-rules';
 import { SharedRouting, normalizeTrafficRouting } from '../spec/traffic-routing';
 import { RolloutSpec } from '../model/rollout';
@@ -101,6 +102,7 @@ export function loadApp(
     .filter((r): r is LoadedRollout => r !== undefined)
     .map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
+  checkOneRolloutPerService(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   const ordered = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
   return {
