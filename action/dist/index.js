@@ -1206,8 +1206,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path33 = require("node:path");
-    var fs20 = require("node:fs");
+    var path35 = require("node:path");
+    var fs21 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2201,7 +2201,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs20.existsSync(executableFile)) return;
+        if (fs21.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2219,11 +2219,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path33.resolve(baseDir, baseName);
-          if (fs20.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path33.extname(baseName))) return void 0;
+          const localBin = path35.resolve(baseDir, baseName);
+          if (fs21.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path35.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs20.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs21.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2235,21 +2235,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs20.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs21.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path33.resolve(
-            path33.dirname(resolvedScriptPath),
+          executableDir = path35.resolve(
+            path35.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path33.basename(
+            const legacyName = path35.basename(
               this._scriptPath,
-              path33.extname(this._scriptPath)
+              path35.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2260,7 +2260,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path33.extname(executableFile));
+        launchWithNode = sourceExt.includes(path35.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3175,7 +3175,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path33.basename(filename, path33.extname(filename));
+        this._name = path35.basename(filename, path35.extname(filename));
         return this;
       }
       /**
@@ -3189,9 +3189,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path34) {
-        if (path34 === void 0) return this._executableDir;
-        this._executableDir = path34;
+      executableDir(path36) {
+        if (path36 === void 0) return this._executableDir;
+        this._executableDir = path36;
         return this;
       }
       /**
@@ -3536,9 +3536,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path33, message, options) {
-        super(`${printable(path33)}: ${message}`, options);
-        this.path = path33;
+      constructor(path35, message, options) {
+        super(`${printable(path35)}: ${message}`, options);
+        this.path = path35;
       }
       path;
       name = "IoError";
@@ -18853,8 +18853,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path33, { windows } = {}) => {
-      const segs = path33.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path35, { windows } = {}) => {
+      const segs = path35.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -20397,11 +20397,11 @@ var require_dist = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path33 = __toESM2(require("path"));
-    var fs20 = __toESM2(require("fs"));
+    var path35 = __toESM2(require("path"));
+    var fs21 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path33.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path33.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path35.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path35.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -20415,7 +20415,7 @@ var require_dist = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path33.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path35.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -20428,7 +20428,7 @@ var require_dist = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path33.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path35.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -20540,13 +20540,13 @@ var require_dist = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path33.dirname)(path$1);
+      let parent = (0, path35.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path33.dirname)(parent);
+        else parent = (0, path35.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -20695,7 +20695,7 @@ var require_dist = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs20
+          fs: options.fs || fs21
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -20733,8 +20733,8 @@ var require_dist = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path33.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path33.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path35.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path35.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -20786,7 +20786,7 @@ var require_dist = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path33.sep,
+        pathSeparator: path35.sep,
         filters: []
       };
       globFunction;
@@ -20930,8 +20930,8 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs20 = require("fs");
-    var path33 = require("path");
+    var fs21 = require("fs");
+    var path35 = require("path");
     var url = require("url");
     var fdir = require_dist();
     var picomatch = require_picomatch2();
@@ -20991,8 +20991,8 @@ var require_dist2 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path33.posix.relative(cwd, p) || ".";
-      return (p) => path33.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path35.posix.relative(cwd, p) || ".";
+      return (p) => path35.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -21000,7 +21000,7 @@ var require_dist2 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path33.posix.relative(cwd, `${root}/${p}`);
+        const result = path35.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -21046,7 +21046,7 @@ var require_dist2 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path33.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path33.posix.relative(escapedCwd, result) : path33.posix.normalize(result);
+      result = (0, path35.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path35.posix.relative(escapedCwd, result) : path35.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -21057,7 +21057,7 @@ var require_dist2 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path33.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path35.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -21079,7 +21079,7 @@ var require_dist2 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path33.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path35.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -21131,13 +21131,13 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug2 ? (p, isDirectory2) => {
-          const path34 = format2(p, isDirectory2);
-          const matches3 = matcher(path34) && !ignore(path34);
-          if (matches3) log(`matched ${path34}`);
+          const path36 = format2(p, isDirectory2);
+          const matches3 = matcher(path36) && !ignore(path36);
+          if (matches3) log(`matched ${path36}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path34 = format2(p, isDirectory2);
-          return matcher(path34) && !ignore(path34);
+          const path36 = format2(p, isDirectory2);
+          return matcher(path36) && !ignore(path36);
         }],
         exclude: debug2 ? (_, p) => {
           const skipped2 = excludePredicate(_, p);
@@ -21176,15 +21176,15 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path33.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path35.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs20.readdir,
-        readdirSync: opts.fs.readdirSync || fs20.readdirSync,
-        realpath: opts.fs.realpath || fs20.realpath,
-        realpathSync: opts.fs.realpathSync || fs20.realpathSync,
-        stat: opts.fs.stat || fs20.stat,
-        statSync: opts.fs.statSync || fs20.statSync
+        readdir: opts.fs.readdir || fs21.readdir,
+        readdirSync: opts.fs.readdirSync || fs21.readdirSync,
+        realpath: opts.fs.realpath || fs21.realpath,
+        realpathSync: opts.fs.realpathSync || fs21.realpathSync,
+        stat: opts.fs.stat || fs21.stat,
+        statSync: opts.fs.statSync || fs21.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -21198,12 +21198,12 @@ var require_dist2 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative18] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative18) : [];
+      const [crawler, relative19] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative19) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative18] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative18) : [];
+      const [crawler, relative19] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative19) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -22397,13 +22397,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path33) {
-          return /^\.|this\b/.test(path33.original);
+        scopedId: function scopedId(path35) {
+          return /^\.|this\b/.test(path35.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path33) {
-          return path33.parts.length === 1 && !AST.helpers.scopedId(path33) && !path33.depth;
+        simpleId: function simpleId(path35) {
+          return path35.parts.length === 1 && !AST.helpers.scopedId(path35) && !path35.depth;
         }
       }
     };
@@ -23488,12 +23488,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path33, params, hash, open4, strip, locInfo) {
+    function prepareMustache(path35, params, hash, open4, strip, locInfo) {
       var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path33,
+        path: path35,
         params,
         hash,
         escaped,
@@ -23765,9 +23765,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path33 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path35 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path33.original);
+        this.opcode("registerDecorator", params.length, path35.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -23834,48 +23834,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path33 = sexpr.path, name = path33.parts[0], isBlock2 = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path33));
+        var path35 = sexpr.path, name = path35.parts[0], isBlock2 = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path35));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path33.strict = true;
-        this.accept(path33);
+        path35.strict = true;
+        this.accept(path35);
         this.opcode("invokeAmbiguous", name, isBlock2);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path33 = sexpr.path;
-        path33.strict = true;
-        this.accept(path33);
+        var path35 = sexpr.path;
+        path35.strict = true;
+        this.accept(path35);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path33 = sexpr.path, name = path33.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path35 = sexpr.path, name = path35.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path33.strict = true;
-          path33.falsy = true;
-          this.accept(path33);
-          this.opcode("invokeHelper", params.length, path33.original, _ast2["default"].helpers.simpleId(path33));
+          path35.strict = true;
+          path35.falsy = true;
+          this.accept(path35);
+          this.opcode("invokeHelper", params.length, path35.original, _ast2["default"].helpers.simpleId(path35));
         }
       },
-      PathExpression: function PathExpression(path33) {
-        var depth = validateDepth(path33);
-        var parts = validateParts(path33);
+      PathExpression: function PathExpression(path35) {
+        var depth = validateDepth(path35);
+        var parts = validateParts(path35);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path33), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path35), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path33.data) {
+        } else if (path35.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path33.strict);
+          this.opcode("lookupData", depth, parts, path35.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path33.falsy, path33.strict, scoped);
+          this.opcode("lookupOnContext", parts, path35.falsy, path35.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string2) {
@@ -24102,8 +24102,8 @@ var require_compiler = __commonJS({
       }
       return value;
     }
-    function validateParts(path33) {
-      return validateStringArray(path33, path33.parts, "parts");
+    function validateParts(path35) {
+      return validateStringArray(path35, path35.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -24285,16 +24285,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path33 = aPath;
+      var path35 = aPath;
       var url = urlParse(aPath);
       if (url) {
         if (!url.path) {
           return aPath;
         }
-        path33 = url.path;
+        path35 = url.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path33);
-      var parts = path33.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path35);
+      var parts = path35.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -24311,15 +24311,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path33 = parts.join("/");
-      if (path33 === "") {
-        path33 = isAbsolute5 ? "/" : ".";
+      path35 = parts.join("/");
+      if (path35 === "") {
+        path35 = isAbsolute5 ? "/" : ".";
       }
       if (url) {
-        url.path = path33;
+        url.path = path35;
         return urlGenerate(url);
       }
-      return path33;
+      return path35;
     }
     exports2.normalize = normalize;
     function join20(aRoot, aPath) {
@@ -24358,7 +24358,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative18(aRoot, aPath) {
+    function relative19(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24377,7 +24377,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative18;
+    exports2.relative = relative19;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27121,8 +27121,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path33 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path33;
+      var path35 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path35;
     };
     PrintVisitor.prototype.StringLiteral = function(string2) {
       return '"' + string2.value + '"';
@@ -27161,8 +27161,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs20 = require("fs");
-      var templateString = fs20.readFileSync(filename, "utf8");
+      var fs21 = require("fs");
+      var templateString = fs21.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -31073,7 +31073,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve16.call(this, root, ref);
+      let _sch = resolve17.call(this, root, ref);
       if (_sch === void 0) {
         const schema4 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -31100,7 +31100,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve16(root, ref) {
+    function resolve17(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -31351,8 +31351,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path33) {
-      let input3 = path33;
+    function removeDotSegments(path35) {
+      let input3 = path35;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -31426,11 +31426,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path33) {
-      if (path33 === "" || path33[0] === "/") {
-        return removeDotSegments(path33);
+    function removeDotSegmentsRelative(path35) {
+      if (path35 === "" || path35[0] === "/") {
+        return removeDotSegments(path35);
       }
-      const segments = path33.split("/");
+      const segments = path35.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -31793,8 +31793,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path33 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path33 && path33 !== "/" ? path33 : void 0;
+        const path35 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path35 && path35 !== "/" ? path35 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -31964,7 +31964,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve16(baseURI, relativeURI, options) {
+    function resolve17(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -32000,50 +32000,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative18, options, skipNormalization) {
+    function resolveComponent(base, relative19, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative18 = parse4(serialize(relative18, options), options);
+        relative19 = parse4(serialize(relative19, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative18.scheme) {
-        target.scheme = relative18.scheme;
-        target.userinfo = relative18.userinfo;
-        target.host = relative18.host;
-        target.port = relative18.port;
-        target.path = removeDotSegments(relative18.path || "");
-        target.query = relative18.query;
+      if (!options.tolerant && relative19.scheme) {
+        target.scheme = relative19.scheme;
+        target.userinfo = relative19.userinfo;
+        target.host = relative19.host;
+        target.port = relative19.port;
+        target.path = removeDotSegments(relative19.path || "");
+        target.query = relative19.query;
       } else {
-        if (relative18.userinfo !== void 0 || relative18.host !== void 0 || relative18.port !== void 0) {
-          target.userinfo = relative18.userinfo;
-          target.host = relative18.host;
-          target.port = relative18.port;
-          target.path = removeDotSegments(relative18.path || "");
-          target.query = relative18.query;
+        if (relative19.userinfo !== void 0 || relative19.host !== void 0 || relative19.port !== void 0) {
+          target.userinfo = relative19.userinfo;
+          target.host = relative19.host;
+          target.port = relative19.port;
+          target.path = removeDotSegments(relative19.path || "");
+          target.query = relative19.query;
         } else {
-          if (!relative18.path) {
+          if (!relative19.path) {
             target.path = base.path;
-            if (relative18.query !== void 0) {
-              target.query = relative18.query;
+            if (relative19.query !== void 0) {
+              target.query = relative19.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative18.path[0] === "/") {
-              target.path = removeDotSegments(relative18.path);
+            if (relative19.path[0] === "/") {
+              target.path = removeDotSegments(relative19.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative18.path;
+                target.path = "/" + relative19.path;
               } else if (!base.path) {
-                target.path = relative18.path;
+                target.path = relative19.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative18.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative19.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative18.query;
+            target.query = relative19.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -32051,7 +32051,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative18.fragment;
+      target.fragment = relative19.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -32142,12 +32142,12 @@ var require_fast_uri = __commonJS({
     }
     function hasMalformedPercentEncoding(component) {
       if (component === void 0) return false;
-      let percent = component.indexOf("%");
-      while (percent !== -1) {
-        if (percent + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent + 1, percent + 3))) {
+      let percent2 = component.indexOf("%");
+      while (percent2 !== -1) {
+        if (percent2 + 2 >= component.length || !/^[\da-f]{2}$/iu.test(component.slice(percent2 + 1, percent2 + 3))) {
           return true;
         }
-        percent = component.indexOf("%", percent + 3);
+        percent2 = component.indexOf("%", percent2 + 3);
       }
       return false;
     }
@@ -32355,7 +32355,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve16,
+      resolve: resolve17,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -35613,8 +35613,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve16, reject) {
-            return setTimeout(resolve16, t);
+          return new this.Promise(function(resolve17, reject) {
+            return setTimeout(resolve17, t);
           });
         }
         computePenalty() {
@@ -35825,15 +35825,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error6, reject, resolve16, returned, task;
+          var args, cb, error6, reject, resolve17, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve16, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve17, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve16(returned);
+                  return resolve17(returned);
                 };
               } catch (error1) {
                 error6 = error1;
@@ -35848,13 +35848,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve16;
-          resolve16 = reject = null;
+          var promise, reject, resolve17;
+          resolve17 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve16 = _resolve;
+            resolve17 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve16, reject });
+          this._queue.push({ task, args, resolve: resolve17, reject });
           this._tryToRun();
           return promise;
         }
@@ -36255,14 +36255,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve16, reject) => {
+              return new this.Promise((resolve17, reject) => {
                 if (finished()) {
-                  return resolve16();
+                  return resolve17();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve16();
+                      return resolve17();
                     }
                   });
                 }
@@ -36355,9 +36355,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve16, reject) {
+              return new this.Promise(function(resolve17, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve16)(args3);
+                  return (args3[0] != null ? reject : resolve17)(args3);
                 });
               });
             };
@@ -36649,7 +36649,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path33) => path33.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path35) => path35.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38303,17 +38303,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path33 = requestOptions.url.replace(options.baseUrl, "");
+    const path35 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path33} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path35} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error6) => {
       const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path33} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path35} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error6;
     });
@@ -40965,7 +40965,7 @@ var init_bounded = __esm({
 // src/scm/github/octokit.ts
 async function sleepUntil(deadline) {
   for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
-    await new Promise((resolve16) => setTimeout(resolve16, Math.ceil(wait)));
+    await new Promise((resolve17) => setTimeout(resolve17, Math.ceil(wait)));
 }
 function pacedGroup(unitMs) {
   let queue = Promise.resolve();
@@ -41482,17 +41482,17 @@ function visit(node, visitor) {
 visit.BREAK = BREAK;
 visit.SKIP = SKIP;
 visit.REMOVE = REMOVE;
-function visit_(key2, node, visitor, path33) {
-  const ctrl = callVisitor(key2, node, visitor, path33);
+function visit_(key2, node, visitor, path35) {
+  const ctrl = callVisitor(key2, node, visitor, path35);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path33, ctrl);
-    return visit_(key2, ctrl, visitor, path33);
+    replaceNode(key2, path35, ctrl);
+    return visit_(key2, ctrl, visitor, path35);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path33 = Object.freeze(path33.concat(node));
+      path35 = Object.freeze(path35.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path33);
+        const ci = visit_(i, node.items[i], visitor, path35);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41503,13 +41503,13 @@ function visit_(key2, node, visitor, path33) {
         }
       }
     } else if (isPair(node)) {
-      path33 = Object.freeze(path33.concat(node));
-      const ck = visit_("key", node.key, visitor, path33);
+      path35 = Object.freeze(path35.concat(node));
+      const ck = visit_("key", node.key, visitor, path35);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path33);
+      const cv = visit_("value", node.value, visitor, path35);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41530,17 +41530,17 @@ async function visitAsync(node, visitor) {
 visitAsync.BREAK = BREAK;
 visitAsync.SKIP = SKIP;
 visitAsync.REMOVE = REMOVE;
-async function visitAsync_(key2, node, visitor, path33) {
-  const ctrl = await callVisitor(key2, node, visitor, path33);
+async function visitAsync_(key2, node, visitor, path35) {
+  const ctrl = await callVisitor(key2, node, visitor, path35);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path33, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path33);
+    replaceNode(key2, path35, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path35);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path33 = Object.freeze(path33.concat(node));
+      path35 = Object.freeze(path35.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path33);
+        const ci = await visitAsync_(i, node.items[i], visitor, path35);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41551,13 +41551,13 @@ async function visitAsync_(key2, node, visitor, path33) {
         }
       }
     } else if (isPair(node)) {
-      path33 = Object.freeze(path33.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path33);
+      path35 = Object.freeze(path35.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path35);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path33);
+      const cv = await visitAsync_("value", node.value, visitor, path35);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41584,23 +41584,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path33) {
+function callVisitor(key2, node, visitor, path35) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path33);
+    return visitor(key2, node, path35);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path33);
+    return visitor.Map?.(key2, node, path35);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path33);
+    return visitor.Seq?.(key2, node, path35);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path33);
+    return visitor.Pair?.(key2, node, path35);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path33);
+    return visitor.Scalar?.(key2, node, path35);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path33);
+    return visitor.Alias?.(key2, node, path35);
   return void 0;
 }
-function replaceNode(key2, path33, node) {
-  const parent = path33[path33.length - 1];
+function replaceNode(key2, path35, node) {
+  const parent = path35[path35.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -42131,10 +42131,10 @@ function createNode(value, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path33, value) {
+function collectionFromPath(schema4, path35, value) {
   let v = value;
-  for (let i = path33.length - 1; i >= 0; --i) {
-    const k = path33[i];
+  for (let i = path35.length - 1; i >= 0; --i) {
+    const k = path35[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -42153,7 +42153,7 @@ function collectionFromPath(schema4, path33, value) {
     sourceObjects: /* @__PURE__ */ new Map()
   });
 }
-var isEmptyPath = (path33) => path33 == null || typeof path33 === "object" && !!path33[Symbol.iterator]().next().done;
+var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
 var Collection = class extends NodeBase {
   constructor(type, schema4) {
     super(type);
@@ -42183,11 +42183,11 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path33, value) {
-    if (isEmptyPath(path33))
+  addIn(path35, value) {
+    if (isEmptyPath(path35))
       this.add(value);
     else {
-      const [key2, ...rest] = path33;
+      const [key2, ...rest] = path35;
       const node = this.get(key2, true);
       if (isCollection(node))
         node.addIn(rest, value);
@@ -42201,8 +42201,8 @@ var Collection = class extends NodeBase {
    * Removes a value from the collection.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path33) {
-    const [key2, ...rest] = path33;
+  deleteIn(path35) {
+    const [key2, ...rest] = path35;
     if (rest.length === 0)
       return this.delete(key2);
     const node = this.get(key2, true);
@@ -42216,8 +42216,8 @@ var Collection = class extends NodeBase {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path33, keepScalar) {
-    const [key2, ...rest] = path33;
+  getIn(path35, keepScalar) {
+    const [key2, ...rest] = path35;
     const node = this.get(key2, true);
     if (rest.length === 0)
       return !keepScalar && isScalar(node) ? node.value : node;
@@ -42235,8 +42235,8 @@ var Collection = class extends NodeBase {
   /**
    * Checks if the collection includes a value with the key `key`.
    */
-  hasIn(path33) {
-    const [key2, ...rest] = path33;
+  hasIn(path35) {
+    const [key2, ...rest] = path35;
     if (rest.length === 0)
       return this.has(key2);
     const node = this.get(key2, true);
@@ -42246,8 +42246,8 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path33, value) {
-    const [key2, ...rest] = path33;
+  setIn(path35, value) {
+    const [key2, ...rest] = path35;
     if (rest.length === 0) {
       this.set(key2, value);
     } else {
@@ -44386,9 +44386,9 @@ var Document = class _Document {
       this.contents.add(value);
   }
   /** Adds a value to the document. */
-  addIn(path33, value) {
+  addIn(path35, value) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path33, value);
+      this.contents.addIn(path35, value);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -44463,14 +44463,14 @@ var Document = class _Document {
    * Removes a value from the document.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path33) {
-    if (isEmptyPath(path33)) {
+  deleteIn(path35) {
+    if (isEmptyPath(path35)) {
       if (this.contents == null)
         return false;
       this.contents = null;
       return true;
     }
-    return assertCollection(this.contents) ? this.contents.deleteIn(path33) : false;
+    return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
   }
   /**
    * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -44485,10 +44485,10 @@ var Document = class _Document {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path33, keepScalar) {
-    if (isEmptyPath(path33))
+  getIn(path35, keepScalar) {
+    if (isEmptyPath(path35))
       return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-    return isCollection(this.contents) ? this.contents.getIn(path33, keepScalar) : void 0;
+    return isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
   }
   /**
    * Checks if the document includes a value with the key `key`.
@@ -44499,10 +44499,10 @@ var Document = class _Document {
   /**
    * Checks if the document includes a value at `path`.
    */
-  hasIn(path33) {
-    if (isEmptyPath(path33))
+  hasIn(path35) {
+    if (isEmptyPath(path35))
       return this.contents !== void 0;
-    return isCollection(this.contents) ? this.contents.hasIn(path33) : false;
+    return isCollection(this.contents) ? this.contents.hasIn(path35) : false;
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -44519,13 +44519,13 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path33, value) {
-    if (isEmptyPath(path33)) {
+  setIn(path35, value) {
+    if (isEmptyPath(path35)) {
       this.contents = value;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path33), value);
+      this.contents = collectionFromPath(this.schema, Array.from(path35), value);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path33, value);
+      this.contents.setIn(path35, value);
     }
   }
   /**
@@ -46076,9 +46076,9 @@ function visit2(cst, visitor) {
 visit2.BREAK = BREAK2;
 visit2.SKIP = SKIP2;
 visit2.REMOVE = REMOVE2;
-visit2.itemAtPath = (cst, path33) => {
+visit2.itemAtPath = (cst, path35) => {
   let item = cst;
-  for (const [field2, index] of path33) {
+  for (const [field2, index] of path35) {
     const tok = item?.[field2];
     if (tok && "items" in tok) {
       item = tok.items[index];
@@ -46087,23 +46087,23 @@ visit2.itemAtPath = (cst, path33) => {
   }
   return item;
 };
-visit2.parentCollection = (cst, path33) => {
-  const parent = visit2.itemAtPath(cst, path33.slice(0, -1));
-  const field2 = path33[path33.length - 1][0];
+visit2.parentCollection = (cst, path35) => {
+  const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
+  const field2 = path35[path35.length - 1][0];
   const coll = parent?.[field2];
   if (coll && "items" in coll)
     return coll;
   throw new Error("Parent collection not found");
 };
-function _visit(path33, item, visitor) {
-  let ctrl = visitor(item, path33);
+function _visit(path35, item, visitor) {
+  let ctrl = visitor(item, path35);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field2 of ["key", "value"]) {
     const token = item[field2];
     if (token && "items" in token) {
       for (let i = 0; i < token.items.length; ++i) {
-        const ci = _visit(Object.freeze(path33.concat([[field2, i]])), token.items[i], visitor);
+        const ci = _visit(Object.freeze(path35.concat([[field2, i]])), token.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -46114,10 +46114,10 @@ function _visit(path33, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field2 === "key")
-        ctrl = ctrl(item, path33);
+        ctrl = ctrl(item, path35);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path33) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
 }
 
 // node_modules/yaml/browser/dist/parse/cst.js
@@ -47358,14 +47358,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs20 = this.flowScalar(this.type);
+          const fs21 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs20, sep: [] });
+            map3.items.push({ start: start2, key: fs21, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs20);
+            this.stack.push(fs21);
           } else {
-            Object.assign(it, { key: fs20, sep: [] });
+            Object.assign(it, { key: fs21, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -47493,13 +47493,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs20 = this.flowScalar(this.type);
+          const fs21 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs20, sep: [] });
+            fc.items.push({ start: [], key: fs21, sep: [] });
           else if (it.sep)
-            this.stack.push(fs20);
+            this.stack.push(fs21);
           else
-            Object.assign(it, { key: fs20, sep: [] });
+            Object.assign(it, { key: fs21, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -48059,23 +48059,23 @@ function dedupe(list5) {
   });
 }
 function describe(e, doc) {
-  const path33 = pointerToPath(e.instancePath, doc.value);
+  const path35 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path33, key2), path33, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path35, key2), path35, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path33.length > 0) {
-    const parent = path33.slice(0, -1);
-    const key2 = String(path33[path33.length - 1]);
+  if (e.keyword === "false schema" && path35.length > 0) {
+    const parent = path35.slice(0, -1);
+    const key2 = String(path35[path35.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path33), path33, explain(e, valueAt(doc.value, path33)));
+  return located(doc.locate(path35), path35, explain(e, valueAt(doc.value, path35)));
 }
-function located(origin, path33, text2) {
-  const where7 = formatPath(path33);
-  return diagnosticAt(origin, where7 ? `${where7}: ${text2}` : text2);
+function located(origin, path35, text2) {
+  const where8 = formatPath(path35);
+  return diagnosticAt(origin, where8 ? `${where8}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
   // Used only on int-or-percent fields (replicas, failureThreshold), so the hint names both forms.
@@ -48143,15 +48143,15 @@ function typeOf(value) {
   return typeof value;
 }
 function pointerToPath(pointer, root) {
-  const path33 = [];
+  const path35 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path33.push(segment);
+    path35.push(segment);
     node = child(node, segment);
   }
-  return path33;
+  return path35;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -48160,8 +48160,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap2(node) ? node[segment] : void 0;
 }
-function valueAt(root, path33) {
-  return path33.reduce(child, root);
+function valueAt(root, path35) {
+  return path35.reduce(child, root);
 }
 function isMap2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48176,8 +48176,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
   return { ...value, line: isBlock2 ? value.line - 1 : value.line, col: start2.col };
 }
-function formatPath(path33) {
-  return path33.map(
+function formatPath(path35) {
+  return path35.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -48374,16 +48374,16 @@ function makeDocument(file, index, value, nodes, origin) {
     return { file, line: p.line, col: p.col };
   };
   const rootOf = (doc) => doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locateIn = (doc, path33) => {
-    for (let n = path33.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path33.slice(0, n), true);
+  const locateIn = (doc, path35) => {
+    for (let n = path35.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path35.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
     return at(rootOf(doc));
   };
-  const locate2 = (path33) => nodes.held ? locateIn(nodes.doc(index), path33) : lazyOrigin(file, () => locateIn(nodes.doc(index), path33));
-  const locateBlockText = (path33) => {
-    const node = nodes.doc(index).getIn(path33, true);
+  const locate2 = (path35) => nodes.held ? locateIn(nodes.doc(index), path35) : lazyOrigin(file, () => locateIn(nodes.doc(index), path35));
+  const locateBlockText = (path35) => {
+    const node = nodes.doc(index).getIn(path35, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
@@ -48436,20 +48436,20 @@ function realPaths() {
     const links = listed.get(parent);
     return links ? links.has(nameOf(abs)) : isLink(abs);
   };
-  const resolve16 = (abs) => {
+  const resolve17 = (abs) => {
     const cached = known.get(abs);
     if (cached !== void 0) return cached;
     const parent = parentOf(abs);
     let real;
     if (parent === abs) real = fs3.realpathSync(abs);
     else {
-      const realParent = resolve16(parent);
+      const realParent = resolve17(parent);
       real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
     }
     known.set(abs, real);
     return real;
   };
-  return (p) => known.get(p) ?? resolve16(isNormalAbsolute(p) ? p : path2.resolve(p));
+  return (p) => known.get(p) ?? resolve17(isNormalAbsolute(p) ? p : path2.resolve(p));
 }
 var parentOf = (abs) => {
   if (path2.sep !== "/") return path2.dirname(abs);
@@ -48843,14 +48843,25 @@ function readConfig(file, cwd) {
   const pr = doc.value.pr ?? {};
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, pr) };
+  return { file, root, apps, pr: prConfig(root, pr, doc.locate) };
+}
+function isFile(file) {
+  return fs5.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
-function prConfig(root, pr) {
+function prConfig(root, pr, locate2) {
   const at = (p) => typeof p === "string" ? path5.resolve(root, p) : void 0;
+  const templateProblems = ["titleTemplate", "bodyTemplate"].filter((field2) => typeof pr[field2] === "string" && !isFile(at(pr[field2]))).map(
+    (field2) => ({
+      ...locate2(["pr", field2]),
+      severity: "error",
+      message: `pr.${field2}: ${String(pr[field2])} is not a file (paths are relative to rollgen.yaml's directory); create it, fix the path, or remove pr.${field2} to use the built-in template`
+    })
+  );
   return {
+    templateProblems,
     ...typeof pr.base === "string" ? { base: pr.base } : {},
     ...at(pr.titleTemplate) ? { titleTemplate: at(pr.titleTemplate) } : {},
     ...at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {},
@@ -49454,7 +49465,7 @@ var OutputStaging = class {
   }
   /** Runs `job` when fewer than CONCURRENCY are running; after a failure, skips it. Never rejects. */
   enqueue(job) {
-    return new Promise((resolve16) => {
+    return new Promise((resolve17) => {
       this.queue.push(async () => {
         try {
           if (!this.failure) await job();
@@ -49462,7 +49473,7 @@ var OutputStaging = class {
           this.failure ??= e instanceof OutputWriteError ? e : new OutputWriteError(".", e);
         } finally {
           this.running -= 1;
-          resolve16();
+          resolve17();
           this.next();
         }
       });
@@ -50079,8 +50090,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path33) {
-  const backend2 = isObject(path33.backend) ? path33.backend : {};
+function backendService(path35) {
+  const backend2 = isObject(path35.backend) ? path35.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -50164,8 +50175,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path33, service) {
-  const copy = cloneJson(path33);
+function retarget(path35, service) {
+  const copy = cloneJson(path35);
   copy.backend.service.name = service;
   return copy;
 }
@@ -50260,8 +50271,8 @@ var SHOWN_PER_APP = 4;
 function describeFailure(f) {
   const d = f.demand;
   const canaries = d.slots.map((s) => `"${s}"`).join(" and ");
-  const where7 = d.listeners.map(describeListener).join(", ");
-  const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where7}`;
+  const where8 = d.listeners.map(describeListener).join(", ");
+  const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where8}`;
   const why = d.bound <= 1 ? `Ingress "${d.ingress}" holds order 1, so no canary rule can rank before it` : `orders 1-${d.bound - 1} are held by ${holders(f.blockers)}`;
   return diagnosticAt(d.origin, `${head}: ${why}; fix: ${fix(f)}`);
 }
@@ -50726,8 +50737,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path33) {
-  return path33.split("/").filter((e) => e !== "");
+function elements(path35) {
+  return path35.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -50742,7 +50753,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path33) => ({ object, path: path33, tier: hostTier(path33.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path35) => ({ object, path: path35, tier: hostTier(path35.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -50754,10 +50765,10 @@ function findCanaryPath(objects, stable) {
   for (const object of objects) {
     const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
     if (prefix === void 0) continue;
-    const path33 = ingressPaths(object).find(
+    const path35 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
     );
-    if (path33) return { object, prefix, path: path33 };
+    if (path35) return { object, prefix, path: path35 };
   }
   return void 0;
 }
@@ -50821,7 +50832,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path33) => conditions2.map((condition) => ({ order, ingress, path: path33, condition })));
+  return paths.flatMap((path35) => conditions2.map((condition) => ({ order, ingress, path: path35, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -51021,8 +51032,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path33 = r.path.split(/[?#]/)[0] || "/";
-  if (!path33.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path35 = r.path.split(/[?#]/)[0] || "/";
+  if (!path35.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -51266,9 +51277,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path33 = r.path.split(/[?#]/)[0] || "/";
+  const path35 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path33.startsWith(p.slice(0, -1)) : p === path33))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path35.startsWith(p.slice(0, -1)) : p === path35))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -51544,10 +51555,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path33 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path33.startsWith(match.prefix)) return false;
+  const path35 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path35.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path33 !== p.exact) return false;
+  if (typeof p.exact === "string" && path35 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -51805,11 +51816,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path33 of http2.paths) {
-    const backend2 = isObject(path33) ? backendOf(path33.backend) : {};
+  for (const path35 of http2.paths) {
+    const backend2 = isObject(path35) ? backendOf(path35.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path33) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path33, r)));
-    out.push(path33);
+    if (isObject(path35) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path35, r)));
+    out.push(path35);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -51957,11 +51968,11 @@ function checkConditionQuota(ctx, ingress, actionPaths) {
       for (const p of actionPaths) {
         const total = (p.host ? 1 : 0) + pathValues(p) + headers2;
         if (total <= MAX_CONDITION_VALUES) continue;
-        const where7 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
+        const where8 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
         out.push(
           diagnosticAt(
             step.origin,
-            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route2.name}" on ${where7}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route2.name}" on ${where8}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
           )
         );
       }
@@ -52099,10 +52110,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path33 = requestPath(request4);
+  const path35 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path33) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path35) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -52526,11 +52537,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path33, actual, want] of expected) {
+  for (const [path35, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path33.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path33).line
+        message: `template output ${path35.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path35).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -52613,8 +52624,8 @@ function checkTemplate(ctx, ref, input3, steps) {
   }
 }
 function templateDiagnostic(input3, e, rendering) {
-  const where7 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
-  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where7}: ${e.message}`);
+  const where8 = `RouteTemplate ${input3.name}, template line ${e.line}${rendering ? `, rendering ${rendering}` : ""}`;
+  return diagnosticAt(sourceOrigin(input3, e.line, e.column), `${where8}: ${e.message}`);
 }
 function unreadFeatures(ctx, input3, steps) {
   const names = readNames(parseTemplate(input3.template));
@@ -53004,11 +53015,11 @@ function derivedRules(original, weighted2, b, source, modifier) {
   });
   return { rules, problems };
 }
-function mirrorFilter(stableRef, canary, percent) {
+function mirrorFilter(stableRef, canary, percent2) {
   const { weight: _w, filters: _f, ...target } = cloneJson(stableRef);
   return {
     type: "RequestMirror",
-    requestMirror: { backendRef: { ...target, name: canary }, ...percent !== 100 ? { percent } : {} }
+    requestMirror: { backendRef: { ...target, name: canary }, ...percent2 !== 100 ? { percent: percent2 } : {} }
   };
 }
 function filtersOf(rule) {
@@ -53277,13 +53288,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path33 = pathRank(match.path, requestPath2);
-  if (!path33) return void 0;
+  const path35 = pathRank(match.path, requestPath2);
+  if (!path35) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query2 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path33, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  return [...path35, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -53295,8 +53306,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path33) {
-  return path33.split("/").filter((e) => e !== "");
+function elements2(path35) {
+  return path35.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -53748,13 +53759,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path33 = ingressPaths(object).find(
+    const path35 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path33) continue;
+    if (!path35) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path33.service ?? "<resource backend>",
+      service: path35.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -54560,6 +54571,76 @@ function withPort(canary, stable) {
   return stable.port !== void 0 ? { ...canary, port: stable.port } : canary;
 }
 
+// generators/istio/check-destination-rule.ts
+init_diagnostics();
+function checkDestinationRules(ctx, t) {
+  const out = [];
+  for (const dr of t.destinationRules) {
+    const found = findIstio(ctx.resources, "DestinationRule", dr);
+    if (!found) {
+      out.push(
+        diagnosticAt(
+          ctx.optionsOrigin,
+          `${where4(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
+        )
+      );
+      continue;
+    }
+    const host = specOf4(found.object).host;
+    if (t.dialect === "kruise" && shortHost(host) !== ctx.stableService)
+      out.push(
+        diagnosticAt(
+          found.origin,
+          `${where4(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`
+        )
+      );
+    out.push(...duplicateSubsets(dr, found));
+    if (t.dialect === "argo") out.push(...missingSubsets(ctx, dr, found));
+  }
+  if (t.dialect === "kruise" && isSubsetMode(ctx, t) && t.destinationRules.length === 0) {
+    out.push(
+      diagnosticAt(
+        ctx.optionsOrigin,
+        `${where4(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
+      )
+    );
+  }
+  return out;
+}
+function duplicateSubsets(dr, found) {
+  const seen = /* @__PURE__ */ new Map();
+  const out = [];
+  asList(specOf4(found.object).subsets).forEach((s, i) => {
+    const name = String(s.name);
+    const first2 = seen.get(name);
+    if (first2 === void 0) seen.set(name, i);
+    else
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", "subsets", i, "name"]),
+          `DestinationRule "${dr.name}" has two subsets named "${name}" (subsets[${first2}] and subsets[${i}]); Istio rejects duplicate subset names, rename or remove one`
+        )
+      );
+  });
+  return out;
+}
+function missingSubsets(ctx, dr, found) {
+  const names = asList(specOf4(found.object).subsets).map((s) => String(s.name));
+  const fields = [
+    ["canarySubsetName", dr.canarySubset],
+    ["stableSubsetName", dr.stableSubset ?? ""]
+  ];
+  return fields.filter(([, subset]) => !names.includes(subset)).map(([field2, subset]) => {
+    const guess = suggestName(subset, names);
+    const hint = guess ? `did you mean "${guess}"?` : `add it to the DestinationRule (its labels select the app's pods)`;
+    return diagnosticAt(
+      optionOrigin(ctx, "destinationRule", field2),
+      `${where4(ctx)}: ${field2} "${subset}" is not a subset of DestinationRule "${dr.name}" (${found.origin.file}:${found.origin.line}), which has ${[...new Set(names)].map((n) => `"${n}"`).join(", ") || "none"}; ${hint}`
+    );
+  });
+}
+var where4 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+
 // generators/istio/check.ts
 function check10(ctx) {
   const shape2 = checkShape(ctx.options, ctx);
@@ -54607,7 +54688,7 @@ function checkVirtualServices(ctx, t, roles) {
       out.push(
         diagnosticAt(
           ctx.optionsOrigin,
-          `${where4(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
+          `${where5(ctx)}: VirtualService "${target.name}"${target.namespace ? ` in namespace ${target.namespace}` : ""} (group ${target.group}) not found in the app's manifests`
         )
       );
       continue;
@@ -54617,7 +54698,7 @@ function checkVirtualServices(ctx, t, roles) {
       ...problems.map(
         (p) => diagnosticAt(
           ctx.optionsOrigin,
-          `${where4(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
+          `${where5(ctx)}: VirtualService "${target.name}" (${found.origin.file}:${found.origin.line}) ${p}`
         )
       )
     );
@@ -54660,7 +54741,7 @@ function checkSteps2(ctx, http2, vs) {
       ...step.mirrorRoutes,
       ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []
     ];
-    const fail = (feature) => out.push(diagnosticAt(step.origin, `${where4(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
+    const fail = (feature) => out.push(diagnosticAt(step.origin, `${where5(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
     if (routes.length > 0 && http2.length === 0)
       fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
@@ -54675,49 +54756,7 @@ function checkSteps2(ctx, http2, vs) {
   });
   return out;
 }
-function checkDestinationRules(ctx, t) {
-  const out = [];
-  for (const dr of t.destinationRules) {
-    const found = findIstio(ctx.resources, "DestinationRule", dr);
-    if (!found) {
-      out.push(
-        diagnosticAt(
-          ctx.optionsOrigin,
-          `${where4(ctx)}: DestinationRule "${dr.name}"${dr.namespace ? ` in namespace ${dr.namespace}` : ""} (group ${dr.group}) not found in the app's manifests`
-        )
-      );
-      continue;
-    }
-    const host = specOf4(found.object).host;
-    if (t.dialect === "kruise" && shortHost(host) !== ctx.stableService)
-      out.push(
-        diagnosticAt(
-          found.origin,
-          `${where4(ctx)}: DestinationRule "${dr.name}" has host "${String(host)}", not the Service "${ctx.stableService}", so its canary subset would select none of its pods; point customNetworkRefs at the DestinationRule of ${ctx.stableService}`
-        )
-      );
-    const names = asList(specOf4(found.object).subsets).map((s) => s.name);
-    for (const subset of t.dialect === "argo" ? [dr.canarySubset, dr.stableSubset ?? ""] : []) {
-      if (!names.includes(subset))
-        out.push(
-          diagnosticAt(
-            found.origin,
-            `${where4(ctx)}: DestinationRule "${dr.name}" has no subset "${subset}"; add it (its labels select the app's pods)`
-          )
-        );
-    }
-  }
-  if (t.dialect === "kruise" && isSubsetMode(ctx, t) && t.destinationRules.length === 0) {
-    out.push(
-      diagnosticAt(
-        ctx.optionsOrigin,
-        `${where4(ctx)}: without a canary Service the canary is the "canary" subset of ${ctx.stableService}; add its DestinationRule to customNetworkRefs`
-      )
-    );
-  }
-  return out;
-}
-var where4 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+var where5 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 function claims10(ctx) {
   const t = targets(ctx.options, ctx.rollout.namespace);
   const roles = rolesFor(ctx, t);
@@ -54826,8 +54865,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path33 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path33.toLowerCase() : path33;
+  const path35 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path35.toLowerCase() : path35;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -55170,15 +55209,15 @@ var splitName2 = (ctx) => ctx.options.trafficSplitName ?? ctx.rollout.name;
 var rootService = (ctx) => ctx.options.rootService ?? ctx.stableService;
 
 // generators/smi/check.ts
-var where5 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
+var where6 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 function check11(ctx) {
   const out = [...checkRootService(ctx)];
   if (!ctx.stableService || ctx.stableService === ctx.canaryService)
     out.push(
-      diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi needs canaryService and stableService (two Services)`)
+      diagnosticAt(ctx.optionsOrigin, `${where6(ctx)}: smi needs canaryService and stableService (two Services)`)
     );
   if (rootService(ctx) === ctx.canaryService)
-    out.push(diagnosticAt(ctx.optionsOrigin, `${where5(ctx)}: smi rootService must not be the canary Service`));
+    out.push(diagnosticAt(ctx.optionsOrigin, `${where6(ctx)}: smi rootService must not be the canary Service`));
   const source = ctx.resources.find("TrafficSplit", splitName2(ctx), ctx.rollout.namespace);
   if (source) {
     const [group, version2] = source.object.apiVersion.split("/");
@@ -55186,14 +55225,14 @@ function check11(ctx) {
       out.push(
         diagnosticAt(
           source.origin,
-          `${where5(ctx)}: TrafficSplit "${splitName2(ctx)}" is ${source.object.apiVersion}; rollgen writes ${SMI_GROUP}/${SUPPORTED_VERSIONS.join(", ")}`
+          `${where6(ctx)}: TrafficSplit "${splitName2(ctx)}" is ${source.object.apiVersion}; rollgen writes ${SMI_GROUP}/${SUPPORTED_VERSIONS.join(", ")}`
         )
       );
     for (const other of otherBackends(source.object, [ctx.stableService, ctx.canaryService]))
       out.push(
         diagnosticAt(
           source.locate(["spec", "backends"]),
-          `${where5(ctx)}: TrafficSplit "${splitName2(ctx)}" lists backend "${other}"; rollgen renders the backends per step (canary and stable only), so remove it`
+          `${where6(ctx)}: TrafficSplit "${splitName2(ctx)}" lists backend "${other}"; rollgen renders the backends per step (canary and stable only), so remove it`
         )
       );
   }
@@ -55206,7 +55245,7 @@ function checkRootService(ctx) {
   return [
     diagnosticAt(
       optionOrigin(ctx, "rootService"),
-      `${where5(ctx)}: smi.rootService "${root}" names no Service among the app's manifests, so the TrafficSplit would split nothing; add the Service clients call or fix rootService (unset, it is the stable Service "${ctx.stableService}")`
+      `${where6(ctx)}: smi.rootService "${root}" names no Service among the app's manifests, so the TrafficSplit would split nothing; add the Service clients call or fix rootService (unset, it is the stable Service "${ctx.stableService}")`
     )
   ];
 }
@@ -55302,6 +55341,9 @@ var smi_default = defineGenerator({
 // generators/traefik/check.ts
 init_diagnostics();
 
+// generators/traefik/check-weights.ts
+init_diagnostics();
+
 // generators/traefik/options.schema.json
 var options_schema_default13 = {
   $id: "traefik-options",
@@ -55316,6 +55358,7 @@ var options_schema_default13 = {
 };
 
 // generators/traefik/options.ts
+var where7 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 var TRAEFIK_GROUPS = ["traefik.io", "traefik.containo.us"];
 var isTraefik = (o, kind) => o.kind === kind && TRAEFIK_GROUPS.includes(o.apiVersion.split("/")[0]);
 var specOf5 = (o) => isObject(o.spec) ? o.spec : {};
@@ -55332,20 +55375,90 @@ function findMirroring(ctx) {
   });
 }
 
+// generators/traefik/weights.ts
+var writtenWeight = (entry) => typeof entry.weight === "number" ? entry.weight : 1;
+function stepWeights(stableWritten, others, canaryPercent) {
+  const scaled = others.length > 0 && stableWritten > 0;
+  const shared2 = others.map(writtenWeight).reduce(gcd, 0);
+  const m = scaled ? stableWritten / gcd(stableWritten, 100 * shared2) : 1;
+  return {
+    stable: (100 - canaryPercent) * m,
+    canary: canaryPercent * m,
+    other: (entry) => scaled ? writtenWeight(entry) * 100 * m / stableWritten : writtenWeight(entry)
+  };
+}
+function gcd(a, b) {
+  return b === 0 ? a : gcd(b, a % b);
+}
+
+// generators/traefik/check-weights.ts
+function checkWeights(ctx, found) {
+  const name = ctx.options.weightedTraefikServiceName;
+  const services = listOf3(specOf5(found.object).weighted.services);
+  const at = (i, ...field2) => found.locate(["spec", "weighted", "services", i, ...field2]);
+  const out = [];
+  services.forEach((e, i) => {
+    if (e.weight !== void 0 && !(Number.isInteger(e.weight) && e.weight >= 0))
+      out.push(
+        diagnosticAt(
+          at(i, "weight"),
+          `${where7(ctx)}: TraefikService "${name}": weight ${JSON.stringify(e.weight)} is not a whole number of 0 or more, which Traefik refuses; write a whole number`
+        )
+      );
+    if (isServiceRef(e, ctx.canaryService) && typeof e.weight === "number" && e.weight > 0)
+      out.push(
+        diagnosticAt(
+          at(i, "weight"),
+          `${where7(ctx)}: TraefikService "${name}": rollgen sets the canary entry's weight at every step (as Argo does), so weight ${e.weight} written here is not used; remove it`,
+          "warning"
+        )
+      );
+  });
+  if (out.some((d) => d.severity === "error")) return out;
+  const stableAt = services.findIndex((e) => isServiceRef(e, ctx.stableService));
+  const others = services.map((e, i) => ({ e, i })).filter(({ e, i }) => i !== stableAt && !isServiceRef(e, ctx.canaryService));
+  if (others.length === 0) return out;
+  const stable = writtenWeight(services[stableAt]);
+  const total = stable + others.reduce((sum, { e }) => sum + writtenWeight(e), 0);
+  if (stable === 0)
+    return [
+      ...out,
+      diagnosticAt(
+        at(stableAt, "weight"),
+        `${where7(ctx)}: TraefikService "${name}": the stable Service "${ctx.stableService}" has weight 0 beside other backends, so none of this TraefikService's traffic reaches the app and no step could move any to the canary; give it a weight`
+      )
+    ];
+  if (total === stable) return out;
+  const kept = others.map(({ e }) => `${String(e.name)} ${percent(writtenWeight(e) / total)}`).join(", ");
+  out.push(
+    diagnosticAt(
+      at(others[0].i),
+      `${where7(ctx)}: TraefikService "${name}" also sends traffic to other backends (${kept} as written), which keep that share at every step: each step's weight splits the ${percent(stable / total)} of "${ctx.stableService}" between it and the canary (${example(ctx, stable / total)})`,
+      "warning"
+    )
+  );
+  return out;
+}
+function example(ctx, pairShare) {
+  const step = ctx.rollout.steps.find((s) => (s.weight ?? 0) > 0);
+  const w = (step?.weight ?? 20) / ctx.rollout.traffic.weightTotal;
+  return `a weight of ${percent(w)} is ${percent(w * pairShare)} of all requests`;
+}
+var percent = (share2) => `${Number((share2 * 100).toFixed(1))}%`;
+
 // generators/traefik/check.ts
-var where6 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 function check12(ctx) {
   const name = ctx.options.weightedTraefikServiceName;
   if (!ctx.stableService || ctx.stableService === ctx.canaryService)
     return [
-      diagnosticAt(ctx.optionsOrigin, `${where6(ctx)}: traefik needs canaryService and stableService (two Services)`)
+      diagnosticAt(ctx.optionsOrigin, `${where7(ctx)}: traefik needs canaryService and stableService (two Services)`)
     ];
   const found = findWeighted(ctx);
   if (!found)
     return [
       diagnosticAt(
         ctx.optionsOrigin,
-        `${where6(ctx)}: TraefikService "${name}" (traefik.io or traefik.containo.us) not found in the app's manifests; add it or fix weightedTraefikServiceName`
+        `${where7(ctx)}: TraefikService "${name}" (traefik.io or traefik.containo.us) not found in the app's manifests; add it or fix weightedTraefikServiceName`
       )
     ];
   const weighted2 = specOf5(found.object).weighted;
@@ -55353,7 +55466,7 @@ function check12(ctx) {
     return [
       diagnosticAt(
         found.origin,
-        `${where6(ctx)}: TraefikService "${name}" has no spec.weighted.services entry for the stable Service "${ctx.stableService}"; add one`
+        `${where7(ctx)}: TraefikService "${name}" has no spec.weighted.services entry for the stable Service "${ctx.stableService}"; add one`
       )
     ];
   const missing = listOf3(weighted2.services).filter(
@@ -55366,17 +55479,18 @@ function check12(ctx) {
   const out = missing.map(
     (e) => diagnosticAt(
       found.origin,
-      `${where6(ctx)}: TraefikService "${name}" names Service "${String(e.name)}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; if it does not exist Traefik refuses the whole TraefikService`,
+      `${where7(ctx)}: TraefikService "${name}" names Service "${String(e.name)}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; if it does not exist Traefik refuses the whole TraefikService`,
       "warning"
     )
   );
+  out.push(...checkWeights(ctx, found));
   const mirrors2 = ctx.rollout.steps.some((s) => s.mirrorRoutes.length > 0);
   if (mirrors2 && !findMirroring(ctx))
     return [
       ...out,
       diagnosticAt(
         ctx.optionsOrigin,
-        `${where6(ctx)}: setMirrorRoute needs a TraefikService with spec.mirroring {name: ${name}, kind: TraefikService} that the IngressRoute routes to; add one`
+        `${where7(ctx)}: setMirrorRoute needs a TraefikService with spec.mirroring {name: ${name}, kind: TraefikService} that the IngressRoute routes to; add one`
       )
     ];
   return out;
@@ -55411,15 +55525,17 @@ function render12(ctx, traffic) {
 function weigh2(entries2, ctx, canary, keepIdle) {
   const stable = entries2.find((e) => isServiceRef(e, ctx.stableService));
   const hasCanary = entries2.some((e) => isServiceRef(e, ctx.canaryService));
+  const others = entries2.filter((e) => e !== stable && !isServiceRef(e, ctx.canaryService));
+  const weights = stepWeights(stable ? writtenWeight(stable) : 1, others, canary);
   const out = [];
   for (const e of entries2) {
     if (isServiceRef(e, ctx.canaryService)) {
-      if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: canary });
+      if (canary > 0 || keepIdle) out.push({ ...cloneJson(e), weight: weights.canary });
       continue;
     }
-    out.push(e === stable ? { ...cloneJson(e), weight: 100 - canary } : cloneJson(e));
+    out.push({ ...cloneJson(e), weight: e === stable ? weights.stable : weights.other(e) });
     if (e === stable && !hasCanary && canary > 0)
-      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: canary });
+      out.push({ ...cloneJson(e), name: ctx.canaryService, weight: weights.canary });
   }
   return out;
 }
@@ -55449,14 +55565,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path33 = request4.path.split(/[?#]/)[0] || "/";
+  const path35 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path33.startsWith(p));
+      return args.some((p) => path35.startsWith(p));
     case "Path":
-      return args.some((p) => path33 === p);
+      return args.some((p) => path35 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -55616,7 +55732,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path33) {
+function readRequest(value, locate2, path35) {
   const v = isObject(value) ? value : {};
   const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -55625,29 +55741,29 @@ function readRequest(value, locate2, path33) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path33, "templates", i] }
+        at: { locate: locate2, path: [...path35, "templates", i] }
       };
     }),
-    args: readArgs(list5("args"), locate2, [...path33, "args"]),
-    dryRun: readDryRun(list5("dryRun"), locate2, [...path33, "dryRun"]),
+    args: readArgs(list5("args"), locate2, [...path35, "args"]),
+    dryRun: readDryRun(list5("dryRun"), locate2, [...path35, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path33 }
+    at: { locate: locate2, path: path35 }
   };
 }
-function readDryRun(list5, locate2, path33) {
+function readDryRun(list5, locate2, path35) {
   return list5.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path33, i] }
+    at: { locate: locate2, path: [...path35, i] }
   }));
 }
-function readArgs(list5, locate2, path33) {
+function readArgs(list5, locate2, path35) {
   return list5.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path33, i] }
+      at: { locate: locate2, path: [...path35, i] }
     };
   });
 }
@@ -56069,7 +56185,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path33 = [];
+  const path35 = [];
   while (rest !== "") {
     const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -56079,14 +56195,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path33.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path35.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path33 };
+  return { path: path35 };
 }
-function readPath(value, path33) {
+function readPath(value, path35) {
   let v = value;
-  for (const seg of path33) {
+  for (const seg of path35) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -56223,26 +56339,26 @@ var METRIC_FIELDS = /* @__PURE__ */ new Set([
 var DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
 function buildMetric(template, raw, at, fill, dryRun, args, out) {
   const before = out.length;
-  const where7 = (...f) => originOf(at, ...f);
+  const where8 = (...f) => originOf(at, ...f);
   const name = String(raw.name ?? "");
   for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2))) {
     const near = suggestName(k, [...METRIC_FIELDS]);
     out.push(
       diagnosticAt(
-        where7(k),
+        where8(k),
         `metric field ${k} is ignored by rollgen${near ? `; did you mean ${near}?` : ""}`,
         "warning"
       )
     );
   }
   const read = { fill, out };
-  const int3 = (k, fallback2) => intField(raw[k], where7(k), k, read) ?? fallback2;
-  const duration = (k) => durationField(raw[k], where7(k), k, read);
-  const condition = (k) => conditionField(raw[k], fill, where7(k), k, args, out);
+  const int3 = (k, fallback2) => intField(raw[k], where8(k), k, read) ?? fallback2;
+  const duration = (k) => durationField(raw[k], where8(k), k, read);
+  const condition = (k) => conditionField(raw[k], fill, where8(k), k, args, out);
   const spec = {
     name,
     template,
-    origin: where7(),
+    origin: where8(),
     interval: duration("interval"),
     count: int3("count"),
     initialDelay: duration("initialDelay"),
@@ -56255,7 +56371,7 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
     dryRun
   };
   const provider = buildProvider(raw.provider, at, fill, args, out);
-  validate(spec, where7(), out);
+  validate(spec, where8(), out);
   if (out.slice(before).some((d) => d.severity === "error") || !provider) return void 0;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== void 0));
   return { ...defined, provider };
@@ -56628,15 +56744,15 @@ function rolloutAnalysis(spec, index, track, config, out) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path33 } = config.at;
+  const { locate: locate2, path: path35 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path33, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path35, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path33, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path35, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -56644,11 +56760,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path33, "background", "startingStep"]),
+        locate2([...path35, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path33, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path35, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(a, out) {
@@ -56776,35 +56892,35 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path33, note) => ({
-  path: path33,
+var honoured = (path35, note) => ({
+  path: path35,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path33, note) => ({ path: path33, status: "honoured", subtree: true, note });
-var warned = (path33, note) => ({ path: path33, status: "warned", note });
-var warnedTree = (path33, note) => ({ path: path33, status: "warned", subtree: true, note });
+var subtree = (path35, note) => ({ path: path35, status: "honoured", subtree: true, note });
+var warned = (path35, note) => ({ path: path35, status: "warned", note });
+var warnedTree = (path35, note) => ({ path: path35, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value, path33, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path33, i], `${pattern}[]`));
+  const walk = (value, path35, pattern) => {
+    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path35, i], `${pattern}[]`));
     if (!isObject(value)) return;
     for (const [key2, child3] of Object.entries(value)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path33, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path35, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path33, key2]),
-        message: `${dotted([...path33, key2])}: ${rule.note}`,
+        ...doc.locate([...path35, key2]),
+        message: `${dotted([...path35, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -56813,8 +56929,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path33) {
-  return path33.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path35) {
+  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -57193,8 +57309,8 @@ function argoBasicCanary(total, weight, weightTotal, maxSurge) {
 function scaledAmount(v, total, fallback2, roundUp) {
   const raw = v ?? fallback2;
   if (typeof raw === "number") return raw;
-  const percent = Number.parseFloat(raw) / 100;
-  return roundUp ? Math.ceil(total * percent - 1e-9) : Math.floor(total * percent + 1e-9);
+  const percent2 = Number.parseFloat(raw) / 100;
+  return roundUp ? Math.ceil(total * percent2 - 1e-9) : Math.floor(total * percent2 + 1e-9);
 }
 
 // src/plan/plan.ts
@@ -57651,8 +57767,8 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path33) {
-  return paused ? { ...rollout, pausedBy: { field: path33.join("."), origin: doc.locate(path33) } } : rollout;
+function withPause(doc, rollout, paused, path35) {
+  return paused ? { ...rollout, pausedBy: { field: path35.join("."), origin: doc.locate(path35) } } : rollout;
 }
 var isAppsV1 = (apiVersion) => apiVersion === void 0 || apiVersion === "apps/v1";
 function wrongDeploymentApi(apiVersion) {
@@ -57760,56 +57876,56 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error3(doc, path33, message) {
-  return { ...doc.locate(path33), message, severity: "error" };
+function error3(doc, path35, message) {
+  return { ...doc.locate(path35), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path33, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path35, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path33, "ingress", "classType"]);
+      const o = doc.locate([...path35, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path33, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path35, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path33, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path35, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path33, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path35, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path33),
+      ...doc.locate(path35),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path33, inputs10, out) {
+function providersFromArgo(doc, routing, path35, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path33, "plugins", plugin]),
+      ...doc.locate([...path35, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path33, key2]);
+  const at = (key2) => doc.locate([...path35, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
-    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path33, key2, ...field2])));
+    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path35, key2, ...field2])));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
     const found = inputs10.argo(`plugins/${name}`, obj(block));
-    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path33, "plugins", name, ...field2])));
+    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path35, "plugins", name, ...field2])));
   }
   return refs;
 }
@@ -57910,18 +58026,18 @@ function normalizeArgo(doc, inputs10) {
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
-  const path33 = ["spec", "strategy", "canary", "pingPong"];
+  const path35 = ["spec", "strategy", "canary", "pingPong"];
   const pp = obj(canary.pingPong);
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error4(doc, [...path33, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error4(doc, [...path35, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
         error4(
           doc,
-          path33,
+          path35,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
         )
       );
@@ -57929,12 +58045,12 @@ function pingPongOf(doc, canary, out) {
     out.push(
       error4(
         doc,
-        path33,
+        path35,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
       )
     );
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
-  return { ping, pong, origin: doc.locate(path33), alongside };
+  return { ping, pong, origin: doc.locate(path35), alongside };
 }
 function removalGatesOf(doc, canary, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -58011,23 +58127,23 @@ function walkSteps(doc, raw, wc, out) {
   const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path33 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path33, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path33, out);
-    if (!applyAction(doc, state, e, path33, wc, out)) return;
+    const path35 = ["spec", "strategy", "canary", "steps", i];
+    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path35, out);
+    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path35, out);
+    if (!applyAction(doc, state, e, path35, wc, out)) return;
     warnTrafficWithoutPods(doc, state, out);
-    steps.push(snapshot(doc.locate(path33), state, wc.managed));
+    steps.push(snapshot(doc.locate(path35), state, wc.managed));
     entryOfStep.push(i);
   });
   if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
   return { steps, entryOfStep };
 }
-function applyAnalysis(doc, steps, leading, analysis, path33, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path33, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path35, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path35, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path33, "analysis"]),
+      ...doc.locate([...path35, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -58038,25 +58154,25 @@ function applyAnalysis(doc, steps, leading, analysis, path33, out) {
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path33 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path33);
+  const path35 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path35);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error4(
         doc,
-        [...path33, "startingStep"],
+        [...path35, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path33, out) {
+function applyPause(doc, steps, pause, path35, out) {
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate(path33),
+      ...doc.locate(path35),
       message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
       severity: "warning"
     });
@@ -58068,26 +58184,26 @@ function applyPause(doc, steps, pause, path33, out) {
     pause: seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 }
   };
 }
-function applyAction(doc, state, e, path33, wc, out) {
+function applyAction(doc, state, e, path35, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error4(
           doc,
-          [...path33, "setCanaryScale"],
+          [...path35, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
     const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
-    state.zeroScaleAt = none ? [...path33, "setCanaryScale"] : void 0;
+    state.zeroScaleAt = none ? [...path35, "setCanaryScale"] : void 0;
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
     const kind = Object.keys(e)[0];
     if (kind === void 0)
-      out.push({ ...doc.locate(path33), message: "an empty step does nothing; remove it", severity: "warning" });
+      out.push({ ...doc.locate(path35), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
   return true;
@@ -58139,13 +58255,13 @@ function mirrorMatches(list5) {
   return list5.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path33 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path35 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = str(obj(e.method).exact);
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path33 ? { path: { type: path33.type === "Prefix" ? "PathPrefix" : path33.type, value: path33.value } } : {},
+      ...path35 ? { path: { type: path35.type === "Prefix" ? "PathPrefix" : path35.type, value: path35.value } } : {},
       ...method ? { method } : {}
     };
   });
@@ -58162,8 +58278,8 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error4(doc, path33, message) {
-  return { ...doc.locate(path33), message, severity: "error" };
+function error4(doc, path35, message) {
+  return { ...doc.locate(path35), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -58214,7 +58330,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path33, message) => out.push({ ...doc.locate(path33), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path35, message) => out.push({ ...doc.locate(path35), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -58262,11 +58378,11 @@ function checkStringMap(parent, at, field2, report, label) {
   if (map3 === void 0 || map3 === null) return;
   if (!isObject(map3)) return report([...at, field2], `${field2} must be a map of strings`);
   for (const [key2, value] of Object.entries(map3)) {
-    const where7 = [...at, field2, key2];
-    if (typeof value !== "string") report(where7, `${field2} ${show2(key2)}: the value must be a string; quote it`);
+    const where8 = [...at, field2, key2];
+    if (typeof value !== "string") report(where8, `${field2} ${show2(key2)}: the value must be a string; quote it`);
     else if (label && (value.length > 63 || !LABEL_VALUE.test(value)))
-      report(where7, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
-    if (label && !isLabelKey(key2)) report(where7, `label key ${show2(key2)} is not a valid label key`);
+      report(where8, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
+    if (label && !isLabelKey(key2)) report(where8, `label key ${show2(key2)} is not a valid label key`);
   }
 }
 function isLabelKey(key2) {
@@ -58304,11 +58420,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path33 = isObject(m.path) ? {
+  const path35 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path33 ? { path: path33 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path35 ? { path: path35 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -58420,13 +58536,13 @@ function fractionalTraffic(doc, steps, stepsPath) {
     ];
   });
 }
-function kruiseStep(doc, raw, path33, v1beta1) {
+function kruiseStep(doc, raw, path35, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path33),
+    origin: doc.locate(path35),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -58495,8 +58611,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error5(doc, path33, message) {
-  const o = doc.locate(path33);
+function error5(doc, path35, message) {
+  const o = doc.locate(path35);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 var KRUISE_INERT = /* @__PURE__ */ new Set(["rollouts.kruise.io/hash", "rollouts.kruise.io/rollback-in-batch"]);
@@ -58515,12 +58631,12 @@ var PARTITION_LIMIT = 50;
 function partitionLimit(steps) {
   return steps.flatMap((s, i) => {
     const routes = s.weight !== void 0 || s.matches.length > 0;
-    const percent = s.replicas && "percent" in s.replicas ? s.replicas.percent : void 0;
-    if (!routes || percent === void 0 || percent <= PARTITION_LIMIT) return [];
+    const percent2 = s.replicas && "percent" in s.replicas ? s.replicas.percent : void 0;
+    if (!routes || percent2 === void 0 || percent2 <= PARTITION_LIMIT) return [];
     return [
       {
         ...s.origin,
-        message: `step ${i + 1}: partition style with ${percent}% canary replicas and traffic: Kruise refuses a step that routes traffic above ${PARTITION_LIMIT}% of replicas (--partition-percent-limit); rollgen renders it. Keep traffic steps at ${PARTITION_LIMIT}% or below and end with replicas: 100% without traffic`,
+        message: `step ${i + 1}: partition style with ${percent2}% canary replicas and traffic: Kruise refuses a step that routes traffic above ${PARTITION_LIMIT}% of replicas (--partition-percent-limit); rollgen renders it. Keep traffic steps at ${PARTITION_LIMIT}% or below and end with replicas: 100% without traffic`,
         severity: "warning"
       }
     ];
@@ -58858,6 +58974,41 @@ function trackKeyProblems(r, resources, track) {
   ];
 }
 
+// src/spec/service-owners.ts
+function checkOneRolloutPerService(specs, out) {
+  const owners = /* @__PURE__ */ new Map();
+  for (const rollout of specs) {
+    for (const ref of serviceRefs(rollout)) {
+      const key2 = `${rollout.namespace ?? ""}/${ref.name}`;
+      const first2 = owners.get(key2);
+      if (!first2) owners.set(key2, { rollout, ref });
+      else if (first2.rollout !== rollout) out.push(conflict(first2, rollout, ref));
+    }
+  }
+}
+function serviceRefs(r) {
+  const { stableService, canaryService, generateCanaryService, serviceOrigins: serviceOrigins2 } = r.traffic;
+  const refs = [];
+  const add = (name, origin) => {
+    if (name && !refs.some((ref) => ref.name === name)) refs.push({ name, origin: origin ?? r.origin });
+  };
+  if (r.pingPong) {
+    add(r.pingPong.ping, r.pingPong.origin);
+    add(r.pingPong.pong, r.pingPong.origin);
+  }
+  add(stableService, serviceOrigins2?.stable);
+  if (!generateCanaryService) add(canaryService, serviceOrigins2?.canary);
+  return refs;
+}
+function conflict(first2, rollout, ref) {
+  const at = `${first2.ref.origin.file}:${first2.ref.origin.line}`;
+  return {
+    ...ref.origin,
+    message: `rollouts ${first2.rollout.name} (${at}) and ${rollout.name} both route Service "${ref.name}": one Service selects the pods of one rollout only, so they would share one canary Service and one rollout's canary traffic would reach the other's pods (Argo refuses this too: the Service is managed by another Rollout); give rollout ${rollout.name} a Service of its own`,
+    severity: "error"
+  };
+}
+
 // src/spec/autoscaler-rules.ts
 init_diagnostics();
 function autoscalerWarnings(r, resources) {
@@ -58971,6 +59122,7 @@ function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } 
   for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, track));
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
+  checkOneRolloutPerService(specs, diagnostics);
   const routings = loadRoutings(name, shared2, rollouts, resources, policy, diagnostics);
   const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
   return {
@@ -59241,6 +59393,76 @@ function checkRendered(objects) {
 ${problems.join("\n")}`);
 }
 
+// src/state/output-kustomization.ts
+var SAME_FOR_EVERY_POD = "so a change reaches the stable and the canary pods at once, without a canary";
+var CHANGES = {
+  images: `sets the image of every Deployment rollgen rendered, ${SAME_FOR_EVERY_POD}`,
+  replicas: "overrides the replica counts rollgen sets at each step",
+  patches: `patches the objects rollgen rendered for this step, ${SAME_FOR_EVERY_POD}`,
+  patchesStrategicMerge: `patches the objects rollgen rendered for this step, ${SAME_FOR_EVERY_POD}`,
+  patchesJson6902: `patches the objects rollgen rendered for this step, ${SAME_FOR_EVERY_POD}`,
+  configMapGenerator: `generates a ConfigMap beside the pods rollgen rendered, ${SAME_FOR_EVERY_POD}`,
+  secretGenerator: `generates a Secret beside the pods rollgen rendered, ${SAME_FOR_EVERY_POD}`,
+  namePrefix: "renames the objects rollgen routes traffic between; the names in its routes and annotations are not all renamed",
+  nameSuffix: "renames the objects rollgen routes traffic between; the names in its routes and annotations are not all renamed",
+  commonLabels: `adds labels to the selectors and pod templates rollgen rendered (a Deployment's selector cannot change once applied), ${SAME_FOR_EVERY_POD}`,
+  replacements: `copies values into the objects rollgen rendered, ${SAME_FOR_EVERY_POD}`,
+  vars: `substitutes values into the objects rollgen rendered, ${SAME_FOR_EVERY_POD}`,
+  components: "applies components that can change the objects rollgen rendered for this step",
+  transformers: "runs transformers over the objects rollgen rendered for this step",
+  generators: "runs generators beside the objects rollgen rendered for this step",
+  helmCharts: "renders charts beside the objects rollgen rendered for this step",
+  helmChartInflationGenerator: "renders charts beside the objects rollgen rendered for this step"
+};
+var KEPT = [
+  "apiVersion",
+  "kind",
+  "metadata",
+  "resources",
+  "bases",
+  "namespace",
+  "commonAnnotations",
+  "labels",
+  "buildMetadata",
+  "sortOptions",
+  "generatorOptions",
+  "configurations",
+  "crds",
+  "openapi",
+  "validators",
+  "helmGlobals"
+];
+var KNOWN = [...KEPT, ...Object.keys(CHANGES)];
+var MOVE = "move it to the app's source, where rollgen renders it and rolls a change out step by step, or remove it; nothing was written";
+function outputKustomizationProblems(doc) {
+  if (!isObject(doc.value)) return [];
+  const problems = [];
+  const error6 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
+  for (const [key2, value] of Object.entries(doc.value)) {
+    if (key2 in CHANGES) error6([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
+    else if (key2 === "labels") labelProblems(value).forEach((i) => error6([key2, i], labelMessage(value, i)));
+    else if (!KNOWN.includes(key2)) {
+      const meant = suggestName(key2, KNOWN);
+      error6(
+        [key2],
+        `\`${key2}\` is not a Kustomization field: kustomize refuses this file${meant ? ` (did you mean ${meant}?)` : ""}`
+      );
+    }
+  }
+  return problems;
+}
+function labelProblems(value) {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap(
+    (entry, i) => isObject(entry) && (entry.includeSelectors === true || entry.includeTemplates === true) ? [i] : []
+  );
+}
+function labelMessage(value, i) {
+  const entry = value[i];
+  const reach = entry.includeSelectors === true ? "selectors and pod templates" : "pod templates";
+  return `\`labels\` with include${entry.includeSelectors === true ? "Selectors" : "Templates"} in the output's kustomization adds labels to the ${reach} rollgen rendered, ${SAME_FOR_EVERY_POD}: ${MOVE}`;
+}
+
 // src/app/inputs.ts
 function locateApps(req) {
   return locateWithRepo(req).named;
@@ -59408,6 +59630,7 @@ function isOutputObject(d, out) {
 function checkKustomization(d, out) {
   if (d && !isObject(d.value))
     out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: "error" });
+  else if (d) out.push(...outputKustomizationProblems(d));
 }
 
 // src/state/app-state.ts
@@ -59415,7 +59638,7 @@ init_errors();
 
 // src/state/lifecycle.ts
 init_errors();
-function advanceRollout(current2, name, revision, steps, removal2 = "one-commit", pingPong = false) {
+function advanceRollout(current2, name, revision, steps, removal2 = "one-commit", pingPong = false, switchStep) {
   if (!current2) {
     const side = pingPong ? { pingPong: "ping" } : {};
     return {
@@ -59425,10 +59648,10 @@ function advanceRollout(current2, name, revision, steps, removal2 = "one-commit"
   }
   const c = { ...current2, steps };
   if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
-  const t = nextOf(c, name, revision);
+  const t = nextOf(c, name, revision, switchStep);
   return t && removal2 === "two-commits" ? drainFirst(c, t) : t;
 }
-function nextOf(c, name, revision) {
+function nextOf(c, name, revision, switchStep) {
   switch (c.phase) {
     case "Adopting":
       return { status: { ...c, phase: "Healthy" }, action: "select pods by track label" };
@@ -59439,24 +59662,38 @@ function nextOf(c, name, revision) {
         return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
       return revision === c.canaryRevision ? void 0 : start(c, revision);
     case "Progressing":
-      return progress(c, revision);
+      return progress(c, revision, switchStep);
     case "Promoting":
-      if (revision !== c.canaryRevision)
-        throw new StateError(
-          `rollout ${name} is being promoted; finish it (advance) before starting revision ${revision}`
-        );
-      return {
-        status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: revision, ...swapped(c) },
-        action: "clean up"
-      };
+      return finishPromotion(c, name, revision);
   }
 }
-function progress(c, revision) {
+function finishPromotion(c, name, revision) {
+  const promoted = c.canaryRevision;
+  if (!promoted)
+    throw new StateError(
+      `rollout ${name} is Promoting but its status records no canaryRevision; restore rollgen-status.yaml from git history`
+    );
+  const waiting = revision === promoted ? "" : `; revision ${revision} starts at step 1 next`;
+  return {
+    status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: promoted, ...swapped(c) },
+    action: `clean up${waiting}`
+  };
+}
+function progress(c, revision, switchStep) {
   if (revision === c.stableRevision)
     return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
+  if (revision !== c.canaryRevision && activeServesCanary(c, switchStep))
+    return { status: { ...c, phase: "Promoting" }, action: `promote before revision ${revision}` };
   if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
   if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
+}
+function switchStepOf(steps) {
+  const i = steps.findIndex((s) => s.switched === true);
+  return i >= 0 ? i + 1 : void 0;
+}
+function activeServesCanary(c, switchStep) {
+  return c?.phase === "Progressing" && c.draining === void 0 && switchStep !== void 0 && c.step >= switchStep;
 }
 function start(c, revision, action = "start") {
   if (c.steps === 0)
@@ -59596,12 +59833,21 @@ function applyCommand(command, current2, r, track, removal2) {
   const changed = (command.kind === "advance" || command.kind === "promote") && stepsChanged(current2, r, revision);
   if (changed) return changed;
   if (command.kind === "advance")
-    return advanceRollout(current2, r.spec.name, revision, r.plan.steps.length, removal2, r.spec.pingPong !== void 0);
+    return advanceRollout(
+      current2,
+      r.spec.name,
+      revision,
+      r.plan.steps.length,
+      removal2,
+      r.spec.pingPong !== void 0,
+      switchStepOf(r.plan.steps)
+    );
   if (!current2) return void 0;
   const abortRemoval = r.plan.abortGate ? "two-commits" : removal2;
   if (command.kind === "abort")
     return current2.phase === "Progressing" ? abortRollout(current2, abortRemoval) : void 0;
-  if (revision !== current2.canaryRevision) return void 0;
+  const servesActive = command.kind === "promote" && activeServesCanary(current2, switchStepOf(r.plan.steps));
+  if (revision !== current2.canaryRevision && !servesActive) return void 0;
   if (command.kind === "retry")
     return current2.phase === "Aborted" ? retryRollout({ ...current2, steps: r.plan.steps.length }) : void 0;
   return current2.phase === "Progressing" ? promoteRollout(current2, command.full) : void 0;
@@ -59630,9 +59876,22 @@ function historyEntry(a, statuses) {
   return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
 }
 function renderState(r, output, phase, track, status) {
-  const canaryPod = phase.kind === "draining" ? liveCanaryPod(r, output, track) ?? sourcePod(r, track) : sourcePod(r, track);
+  const canaryPod = canaryPodOf(r, output, phase, track, status);
   const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
   return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
+}
+function canaryPodOf(r, output, phase, track, status) {
+  const source = sourcePod(r, track);
+  if (phase.kind === "draining") return liveCanaryPod(r, output, track) ?? source;
+  const recorded = status?.canaryRevision;
+  if (recorded === void 0 || recorded === source.revision) return source;
+  const live = liveCanaryPod(r, output, track);
+  if (live?.revision === recorded) return live;
+  if (phase.kind === "promoting" && r.plan.steps.length > 0)
+    throw new StateError(
+      `rollout ${r.spec.name} promotes revision ${recorded}, but the output has no Deployment "${r.spec.workload.name}-canary" running it; restore it from git history`
+    );
+  return source;
 }
 function recordedStates(app, output, track) {
   return app.rollouts.map((r) => {
@@ -59715,6 +59974,7 @@ function appIdleLines(command, target, app, status, track) {
       status: s,
       steps: r.plan.steps.length,
       sourceChanged: s !== void 0 && revision !== (s.canaryRevision ?? s.stableRevision),
+      activeServesCanary: activeServesCanary(s, switchStepOf(r.plan.steps)),
       ...r.spec.pausedBy ? { heldBy: r.spec.pausedBy.field } : {}
     };
   });
@@ -59740,7 +60000,7 @@ function stateOf(r) {
     case "Progressing":
       return r.sourceChanged ? `is progressing at step ${s.step} of ${r.steps} with revision ${s.canaryRevision ?? "?"}, and the source has a newer one` : `is progressing at step ${s.step} of ${r.steps}`;
     case "Promoting":
-      return "is promoting: the new version is becoming stable";
+      return `is promoting: the new version is becoming stable${r.sourceChanged ? "; the source has a newer one, which starts at step 1 after the clean-up" : ""}`;
   }
 }
 function hintFor(kind, r, target) {
@@ -59757,6 +60017,8 @@ function hintFor(kind, r, target) {
   }
   if (s.phase === "Healthy")
     return r.sourceChanged ? run3("advance", "starts the rollout at step 1") : "change the pod template in the source to start a rollout";
+  if (r.sourceChanged && r.activeServesCanary)
+    return `${run3("advance", "promotes it (the active Service serves it), then starts the new revision against it")}, ${run3("abort", "stops it")}`;
   if (r.sourceChanged)
     return `${run3("advance", "restarts it at step 1 with the new revision")}, ${run3("abort", "stops it")}`;
   return kind === "retry" ? `only an aborted rollout can be retried; ${run3("promote", "moves on without the gate")}, ${run3("abort", "stops it")}` : `${run3("promote", "moves on without waiting for the gate")}`;
@@ -60321,11 +60583,11 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path30 = __toESM(require("path"));
+var path31 = __toESM(require("path"));
 init_errors();
 
 // src/app/next-output.ts
-var path18 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -60429,8 +60691,16 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show3 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path33 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path33 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
+  const path35 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path35 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
+}
+function kustomizationDrift(text2, owned) {
+  if (owned.length === 0) return void 0;
+  if (text2 === void 0) return { file: "kustomization.yaml", kind: "missing" };
+  const resources = parseDocument(text2).toJS()?.resources;
+  const listed = new Set(Array.isArray(resources) ? resources.map(String) : []);
+  const unlisted = owned.filter((f) => !listed.has(f));
+  return unlisted.length > 0 ? { file: "kustomization.yaml", kind: "unlisted", unlisted } : void 0;
 }
 
 // src/app/drift.ts
@@ -60438,6 +60708,12 @@ function detectDrift(app, loc, output, peers) {
   const status = output.status;
   const state = status && rolloutsEdited(status) ? [{ file: STATUS_FILE, kind: "state" }] : [];
   if (!status?.digests || !output.fileDigests) return state;
+  const present = output.fileDigests;
+  const listing = kustomizationDrift(
+    output.kustomization,
+    (status.files ?? []).filter((f) => f in present)
+  );
+  if (listing) state.push(listing);
   const changed = changedFiles(status.digests, output.fileDigests);
   if (changed.length === 0) return state;
   const states = recordedStates(app, output, loc.track);
@@ -60456,6 +60732,8 @@ function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
     const file = path15.relative(cwd, path15.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
+    if (d.kind === "unlisted")
+      return `${file}: no longer lists ${d.unlisted.join(", ")} (rollgen wrote ${d.unlisted.length > 1 ? "them" : "it"} for this step), so kustomize does not apply ${d.unlisted.length > 1 ? "them" : "it"}`;
     if (d.kind === "state")
       return `${file}: its rollouts (step, phase or revisions) changed by hand, which would skip or repeat steps; restore it from git, or move the rollout with rollgen promote, abort or retry`;
     if (!d.fields) return `${file}: changed by hand since rollgen wrote it`;
@@ -60478,7 +60756,7 @@ function driftDiagnostics(drift, loc, output, cwd) {
 }
 
 // src/app/output-state.ts
-var path17 = __toESM(require("path"));
+var path18 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
@@ -60582,12 +60860,52 @@ function describe6(s) {
   return s.phase === "Adopting" ? "adopting" : "stable";
 }
 
+// src/state/renamed-workload.ts
+var path17 = __toESM(require("path"));
+function renamedWorkloads(app, output) {
+  const orphans = orphanDeployments(app, output);
+  if (orphans.length === 0) return renamedRollouts(app, output);
+  const missing = app.rollouts.filter(
+    (r) => !output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace)
+  );
+  return missing.map((r) => renamedDiagnostic(app, r, orphans));
+}
+function orphanDeployments(app, output) {
+  const owned = new Set(app.rollouts.flatMap((r) => [r.spec.workload.name, `${r.spec.workload.name}${CANARY_SUFFIX}`]));
+  const rendered = new Set(output.renderedFiles ?? []);
+  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path17.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
+}
+function renamedDiagnostic(app, r, orphans) {
+  const name = r.spec.workload.name;
+  const source = app.resources.find("Deployment", name, r.spec.namespace);
+  const at = source?.locate(["metadata", "name"]) ?? r.spec.workload.origin ?? r.spec.origin;
+  const old = orphans.map((o) => `"${o}"`).join(" or ");
+  return {
+    ...at,
+    severity: "error",
+    message: `Deployment "${name}" of rollout ${r.spec.name} is not in the output, which runs ${old}: was it renamed? A new name is a new Deployment, whose pods would all start at once, with no canary, while the old ones are removed; rollgen does not rename a running Deployment. Give it back its name (${old}) here and in the Rollout's workloadRef.name; nothing was written`
+  };
+}
+function renamedRollouts(app, output) {
+  const known = /* @__PURE__ */ new Set([...app.rollouts.map((r) => r.spec.name), ...app.disabledRollouts ?? []]);
+  const stale = (output.status?.rollouts ?? []).map((s) => s.name).filter((n) => !known.has(n));
+  if (stale.length === 0) return [];
+  const old = stale.map((n) => `"${n}"`).join(" or ");
+  return app.rollouts.filter((r) => !output.status.rollouts.some((s) => s.name === r.spec.name)).filter((r) => output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace)).map((r) => ({
+    ...app.resources.find("Rollout", r.spec.name, r.spec.namespace)?.locate(["metadata", "name"]) ?? r.spec.origin,
+    severity: "error",
+    message: `rollout ${r.spec.name} is not in the output's status, which records ${old}, while the output runs its Deployment "${r.spec.workload.name}": was it renamed? Under a new name it would read as a first deploy and put this version on every pod at once, with no canary. Give the Rollout back its name (${old}); nothing was written`
+  }));
+}
+
 // src/app/output-state.ts
 function readAppOutput(ctx, loc, app, peers, read) {
   const output = read ?? readOutput(loc, ctx.cwd);
+  const renamed2 = renamedWorkloads(app, output);
+  if (renamed2.length > 0) throw new InputError(renamed2);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path17.relative(ctx.cwd, path17.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path18.relative(ctx.cwd, path18.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -60663,7 +60981,7 @@ function draftWrite(ctx, p, texts2) {
     transition: t,
     loaded: app,
     summary: lines.join("\n") + `
-wrote ${printable(path18.relative(ctx.cwd, loc.output) || ".")}
+wrote ${printable(path19.relative(ctx.cwd, loc.output) || ".")}
 `
   };
   return { write: write3, status };
@@ -60699,12 +61017,12 @@ function guardDrift(ctx, loc, drift, policy) {
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path21 = __toESM(require("path"));
+var path22 = __toESM(require("path"));
 init_errors();
 
 // src/io/yaml-pool.ts
 var fs15 = __toESM(require("fs"));
-var path19 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 var import_os = require("os");
 var import_util2 = require("util");
 
@@ -60777,7 +61095,7 @@ function follow(slot, task) {
   return {
     claim: (i) => Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE) === 0,
     async resultOf(i) {
-      while (!results.has(i) && !ended) await new Promise((resolve16) => wake = resolve16);
+      while (!results.has(i) && !ended) await new Promise((resolve17) => wake = resolve17);
       wake = void 0;
       const found = results.get(i);
       results.delete(i);
@@ -60802,7 +61120,7 @@ function seamOptions() {
 }
 function yamlPool(expected, given = {}) {
   const options = { ...seamOptions(), ...given };
-  const file = options.workerFile ?? path19.join(__dirname, "yaml-worker.js");
+  const file = options.workerFile ?? path20.join(__dirname, "yaml-worker.js");
   const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
   const worth = wanted && startYamlWorker(file) !== void 0;
   const live = /* @__PURE__ */ new Set();
@@ -60859,7 +61177,7 @@ async function shareGroups(count3, helper, here, there, use) {
 // src/app/app-index.ts
 var fs16 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
-var path20 = __toESM(require("path"));
+var path21 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_diagnostics();
@@ -60874,7 +61192,7 @@ function claimConflicts(apps, peers) {
   for (const { app, owner, claim } of everyClaim(apps, peers)) {
     const first2 = owners.get(claim.key);
     if (!first2) owners.set(claim.key, { app, rollout: owner, claim });
-    else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict(first2, app, owner, claim));
+    else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict2(first2, app, owner, claim));
   }
   return problems;
 }
@@ -60899,7 +61217,7 @@ function* everyClaim(apps, peers) {
 function providerChecks(peers) {
   return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list5]) => getGenerator(id)?.checkRepo?.(list5) ?? []);
 }
-function conflict(first2, app, owner, claim) {
+function conflict2(first2, app, owner, claim) {
   return {
     ...claim.origin,
     message: `app ${app}, ${owner} and app ${first2.app}, ${first2.rollout} (${first2.claim.origin.file}:${first2.claim.origin.line}) both need a canary for ${claim.description}; only one canary per route can work, so ${app === first2.app ? "let one of them route it" : "give one app its own host or path"}`,
@@ -60967,8 +61285,8 @@ var BUILD = (() => {
   return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path20.join(env2.XDG_CACHE_HOME ?? path20.join(os2.homedir(), ".cache"), "rollgen");
-  return path20.join(dir, `index-${sha256Hex(path20.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path21.join(env2.XDG_CACHE_HOME ?? path21.join(os2.homedir(), ".cache"), "rollgen");
+  return path21.join(dir, `index-${sha256Hex(path21.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
@@ -60981,7 +61299,7 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs16.mkdirSync(path20.dirname(file), { recursive: true });
+    fs16.mkdirSync(path21.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
     fs16.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
@@ -61029,7 +61347,7 @@ async function loadCoupled(ctx, opts, named, others) {
   return wanted.flatMap((loc) => loaded3.get(loc.name) ?? []);
 }
 async function indexedApps(ctx, opts, others) {
-  const configFile = opts.config ? path21.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path22.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
@@ -61128,8 +61446,8 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
     const others = found.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
-      const where7 = new Map(others.map((l) => [l.name, l]));
-      const entries2 = coupled.map((app) => ({ loc: where7.get(app.name), app }));
+      const where8 = new Map(others.map((l) => [l.name, l]));
+      const entries2 = coupled.map((app) => ({ loc: where8.get(app.name), app }));
       const outputs2 = await committedOutputs(entries2, ctx, yamlPool(entries2.length));
       coupled.forEach((app, i) => committed2.set(app.name, resourcesOf2(outputs2[i])));
       all.push(...coupled);
@@ -61182,7 +61500,7 @@ function serverUrlOf(apiUrl, serverUrl) {
 
 // src/flow/checkout.ts
 var fs17 = __toESM(require("fs"));
-var path22 = __toESM(require("path"));
+var path23 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const { root, branch, commit: commit2 } = describeCheckout(git, dir);
@@ -61190,7 +61508,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path22.relative(root, p) || ".");
+  const rel = paths.map((p) => path23.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -61198,7 +61516,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
 ${dirty}`
     );
   const read = (repoPath2) => {
-    const file = path22.join(root, repoPath2);
+    const file = path23.join(root, repoPath2);
     return fs17.existsSync(file) ? fs17.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, ...commit2(), read };
@@ -61233,11 +61551,11 @@ function currentBranch(git, root) {
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path22.relative(cwd, file) || file;
+  const shown2 = path23.relative(cwd, file) || file;
   if (!fs17.existsSync(file))
     throw new InputError([
       {
-        file: path22.relative(cwd, configFile) || configFile,
+        file: path23.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
@@ -61249,26 +61567,26 @@ function readTemplate2(file, cwd, configFile) {
 
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
-var path29 = __toESM(require("path"));
+var path30 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
 var fs19 = __toESM(require("fs"));
-var path28 = __toESM(require("path"));
+var path29 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path24 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 
 // src/io/output-recovery.ts
 var fs18 = __toESM(require("fs"));
-var path23 = __toESM(require("path"));
+var path24 = __toESM(require("path"));
 function recoverOutputDirs(dirs) {
   const leftovers = legacyLeftovers(dirs);
-  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path23.dirname(dir)) ?? []));
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path24.dirname(dir)) ?? []));
 }
 function legacyLeftovers(dirs) {
   const byParent = /* @__PURE__ */ new Map();
-  for (const parent of new Set(dirs.map((d) => path23.dirname(d)))) {
+  for (const parent of new Set(dirs.map((d) => path24.dirname(d)))) {
     const entries2 = fs18.existsSync(parent) ? fs18.readdirSync(parent) : [];
     byParent.set(
       parent,
@@ -61285,15 +61603,15 @@ function recoverOutputDir(dir, candidates2) {
   return notes;
 }
 function recoverLegacy(dir, candidates2) {
-  const parent = path23.dirname(dir);
-  const prefix = `.${path23.basename(dir)}.rollgen-`;
+  const parent = path24.dirname(dir);
+  const prefix = `.${path24.basename(dir)}.rollgen-`;
   const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
-    const full = path23.join(parent, name);
+    const full = path24.join(parent, name);
     if (!fs18.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs18.readdirSync(full)) fs18.renameSync(path23.join(full, entry), path23.join(dir, entry));
+      for (const entry of fs18.readdirSync(full)) fs18.renameSync(path24.join(full, entry), path24.join(dir, entry));
       fs18.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
@@ -61309,6 +61627,7 @@ function onlyOurLock(dir) {
 }
 
 // src/app/plan-write.ts
+init_diagnostics();
 async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly = false } = {}) {
   let prepared;
   let lock;
@@ -61366,7 +61685,7 @@ async function planWrites(ctx, run3) {
     async (i, [text2]) => {
       const w = withStatusFile(drafts[i], text2);
       staged?.add(dirWrite(w));
-      if (staged) await new Promise((resolve16) => setImmediate(resolve16));
+      if (staged) await new Promise((resolve17) => setImmediate(resolve17));
       return w;
     }
   );
@@ -61374,11 +61693,13 @@ async function planWrites(ctx, run3) {
 }
 var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
 function idleApp(ctx, loc, app, command, byName, peers, read) {
-  const status = readAppOutput(ctx, loc, app, peers, read).status;
-  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, status, loc.track);
+  const output = readAppOutput(ctx, loc, app, peers, read);
+  for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd))
+    ctx.stderr(formatDiagnostic(d) + "\n");
+  return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, output.status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel = (p) => p ? path24.relative(cwd, p) || "." : "OUT";
+  const rel = (p) => p ? path25.relative(cwd, p) || "." : "OUT";
   const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
@@ -61404,18 +61725,18 @@ function changedFiles2(w) {
 }
 
 // src/flow/local-gates.ts
-var path27 = __toESM(require("path"));
+var path28 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path26 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 
 // src/flow/git-paths.ts
-var path25 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 var literal = (p) => `:(literal)${p}`;
 function repoPath(root, p) {
-  return path25.relative(root, p).split(path25.sep).join("/") || ".";
+  return path26.relative(root, p).split(path26.sep).join("/") || ".";
 }
 function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
@@ -61441,7 +61762,7 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path26.join(a.output, STATUS_FILE))));
+  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path27.join(a.output, STATUS_FILE))));
   const sourceOf = indexByPath(apps.map((a) => repoPath(root, a.source)));
   const outputOf = indexByPath(apps.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
@@ -61496,8 +61817,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path27.resolve(w.output));
-  const output = path27.resolve(w.output);
+  const top = gitTopLevel(edges.git, path28.resolve(w.output));
+  const output = path28.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -61557,20 +61878,20 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path28.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path29.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path28.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path29.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs19.existsSync(dir) || path28.dirname(dir) === dir ? dir : existingAncestor(path28.dirname(dir));
+  return fs19.existsSync(dir) || path29.dirname(dir) === dir ? dir : existingAncestor(path29.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path28.resolve(w.output);
+  const dir = path29.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path28.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel, `:(exclude)${path28.posix.join(rel, LOCK_FILE)}`], top);
+  const rel = path29.relative(top, dir) || ".";
+  git(["add", "--all", "--", rel, `:(exclude)${path29.posix.join(rel, LOCK_FILE)}`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -61979,7 +62300,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path29.relative(i.repoRoot, path29.resolve(i.write.output))) || ".";
+  const output = posix2(path30.relative(i.repoRoot, path30.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -62009,8 +62330,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path29.resolve(i.write.output);
-  const rel = (name) => posix2(path29.relative(i.repoRoot, path29.join(out, name)));
+  const out = path30.resolve(i.write.output);
+  const rel = (name) => posix2(path30.relative(i.repoRoot, path30.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -62031,7 +62352,7 @@ function sha(text2) {
   return (0, import_crypto3.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
-  return p.split(path29.sep).join("/");
+  return p.split(path30.sep).join("/");
 }
 
 // src/flow/source-commits.ts
@@ -62139,9 +62460,10 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path30.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path31.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
+  if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
@@ -62322,7 +62644,7 @@ function request2(req) {
   if (url.protocol !== "http:" && url.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
   const client = url.protocol === "https:" ? https : http;
-  return new Promise((resolve16, reject) => {
+  return new Promise((resolve17, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
       url,
@@ -62345,7 +62667,7 @@ function request2(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve16({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          resolve17({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -63060,6 +63382,39 @@ async function changeCommand(ctx, args, opts, command) {
   await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned), { stageEarly: true });
 }
 
+// src/app/pr-config-check.ts
+var fs20 = __toESM(require("fs"));
+var path32 = __toESM(require("path"));
+function prConfigProblems(cwd, configOption) {
+  const file = configOption ? path32.resolve(cwd, configOption) : findConfig(cwd);
+  if (!file || !fs20.existsSync(file)) return [];
+  const pr = readConfig(file, cwd).pr;
+  const missing = pr.templateProblems ?? [];
+  const present = [pr.titleTemplate, pr.bodyTemplate].filter(
+    (t) => t !== void 0 && (fs20.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
+  );
+  return [...missing, ...present.flatMap((t) => parseProblems(t, cwd))];
+}
+function parseProblems(file, cwd) {
+  const hb = require_lib();
+  try {
+    hb.parse(fs20.readFileSync(file, "utf8"));
+    return [];
+  } catch (e) {
+    const message = e.message.replace(/\s+/g, " ").trim();
+    const line = /line (\d+)/.exec(message);
+    return [
+      {
+        file: path32.relative(cwd, file) || file,
+        line: line ? Number(line[1]) : 1,
+        col: 1,
+        severity: "error",
+        message: `PR template: ${message}; fix it so that \`rollgen pr\` can render its PRs`
+      }
+    ];
+  }
+}
+
 // src/run/plan-command.ts
 init_errors();
 init_diagnostics();
@@ -63128,7 +63483,8 @@ ${lines.join("\n")}
 async function validateCommand(ctx, args, opts) {
   const { apps, peers } = await loadRepo(ctx, args, opts);
   const committed2 = committedProblems(peers);
-  if (committed2.length > 0) throw new InputError(committed2);
+  const pr = prConfigProblems(ctx.cwd, opts.config);
+  if (committed2.length + pr.length > 0) throw new InputError([...pr, ...committed2]);
   const warnings = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
   for (const { loc, app, output: read } of apps) {
     const output = readAppOutput(ctx, loc, app, peers, read);
@@ -63391,13 +63747,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path33 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path35 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path33, ...extra].join(", ");
+  return [host, path35, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -63420,7 +63776,7 @@ function pairs2(list5, lower = false) {
 }
 
 // src/flow/status-command.ts
-var path31 = __toESM(require("path"));
+var path33 = __toESM(require("path"));
 init_errors();
 
 // src/io/watch.ts
@@ -63435,12 +63791,12 @@ function processTicker() {
   process.on("SIGINT", onInterrupt);
   return {
     tty: process.stdout.isTTY === true,
-    sleep: (ms) => new Promise((resolve16) => {
-      if (interrupted) return resolve16(false);
-      const timer = setTimeout(() => resolve16(true), ms);
+    sleep: (ms) => new Promise((resolve17) => {
+      if (interrupted) return resolve17(false);
+      const timer = setTimeout(() => resolve17(true), ms);
       wake = () => {
         clearTimeout(timer);
-        resolve16(false);
+        resolve17(false);
       };
     }),
     stop: () => void process.removeListener("SIGINT", onInterrupt)
@@ -63574,6 +63930,9 @@ function sourceChanged(i) {
   if (!s) return false;
   return i.sourceRevision !== (s.canaryRevision ?? s.stableRevision);
 }
+function promotesFirst(i) {
+  return sourceChanged(i) && activeServesCanary(i.status, switchStepOf(i.plan.steps));
+}
 function gateView(i) {
   const s = i.status;
   const plan = i.plan;
@@ -63590,7 +63949,7 @@ function gateView(i) {
     case "Healthy":
       return sourceChanged(i) ? startGate(i) : null;
     case "Progressing": {
-      if (sourceChanged(i))
+      if (sourceChanged(i) && !promotesFirst(i))
         return fixedGate("restart at step 1", { kind: "automatic" }, "the source has a new revision");
       const before = s.step >= plan.steps.length ? "promote" : `step ${s.step + 1}`;
       const step = plan.steps[s.step - 1];
@@ -63727,7 +64086,7 @@ function phaseOf(i, gate) {
   if (!s) return "NotDeployed";
   if (s.draining !== void 0) return "Draining";
   if (s.phase !== "Progressing") return s.phase;
-  if (sourceChanged(i)) return "Progressing";
+  if (sourceChanged(i) && !promotesFirst(i)) return "Progressing";
   const waitsForTime = gate?.kind === "timed" && (gate.remaining === null || gate.remaining > 0);
   return gate && !gate.passed && (gate.kind === "manual" || waitsForTime) && !signalHold(i.signals) ? "Paused" : "Progressing";
 }
@@ -63746,11 +64105,13 @@ function messageFor(phase, i, gate) {
     case "Healthy":
       return sourceChanged(i) ? `the source has a new pod template (revision ${i.sourceRevision}); a rollout starts at step 1` : "the output runs the source";
     case "Promoting":
-      return "the stable Deployment runs the new version, traffic as in the last step; clean-up follows";
+      return sourceChanged(i) ? `the stable Deployment runs the new version, traffic as in the last step; clean-up follows, then the source's new revision ${i.sourceRevision} starts at step 1` : "the stable Deployment runs the new version, traffic as in the last step; clean-up follows";
     case "Aborted":
       return sourceChanged(i) ? `aborted revision ${s.canaryRevision ?? "?"}; the source has a new one, which starts at step 1` : `aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
     case "Paused":
     case "Progressing":
+      if (promotesFirst(i))
+        return `the active Service serves revision ${s.canaryRevision ?? "?"}: it is promoted first (its gate below), then the source's revision ${i.sourceRevision} starts against it`;
       if (sourceChanged(i)) return `the source has a new revision; the next advance restarts at step 1 with it`;
       return `step ${s.step} of ${n}; ${gate ? `the gate before ${gate.before}: ${gate.kind}, ${gate.detail}` : ""}`;
   }
@@ -63775,7 +64136,13 @@ function commandsFor(phase, i, gate) {
     case "Draining":
       return { next: run3("advance", "removes the canary workloads"), others: [] };
     case "Promoting":
-      return { next: run3("advance", "cleans up: routes to stable only, canary removed"), others: [] };
+      return {
+        next: run3(
+          "advance",
+          `cleans up: routes to stable only, canary removed${sourceChanged(i) ? "; the advance after starts the new revision at step 1" : ""}`
+        ),
+        others: []
+      };
     case "Healthy":
       return i.status && sourceChanged(i) ? { next: run3("advance", "starts the rollout at step 1"), others: [] } : { next: null, others: [] };
     case "Aborted":
@@ -63945,7 +64312,7 @@ function baseHistories(ctx, apps) {
   const outputs = apps.map((a) => a.loc.output);
   if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
-    const paths = outputs.map((o) => ({ source: path31.resolve(o), output: path31.resolve(o) }));
+    const paths = outputs.map((o) => ({ source: path33.resolve(o), output: path33.resolve(o) }));
     return readAppHistories(git, top, paths);
   } catch {
     return apps.map(() => ({}));
@@ -63953,7 +64320,7 @@ function baseHistories(ctx, apps) {
 }
 
 // src/app/change-report.ts
-var path32 = __toESM(require("path"));
+var path34 = __toESM(require("path"));
 init_errors();
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
@@ -63962,7 +64329,7 @@ function movesOf(w, cwd) {
     action: a.action,
     from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
     to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
-    output: path32.relative(cwd, w.output) || "."
+    output: path34.relative(cwd, w.output) || "."
   }));
 }
 async function withReport(ctx, opts, kind, head, work) {
