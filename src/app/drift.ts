@@ -21,7 +21,7 @@ export function detectDrift(app: LoadedApp, loc: AppLocation, output: OutputSnap
   if (!status?.digests || !output.fileDigests) return state;
   const present = output.fileDigests;
   const listing = kustomizationDrift(
-    output.kustomization,
+    output.listed,
     (status.files ?? []).filter((f) => f in present),
   );
   if (listing) state.push(listing);

@@ -192,6 +192,7 @@ export function outputSnapshot(
 ): OutputSnapshot {
   let status: OutputSnapshot['status'];
   let kustomization: string | undefined;
+  let listed: string[] = [];
   const objects: SourceObject[] = [];
   const diagnostics: Diagnostic[] = [];
   const renderedFiles: string[] = [];
@@ -204,7 +205,7 @@ export function outputSnapshot(
     const { documents, diagnostics: problems, release } = parsed[i];
     diagnostics.push(...problems);
     if (base === STATUS_FILE) status = statusOf(documents[0], diagnostics);
-    else if (base === 'kustomization.yaml') checkKustomization(documents[0], diagnostics);
+    else if (base === 'kustomization.yaml') listed = checkKustomization(documents[0], diagnostics);
     else
       for (const d of documents)
         if (isOutputObject(d, diagnostics))
@@ -214,7 +215,7 @@ export function outputSnapshot(
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
     ...(status ? { status } : {}),
-    ...(kustomization !== undefined ? { kustomization } : {}),
+    ...(kustomization !== undefined ? { kustomization, listed } : {}),
     resources: new ResourceSet(objects),
     texts: new Map(contents.files.map((f) => [path.basename(f.path), f.text])),
     renderedFiles,
@@ -246,8 +247,11 @@ function isOutputObject(d: ParsedDocument, out: Diagnostic[]): boolean {
   return false;
 }
 
-function checkKustomization(d: ParsedDocument | undefined, out: Diagnostic[]): void {
+/** The output kustomization's problems, and the resources it lists. */
+function checkKustomization(d: ParsedDocument | undefined, out: Diagnostic[]): string[] {
   if (d && !isObject(d.value))
     out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: 'error' });
   else if (d) out.push(...outputKustomizationProblems(d));
+  const resources = d && isObject(d.value) ? d.value.resources : undefined;
+  return Array.isArray(resources) ? resources.map(String) : [];
 }

@@ -24,6 +24,8 @@ export interface OutputSnapshot {
   readonly status?: AppStatus;
   readonly resources: ResourceSet;
   readonly kustomization?: string;
+  /** The kustomization's `resources`, as read (what kustomize applies of the output). */
+  readonly listed?: readonly string[];
   /** File name -> text as read, so a write can leave files it would not change alone. */
   readonly texts?: ReadonlyMap<string, string>;
   /** Output files that carry rollgen's header: what it wrote, even when the status file is lost. */

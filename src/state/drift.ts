@@ -1,4 +1,3 @@
-import { parseDocument } from 'yaml';
 import { isObject } from '../model/kube';
 import { canonicalJson } from '../render/revision';
 
@@ -61,11 +60,9 @@ export function describeField(c: FieldChange): string {
  * The output kustomization as a hand left it: deleted, or no longer listing files rollgen wrote
  * (`owned`, those still in the output). Either way what is applied is not the step rollgen wrote.
  */
-export function kustomizationDrift(text: string | undefined, owned: readonly string[]): Drift | undefined {
+export function kustomizationDrift(listed: readonly string[] | undefined, owned: readonly string[]): Drift | undefined {
   if (owned.length === 0) return undefined;
-  if (text === undefined) return { file: 'kustomization.yaml', kind: 'missing' };
-  const resources = parseDocument(text).toJS()?.resources;
-  const listed = new Set(Array.isArray(resources) ? resources.map(String) : []);
-  const unlisted = owned.filter((f) => !listed.has(f));
+  if (listed === undefined) return { file: 'kustomization.yaml', kind: 'missing' };
+  const unlisted = owned.filter((f) => !listed.includes(f));
   return unlisted.length > 0 ? { file: 'kustomization.yaml', kind: 'unlisted', unlisted } : undefined;
 }
