@@ -85,7 +85,7 @@ export class ProviderError extends Error {
 
 /** The one place that maps error classes to exit codes. */
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error.phase];
+  if (error instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error.phase];
   return error instanceof InputError ? 2 : 1;
 }
 
@@ -105,11 +105,12 @@ export class AnalysisRecordError extends Error {
   override readonly name = 'AnalysisRecordError';
 }
 
-/** `rollgen analyze` ended with an analysis that did not pass. Exit 1 (Failed), 3 (Inconclusive) or 4 (Error). */
+/** `rollgen analyze` ended with an analysis that did not pass. Exit 1 (Failed), 3 (Inconclusive), 4 (Error) or 5 (never completes). */
 export class AnalysisVerdictError extends Error {
   override readonly name = 'AnalysisVerdictError';
   constructor(
-    readonly phase: 'Failed' | 'Inconclusive' | 'Error',
+    /** Running: a step analysis that never completes (a metric without count). */
+    readonly phase: 'Failed' | 'Inconclusive' | 'Error' | 'Running',
     message: string,
   ) {
     super(message);

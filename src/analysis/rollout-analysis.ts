@@ -49,7 +49,7 @@ export function rolloutAnalysis(
       );
     else background = fromConfig(spec, config, index, ctx, steps, out) ?? background;
   }
-  Object.values(steps).forEach((list) => list.forEach((a) => warnUnbounded(a, out)));
+  for (const [n, list] of Object.entries(steps)) list.forEach((a) => warnUnbounded(spec, Number(n), a, out));
   if (Object.keys(steps).length === 0 && !background) return undefined;
   return { steps, ...(background ? { background } : {}) };
 }
@@ -87,14 +87,22 @@ function fromConfig(
   return resolved ? { spec: resolved, startingStep } : undefined;
 }
 
-/** A step analysis must complete; a metric measured "until the gate ends" never lets it (Argo's step would wait forever). */
-function warnUnbounded(a: AnalysisSpec, out: Diagnostic[]): void {
+/**
+ * A step analysis must complete; a metric without count never does (Argo measures it until it fails,
+ * so the AnalysisRun stays Running and the step, or blue-green promotion, waits forever). rollgen's
+ * gate does the same: it stays running, so the step never passes by itself.
+ */
+function warnUnbounded(spec: RolloutSpec, n: number, a: AnalysisSpec, out: Diagnostic[]): void {
+  const name = spec.steps[n - 1]?.name;
+  const at = `step ${n}${name ? ` (${name})` : ''}`;
+  // Argo blue-green has no background analysis.
+  const instead = spec.format === 'argo' && spec.blueGreen ? '' : ', or use it as background analysis';
   for (const m of a.metrics)
     if (effectiveCount(m) === undefined)
       out.push(
         diagnosticAt(
           m.origin,
-          `metric "${m.name}" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+          `metric "${m.name}" has an interval and no count: in the analysis gating ${at} it is measured until it fails and never completes (as in Argo), so that gate never passes and the rollout waits there until you promote or abort it; add count${instead}`,
           'warning',
         ),
       );

@@ -31,7 +31,7 @@ import {
   withRouteTemplates,
 } from '../../generators/custom/route-template';
 import { bindOptions } from '../spec/provider-options';
-import { checkRollout, trackKeyProblems } from '../spec/rules';
+import { checkRollout, lacksStableService, trackKeyProblems } from '../spec/rules';
 import { serviceWaveWarnings } from '../spec/service-rules';
 import { checkOneRolloutPerService } from '../spec/service-owners';
 import { autoscalerWarnings } from '../spec/autoscaler-rules';
@@ -272,7 +272,8 @@ function bindProviders(
     }
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
-    if (diagnostics.length > 0) return undefined;
+    // Every provider check looks for the stable Service; without one the rules' error is the cause to show.
+    if (diagnostics.length > 0 || lacksStableService(spec)) return undefined;
     const provider: BoundProvider = {
       generator,
       options,

@@ -179,8 +179,11 @@ export interface HeaderModifier {
 export interface TrafficSpec {
   readonly stableService?: string;
   readonly canaryService?: string;
-  /** Where the user wrote each Service's name, so a missing Service is reported at that field. */
-  readonly serviceOrigins?: { readonly stable?: Origin; readonly canary?: Origin };
+  /**
+   * Where the user wrote each Service's name, so a missing Service is reported at that field, and
+   * where the strategy is written, so a Service name left out is reported there.
+   */
+  readonly serviceOrigins?: { readonly stable?: Origin; readonly canary?: Origin; readonly strategy?: Origin };
   /** false when the user supplies the canary Service (Argo canaryService) or Kruise disables it. */
   readonly generateCanaryService: boolean;
   /** Denominator of step weights (Argo maxTrafficWeight, default 100). */

@@ -106,7 +106,7 @@ function analysisLines(plan: Plan): string[] {
         const when = [
           m.successCondition ? `success: ${m.successCondition}` : '',
           m.failureCondition ? `failure: ${m.failureCondition}` : '',
-          m.count !== undefined ? `count ${m.count}` : m.interval !== undefined ? 'until the gate ends' : '',
+          m.count !== undefined ? `count ${m.count}` : m.interval !== undefined ? unbounded(a.kind) : '',
           m.interval !== undefined ? `every ${m.interval}s` : '',
           m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : '',
           m.dryRun ? 'dry run' : '',
@@ -116,6 +116,10 @@ function analysisLines(plan: Plan): string[] {
     ]),
   );
 }
+
+/** A metric without count: a background analysis stops when the rollout moves on; a step analysis never completes (Argo). */
+const unbounded = (kind: string): string =>
+  kind === 'background' ? 'until the gate ends' : 'no count: never completes, so this gate never passes';
 
 /** A member of a TrafficRouting: the shared strategy is live at every step; its own routes (if any) come first. */
 function withShared(plan: Plan, own: string, shared: string): string {

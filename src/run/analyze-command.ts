@@ -39,6 +39,7 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
           now,
           wait: opts.wait !== false,
           sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
+          background: gate.kind === 'background',
           ...(ctx.env ? { env: ctx.env } : {}),
         });
         outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict });
@@ -61,13 +62,23 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
   if (worst)
     throw new AnalysisVerdictError(
       worst,
-      `analysis ${worst}: ${outcomes.flatMap((o) => o.verdict.reasons).join('; ') || 'see the measurements above'}`,
+      `analysis ${worst}: ${outcomes.flatMap(reasonsOf).join('; ') || 'see the measurements above'}`,
     );
 }
 
-function worstOf(phases: readonly string[]): Exclude<MeasurementPhase, 'Successful'> | undefined {
+/** Worst first; Running last: a step analysis still running after runToEnd never completes. */
+function worstOf(phases: readonly string[]): Exclude<MeasurementPhase, 'Successful'> | 'Running' | undefined {
   for (const p of ['Failed', 'Error', 'Inconclusive'] as const) if (phases.includes(p)) return p;
-  return undefined;
+  return phases.some((p) => p === 'Running' || p === 'Pending') ? 'Running' : undefined;
+}
+
+/** A step analysis left running has only metrics without count in progress: say why its gate never passes. */
+function reasonsOf(o: Outcome): string[] {
+  if (o.verdict.phase !== 'Running' && o.verdict.phase !== 'Pending') return [...o.verdict.reasons];
+  const running = o.verdict.metrics.filter((m) => m.phase === 'Running' || m.phase === 'Pending').map((m) => m.name);
+  return [
+    `rollout ${o.rollout} step ${o.step} ${o.kind} analysis never completes: metric ${running.map((n) => `"${n}"`).join(', ')} has no count, so (as in Argo) it is measured until it fails and the gate never passes; add count`,
+  ];
 }
 
 function currentStep(loc: Parameters<typeof readOutput>[0], cwd: string, rollout: string): number {

@@ -53,6 +53,7 @@ export function readBlueGreen(doc: ParsedDocument, replicas: number, out: Diagno
       message: `previewReplicaCount ${previewCount} is more than replicas (${replicas}); the preview runs ${replicas} pods`,
       severity: 'warning',
     });
+  out.push(...ignoredAutoPromotionSeconds(doc, bg));
   const stepOrigin = doc.locate(BLUE_GREEN);
   const previewStep: StepSpec = {
     ...emptyStep(stepOrigin, { count: Math.min(previewCount ?? replicas, replicas) }),
@@ -113,6 +114,19 @@ function promotionPause(bg: Record<string, unknown>): PauseSpec {
   if (bg.autoPromotionEnabled === false) return { kind: 'manual' };
   const seconds = num(bg.autoPromotionSeconds) ?? 0;
   return seconds > 0 ? { kind: 'timed', seconds } : { kind: 'none' };
+}
+
+/** Argo's CompletedBlueGreenPause reads autoPromotionSeconds only while auto-promotion is enabled: a timed gate written and not had. */
+function ignoredAutoPromotionSeconds(doc: ParsedDocument, bg: Record<string, unknown>): Diagnostic[] {
+  const seconds = num(bg.autoPromotionSeconds);
+  if (bg.autoPromotionEnabled !== false || seconds === undefined || seconds <= 0) return [];
+  return [
+    {
+      ...doc.locate([...BLUE_GREEN, 'autoPromotionSeconds']),
+      message: `autoPromotionSeconds ${seconds} is ignored because autoPromotionEnabled is false (as Argo): the switch after the preview waits for a person to merge it. Remove autoPromotionSeconds, or remove autoPromotionEnabled for a timed gate of ${seconds} s`,
+      severity: 'warning',
+    },
+  ];
 }
 
 function scaleDownPause(bg: Record<string, unknown>): PauseSpec {

@@ -32,7 +32,7 @@ const BLUE_GREEN_RULES: readonly FieldRule[] = [
   honoured(`${BG}.autoPromotionEnabled`, 'false: the switch waits for a person (manual gate after the preview)'),
   honoured(
     `${BG}.autoPromotionSeconds`,
-    'a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)',
+    'a timed gate after the preview (ignored, and warned, when autoPromotionEnabled is false, as Argo)',
   ),
   honoured(`${BG}.previewReplicaCount`, 'pods of the preview step; the switch runs all replicas'),
   honoured(

@@ -174,7 +174,10 @@ function kruiseTraffic(
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first, base, out, inputs) : [];
   return {
     ...(service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {}),
-    ...(service ? { serviceOrigins: { stable: doc.locate([...base, 'service']) } } : {}),
+    serviceOrigins: {
+      ...(service ? { stable: doc.locate([...base, 'service']) } : {}),
+      strategy: doc.locate(routings.length > 0 ? base : ['spec', 'strategy', strategyKey]),
+    },
     generateCanaryService: service !== undefined && !noCanaryService,
     weightTotal: 100,
     providers,

@@ -40,15 +40,16 @@ export function antiAffinityOf(strategy: Record<string, unknown>): Pick<RolloutS
   return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
 }
 
-/** Where the stable and canary (active and preview) Service names are written, for located messages. */
+/** Where the stable and canary (active and preview) Service names and their strategy are written, for located messages. */
 export function serviceOrigins(
   doc: ParsedDocument,
   strategy: Record<string, unknown>,
   at: readonly (string | number)[],
   stableKey: string,
   canaryKey: string,
-): { stable?: Origin; canary?: Origin } {
+): { stable?: Origin; canary?: Origin; strategy: Origin } {
   return {
+    strategy: doc.locate(at),
     ...(strategy[stableKey] !== undefined ? { stable: doc.locate([...at, stableKey]) } : {}),
     ...(strategy[canaryKey] !== undefined ? { canary: doc.locate([...at, canaryKey]) } : {}),
   };

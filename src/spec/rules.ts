@@ -155,13 +155,26 @@ function checkDeploymentRuns(r: RolloutSpec, found: SourceObject, report: Report
     );
 }
 
+/**
+ * Traffic routing without the stable Service it routes to. Argo's Istio subset mode needs no
+ * Service of its own: DestinationRule subsets split the pods. The providers' checks, which look
+ * for that Service in the routing objects, are skipped then, so this cause is the one error.
+ */
+export function lacksStableService(r: RolloutSpec): boolean {
+  const { stableService, providers } = r.traffic;
+  const subsetOnly = providers.every((p) => p.provider === 'istio' && p.options.destinationRule !== undefined);
+  return providers.length > 0 && !stableService && !subsetOnly;
+}
+
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {
-  const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
-  // Argo's Istio subset mode needs no Service of its own: DestinationRule subsets split the pods.
-  const subsetOnly =
-    providers.length > 0 && providers.every((p) => p.provider === 'istio' && p.options.destinationRule !== undefined);
-  if (providers.length > 0 && !stableService && !subsetOnly)
-    report(r.origin, 'traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)');
+  const { stableService, canaryService, generateCanaryService } = r.traffic;
+  if (lacksStableService(r))
+    report(
+      r.traffic.serviceOrigins?.strategy ?? r.origin,
+      r.format === 'argo'
+        ? 'trafficRouting needs stableService: add it with the name of the Service your routing sends stable traffic to (Argo refuses trafficRouting without it)'
+        : 'traffic routing needs a stable Service: add trafficRoutings[].service with the name of the Service your routing sends stable traffic to',
+    );
   if (
     stableService &&
     !resources.find('Service', stableService, r.namespace) &&

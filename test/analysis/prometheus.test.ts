@@ -90,7 +90,13 @@ describeWithPrometheus('analysis against a real Prometheus', () => {
         ),
       );
     const run = (service: string) =>
-      runToEnd(spec(service), { key: service, now: () => new Date(), wait: false, sleep: async () => undefined });
+      runToEnd(spec(service), {
+        key: service,
+        now: () => new Date(),
+        wait: false,
+        background: false,
+        sleep: async () => undefined,
+      });
     const good = await run('good');
     expect(good.verdict.phase).toBe('Successful');
     expect(good.record.metrics[0].count).toBe(3);
@@ -173,6 +179,7 @@ test('Prometheus unreachable: Error measurements until consecutiveErrorLimit, th
     key: 'k',
     now: () => new Date(),
     wait: false,
+    background: false,
     sleep: async () => undefined,
   });
   expect(verdict.phase).toBe('Error');

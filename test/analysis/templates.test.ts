@@ -141,7 +141,7 @@ describe('AnalysisTemplates resolved at plan time', () => {
     const text = fixture('analysis.yaml').replace('      interval: 1s\n      count: 3\n', '      interval: 1s\n');
     const { messages } = load(ARGO, { 'analysis.yaml': text });
     expect(messages).toEqual([
-      `analysis.yaml:${lineOf(text, '- name: success-rate')}:7: warning: metric "success-rate" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+      `analysis.yaml:${lineOf(text, '- name: success-rate')}:7: warning: metric "success-rate" has an interval and no count: in the analysis gating step 1 it is measured until it fails and never completes (as in Argo), so that gate never passes and the rollout waits there until you promote or abort it; add count, or use it as background analysis`,
     ]);
   });
 

@@ -131,6 +131,7 @@ describe('runs that continue a stored record (what the scheduled Action does)', 
       key: 'k',
       now: () => new Date(Date.UTC(2026, 0, 1) + clock),
       wait: true,
+      background: false,
       sleep: async (ms) => {
         slept.push(ms);
         clock += ms;
@@ -149,6 +150,7 @@ describe('runs that continue a stored record (what the scheduled Action does)', 
       key: 'k',
       now: () => at(slept.reduce((a, b) => a + b, 0) / 1000)(),
       wait: true,
+      background: true,
       sleep: async (ms) => void slept.push(ms),
     });
     expect(verdict.phase).toBe('Successful');

@@ -31,8 +31,11 @@ describe('Argo blueGreen', () => {
       weightTotal: 100,
       providers: [],
       managedRoutes: [],
-      // A missing Service is reported where its name is written.
-      serviceOrigins: { stable: { file: 'apps/echoserver/rollout.yaml', line: 10, col: 22 } },
+      // A missing Service is reported where its name is written; a name left out, at the strategy.
+      serviceOrigins: {
+        stable: { file: 'apps/echoserver/rollout.yaml', line: 10, col: 22 },
+        strategy: { file: 'apps/echoserver/rollout.yaml', line: 10, col: 7 },
+      },
     });
     expect(rollout.steps.map((s) => [s.name, s.replicas, s.pause, s.switched ?? false])).toEqual([
       ['preview', { count: 4 }, { kind: 'none' }, false],

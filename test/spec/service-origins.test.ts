@@ -31,3 +31,24 @@ test.each([
   expect(r.stderr).toContain(`src/rollout.yaml:${line}:${col}: rollout`);
   expect(r.stderr).toContain(`${says} is not among the app's manifests`);
 });
+
+/**
+ * trafficRouting without stableService: the cause is reported at the canary strategy, and it is the
+ * one error: the provider checks that look for that Service in the routing objects (an Ingress path,
+ * an ALB action, ...) would only name a Service "".
+ */
+test.each(['argo-nginx/echoserver', 'aws-alb/web', 'smi/web', 'ambassador/greeter'])(
+  '%s without stableService: one error, at spec.strategy.canary',
+  async (example) => {
+    const repo = copy(example, [/^ *stableService: .*\n/m, '']);
+    const lines = fs.readFileSync(path.join(repo, 'src', 'rollout.yaml'), 'utf8').split('\n');
+    const canary = lines.findIndex((l) => l.trim() === 'canary:');
+    const first = lines[canary + 1];
+    const r = await runCli(['validate', 'src'], repo);
+    expect(r.code).toBe(2);
+    const errors = r.stderr.split('\n').filter((l) => l && !l.includes(': warning: '));
+    expect(errors).toEqual([
+      `src/rollout.yaml:${canary + 2}:${first.search(/\S/) + 1}: rollout ${path.basename(example)}: trafficRouting needs stableService: add it with the name of the Service your routing sends stable traffic to (Argo refuses trafficRouting without it)`,
+    ]);
+  },
+);

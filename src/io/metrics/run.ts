@@ -42,12 +42,17 @@ export interface RunOptions extends Pick<MeasureOptions, 'signal' | 'env'> {
   /** false: take due measurements back to back instead of waiting out intervals and initialDelay. */
   readonly wait: boolean;
   readonly sleep: (ms: number) => Promise<void>;
+  /**
+   * A background analysis ends when the rollout moves on (Argo terminates it): its metrics without
+   * count end Successful then. A step analysis is never terminated: such a metric keeps it Running.
+   */
+  readonly background: boolean;
 }
 
 /**
  * Runs one analysis to its end locally (`rollgen analyze`): every measurement of a count-limited
- * metric, and one of a metric that would run until the gate ends (then the run counts as
- * terminated, as Argo ends a background analysis when the rollout moves on).
+ * metric, and one of a metric without count. Then a background analysis counts as terminated (as
+ * Argo ends it when the rollout moves on); a step analysis stays Running, as it never completes.
  */
 export async function runToEnd(
   spec: AnalysisSpec,
@@ -63,7 +68,7 @@ export async function runToEnd(
     // Owed: a metric still to finish that is not an unbounded one already measured (those are not waited for).
     const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name) && !metricDone(m, record));
     if (!owed || (round.taken === 0 && !round.next))
-      return { record, verdict: verdict(spec, record, { terminating: true }) };
+      return { record, verdict: verdict(spec, record, { terminating: o.background }) };
     if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
   }
 }
