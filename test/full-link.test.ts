@@ -8,7 +8,7 @@ import { defaultTrackLabel } from '../src/model/track';
 import { colorAtGateway } from '../src/simulate/coloring';
 import { simulateRequest } from '../src/simulate/simulate';
 import type { LoadedApp } from '../src/spec/loaded-app';
-import { statesAtStep } from '../src/state/app-state';
+import { statesAtStep } from '../src/state/render-states';
 import { runCli } from './helpers/cli';
 import { loadAppFrom } from './helpers/golden-app';
 import { makeAppDir, validateOutput } from './helpers/rollout-dir';

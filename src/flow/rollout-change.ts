@@ -1,5 +1,6 @@
 import { TrackLabel } from '../model/track';
-import { AppTransition, OutputSnapshot, sourcePod, stablePod } from '../state/app-state';
+import { AppTransition, OutputSnapshot } from '../state/app-state';
+import { sourcePod, stablePod } from '../state/pods';
 import type { LoadedApp } from '../spec/loaded-app';
 import { ImageChange, templateChange } from './template-change';
 

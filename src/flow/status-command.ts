@@ -10,7 +10,7 @@ import { InputError } from '../errors';
 import { gitTopLevel } from '../io/git';
 import { processTicker, watchLoop } from '../io/watch';
 import { KubeObject, isObject } from '../model/kube';
-import { sourcePod } from '../state/app-state';
+import { sourcePod } from '../state/pods';
 import { formatStatusView } from '../state/status-format';
 import { ContainerImage, RolloutView, rolloutView } from '../state/status-view';
 import { ConnectionFlags } from './connection';

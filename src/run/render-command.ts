@@ -1,7 +1,8 @@
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
 import { checkRendered } from '../io/validate-k8s';
-import { statesAtStep, transitionApp } from '../state/app-state';
+import { transitionApp } from '../state/app-state';
+import { statesAtStep } from '../state/render-states';
 import { serializeDocuments } from '../yaml/serialize';
 import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';

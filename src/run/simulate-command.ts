@@ -1,7 +1,7 @@
 import type { SimRequest } from '../contract/generator';
 import { InputError } from '../errors';
 import { renderApp } from '../render/render-app';
-import { recordedStates, statesAtStep } from '../state/app-state';
+import { recordedStates, statesAtStep } from '../state/render-states';
 import { colorAtGateway } from '../simulate/coloring';
 import { PodShare, podsOf, simulateRequest } from '../simulate/simulate';
 import type { KubeObject } from '../model/kube';

@@ -1,10 +1,7 @@
-import { InputError, StateError } from '../errors';
+import { InputError } from '../errors';
 import { ResourceSet } from '../model/resource-set';
-import { RenderPhase } from '../render/phase';
 import { RolloutRenderState } from '../render/render-app';
-import { templateRevision } from '../render/revision';
-import { REVISION_ANNOTATION, TrackLabel } from '../model/track';
-import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
+import { TrackLabel } from '../model/track';
 import type { LoadedApp, LoadedRollout } from '../spec/loaded-app';
 import {
   Removal,
@@ -18,6 +15,8 @@ import {
   switchStepOf,
 } from './lifecycle';
 import { AppStatus, RolloutStatus } from './status';
+import { sourcePod } from './pods';
+import { renderState } from './render-states';
 
 /** What the output directory holds now: the stable state. */
 export interface OutputSnapshot {
@@ -46,40 +45,6 @@ export interface AppTransition {
   readonly states: readonly RolloutRenderState[];
   /** Blue-green: the names of the steps (index 0 = step 1) of the moving rollouts, for titles and messages. */
   readonly stepNames?: readonly string[];
-}
-
-/**
- * The desired version: the source's pod template and its revision. Only the track label is taken
- * out: labels the canary patch overrides (Kruise patchPodTemplateMetadata, Argo canaryMetadata) are
- * the user's and stay on stable pods, as both controllers patch the canary pods only.
- */
-export function sourcePod(r: LoadedRollout, track: TrackLabel): PodTemplateInput {
-  let byTrack = sourcePods.get(r);
-  if (!byTrack) sourcePods.set(r, (byTrack = new Map()));
-  let pod = byTrack.get(track.key);
-  if (!pod) {
-    const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
-    byTrack.set(track.key, (pod = { template, revision: templateRevision(template) }));
-  }
-  return pod;
-}
-
-/**
- * sourcePod per loaded rollout and track label key (all stripTemplate takes of it): the transition,
- * each render state and the messages ask for it, and the canonical JSON and hash cost the same each time.
- */
-const sourcePods = new WeakMap<LoadedRollout, Map<string, PodTemplateInput>>();
-
-/** The stable version: what the output runs, or the source on a first deploy. */
-export function stablePod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput {
-  if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
-  const found = output.resources.find('Deployment', r.spec.workload.name, r.spec.namespace);
-  if (!found)
-    throw new StateError(
-      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`,
-    );
-  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
-  return { template, revision: templateRevision(template) };
 }
 
 /** What `advance` and `rollgen pr` say about each paused rollout of the app: it holds, nothing is proposed for it. */
@@ -231,110 +196,6 @@ function started(before: RolloutStatus | undefined, after: RolloutStatus): boole
 function historyEntry(a: { rollout: string; action: string }, statuses: readonly RolloutStatus[]) {
   const s = statuses.find((x) => x.name === a.rollout)!;
   return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
-}
-
-export function renderState(
-  r: LoadedRollout,
-  output: OutputSnapshot,
-  phase: RenderPhase,
-  track: TrackLabel,
-  status?: RolloutStatus,
-): RolloutRenderState {
-  const canaryPod = canaryPodOf(r, output, phase, track, status);
-  const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
-  return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
-}
-
-/**
- * The version the canary side runs. While draining, or when the status records a canary revision the
- * source has left (Argo blue-green promotes the switched revision before a newer one starts), it is the
- * one the output's canary Deployment runs, not the source's.
- */
-function canaryPodOf(
-  r: LoadedRollout,
-  output: OutputSnapshot,
-  phase: RenderPhase,
-  track: TrackLabel,
-  status: RolloutStatus | undefined,
-): PodTemplateInput {
-  const source = sourcePod(r, track);
-  if (phase.kind === 'draining') return liveCanaryPod(r, output, track) ?? source;
-  const recorded = status?.canaryRevision;
-  if (recorded === undefined || recorded === source.revision) return source;
-  const live = liveCanaryPod(r, output, track);
-  if (live?.revision === recorded) return live;
-  // Promoting would give the stable Deployment the source's newer version without its steps. (With no
-  // steps there is no canary Deployment: the promote commit already gave the stable one its version.)
-  if (phase.kind === 'promoting' && r.plan.steps.length > 0)
-    throw new StateError(
-      `rollout ${r.spec.name} promotes revision ${recorded}, but the output has no Deployment "${r.spec.workload.name}-canary" running it; restore it from git history`,
-    );
-  return source;
-}
-
-/** Every rollout in the state the output's status records (drift, simulate). */
-export function recordedStates(app: LoadedApp, output: OutputSnapshot, track: TrackLabel): RolloutRenderState[] {
-  return app.rollouts.map((r) => {
-    const status = output.status?.rollouts.find((s) => s.name === r.spec.name);
-    return renderState(r, output, renderPhaseOf(status), track, status);
-  });
-}
-
-/** The side the output's status records for the rollout (render --step, simulate: the state the output is in). */
-function recordedSide(output: OutputSnapshot, r: LoadedRollout): RolloutStatus['pingPong'] {
-  return output.status?.rollouts.find((s) => s.name === r.spec.name)?.pingPong ?? 'ping';
-}
-
-/**
- * Ping-pong promotion leaves the stable Deployment on the old version (its Service carries no
- * traffic then); at clean-up the new stable version is the one the canary Deployment runs.
- */
-function pingPongStablePod(
-  r: LoadedRollout,
-  output: OutputSnapshot,
-  track: TrackLabel,
-  status: RolloutStatus | undefined,
-): PodTemplateInput {
-  const pod = stablePod(r, output, track);
-  if (!r.spec.pingPong || !status || pod.revision === status.stableRevision) return pod;
-  const live = liveCanaryPod(r, output, track);
-  return live && live.revision === status.stableRevision ? live : pod;
-}
-
-/**
- * While draining, the canary keeps the pods it runs, even if the source changed meanwhile. The
- * patched labels are re-applied when it is rendered, and the revision is the one it was rendered
- * with (the patch may have replaced a label value the revision was computed over).
- */
-function liveCanaryPod(r: LoadedRollout, output: OutputSnapshot, track: TrackLabel): PodTemplateInput | undefined {
-  const found = output.resources.find('Deployment', `${r.spec.workload.name}-canary`, r.spec.namespace);
-  if (!found) return undefined;
-  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
-  return { template, revision: recorded ?? templateRevision(template) };
-}
-
-const NO_PATCH = { labels: {}, annotations: {} };
-
-/** `render --step N`: every rollout at step N (0 = stable only), from the current stable state. */
-export function statesAtStep(
-  app: LoadedApp,
-  output: OutputSnapshot,
-  step: number,
-  track: TrackLabel,
-): RolloutRenderState[] {
-  return app.rollouts.map((r) => {
-    if (step > r.plan.steps.length) {
-      throw new InputError([
-        {
-          ...r.spec.origin,
-          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
-          severity: 'error',
-        },
-      ]);
-    }
-    return renderState(r, output, step === 0 ? { kind: 'stable' } : { kind: 'step', step }, track);
-  });
 }
 
 /**

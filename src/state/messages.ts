@@ -1,5 +1,6 @@
 import { describePhase } from '../render/phase';
-import { type AppCommand, sourcePod } from './app-state';
+import type { AppCommand } from './app-state';
+import { sourcePod } from './pods';
 import type { TrackLabel } from '../model/track';
 import { activeServesCanary, renderPhaseOf, switchStepOf } from './lifecycle';
 import type { LoadedApp } from '../spec/loaded-app';

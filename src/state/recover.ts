@@ -7,7 +7,8 @@ import { CANARY_SUFFIX, PING_PONG_LABEL, REVISION_ANNOTATION, TrackLabel } from 
 import { PodTemplateInput, podTemplateOf, stripTemplate } from '../render/workload';
 import { PodMetadataPatch } from '../model/rollout';
 import { LoadedApp, LoadedRollout } from '../spec/loaded-app';
-import { OutputSnapshot, sourcePod } from './app-state';
+import type { OutputSnapshot } from './app-state';
+import { sourcePod } from './pods';
 import { renderPhaseOf } from './lifecycle';
 import { RolloutStatus } from './status';
 

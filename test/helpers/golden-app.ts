@@ -11,7 +11,7 @@ import { defaultTrackLabel } from '../../src/model/track';
 import { AppLocation, loadSource, readSourceFiles } from '../../src/app/inputs';
 import { PodShare, simulateRequest, TrafficSplit } from '../../src/simulate/simulate';
 import type { LoadedApp, LoadedRollout } from '../../src/spec/loaded-app';
-import { statesAtStep } from '../../src/state/app-state';
+import { statesAtStep } from '../../src/state/render-states';
 
 const GOLDEN = path.join(__dirname, '..', 'golden');
 
