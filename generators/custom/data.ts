@@ -48,7 +48,7 @@ export interface MatchData {
   readonly queryParams: readonly ValueMatchData[];
   readonly cookies: readonly ValueMatchData[];
   readonly path?: { readonly type: string; readonly value: string } & MatchTypeFlags;
-  readonly method?: string;
+  readonly method?: { readonly type: string; readonly value: string } & MatchTypeFlags;
 }
 
 const NO_MODIFIER: HeaderModifier = { set: [], add: [], remove: [] };
@@ -92,7 +92,7 @@ function matchData(m: RouteMatch): MatchData {
     queryParams: m.queryParams.map(valueData),
     cookies: m.cookies.map(valueData),
     ...(m.path ? { path: { ...m.path, ...flags(m.path.type === 'PathPrefix' ? 'Prefix' : m.path.type) } } : {}),
-    ...(m.method ? { method: m.method } : {}),
+    ...(m.method ? { method: { ...m.method, ...flags(m.method.type) } } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 import type { TrafficState } from '../../src/model/plan';
-import type { RouteMatch } from '../../src/model/rollout';
+import { type RouteMatch, methodText } from '../../src/model/rollout';
 import { MAX_HEADERS_PER_MATCH, MAX_QUERY_PER_MATCH } from './matches';
 
 /** HTTPRouteMatch `method` enum. */
@@ -49,8 +49,12 @@ function matchFeatures(m: RouteMatch, label: string): string[] {
     out.push(
       `${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`,
     );
-  if (m.method && !METHODS.includes(m.method))
-    out.push(`${label}: method ${m.method} (HTTPRoute methods are ${METHODS.join(', ')})`);
+  if (m.method && m.method.type !== 'Exact')
+    out.push(
+      `${label}: method ${methodText(m.method)} (HTTPRoute matches one exact method; write one match per method with method: {exact: ...})`,
+    );
+  else if (m.method && !METHODS.includes(m.method.value))
+    out.push(`${label}: method ${m.method.value} (HTTPRoute methods are ${METHODS.join(', ')})`);
   if (m.path && !m.path.value.startsWith('/'))
     out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
   out.push(

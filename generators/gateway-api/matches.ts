@@ -25,7 +25,7 @@ export function conditionFields(m: RouteMatch): Json {
     ...(m.path ? { path: { type: m.path.type, value: m.path.value } } : {}),
     ...(m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {}),
     ...(m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {}),
-    ...(m.method ? { method: m.method } : {}),
+    ...(m.method ? { method: m.method.value } : {}),
   };
 }
 
@@ -58,10 +58,12 @@ function andMatch(m: Json, k: RouteMatch): { match: Json; conflicts: string[] } 
   const conflicts: string[] = [];
   const headers = merged(list(m.headers), k.headers.map(valueMatch), 'header', conflicts, (n) => n.toLowerCase());
   const query = merged(list(m.queryParams), k.queryParams.map(valueMatch), 'query parameter', conflicts, (n) => n);
-  if (k.method && typeof m.method === 'string' && m.method !== k.method) {
-    conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
+  // features.ts refuses a non-exact method (an HTTPRoute method is one exact value).
+  const own = k.method?.value;
+  if (own && typeof m.method === 'string' && m.method !== own) {
+    conflicts.push(`method ${own} ANDed with the rule's own method ${m.method} matches nothing`);
   }
-  const method = k.method ?? m.method;
+  const method = own ?? m.method;
   const match: Json = {
     ...(m.path !== undefined ? { path: m.path } : {}),
     ...(headers.length > 0 ? { headers } : {}),

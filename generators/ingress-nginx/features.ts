@@ -1,5 +1,5 @@
 import type { TrafficState } from '../../src/model/plan';
-import type { RouteMatch, ValueMatch } from '../../src/model/rollout';
+import { type RouteMatch, type ValueMatch, methodText } from '../../src/model/rollout';
 
 /**
  * ingress-nginx gives a canary Ingress one `canary-by-header` slot (Exact value or regex
@@ -60,7 +60,8 @@ function matchFeatures(match: RouteMatch, n: number): string[] {
     out.push(`match ${n}: ${describe('query parameter', q)} (ingress-nginx cannot match query parameters)`);
   if (match.path)
     out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  if (match.method)
+    out.push(`match ${n}: method ${methodText(match.method)} (ingress-nginx canary rules cannot match methods)`);
   for (const h of match.headers) {
     if (h.type === 'Prefix')
       out.push(
@@ -83,7 +84,7 @@ function describeConditions(match: RouteMatch): string[] {
     ...match.cookies.map((c) => describe('cookie', c)),
     ...match.queryParams.map((q) => describe('query', q)),
     ...(match.path ? [`path ${match.path.value}`] : []),
-    ...(match.method ? [`method ${match.method}`] : []),
+    ...(match.method ? [`method ${methodText(match.method)}`] : []),
   ];
 }
 

@@ -11,11 +11,11 @@ export function istioMatch(m: RouteMatch): Json {
     out.queryParams = Object.fromEntries(m.queryParams.map((q) => [q.name, stringMatch(q)]));
   if (m.path)
     out.uri = { [m.path.type === 'Exact' ? 'exact' : m.path.type === 'PathPrefix' ? 'prefix' : 'regex']: m.path.value };
-  if (m.method) out.method = { exact: m.method };
+  if (m.method) out.method = stringMatch(m.method);
   return out;
 }
 
-function stringMatch(v: ValueMatch): Json {
+function stringMatch(v: Pick<ValueMatch, 'type' | 'value'>): Json {
   return { [v.type === 'Exact' ? 'exact' : v.type === 'Prefix' ? 'prefix' : 'regex']: v.value };
 }
 

@@ -1,5 +1,5 @@
 import type { Capabilities } from './generator';
-import { RouteMatch } from '../model/rollout';
+import { RouteMatch, methodText } from '../model/rollout';
 import { TrafficState } from '../model/plan';
 
 /** Names every feature of a traffic state that a provider with these capabilities cannot express. Pure. */
@@ -31,6 +31,6 @@ function matchFeatures(caps: Capabilities, m: RouteMatch, label: string): string
     out.push(`${label}: query parameter match "${m.queryParams[0].name}"`);
   if (m.cookies.length > 0 && !caps.cookieMatch) out.push(`${label}: cookie match "${m.cookies[0].name}"`);
   if (m.path && !caps.pathMatch) out.push(`${label}: path match "${m.path.value}"`);
-  if (m.method && !caps.methodMatch) out.push(`${label}: method match "${m.method}"`);
+  if (m.method && !caps.methodMatch) out.push(`${label}: method match "${methodText(m.method)}"`);
   return out;
 }

@@ -158,7 +158,18 @@ export interface RouteMatch {
   readonly queryParams: readonly ValueMatch[];
   readonly cookies: readonly ValueMatch[];
   readonly path?: { readonly type: 'Exact' | 'PathPrefix' | 'RegularExpression'; readonly value: string };
-  readonly method?: string;
+  /** Argo setMirrorRoute `method`: a StringMatch (exact, regex or prefix), as upstream. */
+  readonly method?: MethodMatch;
+}
+
+export interface MethodMatch {
+  readonly type: StringMatchType;
+  readonly value: string;
+}
+
+/** A method condition as messages say it: `GET`, `regex GET|HEAD` or `prefix P`. */
+export function methodText(m: MethodMatch): string {
+  return m.type === 'Exact' ? m.value : `${m.type === 'Prefix' ? 'prefix' : 'regex'} ${m.value}`;
 }
 
 export interface NamedRoute {

@@ -33,7 +33,7 @@ export const ARGO_ROLLOUT_ANALYSIS_RULES: readonly FieldRule[] = [
     path: 'spec.strategy.canary.steps[].experiment',
     status: 'warned',
     subtree: true,
-    note: 'experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own',
+    note: 'rollgen runs no experiment (no ReplicaSets, no analyses) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: check what the experiment checks before you merge the next step',
   },
 ];
 

@@ -82,7 +82,7 @@ export function readBlueGreen(doc: ParsedDocument, replicas: number, out: Diagno
     },
     canaryPodMetadata: podMetadata(bg.previewMetadata),
     stablePodMetadata: podMetadata(bg.activeMetadata),
-    ...antiAffinityOf(bg),
+    ...antiAffinityOf(doc, bg, BLUE_GREEN, out),
     blueGreen: true,
     ...abortDelay(doc, bg, out),
   };

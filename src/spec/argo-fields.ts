@@ -140,7 +140,7 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
       path: `${CANARY}.steps[].plugin`,
       status: 'warned',
       subtree: true,
-      note: 'step plugins run in the Argo controller; rollgen skips the step',
+      note: 'rollgen runs no step plugin (they run in the Argo controller) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: do what the plugin does before you merge the next step',
     },
     subtree(`${CANARY}.steps[].setCanaryScale`, 'canary pods of the step'),
     subtree(`${CANARY}.steps[].setHeaderRoute`, 'a named header route to the canary'),

@@ -14,10 +14,13 @@ import {
   wrongDeploymentApi,
 } from './reader-common';
 import { blueGreenRollingUpdate, readBlueGreen } from './argo-bluegreen';
+import { rollingUpdateProblems } from './argo-rolling-update';
+import { combinedGate, holdForUnrunStep } from './argo-held-steps';
 import { NormalizeResult, providersFromArgo } from './providers';
 import {
   MirrorRoute,
   NamedRoute,
+  PauseSpec,
   ReplicaAmount,
   RouteMatch,
   RolloutSpec,
@@ -46,7 +49,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
   const routing = obj(canary.trafficRouting);
-  const diagnostics: Diagnostic[] = [];
+  const diagnostics: Diagnostic[] = rollingUpdateProblems(doc, spec);
   const name = str(meta.name) ?? '';
   const replicas = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
@@ -124,7 +127,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     },
     ...(pingPong ? { pingPong } : {}),
     ...removalGatesOf(doc, canary, diagnostics),
-    ...antiAffinityOf(canary),
+    ...antiAffinityOf(doc, canary, ['spec', 'strategy', 'canary'], diagnostics),
     ...(canary.dynamicStableScale === true ? { dynamicStableScale: true } : {}),
     ...(num(canary.minPodsPerReplicaSet) !== undefined
       ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) }
@@ -275,6 +278,7 @@ function walkSteps(
     const path: Path = ['spec', 'strategy', 'canary', 'steps', i];
     if (e.pause !== undefined) return applyPause(doc, steps, e.pause, path, out);
     if (e.analysis !== undefined) return applyAnalysis(doc, steps, leading, e.analysis, path, out);
+    if (e.experiment !== undefined || e.plugin !== undefined) return holdForUnrunStep(steps);
     if (!applyAction(doc, state, e, path, wc, out)) return;
     warnTrafficWithoutPods(doc, state, out);
     steps.push(snapshot(doc.locate(path), state, wc.managed));
@@ -344,10 +348,8 @@ function applyPause(doc: ParsedDocument, steps: StepSpec[], pause: unknown, path
     return;
   }
   const seconds = parseDuration(obj(pause).duration);
-  steps[steps.length - 1] = {
-    ...previous,
-    pause: seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds },
-  };
+  const gate: PauseSpec = seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds };
+  steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
 }
 
 function applyAction(
@@ -375,9 +377,7 @@ function applyAction(
   } else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    // experiment and plugin steps: the field ledger (argo-fields.ts) warns where they are.
-    const kind = Object.keys(e)[0];
-    if (kind === undefined)
+    if (Object.keys(e).length === 0)
       out.push({ ...doc.locate(path), message: 'an empty step does nothing; remove it', severity: 'warning' });
     return false;
   }
@@ -450,7 +450,8 @@ function mirrorMatches(list: unknown[]): RouteMatch[] {
     const e = obj(m);
     const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch(k, v));
     const path = e.path !== undefined ? stringMatch('', e.path) : undefined;
-    const method = str(obj(e.method).exact);
+    // exact, regex or prefix (the schema allows exactly one); each provider says which it can express.
+    const method = e.method !== undefined ? stringMatch('', e.method) : undefined;
     return {
       headers,
       queryParams: [],
@@ -458,7 +459,7 @@ function mirrorMatches(list: unknown[]): RouteMatch[] {
       ...(path
         ? { path: { type: path.type === 'Prefix' ? 'PathPrefix' : path.type, value: path.value } as RouteMatch['path'] }
         : {}),
-      ...(method ? { method } : {}),
+      ...(method ? { method: { type: method.type, value: method.value } } : {}),
     };
   });
 }

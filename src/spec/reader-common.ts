@@ -1,4 +1,4 @@
-import { Origin } from '../diagnostics';
+import { Diagnostic, Origin } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { RolloutSpec } from '../model/rollout';
 import { num, obj } from '../model/values';
@@ -32,12 +32,45 @@ export function unsupportedWorkload(kind: string | undefined): string {
   return `workloadRef.kind ${kind ?? '(none)'} is not supported: rollgen renders Deployments only; a ${kind ?? 'workload'} rollout needs the rollout controller in the cluster`;
 }
 
-/** Argo canary and blueGreen antiAffinity: preferredDuringScheduling... with a weight wins; otherwise requiredDuringScheduling... */
-export function antiAffinityOf(strategy: Record<string, unknown>): Pick<RolloutSpec, 'antiAffinity'> {
+/**
+ * Argo canary and blueGreen antiAffinity: exactly one of requiredDuringScheduling... and
+ * preferredDuringScheduling... (weight 1-100), as Argo's validation (ValidateRolloutStrategyAntiAffinity)
+ * demands; anything else is refused there, never narrowed to one of them.
+ */
+export function antiAffinityOf(
+  doc: ParsedDocument,
+  strategy: Record<string, unknown>,
+  at: readonly (string | number)[],
+  out: Diagnostic[],
+): Pick<RolloutSpec, 'antiAffinity'> {
   if (strategy.antiAffinity === undefined) return {};
-  const preferred = obj(strategy.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  const path = [...at, 'antiAffinity'];
+  const {
+    preferredDuringSchedulingIgnoredDuringExecution: preferred,
+    requiredDuringSchedulingIgnoredDuringExecution: required,
+  } = obj(strategy.antiAffinity);
+  if ((preferred === undefined) === (required === undefined)) {
+    const which = preferred === undefined ? ['neither', 'nor'] : ['both', 'and'];
+    out.push({
+      ...doc.locate(path),
+      message: `antiAffinity sets ${which[0]} requiredDuringSchedulingIgnoredDuringExecution ${which[1]} preferredDuringSchedulingIgnoredDuringExecution; Argo takes exactly one (and refuses this): keep the one you mean`,
+      severity: 'error',
+    });
+    return {};
+  }
   if (preferred === undefined) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+  const weight = num(obj(preferred).weight);
+  if (weight === undefined || weight < 1 || weight > 100)
+    out.push({
+      ...doc.locate(
+        obj(preferred).weight === undefined
+          ? [...path, 'preferredDuringSchedulingIgnoredDuringExecution']
+          : [...path, 'preferredDuringSchedulingIgnoredDuringExecution', 'weight'],
+      ),
+      message: `antiAffinity preferred weight ${weight ?? '(none)'}: Argo takes a weight from 1 to 100; write one (e.g. weight: 50)`,
+      severity: 'error',
+    });
+  return { antiAffinity: { preferredWeight: weight ?? 1 } };
 }
 
 /** Where the stable and canary (active and preview) Service names and their strategy are written, for located messages. */

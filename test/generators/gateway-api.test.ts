@@ -186,7 +186,7 @@ describe('render: canary rules', () => {
   });
 
   test('GIVEN a mirror route at 35% THEN a rule with the step backends and a RequestMirror filter to the canary; 100% omits percent', () => {
-    const mirror = { name: 'mirror', percentage: 35, matches: [match({ method: 'GET' })] };
+    const mirror = { name: 'mirror', percentage: 35, matches: [match({ method: { type: 'Exact', value: 'GET' } })] };
     const rules = rulesOf(one(render(ctx(), traffic({ weight: 10, mirrorRoutes: [mirror] }))));
     expect(rules[0]).toMatchObject({
       matches: [{ path: { type: 'PathPrefix', value: '/' }, method: 'GET' }],
@@ -200,7 +200,9 @@ describe('render: canary rules', () => {
   test('GIVEN header and mirror routes THEN their rules follow managedRoutes order, and only on useHeaderRoutes routes', () => {
     const t = traffic({
       headerRoutes: [{ name: 'beta', matches: [match({ headers: [vm('x-beta', '1')] })] }],
-      mirrorRoutes: [{ name: 'mirror', percentage: 50, matches: [match({ method: 'POST' })] }],
+      mirrorRoutes: [
+        { name: 'mirror', percentage: 50, matches: [match({ method: { type: 'Exact', value: 'POST' } })] },
+      ],
     });
     const rules = rulesOf(one(render(ctx(), t)));
     expect(rules.map((r) => (r.filters ? 'mirror' : (r.backendRefs as Json[])[0].name))).toEqual([
@@ -229,10 +231,12 @@ describe('what an HTTPRoute cannot express', () => {
       traffic({ matches: [match({ headers: [vm('A', '1'), vm('a', '2')] })] }),
       /header "a" appears twice/,
     ],
-    ['bad method', traffic({ matches: [match({ method: 'FETCH' })] }), /method FETCH/],
+    ['bad method', traffic({ matches: [match({ method: { type: 'Exact', value: 'FETCH' } })] }), /method FETCH/],
     [
       'mirror over 100',
-      traffic({ mirrorRoutes: [{ name: 'm', percentage: 150, matches: [match({ method: 'GET' })] }] }),
+      traffic({
+        mirrorRoutes: [{ name: 'm', percentage: 150, matches: [match({ method: { type: 'Exact', value: 'GET' } })] }],
+      }),
       /percentage 150/,
     ],
     ['fractional weight', traffic({ weight: 2.5 }), /weight 2.5/],

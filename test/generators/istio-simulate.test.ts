@@ -65,7 +65,14 @@ function requestFor(base: { host: string; path: string }, m: RouteMatch): SimReq
   const headers = Object.fromEntries(m.headers.map((h) => [h.name.toLowerCase(), sample(h)]));
   const query = Object.fromEntries(m.queryParams.map((q) => [q.name, sample(q)]));
   const p = m.path ? (m.path.type === 'Exact' ? m.path.value : `${m.path.value}/x`) : base.path;
-  return { host: base.host, path: p, method: m.method ?? 'GET', headers, cookies: {}, query };
+  return {
+    host: base.host,
+    path: p,
+    method: m.method ? sample({ name: '', ...m.method }) : 'GET',
+    headers,
+    cookies: {},
+    query,
+  };
 }
 
 const plain = (base: { host: string; path: string }): SimRequest => ({

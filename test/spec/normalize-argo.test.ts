@@ -196,7 +196,7 @@ describe('normalizeArgo: setMirrorRoute', () => {
             queryParams: [],
             cookies: [],
             path: { type: 'PathPrefix', value: '/api' },
-            method: 'GET',
+            method: { type: 'Exact', value: 'GET' },
           },
           { headers: [], queryParams: [], cookies: [], path: { type: 'Exact', value: '/health' } },
         ],
@@ -271,12 +271,13 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
     expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([]);
   });
 
-  test('GIVEN an experiment step WHEN read THEN it is skipped and the ledger warns naming experiment', () => {
+  test('GIVEN an experiment step WHEN read THEN it adds no step, the step before waits for a person, and the ledger warns naming experiment', () => {
     const text = argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`);
     const { rollout } = argo(text);
     expect(rollout.steps).toHaveLength(1);
+    expect(rollout.steps[0].pause).toEqual({ kind: 'manual' });
     expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS).map((d) => [d.severity, d.message.slice(0, 56)])).toEqual([
-      ['warning', 'spec.strategy.canary.steps[1].experiment: experiments ar'],
+      ['warning', 'spec.strategy.canary.steps[1].experiment: rollgen runs n'],
     ]);
   });
 });
