@@ -3225,11 +3225,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error6 = !!contextOptions.error;
+        const error7 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error6) {
+        if (error7) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3242,7 +3242,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error6, write: write3, hasColors, helpWidth };
+        return { error: error7, write: write3, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -3505,18 +3505,18 @@ var init_diagnostics = __esm({
 });
 
 // src/errors.ts
-function exitCodeFor(error6) {
-  if (error6 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4 }[error6.phase];
-  return error6 instanceof InputError ? 2 : 1;
+function exitCodeFor(error7) {
+  if (error7 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error7.phase];
+  return error7 instanceof InputError ? 2 : 1;
 }
-function describeError(error6, debug2) {
-  if (debug2 && error6 instanceof Error && error6.stack) return error6.stack;
-  if (error6 instanceof InputError) return error6.message;
-  if (!(error6 instanceof Error) || error6.name === "Error" || error6 instanceof TypeError) {
-    const text2 = error6 instanceof Error ? error6.message : String(error6);
+function describeError(error7, debug2) {
+  if (debug2 && error7 instanceof Error && error7.stack) return error7.stack;
+  if (error7 instanceof InputError) return error7.message;
+  if (!(error7 instanceof Error) || error7.name === "Error" || error7 instanceof TypeError) {
+    const text2 = error7 instanceof Error ? error7.message : String(error7);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return `error: ${error6.message.split("\n").map(printable).join("\n")}`;
+  return `error: ${error7.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -20512,8 +20512,8 @@ var require_dist = __commonJS({
     var resolveSymlinksAsync = function(path$1, state, callback$1) {
       const { queue, fs: fs$1, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs$1.realpath(path$1, (error6, resolvedPath) => {
-        if (error6) return queue.dequeue(suppressErrors ? null : error6, state);
+      fs$1.realpath(path$1, (error7, resolvedPath) => {
+        if (error7) return queue.dequeue(suppressErrors ? null : error7, state);
         fs$1.stat(resolvedPath, (error$1, stat) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
           if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
@@ -20566,24 +20566,24 @@ var require_dist = __commonJS({
     var limitFilesSync = (state) => {
       return state.paths.slice(0, state.options.maxFiles);
     };
-    var onlyCountsAsync = (state, error6, callback$1) => {
-      report(error6, callback$1, state.counts, state.options.suppressErrors);
+    var onlyCountsAsync = (state, error7, callback$1) => {
+      report(error7, callback$1, state.counts, state.options.suppressErrors);
       return null;
     };
-    var defaultAsync = (state, error6, callback$1) => {
-      report(error6, callback$1, state.paths, state.options.suppressErrors);
+    var defaultAsync = (state, error7, callback$1) => {
+      report(error7, callback$1, state.paths, state.options.suppressErrors);
       return null;
     };
-    var limitFilesAsync = (state, error6, callback$1) => {
-      report(error6, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+    var limitFilesAsync = (state, error7, callback$1) => {
+      report(error7, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
       return null;
     };
-    var groupsAsync = (state, error6, callback$1) => {
-      report(error6, callback$1, state.groups, state.options.suppressErrors);
+    var groupsAsync = (state, error7, callback$1) => {
+      report(error7, callback$1, state.groups, state.options.suppressErrors);
       return null;
     };
-    function report(error6, callback$1, output, suppressErrors) {
-      if (error6 && !suppressErrors) callback$1(error6, output);
+    function report(error7, callback$1, output, suppressErrors) {
+      if (error7 && !suppressErrors) callback$1(error7, output);
       else callback$1(null, output);
     }
     function build$1(options, isSynchronous) {
@@ -20600,9 +20600,9 @@ var require_dist = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error6, entries2 = []) => {
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error7, entries2 = []) => {
         callback$1(entries2, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error6, state);
+        state.queue.dequeue(state.options.suppressErrors ? null : error7, state);
       });
     };
     var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
@@ -20630,10 +20630,10 @@ var require_dist = __commonJS({
         this.count++;
         return this.count;
       }
-      dequeue(error6, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error6)) {
-          this.onQueueEmpty(error6, output);
-          if (error6) {
+      dequeue(error7, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error7)) {
+          this.onQueueEmpty(error7, output);
+          if (error7) {
             output.controller.abort();
             this.onQueueEmpty = void 0;
           }
@@ -20691,7 +20691,7 @@ var require_dist = __commonJS({
           groups: [],
           counts: new Counter(),
           options,
-          queue: new Queue((error6, state) => this.callbackInvoker(state, error6, callback$1)),
+          queue: new Queue((error7, state) => this.callbackInvoker(state, error7, callback$1)),
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
@@ -27461,10 +27461,10 @@ var require_jsep_cjs = __commonJS({
        * @throws
        */
       throwError(message) {
-        const error6 = new Error(message + " at character " + this.index);
-        error6.index = this.index;
-        error6.description = message;
-        throw error6;
+        const error7 = new Error(message + " at character " + this.index);
+        error7.index = this.index;
+        error7.description = message;
+        throw error7;
       }
       /**
        * Run a given hook
@@ -28562,9 +28562,9 @@ var require_codegen = __commonJS({
       }
     };
     var Throw = class extends Node3 {
-      constructor(error6) {
+      constructor(error7) {
         super();
-        this.error = error6;
+        this.error = error7;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -28801,9 +28801,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error6) {
+      constructor(error7) {
         super();
-        this.error = error6;
+        this.error = error7;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -28994,9 +28994,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error6 = this.name("e");
-          this._currNode = node.catch = new Catch(error6);
-          catchCode(error6);
+          const error7 = this.name("e");
+          this._currNode = node.catch = new Catch(error7);
+          catchCode(error7);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -29005,8 +29005,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error6) {
-        return this._leafNode(new Throw(error6));
+      throw(error7) {
+        return this._leafNode(new Throw(error7));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -29362,10 +29362,10 @@ var require_errors = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error6 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error7 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error6, errorPaths);
+      const errObj = errorObjectCode(cxt, error7, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -29373,10 +29373,10 @@ var require_errors = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error6 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error7 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error6, errorPaths);
+      const errObj = errorObjectCode(cxt, error7, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -29427,19 +29427,19 @@ var require_errors = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error6, errorPaths) {
+    function errorObjectCode(cxt, error7, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error6, errorPaths);
+      return errorObject(cxt, error7, errorPaths);
     }
-    function errorObject(cxt, error6, errorPaths = {}) {
+    function errorObject(cxt, error7, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error6, keyValues);
+      extraErrorProps(cxt, error7, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -33160,7 +33160,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error6 = {
+    var error7 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -33169,7 +33169,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -33185,7 +33185,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error6 = {
+    var error7 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -33194,7 +33194,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -33215,7 +33215,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error6 = {
+    var error7 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -33227,7 +33227,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33247,7 +33247,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error6 = {
+    var error7 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -33256,7 +33256,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -33282,7 +33282,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error6 = {
+    var error7 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -33294,7 +33294,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33313,7 +33313,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -33322,7 +33322,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, schema: schema4, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -33393,7 +33393,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error6 = {
+    var error7 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -33405,7 +33405,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33436,7 +33436,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error6 = {
+    var error7 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -33445,7 +33445,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, data, $data, schema: schema4, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema4)
@@ -33502,14 +33502,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error6 = {
+    var error7 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema: schema4 } = cxt;
         if ($data || schema4 && typeof schema4 == "object") {
@@ -33531,7 +33531,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error6 = {
+    var error7 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -33539,7 +33539,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         if (!$data && schema4.length === 0)
@@ -33618,7 +33618,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -33627,7 +33627,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error6,
+      error: error7,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -33746,7 +33746,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error6 = {
+    var error7 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -33755,7 +33755,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error6,
+      error: error7,
       code(cxt) {
         const { schema: schema4, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -33779,7 +33779,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -33789,7 +33789,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, data, it } = cxt;
         let min;
@@ -33967,7 +33967,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -33975,7 +33975,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, schema: schema4, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema4))
@@ -34012,7 +34012,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -34022,7 +34022,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -34296,7 +34296,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -34304,7 +34304,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, it } = cxt;
         if (!Array.isArray(schema4))
@@ -34381,7 +34381,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -34389,7 +34389,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -34515,7 +34515,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error6 = {
+    var error7 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -34524,7 +34524,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error6,
+      error: error7,
       code(cxt, ruleType) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -34679,7 +34679,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error6 = {
+    var error7 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -34687,7 +34687,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error6,
+      error: error7,
       code(cxt) {
         const { gen, data, schema: schema4, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -35063,11 +35063,11 @@ function redact(text2, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error6, token) {
-  if (error6 instanceof ScmError) return error6;
-  const failure2 = typeof error6 === "object" && error6 !== null ? error6 : { message: String(error6) };
+function toScmError(action, error7, token) {
+  if (error7 instanceof ScmError) return error7;
+  const failure2 = typeof error7 === "object" && error7 !== null ? error7 : { message: String(error7) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error6));
+  const exists = status === 422 && /already exists/i.test(messageOf(error7));
   return new ScmError(action, status, redact(explain2(failure2, status), token), {
     ...exists ? { outcome: "already-exists" } : {}
   });
@@ -35100,12 +35100,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error6) {
-  const status = error6?.response?.status;
+function statusOf2(error7) {
+  const status = error7?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error6) {
-  return responseMessage(error6?.response?.data) ?? "";
+function messageOf(error7) {
+  return responseMessage(error7?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH;
 var init_errors2 = __esm({
@@ -35122,9 +35122,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error6) {
-    if (statusOf2(error6) === 404) return void 0;
-    throw error6;
+  } catch (error7) {
+    if (statusOf2(error7) === 404) return void 0;
+    throw error7;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -35148,8 +35148,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error6) {
-    if (statusOf2(error6) !== 422 || !/already exists/i.test(messageOf(error6))) throw error6;
+  } catch (error7) {
+    if (statusOf2(error7) !== 422 || !/already exists/i.test(messageOf(error7))) throw error7;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -35340,8 +35340,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error6) {
-                e2 = error6;
+              } catch (error7) {
+                e2 = error7;
                 {
                   this.trigger("error", e2);
                 }
@@ -35351,8 +35351,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises4)).find(function(x) {
               return x != null;
             });
-          } catch (error6) {
-            e = error6;
+          } catch (error7) {
+            e = error7;
             {
               this.trigger("error", e);
             }
@@ -35464,10 +35464,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error6, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error7, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error6 != null ? error6 : new BottleneckError$1(message));
+              this._reject(error7 != null ? error7 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -35501,7 +35501,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error6, eventInfo, passed;
+          var error7, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -35519,24 +35519,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error6 = error1;
-            return this._onFailure(error6, eventInfo, clearGlobalState, run3, free);
+            error7 = error1;
+            return this._onFailure(error7, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error6, eventInfo;
+          var error7, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error6 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error6, eventInfo, clearGlobalState, run3, free);
+          error7 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error7, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error6, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error7, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error6, eventInfo);
+            retry2 = await this.Events.trigger("failed", error7, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -35546,7 +35546,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error6);
+              return this._reject(error7);
             }
           }
         }
@@ -35825,7 +35825,7 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error6, reject, resolve17, returned, task;
+          var args, cb, error7, reject, resolve17, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
             ({ task, args, resolve: resolve17, reject } = this._queue.shift());
@@ -35836,9 +35836,9 @@ var require_light = __commonJS({
                   return resolve17(returned);
                 };
               } catch (error1) {
-                error6 = error1;
+                error7 = error1;
                 return function() {
-                  return reject(error6);
+                  return reject(error7);
                 };
               }
             })();
@@ -35972,8 +35972,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error6) {
-                  e = error6;
+                } catch (error7) {
+                  e = error7;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -36306,14 +36306,14 @@ var require_light = __commonJS({
             return done2;
           }
           async _addToQueue(job) {
-            var args, blocked, error6, options, reachedHWM, shifted, strategy2;
+            var args, blocked, error7, options, reachedHWM, shifted, strategy2;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy: strategy2 } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error6 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error6 });
-              job.doDrop({ error: error6 });
+              error7 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error7 });
+              job.doDrop({ error: error7 });
               return false;
             }
             if (blocked) {
@@ -36524,25 +36524,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error6) {
-  return error6.request !== void 0;
+function isRequestError(error7) {
+  return error7.request !== void 0;
 }
-async function errorRequest(state, octokit, error6, options) {
-  if (!isRequestError(error6) || !error6?.request.request) {
-    throw error6;
+async function errorRequest(state, octokit, error7, options) {
+  if (!isRequestError(error7) || !error7?.request.request) {
+    throw error7;
   }
-  if (error6.status >= 400 && !state.doNotRetry.includes(error6.status)) {
+  if (error7.status >= 400 && !state.doNotRetry.includes(error7.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error6, retries, retryAfter);
+    throw octokit.retry.retryRequest(error7, retries, retryAfter);
   }
-  throw error6;
+  throw error7;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error6, info) {
-    const maxRetries = ~~error6.request.request?.retries;
-    const after = ~~error6.request.request?.retryAfter;
+  limiter.on("failed", function(error7, info) {
+    const maxRetries = ~~error7.request.request?.retries;
+    const after = ~~error7.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -36558,11 +36558,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error6 = new RequestError(response.data.errors[0].message, 500, {
+    const error7 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error6, options);
+    return errorRequest(state, octokit, error7, options);
   }
   return response;
 }
@@ -36578,12 +36578,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error6, retries, retryAfter) => {
-        error6.request.request = Object.assign({}, error6.request.request, {
+      retryRequest: (error7, retries, retryAfter) => {
+        error7.request.request = Object.assign({}, error7.request.request, {
           retries,
           retryAfter
         });
-        return error6;
+        return error7;
       }
     }
   };
@@ -36630,12 +36630,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error6) => error6.type === "RATE_LIMITED")) {
-      const error6 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error7) => error7.type === "RATE_LIMITED")) {
+      const error7 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error6;
+      throw error7;
     }
   }
   return req;
@@ -36716,19 +36716,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error6, info) {
+    state.retryLimiter.on("failed", async function(error7, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error6.status !== 401;
-      if (!(shouldRetryGraphQL || error6.status === 403 || error6.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error7.status !== 401;
+      if (!(shouldRetryGraphQL || error7.status === 403 || error7.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error6.message)) {
-          const retryAfter2 = Number(error6.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error7.message)) {
+          const retryAfter2 = Number(error7.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -36738,11 +36738,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error6.response.headers != null && error6.response.headers["x-ratelimit-remaining"] === "0" || (error6.response.data?.errors ?? []).some(
+        if (error7.response.headers != null && error7.response.headers["x-ratelimit-remaining"] === "0" || (error7.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error6.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error7.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -36904,8 +36904,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error6) => {
-        return orig(error6, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error7) => {
+        return orig(error7, options);
       });
     };
   }
@@ -37643,8 +37643,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error6) {
-        if (error6 instanceof RangeError) {
+      } catch (error7) {
+        if (error7 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -37652,7 +37652,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error6;
+        throw error7;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -37765,13 +37765,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
         );
-      } catch (error6) {
-        if (error6 instanceof RangeError) {
+      } catch (error7) {
+        if (error7 instanceof RangeError) {
           const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error6;
+        throw error7;
       }
     };
   }
@@ -37814,26 +37814,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error6) {
+  } catch (error7) {
     let message = "Unknown Error";
-    if (error6 instanceof Error) {
-      if (error6.name === "AbortError") {
-        error6.status = 500;
-        throw error6;
+    if (error7 instanceof Error) {
+      if (error7.name === "AbortError") {
+        error7.status = 500;
+        throw error7;
       }
-      message = error6.message;
-      if (error6.name === "TypeError" && "cause" in error6) {
-        if (error6.cause instanceof Error) {
-          message = error6.cause.message;
-        } else if (typeof error6.cause === "string") {
-          message = error6.cause;
+      message = error7.message;
+      if (error7.name === "TypeError" && "cause" in error7) {
+        if (error7.cause instanceof Error) {
+          message = error7.cause.message;
+        } else if (typeof error7.cause === "string") {
+          message = error7.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error6;
+    requestError.cause = error7;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -38310,12 +38310,12 @@ function requestLog(octokit) {
         `${requestOptions.method} ${path35} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error6) => {
-      const requestId = error6.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error7) => {
+      const requestId = error7.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path35} - ${error6.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path35} - ${error7.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error6;
+      throw error7;
     });
   });
 }
@@ -38384,8 +38384,8 @@ function iterator(octokit, route2, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error6) {
-          if (error6.status !== 409) throw error6;
+        } catch (error7) {
+          if (error7.status !== 409) throw error7;
           url = "";
           return {
             value: {
@@ -40947,11 +40947,11 @@ function retryAfterAsSecondaryLimit(octokit) {
     try {
       return await request4(options);
     } catch (e) {
-      const error6 = e;
-      const headers2 = error6.response?.headers ?? {};
-      const limited = error6.status === 429 || error6.status === 403;
-      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error6.message))
-        error6.message = `${error6.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      const error7 = e;
+      const headers2 = error7.response?.headers ?? {};
+      const limited = error7.status === 429 || error7.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error7.message))
+        error7.message = `${error7.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
       throw e;
     }
   });
@@ -41115,24 +41115,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error6) {
-    const status = statusOf2(error6);
+  } catch (error7) {
+    const status = statusOf2(error7);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error6)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error7)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error6)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error7)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error6;
+    throw error7;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -41148,9 +41148,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error6) {
-    const status = statusOf2(error6);
-    if (status !== void 0 && status < 500) throw error6;
+  } catch (error7) {
+    const status = statusOf2(error7);
+    if (status !== void 0 && status < 500) throw error7;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -41267,8 +41267,8 @@ function createGitHubScm(connection2, options = {}) {
   const guard = async (action, work) => {
     try {
       return await work();
-    } catch (error6) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error6, connection2.token);
+    } catch (error7) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error7, connection2.token);
     }
   };
   return {
@@ -41733,8 +41733,8 @@ var Directives = class _Directives {
     if (prefix) {
       try {
         return prefix + decodeURIComponent(suffix);
-      } catch (error6) {
-        onError(String(error6));
+      } catch (error7) {
+        onError(String(error7));
         return null;
       }
     }
@@ -41828,9 +41828,9 @@ function createNodeAnchors(doc, prefix) {
         if (typeof ref === "object" && ref.anchor && (isScalar(ref.node) || isCollection(ref.node))) {
           ref.node.anchor = ref.anchor;
         } else {
-          const error6 = new Error("Failed to resolve repeated object (this should not happen)");
-          error6.source = source;
-          throw error6;
+          const error7 = new Error("Failed to resolve repeated object (this should not happen)");
+          error7.source = source;
+          throw error7;
         }
       }
     },
@@ -44634,12 +44634,12 @@ var YAMLWarning = class extends YAMLError {
     super("YAMLWarning", pos, code, message);
   }
 };
-var prettifyError = (src, lc) => (error6) => {
-  if (error6.pos[0] === -1)
+var prettifyError = (src, lc) => (error7) => {
+  if (error7.pos[0] === -1)
     return;
-  error6.linePos = error6.pos.map((pos) => lc.linePos(pos));
-  const { line, col } = error6.linePos[0];
-  error6.message += ` at line ${line}, column ${col}`;
+  error7.linePos = error7.pos.map((pos) => lc.linePos(pos));
+  const { line, col } = error7.linePos[0];
+  error7.message += ` at line ${line}, column ${col}`;
   let ci = col - 1;
   let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
   if (ci >= 60 && lineStr.length > 80) {
@@ -44657,12 +44657,12 @@ var prettifyError = (src, lc) => (error6) => {
   }
   if (/[^ ]/.test(lineStr)) {
     let count3 = 1;
-    const end = error6.linePos[1];
+    const end = error7.linePos[1];
     if (end?.line === line && end.col > col) {
       count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
     }
     const pointer = " ".repeat(ci) + "^".repeat(count3);
-    error6.message += `:
+    error7.message += `:
 
 ${lineStr}
 ${pointer}
@@ -45375,7 +45375,7 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
   const mode = source[0];
   let indent = 0;
   let chomp = "";
-  let error6 = -1;
+  let error7 = -1;
   for (let i = 1; i < source.length; ++i) {
     const ch = source[i];
     if (!chomp && (ch === "-" || ch === "+"))
@@ -45384,12 +45384,12 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
       const n = Number(ch);
       if (!indent && n)
         indent = n;
-      else if (error6 === -1)
-        error6 = offset + i;
+      else if (error7 === -1)
+        error7 = offset + i;
     }
   }
-  if (error6 !== -1)
-    onError(error6, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+  if (error7 !== -1)
+    onError(error7, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
   let hasSpace = false;
   let comment = "";
   let length2 = source.length;
@@ -45667,8 +45667,8 @@ function composeScalar(ctx, token, tagToken, onError) {
   try {
     const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
     scalar = isScalar(res) ? res : new Scalar(res);
-  } catch (error6) {
-    const msg = error6 instanceof Error ? error6.message : String(error6);
+  } catch (error7) {
+    const msg = error7 instanceof Error ? error7.message : String(error7);
     onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
     scalar = new Scalar(value);
   }
@@ -45773,8 +45773,8 @@ function composeNode(ctx, token, props, onError) {
         node = composeCollection(CN, ctx, token, props, onError);
         if (anchor)
           node.anchor = anchor.source.substring(1);
-      } catch (error6) {
-        const message = error6 instanceof Error ? error6.message : String(error6);
+      } catch (error7) {
+        const message = error7 instanceof Error ? error7.message : String(error7);
         onError(token, "RESOURCE_EXHAUSTION", message);
       }
       break;
@@ -46013,11 +46013,11 @@ ${cb}` : comment;
         break;
       case "error": {
         const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-        const error6 = new YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+        const error7 = new YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
         if (this.atDirectives || !this.doc)
-          this.errors.push(error6);
+          this.errors.push(error7);
         else
-          this.doc.errors.push(error6);
+          this.doc.errors.push(error7);
         break;
       }
       case "doc-end": {
@@ -47017,8 +47017,8 @@ var Parser = class {
   peek(n) {
     return this.stack[this.stack.length - n];
   }
-  *pop(error6) {
-    const token = error6 ?? this.stack.pop();
+  *pop(error7) {
+    const token = error7 ?? this.stack.pop();
     if (!token) {
       const message = "Tried to pop an empty stack";
       yield { type: "error", offset: this.offset, source: "", message };
@@ -48659,16 +48659,16 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error6 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
+  const error7 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
-    error6("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+    error7("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
-    error6(
+    error7(
       "output",
       `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
     );
   if (isPattern(source) && typeof e.name === "string")
-    error6(
+    error7(
       "name",
       `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
     );
@@ -52262,7 +52262,7 @@ function matchData(m) {
     queryParams: m.queryParams.map(valueData),
     cookies: m.cookies.map(valueData),
     ...m.path ? { path: { ...m.path, ...flags(m.path.type === "PathPrefix" ? "Prefix" : m.path.type) } } : {},
-    ...m.method ? { method: m.method } : {}
+    ...m.method ? { method: { ...m.method, ...flags(m.method.type) } } : {}
   };
 }
 function valueData(v) {
@@ -52738,6 +52738,23 @@ var capabilities7 = {
 // generators/gateway-api/check.ts
 init_diagnostics();
 
+// src/model/rollout.ts
+function pingPongSides(rollout, stable) {
+  const pp = rollout.pingPong;
+  if (!pp) return rollout;
+  const pingPong = { ...pp, ...stable ? { stable } : {} };
+  if (pp.alongside) return { ...rollout, pingPong };
+  const [stableService, canaryService] = sideServices(pingPong);
+  return { ...rollout, pingPong, traffic: { ...rollout.traffic, stableService, canaryService } };
+}
+function sideServices(pp) {
+  return pp.stable === "pong" ? [pp.pong, pp.ping] : [pp.ping, pp.pong];
+}
+var otherSide = (side) => side === "ping" ? "pong" : "ping";
+function methodText(m) {
+  return m.type === "Exact" ? m.value : `${m.type === "Prefix" ? "prefix" : "regex"} ${m.value}`;
+}
+
 // src/contract/capabilities.ts
 function missingFeatures(caps, t) {
   const out = [];
@@ -52766,7 +52783,7 @@ function matchFeatures2(caps, m, label) {
     out.push(`${label}: query parameter match "${m.queryParams[0].name}"`);
   if (m.cookies.length > 0 && !caps.cookieMatch) out.push(`${label}: cookie match "${m.cookies[0].name}"`);
   if (m.path && !caps.pathMatch) out.push(`${label}: path match "${m.path.value}"`);
-  if (m.method && !caps.methodMatch) out.push(`${label}: method match "${m.method}"`);
+  if (m.method && !caps.methodMatch) out.push(`${label}: method match "${methodText(m.method)}"`);
   return out;
 }
 
@@ -52785,7 +52802,7 @@ function conditionFields(m) {
     ...m.path ? { path: { type: m.path.type, value: m.path.value } } : {},
     ...m.headers.length > 0 ? { headers: m.headers.map(valueMatch) } : {},
     ...m.queryParams.length > 0 ? { queryParams: m.queryParams.map(valueMatch) } : {},
-    ...m.method ? { method: m.method } : {}
+    ...m.method ? { method: m.method.value } : {}
   };
 }
 function crossMatches(ruleMatches2, conditions2, first2) {
@@ -52804,10 +52821,11 @@ function andMatch(m, k) {
   const conflicts = [];
   const headers2 = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
   const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
-  if (k.method && typeof m.method === "string" && m.method !== k.method) {
-    conflicts.push(`method ${k.method} ANDed with the rule's own method ${m.method} matches nothing`);
+  const own = k.method?.value;
+  if (own && typeof m.method === "string" && m.method !== own) {
+    conflicts.push(`method ${own} ANDed with the rule's own method ${m.method} matches nothing`);
   }
-  const method = k.method ?? m.method;
+  const method = own ?? m.method;
   const match = {
     ...m.path !== void 0 ? { path: m.path } : {},
     ...headers2.length > 0 ? { headers: headers2 } : {},
@@ -52865,8 +52883,12 @@ function matchFeatures3(m, label) {
     out.push(
       `${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`
     );
-  if (m.method && !METHODS.includes(m.method))
-    out.push(`${label}: method ${m.method} (HTTPRoute methods are ${METHODS.join(", ")})`);
+  if (m.method && m.method.type !== "Exact")
+    out.push(
+      `${label}: method ${methodText(m.method)} (HTTPRoute matches one exact method; write one match per method with method: {exact: ...})`
+    );
+  else if (m.method && !METHODS.includes(m.method.value))
+    out.push(`${label}: method ${m.method.value} (HTTPRoute methods are ${METHODS.join(", ")})`);
   if (m.path && !m.path.value.startsWith("/"))
     out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
   out.push(
@@ -54116,7 +54138,8 @@ function matchFeatures5(match, n) {
     out.push(`match ${n}: ${describe4("query parameter", q)} (ingress-nginx cannot match query parameters)`);
   if (match.path)
     out.push(`match ${n}: path ${match.path.type} ${match.path.value} (ingress-nginx canary rules cannot match paths)`);
-  if (match.method) out.push(`match ${n}: method ${match.method} (ingress-nginx canary rules cannot match methods)`);
+  if (match.method)
+    out.push(`match ${n}: method ${methodText(match.method)} (ingress-nginx canary rules cannot match methods)`);
   for (const h of match.headers) {
     if (h.type === "Prefix")
       out.push(
@@ -54138,7 +54161,7 @@ function describeConditions(match) {
     ...match.cookies.map((c) => describe4("cookie", c)),
     ...match.queryParams.map((q) => describe4("query", q)),
     ...match.path ? [`path ${match.path.value}`] : [],
-    ...match.method ? [`method ${match.method}`] : []
+    ...match.method ? [`method ${methodText(match.method)}`] : []
   ];
 }
 function describe4(what, m) {
@@ -54316,7 +54339,7 @@ function istioMatch(m) {
     out.queryParams = Object.fromEntries(m.queryParams.map((q) => [q.name, stringMatch(q)]));
   if (m.path)
     out.uri = { [m.path.type === "Exact" ? "exact" : m.path.type === "PathPrefix" ? "prefix" : "regex"]: m.path.value };
-  if (m.method) out.method = { exact: m.method };
+  if (m.method) out.method = stringMatch(m.method);
   return out;
 }
 function stringMatch(v) {
@@ -56738,7 +56761,7 @@ function rolloutAnalysis(spec, index, track, config, out) {
       );
     else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
   }
-  Object.values(steps).forEach((list5) => list5.forEach((a) => warnUnbounded(a, out)));
+  for (const [n, list5] of Object.entries(steps)) list5.forEach((a) => warnUnbounded(spec, Number(n), a, out));
   if (Object.keys(steps).length === 0 && !background2) return void 0;
   return { steps, ...background2 ? { background: background2 } : {} };
 }
@@ -56767,13 +56790,16 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path35, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
-function warnUnbounded(a, out) {
+function warnUnbounded(spec, n, a, out) {
+  const name = spec.steps[n - 1]?.name;
+  const at = `step ${n}${name ? ` (${name})` : ""}`;
+  const instead = spec.format === "argo" && spec.blueGreen ? "" : ", or use it as background analysis";
   for (const m of a.metrics)
     if (effectiveCount(m) === void 0)
       out.push(
         diagnosticAt(
           m.origin,
-          `metric "${m.name}" has an interval and no count: in a step analysis it runs until it fails, so the step never passes; add count, or use it as background analysis`,
+          `metric "${m.name}" has an interval and no count: in the analysis gating ${at} it is measured until it fails and never completes (as in Argo), so that gate never passes and the rollout waits there until you promote or abort it; add count${instead}`,
           "warning"
         )
       );
@@ -56958,7 +56984,7 @@ var ARGO_ROLLOUT_ANALYSIS_RULES = [
     path: "spec.strategy.canary.steps[].experiment",
     status: "warned",
     subtree: true,
-    note: "experiments are not run: rollgen starts no experiment ReplicaSets; the step adds no step of its own"
+    note: "rollgen runs no experiment (no ReplicaSets, no analyses) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: check what the experiment checks before you merge the next step"
   }
 ];
 function analysisTemplateLedger(kind, file) {
@@ -57001,7 +57027,7 @@ var BLUE_GREEN_RULES = [
   honoured(`${BG}.autoPromotionEnabled`, "false: the switch waits for a person (manual gate after the preview)"),
   honoured(
     `${BG}.autoPromotionSeconds`,
-    "a timed gate after the preview (ignored when autoPromotionEnabled is false, as Argo)"
+    "a timed gate after the preview (ignored, and warned, when autoPromotionEnabled is false, as Argo)"
   ),
   honoured(`${BG}.previewReplicaCount`, "pods of the preview step; the switch runs all replicas"),
   honoured(
@@ -57106,7 +57132,7 @@ var argoRolloutFields = (inputs10) => ({
       path: `${CANARY2}.steps[].plugin`,
       status: "warned",
       subtree: true,
-      note: "step plugins run in the Argo controller; rollgen skips the step"
+      note: "rollgen runs no step plugin (they run in the Argo controller) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: do what the plugin does before you merge the next step"
     },
     subtree(`${CANARY2}.steps[].setCanaryScale`, "canary pods of the step"),
     subtree(`${CANARY2}.steps[].setHeaderRoute`, "a named header route to the canary"),
@@ -57427,20 +57453,6 @@ function describePhase(p, steps, names = []) {
       return "draining (routes to stable only; canary workloads are removed by the next advance)";
   }
 }
-
-// src/model/rollout.ts
-function pingPongSides(rollout, stable) {
-  const pp = rollout.pingPong;
-  if (!pp) return rollout;
-  const pingPong = { ...pp, ...stable ? { stable } : {} };
-  if (pp.alongside) return { ...rollout, pingPong };
-  const [stableService, canaryService] = sideServices(pingPong);
-  return { ...rollout, pingPong, traffic: { ...rollout.traffic, stableService, canaryService } };
-}
-function sideServices(pp) {
-  return pp.stable === "pong" ? [pp.pong, pp.ping] : [pp.ping, pp.pong];
-}
-var otherSide = (side) => side === "ping" ? "pong" : "ping";
 
 // src/render/services.ts
 var ASSIGNED_SPEC_FIELDS = [
@@ -57780,14 +57792,37 @@ function scaledToZero(who) {
 function unsupportedWorkload(kind) {
   return `workloadRef.kind ${kind ?? "(none)"} is not supported: rollgen renders Deployments only; a ${kind ?? "workload"} rollout needs the rollout controller in the cluster`;
 }
-function antiAffinityOf(strategy2) {
+function antiAffinityOf(doc, strategy2, at, out) {
   if (strategy2.antiAffinity === void 0) return {};
-  const preferred = obj(strategy2.antiAffinity).preferredDuringSchedulingIgnoredDuringExecution;
+  const path35 = [...at, "antiAffinity"];
+  const {
+    preferredDuringSchedulingIgnoredDuringExecution: preferred,
+    requiredDuringSchedulingIgnoredDuringExecution: required
+  } = obj(strategy2.antiAffinity);
+  if (preferred === void 0 === (required === void 0)) {
+    const which = preferred === void 0 ? ["neither", "nor"] : ["both", "and"];
+    out.push({
+      ...doc.locate(path35),
+      message: `antiAffinity sets ${which[0]} requiredDuringSchedulingIgnoredDuringExecution ${which[1]} preferredDuringSchedulingIgnoredDuringExecution; Argo takes exactly one (and refuses this): keep the one you mean`,
+      severity: "error"
+    });
+    return {};
+  }
   if (preferred === void 0) return { antiAffinity: {} };
-  return { antiAffinity: { preferredWeight: num(obj(preferred).weight) ?? 1 } };
+  const weight = num(obj(preferred).weight);
+  if (weight === void 0 || weight < 1 || weight > 100)
+    out.push({
+      ...doc.locate(
+        obj(preferred).weight === void 0 ? [...path35, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path35, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
+      ),
+      message: `antiAffinity preferred weight ${weight ?? "(none)"}: Argo takes a weight from 1 to 100; write one (e.g. weight: 50)`,
+      severity: "error"
+    });
+  return { antiAffinity: { preferredWeight: weight ?? 1 } };
 }
 function serviceOrigins(doc, strategy2, at, stableKey, canaryKey) {
   return {
+    strategy: doc.locate(at),
     ...strategy2[stableKey] !== void 0 ? { stable: doc.locate([...at, stableKey]) } : {},
     ...strategy2[canaryKey] !== void 0 ? { canary: doc.locate([...at, canaryKey]) } : {}
   };
@@ -57810,6 +57845,7 @@ function readBlueGreen(doc, replicas2, out) {
       message: `previewReplicaCount ${previewCount} is more than replicas (${replicas2}); the preview runs ${replicas2} pods`,
       severity: "warning"
     });
+  out.push(...ignoredAutoPromotionSeconds(doc, bg));
   const stepOrigin = doc.locate(BLUE_GREEN2);
   const previewStep = {
     ...emptyStep(stepOrigin, { count: Math.min(previewCount ?? replicas2, replicas2) }),
@@ -57838,7 +57874,7 @@ function readBlueGreen(doc, replicas2, out) {
     },
     canaryPodMetadata: podMetadata(bg.previewMetadata),
     stablePodMetadata: podMetadata(bg.activeMetadata),
-    ...antiAffinityOf(bg),
+    ...antiAffinityOf(doc, bg, BLUE_GREEN2, out),
     blueGreen: true,
     ...abortDelay(doc, bg, out)
   };
@@ -57861,6 +57897,17 @@ function promotionPause(bg) {
   const seconds2 = num(bg.autoPromotionSeconds) ?? 0;
   return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
 }
+function ignoredAutoPromotionSeconds(doc, bg) {
+  const seconds2 = num(bg.autoPromotionSeconds);
+  if (bg.autoPromotionEnabled !== false || seconds2 === void 0 || seconds2 <= 0) return [];
+  return [
+    {
+      ...doc.locate([...BLUE_GREEN2, "autoPromotionSeconds"]),
+      message: `autoPromotionSeconds ${seconds2} is ignored because autoPromotionEnabled is false (as Argo): the switch after the preview waits for a person to merge it. Remove autoPromotionSeconds, or remove autoPromotionEnabled for a timed gate of ${seconds2} s`,
+      severity: "warning"
+    }
+  ];
+}
 function scaleDownPause(bg) {
   const seconds2 = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
   return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
@@ -57878,6 +57925,50 @@ function blueGreenRollingUpdate(spec) {
 }
 function error3(doc, path35, message) {
   return { ...doc.locate(path35), message, severity: "error" };
+}
+
+// src/spec/argo-rolling-update.ts
+function rollingUpdateProblems(doc, spec) {
+  const strategy2 = obj(spec.strategy);
+  const out = [];
+  const check14 = (block, key2) => {
+    const problem = intOrPercentProblem(key2, obj(strategy2[block])[key2]);
+    if (problem) out.push(error4(doc, ["spec", "strategy", block, key2], problem));
+  };
+  check14("canary", "maxSurge");
+  check14("canary", "maxUnavailable");
+  check14("blueGreen", "maxUnavailable");
+  const canary = obj(strategy2.canary);
+  if (isZero(canary.maxSurge) && isZero(canary.maxUnavailable))
+    out.push(
+      error4(
+        doc,
+        ["spec", "strategy", "canary", "maxUnavailable"],
+        "maxSurge and maxUnavailable are both 0, so no pod can be added or replaced and the rollout never progresses (Argo and Kubernetes refuse this); raise one of them (e.g. maxUnavailable: 1)"
+      )
+    );
+  return out;
+}
+function intOrPercentProblem(key2, v) {
+  if (typeof v !== "string" || /^[0-9]+%$/.test(v)) return void 0;
+  if (/^[0-9]+$/.test(v))
+    return `${key2} "${v}" is a string without %: Argo reads it as ${v}% and Kubernetes refuses it in a Deployment; write ${v} (a number of pods) or "${v}%" (a percentage)`;
+  return `${key2} "${v}" is neither a number of pods nor a percentage; write a number (1) or a percentage ("25%")`;
+}
+var isZero = (v) => v === 0 || v === "0%";
+function error4(doc, path35, message) {
+  return { ...doc.locate(path35), message, severity: "error" };
+}
+
+// src/spec/argo-held-steps.ts
+function holdForUnrunStep(steps) {
+  const previous = steps[steps.length - 1];
+  if (previous) steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, { kind: "manual" }) };
+}
+function combinedGate(a, b) {
+  if (a.kind === "manual" || b.kind === "manual") return { kind: "manual" };
+  if (a.kind === "timed" && b.kind === "timed") return { kind: "timed", seconds: a.seconds + b.seconds };
+  return b.kind === "none" ? a : b;
 }
 
 // src/spec/providers.ts
@@ -57943,7 +58034,7 @@ function normalizeArgo(doc, inputs10) {
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
   const routing = obj(canary.trafficRouting);
-  const diagnostics = [];
+  const diagnostics = rollingUpdateProblems(doc, spec);
   const name = str(meta.name) ?? "";
   const replicas2 = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? "");
@@ -57958,7 +58049,7 @@ function normalizeArgo(doc, inputs10) {
   const blueGreen = obj(spec.strategy).blueGreen !== void 0 ? readBlueGreen(doc, replicas2, diagnostics) : void 0;
   if (obj(spec.strategy).canary === void 0 === (blueGreen === void 0))
     diagnostics.push(
-      error4(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+      error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
     );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const pingPong = pingPongOf(doc, canary, diagnostics);
@@ -57973,7 +58064,7 @@ function normalizeArgo(doc, inputs10) {
     });
   if (!sides && stable !== void 0 && stable === canarySvc)
     diagnostics.push(
-      error4(
+      error5(
         doc,
         ["spec", "strategy", "canary", "canaryService"],
         `canaryService and stableService are both "${stable}"; name a second Service for the canary (Argo refuses this too)`
@@ -58015,7 +58106,7 @@ function normalizeArgo(doc, inputs10) {
     },
     ...pingPong ? { pingPong } : {},
     ...removalGatesOf(doc, canary, diagnostics),
-    ...antiAffinityOf(canary),
+    ...antiAffinityOf(doc, canary, ["spec", "strategy", "canary"], diagnostics),
     ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
     ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
@@ -58031,11 +58122,11 @@ function pingPongOf(doc, canary, out) {
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error4(doc, [...path35, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error5(doc, [...path35, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
-        error4(
+        error5(
           doc,
           path35,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
@@ -58043,7 +58134,7 @@ function pingPongOf(doc, canary, out) {
       );
   if (canary.trafficRouting === void 0)
     out.push(
-      error4(
+      error5(
         doc,
         path35,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
@@ -58058,11 +58149,11 @@ function removalGatesOf(doc, canary, out) {
   const at = (f) => ["spec", "strategy", "canary", f];
   if (promotion !== void 0 && canary.trafficRouting === void 0)
     out.push(
-      error4(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
+      error5(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
     );
   if (promotion !== void 0 && canary.dynamicStableScale === true)
     out.push(
-      error4(
+      error5(
         doc,
         at("dynamicStableScale"),
         "dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one"
@@ -58079,9 +58170,9 @@ function argoWorkload(doc, root, replicas2, out) {
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error4(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+      out.push(error5(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
     else if (!isAppsV1(ref.apiVersion))
-      out.push(error4(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
+      out.push(error5(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
@@ -58130,6 +58221,7 @@ function walkSteps(doc, raw, wc, out) {
     const path35 = ["spec", "strategy", "canary", "steps", i];
     if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path35, out);
     if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path35, out);
+    if (e.experiment !== void 0 || e.plugin !== void 0) return holdForUnrunStep(steps);
     if (!applyAction(doc, state, e, path35, wc, out)) return;
     warnTrafficWithoutPods(doc, state, out);
     steps.push(snapshot(doc.locate(path35), state, wc.managed));
@@ -58159,7 +58251,7 @@ function background(doc, canary, entryOfStep, out) {
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error4(
+      error5(
         doc,
         [...path35, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
@@ -58179,17 +58271,15 @@ function applyPause(doc, steps, pause, path35, out) {
     return;
   }
   const seconds2 = parseDuration(obj(pause).duration);
-  steps[steps.length - 1] = {
-    ...previous,
-    pause: seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 }
-  };
+  const gate = seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
+  steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
 }
 function applyAction(doc, state, e, path35, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   else if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error4(
+        error5(
           doc,
           [...path35, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
@@ -58201,8 +58291,7 @@ function applyAction(doc, state, e, path35, wc, out) {
   } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
   else {
-    const kind = Object.keys(e)[0];
-    if (kind === void 0)
+    if (Object.keys(e).length === 0)
       out.push({ ...doc.locate(path35), message: "an empty step does nothing; remove it", severity: "warning" });
     return false;
   }
@@ -58256,13 +58345,13 @@ function mirrorMatches(list5) {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
     const path35 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
-    const method = str(obj(e.method).exact);
+    const method = e.method !== void 0 ? stringMatch2("", e.method) : void 0;
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
       ...path35 ? { path: { type: path35.type === "Prefix" ? "PathPrefix" : path35.type, value: path35.value } } : {},
-      ...method ? { method } : {}
+      ...method ? { method: { type: method.type, value: method.value } } : {}
     };
   });
 }
@@ -58278,7 +58367,7 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error4(doc, path35, message) {
+function error5(doc, path35, message) {
   return { ...doc.locate(path35), message, severity: "error" };
 }
 
@@ -58449,7 +58538,7 @@ function normalizeKruise(doc, inputs10) {
   const strategyKey = blueGreen ? "blueGreen" : "canary";
   if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== void 0))
     diagnostics.push(
-      error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+      error6(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
     );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap2(meta.annotations);
@@ -58457,9 +58546,9 @@ function normalizeKruise(doc, inputs10) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error5(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(error6(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   } else if (!isAppsV1(ref.apiVersion))
-    diagnostics.push(error5(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
+    diagnostics.push(error6(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
   const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));
@@ -58514,7 +58603,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error5(
+      error6(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -58528,7 +58617,7 @@ function fractionalTraffic(doc, steps, stepsPath) {
     const traffic = obj(s).traffic;
     if (typeof traffic !== "string" || !/^\s*\d+\.\d+%\s*$/.test(traffic)) return [];
     return [
-      error5(
+      error6(
         doc,
         [...stepsPath, i, "traffic"],
         `step ${i + 1}: traffic ${traffic.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic))}% or ${Math.ceil(parseFloat(traffic))}%`
@@ -58566,7 +58655,10 @@ function kruiseTraffic(doc, strategyKey, canary, sharedRouting, out, inputs10) {
   const providers = routings.length > 0 ? providerFromKruiseRouting(doc, first2, base, out, inputs10) : [];
   return {
     ...service ? { stableService: service, canaryService: noCanaryService ? service : `${service}-canary` } : {},
-    ...service ? { serviceOrigins: { stable: doc.locate([...base, "service"]) } } : {},
+    serviceOrigins: {
+      ...service ? { stable: doc.locate([...base, "service"]) } : {},
+      strategy: doc.locate(routings.length > 0 ? base : ["spec", "strategy", strategyKey])
+    },
     generateCanaryService: service !== void 0 && !noCanaryService,
     weightTotal: 100,
     providers,
@@ -58611,7 +58703,7 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error5(doc, path35, message) {
+function error6(doc, path35, message) {
   const o = doc.locate(path35);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
@@ -58924,11 +59016,18 @@ function checkDeploymentRuns(r, found, report, warn2) {
       `the Rollout has no spec.replicas, so Argo runs its default of 1 replica, not Deployment "${name}"'s ${own}; rollgen renders 1. Set spec.replicas: ${own} on the Rollout to keep them`
     );
 }
+function lacksStableService(r) {
+  const { stableService, providers } = r.traffic;
+  const subsetOnly = providers.every((p) => p.provider === "istio" && p.options.destinationRule !== void 0);
+  return providers.length > 0 && !stableService && !subsetOnly;
+}
 function checkServices(r, resources, report) {
-  const { stableService, canaryService, generateCanaryService, providers } = r.traffic;
-  const subsetOnly = providers.length > 0 && providers.every((p) => p.provider === "istio" && p.options.destinationRule !== void 0);
-  if (providers.length > 0 && !stableService && !subsetOnly)
-    report(r.origin, "traffic routing needs a stable Service (Kruise trafficRoutings[].service, Argo stableService)");
+  const { stableService, canaryService, generateCanaryService } = r.traffic;
+  if (lacksStableService(r))
+    report(
+      r.traffic.serviceOrigins?.strategy ?? r.origin,
+      r.format === "argo" ? "trafficRouting needs stableService: add it with the name of the Service your routing sends stable traffic to (Argo refuses trafficRouting without it)" : "traffic routing needs a stable Service: add trafficRoutings[].service with the name of the Service your routing sends stable traffic to"
+    );
   if (stableService && !resources.find("Service", stableService, r.namespace) && !resources.wasRejected("Service", stableService, r.namespace))
     report(r.traffic.serviceOrigins?.stable ?? r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
@@ -59253,7 +59352,7 @@ function bindProviders(app, spec, resources, out) {
     }
     const { options, diagnostics } = bindOptions(generator, ref);
     out.push(...diagnostics);
-    if (diagnostics.length > 0) return void 0;
+    if (diagnostics.length > 0 || lacksStableService(spec)) return void 0;
     const provider = {
       generator,
       options,
@@ -59437,13 +59536,13 @@ var MOVE = "move it to the app's source, where rollgen renders it and rolls a ch
 function outputKustomizationProblems(doc) {
   if (!isObject(doc.value)) return [];
   const problems = [];
-  const error6 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
+  const error7 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
   for (const [key2, value] of Object.entries(doc.value)) {
-    if (key2 in CHANGES) error6([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
-    else if (key2 === "labels") labelProblems(value).forEach((i) => error6([key2, i], labelMessage(value, i)));
+    if (key2 in CHANGES) error7([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
+    else if (key2 === "labels") labelProblems(value).forEach((i) => error7([key2, i], labelMessage(value, i)));
     else if (!KNOWN.includes(key2)) {
       const meant = suggestName(key2, KNOWN);
-      error6(
+      error7(
         [key2],
         `\`${key2}\` is not a Kustomization field: kustomize refuses this file${meant ? ` (did you mean ${meant}?)` : ""}`
       );
@@ -59578,6 +59677,7 @@ function readOutput(loc, cwd) {
 function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlStream(f.path, f.text))) {
   let status;
   let kustomization;
+  let listed = [];
   const objects = [];
   const diagnostics = [];
   const renderedFiles = [];
@@ -59590,7 +59690,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
     const { documents, diagnostics: problems, release: release2 } = parsed[i];
     diagnostics.push(...problems);
     if (base === STATUS_FILE) status = statusOf(documents[0], diagnostics);
-    else if (base === "kustomization.yaml") checkKustomization(documents[0], diagnostics);
+    else if (base === "kustomization.yaml") listed = checkKustomization(documents[0], diagnostics);
     else
       for (const d of documents)
         if (isOutputObject(d, diagnostics))
@@ -59600,7 +59700,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
     ...status ? { status } : {},
-    ...kustomization !== void 0 ? { kustomization } : {},
+    ...kustomization !== void 0 ? { kustomization, listed } : {},
     resources: new ResourceSet(objects),
     texts: new Map(contents.files.map((f) => [path14.basename(f.path), f.text])),
     renderedFiles,
@@ -59631,10 +59731,60 @@ function checkKustomization(d, out) {
   if (d && !isObject(d.value))
     out.push({ ...d.origin, message: `not a Kustomization (a map with resources:); ${RESTORE}`, severity: "error" });
   else if (d) out.push(...outputKustomizationProblems(d));
+  const resources = d && isObject(d.value) ? d.value.resources : void 0;
+  return Array.isArray(resources) ? resources.map(String) : [];
 }
 
-// src/state/app-state.ts
+// src/state/pods.ts
 init_errors();
+function sourcePod(r, track) {
+  let byTrack = sourcePods.get(r);
+  if (!byTrack) sourcePods.set(r, byTrack = /* @__PURE__ */ new Map());
+  let pod = byTrack.get(track.key);
+  if (!pod) {
+    const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
+    byTrack.set(track.key, pod = { template, revision: templateRevision(template) });
+  }
+  return pod;
+}
+var sourcePods = /* @__PURE__ */ new WeakMap();
+function stablePod(r, output, track) {
+  if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
+  const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace);
+  if (!found)
+    throw new StateError(
+      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`
+    );
+  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
+  return { template, revision: templateRevision(template) };
+}
+function canaryPodOf(r, output, phase, track, status) {
+  const source = sourcePod(r, track);
+  if (phase.kind === "draining") return liveCanaryPod(r, output, track) ?? source;
+  const recorded = status?.canaryRevision;
+  if (recorded === void 0 || recorded === source.revision) return source;
+  const live = liveCanaryPod(r, output, track);
+  if (live?.revision === recorded) return live;
+  if (phase.kind === "promoting" && r.plan.steps.length > 0)
+    throw new StateError(
+      `rollout ${r.spec.name} promotes revision ${recorded}, but the output has no Deployment "${r.spec.workload.name}-canary" running it; restore it from git history`
+    );
+  return source;
+}
+function pingPongStablePod(r, output, track, status) {
+  const pod = stablePod(r, output, track);
+  if (!r.spec.pingPong || !status || pod.revision === status.stableRevision) return pod;
+  const live = liveCanaryPod(r, output, track);
+  return live && live.revision === status.stableRevision ? live : pod;
+}
+function liveCanaryPod(r, output, track) {
+  const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
+  if (!found) return void 0;
+  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
+  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
+  return { template, revision: recorded ?? templateRevision(template) };
+}
+var NO_PATCH = { labels: {}, annotations: {} };
 
 // src/state/lifecycle.ts
 init_errors();
@@ -59757,194 +59907,6 @@ function renderPhaseOf(s) {
     default:
       return { kind: "stable" };
   }
-}
-
-// src/state/app-state.ts
-function sourcePod(r, track) {
-  let byTrack = sourcePods.get(r);
-  if (!byTrack) sourcePods.set(r, byTrack = /* @__PURE__ */ new Map());
-  let pod = byTrack.get(track.key);
-  if (!pod) {
-    const template = stripTemplate(podTemplateOf(r.deployment), track, NO_PATCH);
-    byTrack.set(track.key, pod = { template, revision: templateRevision(template) });
-  }
-  return pod;
-}
-var sourcePods = /* @__PURE__ */ new WeakMap();
-function stablePod(r, output, track) {
-  if (!output.status?.rollouts.some((s) => s.name === r.spec.name)) return sourcePod(r, track);
-  const found = output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace);
-  if (!found)
-    throw new StateError(
-      `output has status for rollout ${r.spec.name} but no Deployment "${r.spec.workload.name}"; restore it from git history`
-    );
-  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.stablePodMetadata);
-  return { template, revision: templateRevision(template) };
-}
-function holdNotes(app) {
-  return app.rollouts.filter((r) => r.spec.pausedBy).map(
-    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
-  );
-}
-function transitionApp(app, output, command, track, removal2 = "one-commit") {
-  const previous = output.status;
-  const actions = [];
-  const before = app.rollouts.map(
-    (r) => withPingPong(
-      r,
-      previous?.rollouts.find((s) => s.name === r.spec.name)
-    )
-  );
-  const moved = app.rollouts.map((r, i) => {
-    const t = applyCommand(command, before[i], r, track, removal2);
-    if (t) actions.push({ rollout: r.spec.name, action: t.action });
-    return t?.status ?? before[i];
-  });
-  const statuses = moved.filter((s) => s !== void 0);
-  if (statuses.length === app.rollouts.length) lockStep(app, before, statuses, actions);
-  actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
-  const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
-  const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
-  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved[i]), track, moved[i]));
-  const named = app.rollouts.find(
-    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
-  );
-  const stepNames2 = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
-  return { status, actions, states, ...stepNames2 ? { stepNames: stepNames2 } : {} };
-}
-function blueGreenAction(app, a, statuses) {
-  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
-  const s = statuses.find((x) => x.name === a.rollout);
-  if (!plan?.blueGreen || !s || s.draining !== void 0) return a;
-  const name = s.phase === "Progressing" ? plan.steps[s.step - 1]?.name : s.phase === "Promoting" ? "scale down old" : void 0;
-  return name ? { ...a, action: `${a.action} (${name})` } : a;
-}
-function withPingPong(r, s) {
-  if (!s) return s;
-  if (r.spec.pingPong) return s.pingPong ? s : { ...s, pingPong: "ping" };
-  if (!s.pingPong) return s;
-  const { pingPong: _dropped, ...rest } = s;
-  return rest;
-}
-function applyCommand(command, current2, r, track, removal2) {
-  const revision = sourcePod(r, track).revision;
-  if (r.spec.removalGates) removal2 = "two-commits";
-  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
-  const changed = (command.kind === "advance" || command.kind === "promote") && stepsChanged(current2, r, revision);
-  if (changed) return changed;
-  if (command.kind === "advance")
-    return advanceRollout(
-      current2,
-      r.spec.name,
-      revision,
-      r.plan.steps.length,
-      removal2,
-      r.spec.pingPong !== void 0,
-      switchStepOf(r.plan.steps)
-    );
-  if (!current2) return void 0;
-  const abortRemoval = r.plan.abortGate ? "two-commits" : removal2;
-  if (command.kind === "abort")
-    return current2.phase === "Progressing" ? abortRollout(current2, abortRemoval) : void 0;
-  const servesActive = command.kind === "promote" && activeServesCanary(current2, switchStepOf(r.plan.steps));
-  if (revision !== current2.canaryRevision && !servesActive) return void 0;
-  if (command.kind === "retry")
-    return current2.phase === "Aborted" ? retryRollout({ ...current2, steps: r.plan.steps.length }) : void 0;
-  return current2.phase === "Progressing" ? promoteRollout(current2, command.full) : void 0;
-}
-function lockStep(app, before, statuses, actions) {
-  for (const routing of app.routings) {
-    const idx = app.rollouts.map((r, i) => routing.members.includes(r.spec.name) ? i : -1).filter((i) => i >= 0);
-    const starter = idx.find((i) => started(before[i], statuses[i]));
-    if (starter === void 0) continue;
-    for (const i of idx) {
-      const s = statuses[i];
-      if (i === starter || started(before[i], s) || before[i]?.phase !== "Progressing") continue;
-      statuses[i] = { ...s, phase: "Progressing", step: 1 };
-      const action = `restart at step 1 in lock-step with ${app.rollouts[starter].spec.name}`;
-      const existing = actions.findIndex((a) => a.rollout === s.name);
-      if (existing >= 0) actions[existing] = { rollout: s.name, action };
-      else actions.push({ rollout: s.name, action });
-    }
-  }
-}
-function started(before, after) {
-  return after.phase === "Progressing" && after.step === 1 && (before?.phase !== "Progressing" || before.canaryRevision !== after.canaryRevision);
-}
-function historyEntry(a, statuses) {
-  const s = statuses.find((x) => x.name === a.rollout);
-  return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
-}
-function renderState(r, output, phase, track, status) {
-  const canaryPod = canaryPodOf(r, output, phase, track, status);
-  const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
-  return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
-}
-function canaryPodOf(r, output, phase, track, status) {
-  const source = sourcePod(r, track);
-  if (phase.kind === "draining") return liveCanaryPod(r, output, track) ?? source;
-  const recorded = status?.canaryRevision;
-  if (recorded === void 0 || recorded === source.revision) return source;
-  const live = liveCanaryPod(r, output, track);
-  if (live?.revision === recorded) return live;
-  if (phase.kind === "promoting" && r.plan.steps.length > 0)
-    throw new StateError(
-      `rollout ${r.spec.name} promotes revision ${recorded}, but the output has no Deployment "${r.spec.workload.name}-canary" running it; restore it from git history`
-    );
-  return source;
-}
-function recordedStates(app, output, track) {
-  return app.rollouts.map((r) => {
-    const status = output.status?.rollouts.find((s) => s.name === r.spec.name);
-    return renderState(r, output, renderPhaseOf(status), track, status);
-  });
-}
-function recordedSide(output, r) {
-  return output.status?.rollouts.find((s) => s.name === r.spec.name)?.pingPong ?? "ping";
-}
-function pingPongStablePod(r, output, track, status) {
-  const pod = stablePod(r, output, track);
-  if (!r.spec.pingPong || !status || pod.revision === status.stableRevision) return pod;
-  const live = liveCanaryPod(r, output, track);
-  return live && live.revision === status.stableRevision ? live : pod;
-}
-function liveCanaryPod(r, output, track) {
-  const found = output.resources.find("Deployment", `${r.spec.workload.name}-canary`, r.spec.namespace);
-  if (!found) return void 0;
-  const template = stripTemplate(podTemplateOf(found.object), track, r.spec.canaryPodMetadata);
-  const recorded = found.object.metadata.annotations?.[REVISION_ANNOTATION];
-  return { template, revision: recorded ?? templateRevision(template) };
-}
-var NO_PATCH = { labels: {}, annotations: {} };
-function statesAtStep(app, output, step, track) {
-  return app.rollouts.map((r) => {
-    if (step > r.plan.steps.length) {
-      throw new InputError([
-        {
-          ...r.spec.origin,
-          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
-          severity: "error"
-        }
-      ]);
-    }
-    return renderState(r, output, step === 0 ? { kind: "stable" } : { kind: "step", step }, track);
-  });
-}
-function stepsChanged(current2, r, revision) {
-  const now = r.plan.steps.length;
-  if (current2?.phase !== "Progressing" || current2.steps === now || revision !== current2.canaryRevision) return;
-  if (r.spec.format === "argo") {
-    const action = `steps changed from ${current2.steps} to ${now}: ${now === 0 ? "promote (no steps)" : "restart at step 1"}, as Argo does`;
-    const restart = now === 0 ? { phase: "Promoting", step: 0 } : { step: 1 };
-    return { status: { ...current2, ...restart, steps: now }, action };
-  }
-  throw new InputError([
-    {
-      ...r.spec.steps[0]?.origin ?? r.spec.origin,
-      message: `rollout ${r.spec.name} is at step ${current2.step} of ${current2.steps}, and its steps are now ${now}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current2.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
-      severity: "error"
-    }
-  ]);
 }
 
 // src/state/messages.ts
@@ -60671,6 +60633,37 @@ function derivesFrom(candidate, base) {
   return candidate.kind === base.kind && candidate.metadata.name === `${base.metadata.name}-canary`;
 }
 
+// src/state/render-states.ts
+init_errors();
+function renderState(r, output, phase, track, status) {
+  const canaryPod = canaryPodOf(r, output, phase, track, status);
+  const side = r.spec.pingPong ? { stableSide: status?.pingPong ?? recordedSide(output, r) } : {};
+  return { rollout: r, phase, stablePod: pingPongStablePod(r, output, track, status), canaryPod, ...side };
+}
+function recordedStates(app, output, track) {
+  return app.rollouts.map((r) => {
+    const status = output.status?.rollouts.find((s) => s.name === r.spec.name);
+    return renderState(r, output, renderPhaseOf(status), track, status);
+  });
+}
+function recordedSide(output, r) {
+  return output.status?.rollouts.find((s) => s.name === r.spec.name)?.pingPong ?? "ping";
+}
+function statesAtStep(app, output, step, track) {
+  return app.rollouts.map((r) => {
+    if (step > r.plan.steps.length) {
+      throw new InputError([
+        {
+          ...r.spec.origin,
+          message: `rollout ${r.spec.name} has ${r.plan.steps.length} steps; --step ${step} does not exist`,
+          severity: "error"
+        }
+      ]);
+    }
+    return renderState(r, output, step === 0 ? { kind: "stable" } : { kind: "step", step }, track);
+  });
+}
+
 // src/state/drift.ts
 function changedFiles(recorded, current2) {
   return Object.keys(recorded).sort().flatMap((file) => {
@@ -60694,12 +60687,10 @@ function describeField(c) {
   const path35 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
   return `${path35 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
 }
-function kustomizationDrift(text2, owned) {
+function kustomizationDrift(listed, owned) {
   if (owned.length === 0) return void 0;
-  if (text2 === void 0) return { file: "kustomization.yaml", kind: "missing" };
-  const resources = parseDocument(text2).toJS()?.resources;
-  const listed = new Set(Array.isArray(resources) ? resources.map(String) : []);
-  const unlisted = owned.filter((f) => !listed.has(f));
+  if (listed === void 0) return { file: "kustomization.yaml", kind: "missing" };
+  const unlisted = owned.filter((f) => !listed.includes(f));
   return unlisted.length > 0 ? { file: "kustomization.yaml", kind: "unlisted", unlisted } : void 0;
 }
 
@@ -60710,7 +60701,7 @@ function detectDrift(app, loc, output, peers) {
   if (!status?.digests || !output.fileDigests) return state;
   const present = output.fileDigests;
   const listing = kustomizationDrift(
-    output.kustomization,
+    output.listed,
     (status.files ?? []).filter((f) => f in present)
   );
   if (listing) state.push(listing);
@@ -60753,6 +60744,119 @@ function driftDiagnostics(drift, loc, output, cwd) {
       message: `drift: ${text2.slice(file.length + 2)}; the next advance refuses to overwrite it without --force`
     };
   });
+}
+
+// src/state/app-state.ts
+init_errors();
+function holdNotes(app) {
+  return app.rollouts.filter((r) => r.spec.pausedBy).map(
+    (r) => `${app.name}/${r.spec.name}: paused by ${r.spec.pausedBy.field}; nothing is proposed for it until that is false`
+  );
+}
+function transitionApp(app, output, command, track, removal2 = "one-commit") {
+  const previous = output.status;
+  const actions = [];
+  const before = app.rollouts.map(
+    (r) => withPingPong(
+      r,
+      previous?.rollouts.find((s) => s.name === r.spec.name)
+    )
+  );
+  const moved = app.rollouts.map((r, i) => {
+    const t = applyCommand(command, before[i], r, track, removal2);
+    if (t) actions.push({ rollout: r.spec.name, action: t.action });
+    return t?.status ?? before[i];
+  });
+  const statuses = moved.filter((s) => s !== void 0);
+  if (statuses.length === app.rollouts.length) lockStep(app, before, statuses, actions);
+  actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
+  const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
+  const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
+  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved[i]), track, moved[i]));
+  const named = app.rollouts.find(
+    (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
+  );
+  const stepNames2 = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  return { status, actions, states, ...stepNames2 ? { stepNames: stepNames2 } : {} };
+}
+function blueGreenAction(app, a, statuses) {
+  const plan = app.rollouts.find((r) => r.spec.name === a.rollout)?.plan;
+  const s = statuses.find((x) => x.name === a.rollout);
+  if (!plan?.blueGreen || !s || s.draining !== void 0) return a;
+  const name = s.phase === "Progressing" ? plan.steps[s.step - 1]?.name : s.phase === "Promoting" ? "scale down old" : void 0;
+  return name ? { ...a, action: `${a.action} (${name})` } : a;
+}
+function withPingPong(r, s) {
+  if (!s) return s;
+  if (r.spec.pingPong) return s.pingPong ? s : { ...s, pingPong: "ping" };
+  if (!s.pingPong) return s;
+  const { pingPong: _dropped, ...rest } = s;
+  return rest;
+}
+function applyCommand(command, current2, r, track, removal2) {
+  const revision = sourcePod(r, track).revision;
+  if (r.spec.removalGates) removal2 = "two-commits";
+  if (command.kind === "advance" && r.spec.pausedBy) return void 0;
+  const changed = (command.kind === "advance" || command.kind === "promote") && stepsChanged(current2, r, revision);
+  if (changed) return changed;
+  if (command.kind === "advance")
+    return advanceRollout(
+      current2,
+      r.spec.name,
+      revision,
+      r.plan.steps.length,
+      removal2,
+      r.spec.pingPong !== void 0,
+      switchStepOf(r.plan.steps)
+    );
+  if (!current2) return void 0;
+  const abortRemoval = r.plan.abortGate ? "two-commits" : removal2;
+  if (command.kind === "abort")
+    return current2.phase === "Progressing" ? abortRollout(current2, abortRemoval) : void 0;
+  const servesActive = command.kind === "promote" && activeServesCanary(current2, switchStepOf(r.plan.steps));
+  if (revision !== current2.canaryRevision && !servesActive) return void 0;
+  if (command.kind === "retry")
+    return current2.phase === "Aborted" ? retryRollout({ ...current2, steps: r.plan.steps.length }) : void 0;
+  return current2.phase === "Progressing" ? promoteRollout(current2, command.full) : void 0;
+}
+function lockStep(app, before, statuses, actions) {
+  for (const routing of app.routings) {
+    const idx = app.rollouts.map((r, i) => routing.members.includes(r.spec.name) ? i : -1).filter((i) => i >= 0);
+    const starter = idx.find((i) => started(before[i], statuses[i]));
+    if (starter === void 0) continue;
+    for (const i of idx) {
+      const s = statuses[i];
+      if (i === starter || started(before[i], s) || before[i]?.phase !== "Progressing") continue;
+      statuses[i] = { ...s, phase: "Progressing", step: 1 };
+      const action = `restart at step 1 in lock-step with ${app.rollouts[starter].spec.name}`;
+      const existing = actions.findIndex((a) => a.rollout === s.name);
+      if (existing >= 0) actions[existing] = { rollout: s.name, action };
+      else actions.push({ rollout: s.name, action });
+    }
+  }
+}
+function started(before, after) {
+  return after.phase === "Progressing" && after.step === 1 && (before?.phase !== "Progressing" || before.canaryRevision !== after.canaryRevision);
+}
+function historyEntry(a, statuses) {
+  const s = statuses.find((x) => x.name === a.rollout);
+  return { rollout: a.rollout, action: a.action, step: s.step, revision: s.canaryRevision ?? s.stableRevision };
+}
+function stepsChanged(current2, r, revision) {
+  const now = r.plan.steps.length;
+  if (current2?.phase !== "Progressing" || current2.steps === now || revision !== current2.canaryRevision) return;
+  if (r.spec.format === "argo") {
+    const action = `steps changed from ${current2.steps} to ${now}: ${now === 0 ? "promote (no steps)" : "restart at step 1"}, as Argo does`;
+    const restart = now === 0 ? { phase: "Promoting", step: 0 } : { step: 1 };
+    return { status: { ...current2, ...restart, steps: now }, action };
+  }
+  throw new InputError([
+    {
+      ...r.spec.steps[0]?.origin ?? r.spec.origin,
+      message: `rollout ${r.spec.name} is at step ${current2.step} of ${current2.steps}, and its steps are now ${now}: Kruise refuses a change to the number of steps while a rollout progresses. Restore the ${current2.steps} steps until it is promoted, or abort it (rollgen abort) and change them then`,
+      severity: "error"
+    }
+  ]);
 }
 
 // src/app/output-state.ts
@@ -61985,7 +62089,7 @@ function analysisLines(plan) {
         const when = [
           m.successCondition ? `success: ${m.successCondition}` : "",
           m.failureCondition ? `failure: ${m.failureCondition}` : "",
-          m.count !== void 0 ? `count ${m.count}` : m.interval !== void 0 ? "until the gate ends" : "",
+          m.count !== void 0 ? `count ${m.count}` : m.interval !== void 0 ? unbounded(a.kind) : "",
           m.interval !== void 0 ? `every ${m.interval}s` : "",
           m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : "",
           m.dryRun ? "dry run" : ""
@@ -61995,6 +62099,7 @@ function analysisLines(plan) {
     ])
   );
 }
+var unbounded = (kind) => kind === "background" ? "until the gate ends" : "no count: never completes, so this gate never passes";
 function withShared(plan, own, shared2) {
   if (!plan.trafficRouting) return own;
   const tagged = `${shared2} (${plan.trafficRouting.name})`;
@@ -62856,7 +62961,7 @@ async function runToEnd(spec, o) {
     if (isCompleted(round.verdict.phase)) return { record, verdict: round.verdict };
     const owed = spec.metrics.some((m) => !unboundedDone(spec, record, m.name) && !metricDone(m, record));
     if (!owed || round.taken === 0 && !round.next)
-      return { record, verdict: verdict(spec, record, { terminating: true }) };
+      return { record, verdict: verdict(spec, record, { terminating: o.background }) };
     if (round.taken === 0 && round.next) await o.sleep(Math.max(0, Date.parse(round.next) - o.now().getTime()));
   }
 }
@@ -63433,20 +63538,20 @@ function printDocument(ctx, format2, kind, data) {
   const doc = outputDocument(kind, data);
   ctx.stdout(format2 === "yaml" ? serializeValue(doc) : JSON.stringify(doc, null, 2) + "\n");
 }
-function errorDocument(error6, message) {
-  const diagnostics = error6 instanceof InputError ? error6.diagnostics : [];
+function errorDocument(error7, message) {
+  const diagnostics = error7 instanceof InputError ? error7.diagnostics : [];
   return {
     error: {
-      type: errorType(error6),
-      exitCode: exitCodeFor(error6),
+      type: errorType(error7),
+      exitCode: exitCodeFor(error7),
       message,
       diagnostics: diagnostics.map(diagnosticData),
-      ...error6 instanceof AnalysisVerdictError ? { verdict: error6.phase } : {}
+      ...error7 instanceof AnalysisVerdictError ? { verdict: error7.phase } : {}
     }
   };
 }
-function errorType(error6) {
-  if (error6 instanceof Error && error6.name !== "Error" && !(error6 instanceof TypeError)) return error6.name;
+function errorType(error7) {
+  if (error7 instanceof Error && error7.name !== "Error" && !(error7 instanceof TypeError)) return error7.name;
   return "InternalError";
 }
 var carried = /* @__PURE__ */ new WeakSet();
@@ -64356,8 +64461,8 @@ async function withReport(ctx, opts, kind, head, work) {
   const messages = text2.split("\n").filter((l) => l !== "");
   const local = kind === "ChangeReport" ? { moves } : {};
   const preview2 = previews.length > 0 ? { previews } : {};
-  const error6 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
-  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error6 });
+  const error7 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error7 });
   if (failure2 !== void 0) {
     carryError(failure2);
     throw failure2;
@@ -64381,6 +64486,7 @@ async function analyzeCommand(ctx, args, opts) {
           now,
           wait: opts.wait !== false,
           sleep: (ms) => new Promise((res) => setTimeout(res, ms)),
+          background: gate.kind === "background",
           ...ctx.env ? { env: ctx.env } : {}
         });
         outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict: verdict2 });
@@ -64403,12 +64509,19 @@ async function analyzeCommand(ctx, args, opts) {
   if (worst)
     throw new AnalysisVerdictError(
       worst,
-      `analysis ${worst}: ${outcomes.flatMap((o) => o.verdict.reasons).join("; ") || "see the measurements above"}`
+      `analysis ${worst}: ${outcomes.flatMap(reasonsOf).join("; ") || "see the measurements above"}`
     );
 }
 function worstOf(phases) {
   for (const p of ["Failed", "Error", "Inconclusive"]) if (phases.includes(p)) return p;
-  return void 0;
+  return phases.some((p) => p === "Running" || p === "Pending") ? "Running" : void 0;
+}
+function reasonsOf(o) {
+  if (o.verdict.phase !== "Running" && o.verdict.phase !== "Pending") return [...o.verdict.reasons];
+  const running = o.verdict.metrics.filter((m) => m.phase === "Running" || m.phase === "Pending").map((m) => m.name);
+  return [
+    `rollout ${o.rollout} step ${o.step} ${o.kind} analysis never completes: metric ${running.map((n) => `"${n}"`).join(", ")} has no count, so (as in Argo) it is measured until it fails and the gate never passes; add count`
+  ];
 }
 function currentStep(loc, cwd, rollout) {
   const status = loc.output ? readOutput(loc, cwd).status : void 0;
@@ -64426,12 +64539,12 @@ async function run2(request4, ctx, debug2 = false) {
       throw new InputError([], `--json and -o ${o.output} ask for different formats; give one`);
     await dispatch({ ...request4, options: { ...request4.options, ...output ? { output } : {} } }, ctx);
     return 0;
-  } catch (error6) {
-    const message = describeError(error6, debug2);
+  } catch (error7) {
+    const message = describeError(error7, debug2);
     ctx.stderr(message + "\n");
-    if (isMachineOutput({ output }) && !(error6 instanceof AnalysisVerdictError) && !errorCarried(error6))
-      printDocument(ctx, output, "Error", errorDocument(error6, describeError(error6, false)));
-    return exitCodeFor(error6);
+    if (isMachineOutput({ output }) && !(error7 instanceof AnalysisVerdictError) && !errorCarried(error7))
+      printDocument(ctx, output, "Error", errorDocument(error7, describeError(error7, false)));
+    return exitCodeFor(error7);
   }
 }
 function dispatch(r, ctx) {
@@ -64788,8 +64901,8 @@ async function runAction(env2) {
 }
 runAction(process.env).then(
   (code) => process.exitCode = code,
-  (error6) => {
-    process.stdout.write(formatErrorAnnotation("action", error6 instanceof Error ? error6.message : String(error6)));
+  (error7) => {
+    process.stdout.write(formatErrorAnnotation("action", error7 instanceof Error ? error7.message : String(error7)));
     process.exitCode = 1;
   }
 );
