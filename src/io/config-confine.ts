@@ -1,10 +1,8 @@
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
+import { isAppName } from '../model/app-name';
 import type { AppConfig } from './config';
 import { confinePath, confinePattern, outputOverlaps, pathConfiner, realPaths } from './confine';
-
-/** As the schema's `name`: app names become branch names, file names and PR titles. */
-const APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 type Locate = (path: readonly (string | number)[]) => Origin;
 
@@ -31,7 +29,7 @@ export function confineApps(
     out.push(...written);
     if (written.length > 0) return [];
     const expanded = expand(e, i);
-    for (const a of expanded.filter((x) => !APP_NAME.test(x.name)))
+    for (const a of expanded.filter((x) => !isAppName(x.name)))
       out.push({
         ...at('source'),
         message: `app name ${JSON.stringify(a.name)} (from its directory) is not a DNS label; rename the directory or set name:`,
