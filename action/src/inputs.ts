@@ -1,7 +1,21 @@
 /** The Action's inputs as GitHub passes them (INPUT_<NAME> variables), and the CLI argv they become. Pure. */
+import { isAppName } from '../../src/model/app-name';
+import { suggestName } from '../../src/suggest';
 
 export const COMMANDS = ['pr', 'abort', 'promote', 'retry', 'validate', 'status'] as const;
 export type ActionCommand = (typeof COMMANDS)[number];
+
+/** The inputs of action.yml (test/github/action-io.test.ts holds the two together). */
+export const INPUT_NAMES = ['token', 'config', 'command', 'app', 'dry-run', 'full', 'merge'] as const;
+
+type Flag = 'dry-run' | 'full' | 'merge';
+
+/** The commands each true/false input is a flag of; the CLI has no such flag on the others. */
+const FLAG_COMMANDS: Readonly<Record<Flag, readonly ActionCommand[]>> = {
+  'dry-run': ['pr', 'abort', 'promote', 'retry'],
+  full: ['promote'],
+  merge: ['abort', 'promote', 'retry'],
+};
 
 export interface ActionInputs {
   readonly token: string;
@@ -18,27 +32,39 @@ export interface ActionInputs {
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-// GitHub upper-cases the name and keeps hyphens: `dry-run` arrives as INPUT_DRY-RUN.
-const input = (env: Env, name: string) => (env[`INPUT_${name.toUpperCase().replace(/ /g, '_')}`] ?? '').trim();
+// The runner's variable for an input (actions/runner, Handler.AddInputsToEnvironment): INPUT_ and the
+// name with spaces as `_`, upper-cased; hyphens stay, so `dry-run` arrives as INPUT_DRY-RUN.
+const variableOf = (name: string) => `INPUT_${name.replace(/ /g, '_').toUpperCase()}`;
+const input = (env: Env, name: string) => (env[variableOf(name)] ?? '').trim();
 
 /** Reads and checks the inputs; a problem is returned as text (the Action reports it and exits 2). */
 export function parseInputs(env: Env): ActionInputs | string {
+  const unknown = unknownInputs(env);
+  if (unknown) return unknown;
   const command = input(env, 'command') || 'pr';
   if (!(COMMANDS as readonly string[]).includes(command))
     return `input "command" must be one of ${COMMANDS.join(', ')}; got "${command}"`;
-  const flags: Record<string, boolean> = {};
-  for (const name of ['dry-run', 'full', 'merge']) {
+  const flags = {} as Record<Flag, boolean>;
+  for (const name of Object.keys(FLAG_COMMANDS) as Flag[]) {
     const value = input(env, name).toLowerCase() || 'false';
     if (value !== 'true' && value !== 'false') return `input "${name}" must be true or false; got "${value}"`;
     flags[name] = value === 'true';
+    const problem = flags[name] ? flagProblem(name, command as ActionCommand) : undefined;
+    if (problem) return problem;
   }
+  const config = input(env, 'config') || 'rollgen.yaml';
+  if (config.startsWith('-')) return `input "config": "${config}" is a path of rollgen.yaml, not a flag`;
+  const apps = input(env, 'app')
+    .split(/[\s,]+/)
+    .filter((a) => a.length > 0);
+  const notApp = apps.find((a) => !isAppName(a));
+  if (notApp !== undefined)
+    return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
   return {
     token: input(env, 'token') || env.GITHUB_TOKEN || '',
-    config: input(env, 'config') || 'rollgen.yaml',
+    config,
     command: command as ActionCommand,
-    apps: input(env, 'app')
-      .split(/[\s,]+/)
-      .filter((a) => a.length > 0),
+    apps,
     dryRun: flags['dry-run'],
     full: flags.full,
     merge: flags.merge,
@@ -46,15 +72,42 @@ export function parseInputs(env: Env): ActionInputs | string {
 }
 
 /**
+ * GitHub passes every `with:` key as a variable, known or not, and only warns "Unexpected
+ * input(s)": a misspelt `dry_run: true` would make a real, writing run. Refused, naming the input meant.
+ */
+function unknownInputs(env: Env): string | undefined {
+  const known = new Set(INPUT_NAMES.map(variableOf));
+  const problems = Object.keys(env)
+    .filter((variable) => variable.startsWith('INPUT_') && !known.has(variable))
+    .map((variable) => {
+      const typed = variable.slice('INPUT_'.length).toLowerCase();
+      const meant = suggestName(typed, INPUT_NAMES);
+      return `input "${typed}" is not an input of rollgen${meant ? ` (did you mean "${meant}"?)` : ''}`;
+    });
+  if (problems.length === 0) return undefined;
+  return `${problems.join('; ')}; the inputs are ${INPUT_NAMES.join(', ')} (an INPUT_* variable in env: counts as an input too)`;
+}
+
+/** As the CLI refuses `rollgen pr --merge`: the input does not apply to the command. */
+function flagProblem(name: Flag, command: ActionCommand): string | undefined {
+  const applies = FLAG_COMMANDS[name];
+  if (applies.includes(command)) return undefined;
+  const list = applies.length === 1 ? applies[0] : `${applies.slice(0, -1).join(', ')} and ${applies.at(-1)}`;
+  return `input "${name}" applies to ${list}, not to ${command} (rollgen ${command} has no --${name}); remove it or set it to false`;
+}
+
+/**
  * The argv for the CLI's main(): the Action runs exactly what a person would type. abort, promote
- * and retry act through a pull request (--pr), as everything the Action changes does.
+ * and retry act through a pull request (--pr), as everything the Action changes does, and status
+ * reads GitHub (--pr): the Action always has a token. The app names come after `--`, so none is
+ * ever read as a flag, and the config path is joined to its flag (`--config=PATH`) for the same reason.
  */
 export function buildArgv(inputs: ActionInputs): string[] {
-  const argv = [inputs.command, ...inputs.apps, '--config', inputs.config];
-  const viaPr = inputs.command === 'abort' || inputs.command === 'promote' || inputs.command === 'retry';
-  if (viaPr) argv.push('--pr');
-  if (viaPr && inputs.merge) argv.push('--merge');
-  if (inputs.command === 'promote' && inputs.full) argv.push('--full');
-  if ((inputs.command === 'pr' || viaPr) && inputs.dryRun) argv.push('--dry-run');
-  return argv;
+  const argv: string[] = [inputs.command, `--config=${inputs.config}`];
+  if (inputs.command !== 'pr' && inputs.command !== 'validate') argv.push('--pr');
+  // parseInputs let each flag through only for the commands that have it; the CLI refuses any other.
+  if (inputs.merge) argv.push('--merge');
+  if (inputs.full) argv.push('--full');
+  if (inputs.dryRun) argv.push('--dry-run');
+  return inputs.apps.length > 0 ? [...argv, '--', ...inputs.apps] : argv;
 }

@@ -4,7 +4,7 @@
  * GITHUB_API_URL pointing at the fake GitHub. `pr` against a real git checkout is in
  * action-pr.test.ts.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,8 +30,11 @@ afterEach(async () => {
   expect(fake.violations).toEqual([]);
 });
 
-/** Runs the bundle like the runner: a clean environment with only what GitHub provides. */
-function runAction(inputs: Record<string, string>) {
+/**
+ * Runs the bundle like the runner: a clean environment with only what GitHub provides. Async: the
+ * fake GitHub lives in this process and must keep answering (status reads it).
+ */
+async function runAction(inputs: Record<string, string>) {
   const env = {
     PATH: process.env.PATH ?? '',
     GITHUB_ACTIONS: 'true',
@@ -46,11 +49,16 @@ function runAction(inputs: Record<string, string>) {
     'INPUT_DRY-RUN': 'false',
     ...inputs,
   };
-  const run = spawnSync(process.execPath, [BUNDLE], { cwd: tmpdir(), env, encoding: 'utf8' });
+  const child = spawn(process.execPath, [BUNDLE], { cwd: tmpdir(), env });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return {
-    code: run.status,
-    stdout: run.stdout,
-    stderr: run.stderr,
+    code,
+    stdout,
+    stderr,
     output: readFileSync(env.GITHUB_OUTPUT, 'utf8'),
     summary: readFileSync(env.GITHUB_STEP_SUMMARY, 'utf8'),
   };
@@ -65,8 +73,8 @@ test('GIVEN the committed bundle WHEN rebuilt from the sources THEN it is byte-f
   expect(check.status).toBe(0);
 });
 
-test('GIVEN command validate WHEN the Action runs THEN it validates the workspace, writes empty PR outputs and a summary, calls no API', () => {
-  const r = runAction({ INPUT_COMMAND: 'validate' });
+test('GIVEN command validate WHEN the Action runs THEN it validates the workspace, writes empty PR outputs and a summary, calls no API', async () => {
+  const r = await runAction({ INPUT_COMMAND: 'validate' });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   // The CLI's output, between GitHub's stop-commands and the resume token (no `::` line of it is a command).
@@ -80,22 +88,23 @@ test('GIVEN command validate WHEN the Action runs THEN it validates the workspac
   expect(fake.requests).toEqual([]);
 });
 
-test('GIVEN command status for one app WHEN the Action runs THEN the CLI output for that app', () => {
-  const r = runAction({ INPUT_COMMAND: 'status', INPUT_APP: 'echoserver' });
+test('GIVEN command status for one app WHEN the Action runs THEN the CLI output for that app, with what GitHub has (--pr)', async () => {
+  const r = await runAction({ INPUT_COMMAND: 'status', INPUT_APP: 'echoserver' });
   expect(r.code).toBe(0);
   expect(r.stdout).toMatch(/^Name: +echoserver\/rollouts-demo\nStatus: +○ NotDeployed$/m);
+  expect(r.stdout).toMatch(/^GitHub: +no open rollgen PR for this app$/m);
 });
 
-test('GIVEN a config that does not exist WHEN the Action runs THEN the CLI exit status, an error annotation and a failed summary', () => {
-  const r = runAction({ INPUT_COMMAND: 'validate', INPUT_CONFIG: 'missing.yaml' });
+test('GIVEN a config that does not exist WHEN the Action runs THEN the CLI exit status, an error annotation and a failed summary', async () => {
+  const r = await runAction({ INPUT_COMMAND: 'validate', INPUT_CONFIG: 'missing.yaml' });
   expect(r.code).not.toBe(0);
   expect(r.stdout).toMatch(/^::error title=rollgen validate::.*missing\.yaml/m);
   expect(r.summary).toContain(`Failed with exit status ${r.code}`);
   expect(r.output).toMatch(/^opened=\[\]$/m);
 });
 
-test('GIVEN an unknown command WHEN the Action runs THEN exit 2 with an annotation naming the input, nothing written', () => {
-  const r = runAction({ INPUT_COMMAND: 'deploy' });
+test('GIVEN an unknown command WHEN the Action runs THEN exit 2 with an annotation naming the input, nothing written', async () => {
+  const r = await runAction({ INPUT_COMMAND: 'deploy' });
   expect(r.code).toBe(2);
   expect(r.stdout).toBe(
     '::error title=rollgen action::input "command" must be one of pr, abort, promote, retry, validate, status; got "deploy"\n',
@@ -103,10 +112,10 @@ test('GIVEN an unknown command WHEN the Action runs THEN exit 2 with an annotati
   expect(r.output).toBe('');
 });
 
-test('GIVEN the token input WHEN the Action runs, failing or not THEN the token is in no output, summary or log', () => {
+test('GIVEN the token input WHEN the Action runs, failing or not THEN the token is in no output, summary or log', async () => {
   const runs = [
-    runAction({ INPUT_COMMAND: 'validate' }),
-    runAction({ INPUT_COMMAND: 'validate', INPUT_CONFIG: 'missing.yaml' }),
+    await runAction({ INPUT_COMMAND: 'validate' }),
+    await runAction({ INPUT_COMMAND: 'validate', INPUT_CONFIG: 'missing.yaml' }),
   ];
   const everything = runs.map((r) => r.stdout + r.stderr + r.output + r.summary).join('');
   expect(everything).toContain('rollgen validate');

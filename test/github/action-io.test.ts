@@ -1,5 +1,8 @@
 /** The Action's pure edges: inputs → argv, report → outputs and job summary. */
-import { buildArgv, parseInputs } from '../../action/src/inputs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { INPUT_NAMES, buildArgv, parseInputs } from '../../action/src/inputs';
 import { formatErrorAnnotation, formatOutputs, formatSummary } from '../../action/src/outputs';
 import { buildActionReport, PullRequestEvent } from '../../src/app/report';
 
@@ -21,7 +24,7 @@ describe('inputs', () => {
       full: false,
       merge: false,
     });
-    expect(buildArgv(inputs as never)).toEqual(['pr', '--config', 'rollgen.yaml']);
+    expect(buildArgv(inputs as never)).toEqual(['pr', '--config=rollgen.yaml']);
   });
 
   test('GIVEN pr with apps and dry-run WHEN mapped THEN the argv a person would type', () => {
@@ -33,34 +36,102 @@ describe('inputs', () => {
     });
     expect(buildArgv(inputs as never)).toEqual([
       'pr',
+      '--config=ops/rollgen.yaml',
+      '--dry-run',
+      '--',
       'echo-a',
       'echo-b',
       'echo-c',
-      '--config',
-      'ops/rollgen.yaml',
-      '--dry-run',
     ]);
   });
 
   test('GIVEN abort, promote or retry WHEN mapped THEN they act through a PR, with --merge, --full and --dry-run as asked', () => {
     expect(
       buildArgv(parseInputs({ INPUT_COMMAND: 'abort', INPUT_APP: 'echo', 'INPUT_DRY-RUN': 'true' }) as never),
-    ).toEqual(['abort', 'echo', '--config', 'rollgen.yaml', '--pr', '--dry-run']);
+    ).toEqual(['abort', '--config=rollgen.yaml', '--pr', '--dry-run', '--', 'echo']);
     expect(
       buildArgv(
         parseInputs({ INPUT_COMMAND: 'promote', INPUT_APP: 'echo', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never,
       ),
-    ).toEqual(['promote', 'echo', '--config', 'rollgen.yaml', '--pr', '--merge', '--full']);
+    ).toEqual(['promote', '--config=rollgen.yaml', '--pr', '--merge', '--full', '--', 'echo']);
     expect(buildArgv(parseInputs({ INPUT_COMMAND: 'retry', INPUT_APP: 'echo' }) as never)).toEqual([
       'retry',
-      'echo',
-      '--config',
-      'rollgen.yaml',
+      '--config=rollgen.yaml',
       '--pr',
+      '--',
+      'echo',
     ]);
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'validate', INPUT_FULL: 'false' }) as never)).toEqual([
+      'validate',
+      '--config=rollgen.yaml',
+    ]);
+  });
+
+  test('GIVEN status WHEN mapped THEN it reads GitHub (--pr), as the Action always has a token', () => {
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'status', INPUT_APP: 'echo' }) as never)).toEqual([
+      'status',
+      '--config=rollgen.yaml',
+      '--pr',
+      '--',
+      'echo',
+    ]);
+  });
+
+  test('GIVEN an app or config input holding flags WHEN parsed THEN refused naming the input, nothing reaches argv', () => {
+    expect(parseInputs({ INPUT_COMMAND: 'promote', INPUT_APP: '--full' })).toBe(
+      'input "app": "--full" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas',
+    );
+    expect(parseInputs({ INPUT_COMMAND: 'abort', INPUT_APP: 'web --merge' })).toMatch(/^input "app": "--merge" is not/);
+    expect(parseInputs({ INPUT_APP: 'echo -f' })).toMatch(/^input "app": "-f" is not/);
+    expect(parseInputs({ INPUT_APP: 'Echo' })).toMatch(/^input "app": "Echo" is not/);
+    expect(parseInputs({ INPUT_CONFIG: '--help' })).toBe(
+      'input "config": "--help" is a path of rollgen.yaml, not a flag',
+    );
+  });
+
+  test('GIVEN a true input the command has no flag for WHEN parsed THEN refused as the CLI refuses the flag', () => {
+    expect(parseInputs({ INPUT_COMMAND: 'pr', INPUT_MERGE: 'true' })).toBe(
+      'input "merge" applies to abort, promote and retry, not to pr (rollgen pr has no --merge); remove it or set it to false',
+    );
+    expect(parseInputs({ INPUT_COMMAND: 'pr', INPUT_FULL: 'true' })).toMatch(
+      /^input "full" applies to promote, not to pr/,
+    );
+    expect(parseInputs({ INPUT_COMMAND: 'abort', INPUT_FULL: 'true' })).toMatch(
+      /^input "full" applies to promote, not to abort/,
+    );
+    expect(parseInputs({ INPUT_COMMAND: 'retry', INPUT_FULL: 'true' })).toMatch(
+      /^input "full" applies to promote, not to retry/,
+    );
+    expect(parseInputs({ INPUT_COMMAND: 'status', 'INPUT_DRY-RUN': 'true' })).toMatch(
+      /^input "dry-run" applies to pr, abort, promote and retry, not to status/,
+    );
+    expect(parseInputs({ INPUT_COMMAND: 'validate', INPUT_MERGE: 'true' })).toMatch(
+      /^input "merge" applies to .* not to validate/,
+    );
+    // false is every input's default: the runner always sets it.
     expect(
-      buildArgv(parseInputs({ INPUT_COMMAND: 'validate', INPUT_FULL: 'true', INPUT_MERGE: 'true' }) as never),
-    ).toEqual(['validate', '--config', 'rollgen.yaml']);
+      parseInputs({ INPUT_COMMAND: 'validate', INPUT_MERGE: 'false', INPUT_FULL: 'false', 'INPUT_DRY-RUN': 'false' }),
+    ).toMatchObject({ command: 'validate' });
+  });
+
+  test('GIVEN a misspelt input WHEN parsed THEN refused with the input meant, however the runner named it', () => {
+    expect(parseInputs({ INPUT_COMMAND: 'pr', INPUT_DRY_RUN: 'true' })).toBe(
+      'input "dry_run" is not an input of rollgen (did you mean "dry-run"?); the inputs are token, config, command, app, dry-run, full, merge (an INPUT_* variable in env: counts as an input too)',
+    );
+    expect(parseInputs({ INPUT_DRYRUN: 'true' })).toMatch(
+      /^input "dryrun" is not an input of rollgen \(did you mean "dry-run"\?\)/,
+    );
+    expect(parseInputs({ INPUT_FULL_: 'true', INPUT_APPS: 'echo' })).toMatch(
+      /^input "full_" is not an input of rollgen \(did you mean "full"\?\); input "apps" is not an input of rollgen \(did you mean "app"\?\)/,
+    );
+    expect(parseInputs({ INPUT_WHATEVER: 'x' })).toMatch(
+      /^input "whatever" is not an input of rollgen; the inputs are/,
+    );
+  });
+
+  test('INPUT_NAMES are the inputs of action.yml', () => {
+    const action = parse(readFileSync(join(__dirname, '..', '..', 'action.yml'), 'utf8'));
+    expect([...INPUT_NAMES].sort()).toEqual(Object.keys(action.inputs).sort());
   });
 
   test('GIVEN no token input WHEN parsed THEN GITHUB_TOKEN is used', () => {

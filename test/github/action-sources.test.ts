@@ -49,11 +49,47 @@ async function run(given: Record<string, string>) {
     ...runnerInputs(given),
   };
   const code = await runAction(env, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t) });
-  return { code, stdout, stderr, writes: fake.requests.filter((q) => q.method !== 'GET') };
+  return { code, stdout, stderr };
 }
 
 test('GIVEN the runner defaults WHEN the Action runs pr from sources THEN it opens the adopt PR', async () => {
   const r = await run({ INPUT_COMMAND: 'pr' });
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
   expect([...fake.state.pulls.values()].map((p) => p.head)).toEqual(['rollgen/echoserver/adopt']);
+});
+
+test('GIVEN flags in the app input WHEN the Action runs promote THEN it refuses the input (exit 2) and writes nothing', async () => {
+  await run({ INPUT_COMMAND: 'pr' });
+  const before = fake.requests.length;
+  const r = await run({ INPUT_COMMAND: 'promote', INPUT_APP: 'echoserver --full', INPUT_MERGE: 'false' });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toMatch(/^::error title=rollgen action::input "app": "--full" is not an app name/m);
+  expect(fake.requests.slice(before)).toEqual([]);
+});
+
+test('GIVEN a misspelt dry-run (dry_run) WHEN the Action runs pr THEN it refuses (exit 2) instead of a writing run', async () => {
+  const r = await run({ INPUT_COMMAND: 'pr', INPUT_DRY_RUN: 'true' });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toMatch(
+    /^::error title=rollgen action::input "dry_run" is not an input of rollgen \(did you mean "dry-run"\?\)/m,
+  );
+  expect(fake.requests).toEqual([]);
+});
+
+test('GIVEN merge: true with command pr WHEN the Action runs THEN it refuses the input (exit 2), not a normal run', async () => {
+  const r = await run({ INPUT_COMMAND: 'pr', INPUT_MERGE: 'true' });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toMatch(
+    /^::error title=rollgen action::input "merge" applies to abort, promote and retry, not to pr/m,
+  );
+  expect(fake.requests).toEqual([]);
+});
+
+test('GIVEN an open step PR WHEN the Action runs status THEN it reads GitHub and shows the PR', async () => {
+  await run({ INPUT_COMMAND: 'pr' });
+  const before = fake.requests.length;
+  const r = await run({ INPUT_COMMAND: 'status' });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  expect(r.stdout).toMatch(/^GitHub: +PR #1 \(adopt\) open/m);
+  expect(fake.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
 });
