@@ -37,3 +37,12 @@ test('every input of action.yml is a row of the Inputs table with its default, a
 test('every output of action.yml is a row of the outputs table, and no other', () => {
   expect([...table('Outputs and job summary').keys()].sort()).toEqual(Object.keys(action.outputs).sort());
 });
+
+test('the Permissions table grants what examples/github/rollgen.yml grants (checks: write: analyses write check runs)', () => {
+  const workflow = parse(readFileSync(join(ROOT, 'examples', 'github', 'rollgen.yml'), 'utf8'));
+  const section = docs.slice(docs.indexOf('### Permissions'), docs.indexOf('### Which token'));
+  const granted = [...section.matchAll(/^\| (.+?) \|/gm)]
+    .flatMap((m) => [...m[1].matchAll(/`([a-z-]+): ([a-z]+)`/g)])
+    .map((m) => [m[1], m[2]]);
+  expect(Object.fromEntries(granted)).toEqual(workflow.jobs.rollgen.permissions);
+});

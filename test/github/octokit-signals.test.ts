@@ -57,3 +57,39 @@ test('GIVEN no run WHEN put twice THEN one run is created, then updated in place
     'GET /commits/{ref}/check-runs',
   ]);
 });
+
+test('GIVEN a token without checks: write WHEN a check run is created or updated THEN the error says what to grant', async () => {
+  const sha = mainHead(h.fake);
+  const output = { title: 'analysis running', summary: '| metric |' };
+  const denied = { status: 403, body: { message: 'Resource not accessible by integration' } };
+  h.fake.inject({ method: 'POST', route: '/repos/{owner}/{repo}/check-runs', ...denied });
+  await expect(
+    h.scm.putCheckRun({ sha, name: 'rollgen/analysis echo', status: 'in_progress', output }),
+  ).rejects.toThrow(
+    `create check run "rollgen/analysis echo" on ${sha.slice(0, 12)} in octo/demo: Resource not accessible by integration; grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions) (HTTP 403)`,
+  );
+  const run = await h.scm.putCheckRun({ sha, name: 'rollgen/analysis echo', status: 'in_progress', output });
+  h.fake.inject({ method: 'PATCH', route: '/repos/{owner}/{repo}/check-runs/{check_run_id}', ...denied });
+  await expect(
+    h.scm.putCheckRun({
+      sha,
+      name: 'rollgen/analysis echo',
+      id: run.id,
+      status: 'completed',
+      conclusion: 'success',
+      output,
+    }),
+  ).rejects.toThrow(/^update check run .*; grant the token checks: write/);
+});
+
+test('GIVEN a 403 that is not about check runs WHEN reading THEN no checks: write advice', async () => {
+  h.fake.inject({
+    method: 'GET',
+    route: '/repos/{owner}/{repo}/commits/{ref}/check-runs',
+    status: 403,
+    body: { message: 'Resource not accessible by integration' },
+  });
+  await expect(h.scm.checkRuns(mainHead(h.fake))).rejects.toThrow(
+    /Resource not accessible by integration \(HTTP 403\)$/,
+  );
+});

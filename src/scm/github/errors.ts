@@ -30,13 +30,16 @@ interface HttpFailure {
  * response's message and GitHub's validation errors are kept (not the request, whose headers hold
  * the token); the text is redacted anyway, because a server may echo anything back.
  */
-export function toScmError(action: string, error: unknown, token: string): ScmError {
+export function toScmError(action: string, error: unknown, token: string, forbidden?: string): ScmError {
   if (error instanceof ScmError) return error;
   const failure = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as HttpFailure;
   const status = failure.response?.status;
   // GitHub says "A pull request already exists for ..." / "Reference already exists" with 422.
   const exists = status === 422 && /already exists/i.test(messageOf(error));
-  return new ScmError(action, status, redact(explain(failure, status), token), {
+  const text = explain(failure, status);
+  // A 403 that is no rate limit (explain rewrote those) is a permission the token lacks.
+  const denied = status === 403 && forbidden && text === responseText(failure) ? `${text}; ${forbidden}` : text;
+  return new ScmError(action, status, redact(denied, token), {
     ...(exists ? { outcome: 'already-exists' as const } : {}),
   });
 }
@@ -49,7 +52,7 @@ function explain(failure: HttpFailure, status: number | undefined): string {
     const when = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1000).toISOString() : 'an unknown time';
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
-  const text = responseMessage(failure.response?.data) ?? failure.message ?? 'request failed';
+  const text = responseText(failure);
   if ((status === 429 || status === 403) && headers['retry-after'] && !/secondary rate limit/i.test(text))
     return `GitHub asked to wait ${headers['retry-after']} s (retry-after) and was still refusing after the bounded retries; run again later (${text})`;
   if (/secondary rate limit/i.test(text))
@@ -58,6 +61,9 @@ function explain(failure: HttpFailure, status: number | undefined): string {
   if (status === 404) return `not found (${text}); check the repository name and that the token can read it`;
   return text;
 }
+
+const responseText = (failure: HttpFailure) =>
+  responseMessage(failure.response?.data) ?? failure.message ?? 'request failed';
 
 function responseMessage(data: unknown): string | undefined {
   if (typeof data === 'string') return data.length > 0 ? data.slice(0, 500) : undefined;

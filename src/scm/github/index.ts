@@ -10,6 +10,9 @@ import { fetchCheckRuns, fetchCommitStatuses, putCheckRun } from './signals';
 
 export type { GitHubScmOptions, LogLevel } from './octokit';
 
+const CHECKS_WRITE =
+  'grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions)';
+
 /**
  * The Octokit-backed ScmClient (retry + throttling; GitHub Enterprise Server through the API URL).
  * Each method costs a fixed number of requests, documented on its helper; every failure leaves as
@@ -18,11 +21,12 @@ export type { GitHubScmOptions, LogLevel } from './octokit';
 export function createGitHubScm(connection: ScmConnection, options: GitHubScmOptions = {}): ScmClient {
   const { owner, repo, baseUrl } = parseConnection(connection);
   const gh: GitHubRepo = { octokit: createOctokit(baseUrl, connection.token, options), owner, repo };
-  const guard = async <T>(action: string, work: () => Promise<T>): Promise<T> => {
+  /** `forbidden`: what to grant when GitHub answers 403 (the permission this request needs). */
+  const guard = async <T>(action: string, work: () => Promise<T>, forbidden?: string): Promise<T> => {
     try {
       return await work();
     } catch (error) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error, connection.token);
+      throw toScmError(`${action} in ${owner}/${repo}`, error, connection.token, forbidden);
     }
   };
   return {
@@ -40,8 +44,10 @@ export function createGitHubScm(connection: ScmConnection, options: GitHubScmOpt
       guard(`read the commit statuses of ${sha.slice(0, 12)}`, () => fetchCommitStatuses(gh, sha)),
     checkRuns: (sha, name) => guard(`read the check runs of ${sha.slice(0, 12)}`, () => fetchCheckRuns(gh, sha, name)),
     putCheckRun: (req) =>
-      guard(`${req.id === undefined ? 'create' : 'update'} check run "${req.name}" on ${req.sha.slice(0, 12)}`, () =>
-        putCheckRun(gh, req),
+      guard(
+        `${req.id === undefined ? 'create' : 'update'} check run "${req.name}" on ${req.sha.slice(0, 12)}`,
+        () => putCheckRun(gh, req),
+        CHECKS_WRITE,
       ),
   };
 }
