@@ -43,6 +43,155 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
 ));
 var __toCommonJS = (mod) => __copyProps(__defProp({}, "__esModule", { value: true }), mod);
 
+// src/diagnostics.ts
+function diagnosticAt(origin, message, severity = "error") {
+  return { file: origin.file, line: origin.line, col: origin.col, message, severity };
+}
+function formatDiagnostic(d) {
+  const tag = d.severity === "warning" ? "warning: " : "";
+  return `${printable(d.file)}:${d.line}:${d.col}: ${tag}${printable(d.message)}`;
+}
+function printable(text2) {
+  return text2.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+function compareText(a, b) {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+function hasErrors(list5) {
+  return list5.some((d) => d.severity === "error");
+}
+function sortDiagnostics(list5) {
+  return [...list5].sort(
+    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message)
+  );
+}
+function orderByStage(...stages) {
+  return stages.flatMap((s) => sortDiagnostics(s));
+}
+var unknownOrigin, CONTROL, SHORT_ESCAPES;
+var init_diagnostics = __esm({
+  "src/diagnostics.ts"() {
+    "use strict";
+    unknownOrigin = { file: "<input>", line: 1, col: 1 };
+    CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+    SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
+  }
+});
+
+// src/errors.ts
+function exitCodeFor(error7) {
+  if (error7 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error7.phase];
+  return error7 instanceof InputError ? 2 : 1;
+}
+function describeError(error7, debug2) {
+  if (debug2 && error7 instanceof Error && error7.stack) return error7.stack;
+  if (error7 instanceof InputError) return error7.message;
+  if (!(error7 instanceof Error) || error7.name === "Error" || error7 instanceof TypeError) {
+    const text2 = error7 instanceof Error ? error7.message : String(error7);
+    return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
+  }
+  return `error: ${error7.message.split("\n").map(printable).join("\n")}`;
+}
+var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
+var init_errors = __esm({
+  "src/errors.ts"() {
+    "use strict";
+    init_diagnostics();
+    InputError = class extends Error {
+      name = "InputError";
+      diagnostics;
+      constructor(diagnostics, summary2, ordered2 = false) {
+        const sorted = ordered2 ? diagnostics : sortDiagnostics(diagnostics);
+        super(summary2 ?? sorted.map(formatDiagnostic).join("\n"));
+        this.diagnostics = sorted;
+      }
+    };
+    StateError = class extends Error {
+      name = "StateError";
+    };
+    IoError = class extends Error {
+      constructor(path35, message, options) {
+        super(`${printable(path35)}: ${message}`, options);
+        this.path = path35;
+      }
+      path;
+      name = "IoError";
+    };
+    ScmError = class extends Error {
+      constructor(action, status, message, options) {
+        super(`${action}: ${message}${status ? ` (HTTP ${status})` : ""}`, options);
+        this.action = action;
+        this.status = status;
+        this.outcome = options?.outcome ?? "failed";
+      }
+      action;
+      status;
+      name = "ScmError";
+      outcome;
+    };
+    ProviderError = class extends Error {
+      constructor(site, message, options) {
+        super(
+          `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
+          options
+        );
+        this.site = site;
+      }
+      site;
+      name = "ProviderError";
+    };
+    AnalysisRecordError = class extends Error {
+      name = "AnalysisRecordError";
+    };
+    AnalysisVerdictError = class extends Error {
+      constructor(phase, message) {
+        super(message);
+        this.phase = phase;
+      }
+      phase;
+      name = "AnalysisVerdictError";
+    };
+  }
+});
+
+// src/io/stdout.ts
+function pipeSafeWriter(fd, openStream) {
+  let readerGone = false;
+  let stream;
+  const viaStream = (data) => {
+    if (!stream) {
+      stream = openStream();
+      opened.add(stream);
+      stream.on("error", (e) => {
+        if (e.code !== "EPIPE") throw e;
+        readerGone = true;
+      });
+    }
+    stream.write(data);
+  };
+  return (text2) => {
+    if (readerGone) return;
+    if (stream) return viaStream(text2);
+    let rest = Buffer.from(text2);
+    try {
+      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
+    } catch (e) {
+      if (e.code === "EPIPE") readerGone = true;
+      else viaStream(rest);
+    }
+  };
+}
+var fs2, opened, stdoutWriter, stderrWriter, processStdout, processStderr;
+var init_stdout = __esm({
+  "src/io/stdout.ts"() {
+    "use strict";
+    fs2 = __toESM(require("fs"));
+    opened = /* @__PURE__ */ new Set();
+    processStdout = (text2) => (stdoutWriter ??= pipeSafeWriter(1, () => process.stdout))(text2);
+    processStderr = (text2) => (stderrWriter ??= pipeSafeWriter(2, () => process.stderr))(text2);
+  }
+});
+
 // node_modules/commander/lib/error.js
 var require_error = __commonJS({
   "node_modules/commander/lib/error.js"(exports2) {
@@ -3466,155 +3615,6 @@ var require_commander = __commonJS({
     exports2.CommanderError = CommanderError2;
     exports2.InvalidArgumentError = InvalidArgumentError2;
     exports2.InvalidOptionArgumentError = InvalidArgumentError2;
-  }
-});
-
-// src/diagnostics.ts
-function diagnosticAt(origin, message, severity = "error") {
-  return { file: origin.file, line: origin.line, col: origin.col, message, severity };
-}
-function formatDiagnostic(d) {
-  const tag = d.severity === "warning" ? "warning: " : "";
-  return `${printable(d.file)}:${d.line}:${d.col}: ${tag}${printable(d.message)}`;
-}
-function printable(text2) {
-  return text2.replace(CONTROL, (c) => SHORT_ESCAPES[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-function compareText(a, b) {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-function hasErrors(list5) {
-  return list5.some((d) => d.severity === "error");
-}
-function sortDiagnostics(list5) {
-  return [...list5].sort(
-    (a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message)
-  );
-}
-function orderByStage(...stages) {
-  return stages.flatMap((s) => sortDiagnostics(s));
-}
-var unknownOrigin, CONTROL, SHORT_ESCAPES;
-var init_diagnostics = __esm({
-  "src/diagnostics.ts"() {
-    "use strict";
-    unknownOrigin = { file: "<input>", line: 1, col: 1 };
-    CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-    SHORT_ESCAPES = { "\n": "\\n", "\r": "\\r", "	": "\\t" };
-  }
-});
-
-// src/errors.ts
-function exitCodeFor(error7) {
-  if (error7 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error7.phase];
-  return error7 instanceof InputError ? 2 : 1;
-}
-function describeError(error7, debug2) {
-  if (debug2 && error7 instanceof Error && error7.stack) return error7.stack;
-  if (error7 instanceof InputError) return error7.message;
-  if (!(error7 instanceof Error) || error7.name === "Error" || error7 instanceof TypeError) {
-    const text2 = error7 instanceof Error ? error7.message : String(error7);
-    return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
-  }
-  return `error: ${error7.message.split("\n").map(printable).join("\n")}`;
-}
-var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
-var init_errors = __esm({
-  "src/errors.ts"() {
-    "use strict";
-    init_diagnostics();
-    InputError = class extends Error {
-      name = "InputError";
-      diagnostics;
-      constructor(diagnostics, summary2, ordered2 = false) {
-        const sorted = ordered2 ? diagnostics : sortDiagnostics(diagnostics);
-        super(summary2 ?? sorted.map(formatDiagnostic).join("\n"));
-        this.diagnostics = sorted;
-      }
-    };
-    StateError = class extends Error {
-      name = "StateError";
-    };
-    IoError = class extends Error {
-      constructor(path35, message, options) {
-        super(`${printable(path35)}: ${message}`, options);
-        this.path = path35;
-      }
-      path;
-      name = "IoError";
-    };
-    ScmError = class extends Error {
-      constructor(action, status, message, options) {
-        super(`${action}: ${message}${status ? ` (HTTP ${status})` : ""}`, options);
-        this.action = action;
-        this.status = status;
-        this.outcome = options?.outcome ?? "failed";
-      }
-      action;
-      status;
-      name = "ScmError";
-      outcome;
-    };
-    ProviderError = class extends Error {
-      constructor(site, message, options) {
-        super(
-          `app ${site.app}, rollout ${site.rollout}, ${site.state}: provider ${site.provider} failed: ${message}`,
-          options
-        );
-        this.site = site;
-      }
-      site;
-      name = "ProviderError";
-    };
-    AnalysisRecordError = class extends Error {
-      name = "AnalysisRecordError";
-    };
-    AnalysisVerdictError = class extends Error {
-      constructor(phase, message) {
-        super(message);
-        this.phase = phase;
-      }
-      phase;
-      name = "AnalysisVerdictError";
-    };
-  }
-});
-
-// src/io/stdout.ts
-function pipeSafeWriter(fd, openStream) {
-  let readerGone = false;
-  let stream;
-  const viaStream = (data) => {
-    if (!stream) {
-      stream = openStream();
-      opened.add(stream);
-      stream.on("error", (e) => {
-        if (e.code !== "EPIPE") throw e;
-        readerGone = true;
-      });
-    }
-    stream.write(data);
-  };
-  return (text2) => {
-    if (readerGone) return;
-    if (stream) return viaStream(text2);
-    let rest = Buffer.from(text2);
-    try {
-      while (rest.length > 0) rest = rest.subarray(fs2.writeSync(fd, rest));
-    } catch (e) {
-      if (e.code === "EPIPE") readerGone = true;
-      else viaStream(rest);
-    }
-  };
-}
-var fs2, opened, stdoutWriter, stderrWriter, processStdout, processStderr;
-var init_stdout = __esm({
-  "src/io/stdout.ts"() {
-    "use strict";
-    fs2 = __toESM(require("fs"));
-    opened = /* @__PURE__ */ new Set();
-    processStdout = (text2) => (stdoutWriter ??= pipeSafeWriter(1, () => process.stdout))(text2);
-    processStderr = (text2) => (stderrWriter ??= pipeSafeWriter(2, () => process.stderr))(text2);
   }
 });
 
@@ -35063,12 +35063,14 @@ function redact(text2, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error7, token) {
+function toScmError(action, error7, token, forbidden) {
   if (error7 instanceof ScmError) return error7;
   const failure2 = typeof error7 === "object" && error7 !== null ? error7 : { message: String(error7) };
   const status = failure2.response?.status;
   const exists = status === 422 && /already exists/i.test(messageOf(error7));
-  return new ScmError(action, status, redact(explain2(failure2, status), token), {
+  const text2 = explain2(failure2, status);
+  const denied = status === 403 && forbidden && text2 === responseText(failure2) ? `${text2}; ${forbidden}` : text2;
+  return new ScmError(action, status, redact(denied, token), {
     ...exists ? { outcome: "already-exists" } : {}
   });
 }
@@ -35080,7 +35082,7 @@ function explain2(failure2, status) {
     const when = Number.isFinite(reset) && reset > 0 ? new Date(reset * 1e3).toISOString() : "an unknown time";
     return `the GitHub API rate limit for this token is used up; it resets at ${when}`;
   }
-  const text2 = responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
+  const text2 = responseText(failure2);
   if ((status === 429 || status === 403) && headers2["retry-after"] && !/secondary rate limit/i.test(text2))
     return `GitHub asked to wait ${headers2["retry-after"]} s (retry-after) and was still refusing after the bounded retries; run again later (${text2})`;
   if (/secondary rate limit/i.test(text2))
@@ -35107,13 +35109,14 @@ function statusOf2(error7) {
 function messageOf(error7) {
   return responseMessage(error7?.response?.data) ?? "";
 }
-var REDACTED, MIN_SECRET_LENGTH;
+var REDACTED, MIN_SECRET_LENGTH, responseText;
 var init_errors2 = __esm({
   "src/scm/github/errors.ts"() {
     "use strict";
     init_errors();
     REDACTED = "***";
     MIN_SECRET_LENGTH = 8;
+    responseText = (failure2) => responseMessage(failure2.response?.data) ?? failure2.message ?? "request failed";
   }
 });
 
@@ -41264,11 +41267,11 @@ __export(github_exports, {
 function createGitHubScm(connection2, options = {}) {
   const { owner, repo, baseUrl } = parseConnection(connection2);
   const gh = { octokit: createOctokit(baseUrl, connection2.token, options), owner, repo };
-  const guard = async (action, work) => {
+  const guard = async (action, work, forbidden) => {
     try {
       return await work();
     } catch (error7) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error7, connection2.token);
+      throw toScmError(`${action} in ${owner}/${repo}`, error7, connection2.token, forbidden);
     }
   };
   return {
@@ -41284,10 +41287,12 @@ function createGitHubScm(connection2, options = {}) {
     checkRuns: (sha2, name) => guard(`read the check runs of ${sha2.slice(0, 12)}`, () => fetchCheckRuns(gh, sha2, name)),
     putCheckRun: (req) => guard(
       `${req.id === void 0 ? "create" : "update"} check run "${req.name}" on ${req.sha.slice(0, 12)}`,
-      () => putCheckRun(gh, req)
+      () => putCheckRun(gh, req),
+      CHECKS_WRITE
     )
   };
 }
+var CHECKS_WRITE;
 var init_github = __esm({
   "src/scm/github/index.ts"() {
     "use strict";
@@ -41298,6 +41303,7 @@ var init_github = __esm({
     init_octokit();
     init_pulls();
     init_signals();
+    CHECKS_WRITE = "grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions)";
   }
 });
 
@@ -41404,27 +41410,6 @@ var init_completion = __esm({
     flags2 = (o) => [o.short, o.long].filter((f) => f !== void 0);
   }
 });
-
-// action/src/main.ts
-var import_node_crypto = require("node:crypto");
-var import_node_fs = require("node:fs");
-
-// node_modules/commander/esm.mjs
-var import_index = __toESM(require_commander(), 1);
-var {
-  program,
-  createCommand,
-  createArgument,
-  createOption,
-  CommanderError,
-  InvalidArgumentError,
-  InvalidOptionArgumentError,
-  // deprecated old name
-  Command,
-  Argument,
-  Option,
-  Help
-} = import_index.default;
 
 // src/io/read-source.ts
 var fs = __toESM(require("fs"));
@@ -47823,6 +47808,66 @@ function processContext(over = {}) {
   };
 }
 
+// action/src/outputs.ts
+function formatOutputs(report) {
+  const numbers2 = (events) => JSON.stringify(events.map((e) => e.number));
+  const outputs = [
+    ["opened", numbers2(report.opened)],
+    ["updated", numbers2(report.updated)],
+    ["merged", numbers2(report.merged)],
+    ["report", JSON.stringify(report)]
+  ];
+  return outputs.map(([name, value]) => `${name}=${value}
+`).join("");
+}
+var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+function formatSummary(command, report, exitCode) {
+  const events = [...report.opened, ...report.updated, ...report.merged, ...report.closed];
+  const lines = [`### rollgen ${command}`, ""];
+  if (events.length === 0) lines.push("No pull requests were opened, updated, merged or closed.");
+  else {
+    lines.push("| app | pull request | what | step |", "|---|---|---|---|");
+    for (const e of events)
+      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell(e.step ?? "")} |`);
+  }
+  if (report.waiting.length > 0) {
+    lines.push("", "| app | pull request | waiting for |", "|---|---|---|");
+    for (const e of report.waiting)
+      lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${cell(e.reason ?? "")} |`);
+  }
+  lines.push(
+    "",
+    exitCode === 0 ? "Finished successfully." : `Failed with exit status ${exitCode}; the step log has the error.`
+  );
+  return lines.join("\n") + "\n";
+}
+function formatErrorAnnotation(command, message) {
+  const data = message.trim().replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+  return `::error title=rollgen ${command}::${data}
+`;
+}
+
+// action/src/run-action.ts
+var import_node_crypto = require("node:crypto");
+var import_node_fs = require("node:fs");
+
+// node_modules/commander/esm.mjs
+var import_index = __toESM(require_commander(), 1);
+var {
+  program,
+  createCommand,
+  createArgument,
+  createOption,
+  CommanderError,
+  InvalidArgumentError,
+  InvalidOptionArgumentError,
+  // deprecated old name
+  Command,
+  Argument,
+  Option,
+  Help
+} = import_index.default;
+
 // src/dispatch.ts
 init_errors();
 init_errors();
@@ -48732,7 +48777,12 @@ function dedupe2(list5) {
 
 // src/io/config-confine.ts
 var path4 = __toESM(require("path"));
+
+// src/model/app-name.ts
 var APP_NAME = /^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+var isAppName = (name) => APP_NAME.test(name);
+
+// src/io/config-confine.ts
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
   const real = realPaths();
   const confine = pathConfiner(root, real);
@@ -48745,7 +48795,7 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
     out.push(...written);
     if (written.length > 0) return [];
     const expanded = expand2(e, i);
-    for (const a of expanded.filter((x) => !APP_NAME.test(x.name)))
+    for (const a of expanded.filter((x) => !isAppName(x.name)))
       out.push({
         ...at("source"),
         message: `app name ${JSON.stringify(a.name)} (from its directory) is not a DNS label; rename the directory or set name:`,
@@ -63030,10 +63080,10 @@ function oneAnalysis(a) {
     const phase = a.verdict.metrics.find((v) => v.name === m.name)?.phase ?? "Pending";
     const counts = `${r.successful} ✓ ${r.failed} ✗ ${r.inconclusive} ? ${r.error} ⚠`;
     const lastText = last ? `${last.value ?? last.message ?? ""} (${last.phase})` : "";
-    return `| ${cell(m.name)}${m.dryRun ? " (dry run)" : ""} | ${cell(conditions(m))} | ${sparkline(r.measurements)} | ${cell(lastText)} | ${counts} | ${phase} |`;
+    return `| ${cell2(m.name)}${m.dryRun ? " (dry run)" : ""} | ${cell2(conditions(m))} | ${sparkline(r.measurements)} | ${cell2(lastText)} | ${counts} | ${phase} |`;
   });
   const table2 = [
-    `**${cell(a.title)}**: ${a.verdict.phase}${a.verdict.reasons.length > 0 ? ` (${a.verdict.reasons.join("; ")})` : ""}`,
+    `**${cell2(a.title)}**: ${a.verdict.phase}${a.verdict.reasons.length > 0 ? ` (${a.verdict.reasons.join("; ")})` : ""}`,
     "",
     "| metric | condition | values | last | counts | phase |",
     "|---|---|---|---|---|---|",
@@ -63076,7 +63126,7 @@ function chart(m, values) {
     "```"
   ].join("\n");
 }
-var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+var cell2 = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 
 // src/flow/analysis-store.ts
 init_errors();
@@ -64798,108 +64848,106 @@ function buildActionReport(events) {
 
 // action/src/inputs.ts
 var COMMANDS2 = ["pr", "abort", "promote", "retry", "validate", "status"];
-var input2 = (env2, name) => (env2[`INPUT_${name.toUpperCase().replace(/ /g, "_")}`] ?? "").trim();
+var INPUT_NAMES = ["token", "config", "command", "app", "dry-run", "full", "merge"];
+var FLAG_COMMANDS = {
+  "dry-run": ["pr", "abort", "promote", "retry"],
+  full: ["promote"],
+  merge: ["abort", "promote", "retry"]
+};
+var variableOf = (name) => `INPUT_${name.replace(/ /g, "_").toUpperCase()}`;
+var input2 = (env2, name) => (env2[variableOf(name)] ?? "").trim();
 function parseInputs(env2) {
+  const unknown = unknownInputs(env2);
+  if (unknown) return unknown;
   const command = input2(env2, "command") || "pr";
   if (!COMMANDS2.includes(command))
     return `input "command" must be one of ${COMMANDS2.join(", ")}; got "${command}"`;
   const flags3 = {};
-  for (const name of ["dry-run", "full", "merge"]) {
+  for (const name of Object.keys(FLAG_COMMANDS)) {
     const value = input2(env2, name).toLowerCase() || "false";
     if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
     flags3[name] = value === "true";
+    const problem = flags3[name] ? flagProblem(name, command) : void 0;
+    if (problem) return problem;
   }
+  const config = input2(env2, "config") || "rollgen.yaml";
+  if (config.startsWith("-")) return `input "config": "${config}" is a path of rollgen.yaml, not a flag`;
+  const apps = input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0);
+  const notApp = apps.find((a) => !isAppName(a));
+  if (notApp !== void 0)
+    return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
   return {
     token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
-    config: input2(env2, "config") || "rollgen.yaml",
+    config,
     command,
-    apps: input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0),
+    apps,
     dryRun: flags3["dry-run"],
     full: flags3.full,
     merge: flags3.merge
   };
 }
+function unknownInputs(env2) {
+  const known = new Set(INPUT_NAMES.map(variableOf));
+  const problems = Object.keys(env2).filter((variable) => variable.startsWith("INPUT_") && !known.has(variable)).map((variable) => {
+    const typed = variable.slice("INPUT_".length).toLowerCase();
+    const meant = suggestName(typed, INPUT_NAMES);
+    return `input "${typed}" is not an input of rollgen${meant ? ` (did you mean "${meant}"?)` : ""}`;
+  });
+  if (problems.length === 0) return void 0;
+  return `${problems.join("; ")}; the inputs are ${INPUT_NAMES.join(", ")} (an INPUT_* variable in env: counts as an input too)`;
+}
+function flagProblem(name, command) {
+  const applies = FLAG_COMMANDS[name];
+  if (applies.includes(command)) return void 0;
+  const list5 = applies.length === 1 ? applies[0] : `${applies.slice(0, -1).join(", ")} and ${applies.at(-1)}`;
+  return `input "${name}" applies to ${list5}, not to ${command} (rollgen ${command} has no --${name}); remove it or set it to false`;
+}
 function buildArgv(inputs10) {
-  const argv = [inputs10.command, ...inputs10.apps, "--config", inputs10.config];
-  const viaPr = inputs10.command === "abort" || inputs10.command === "promote" || inputs10.command === "retry";
-  if (viaPr) argv.push("--pr");
-  if (viaPr && inputs10.merge) argv.push("--merge");
-  if (inputs10.command === "promote" && inputs10.full) argv.push("--full");
-  if ((inputs10.command === "pr" || viaPr) && inputs10.dryRun) argv.push("--dry-run");
-  return argv;
+  const argv = [inputs10.command, `--config=${inputs10.config}`];
+  if (inputs10.command !== "pr" && inputs10.command !== "validate") argv.push("--pr");
+  if (inputs10.merge) argv.push("--merge");
+  if (inputs10.full) argv.push("--full");
+  if (inputs10.dryRun) argv.push("--dry-run");
+  return inputs10.apps.length > 0 ? [...argv, "--", ...inputs10.apps] : argv;
 }
 
-// action/src/outputs.ts
-function formatOutputs(report) {
-  const numbers2 = (events) => JSON.stringify(events.map((e) => e.number));
-  const outputs = [
-    ["opened", numbers2(report.opened)],
-    ["updated", numbers2(report.updated)],
-    ["merged", numbers2(report.merged)],
-    ["report", JSON.stringify(report)]
-  ];
-  return outputs.map(([name, value]) => `${name}=${value}
-`).join("");
-}
-var cell2 = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
-function formatSummary(command, report, exitCode) {
-  const events = [...report.opened, ...report.updated, ...report.merged, ...report.closed];
-  const lines = [`### rollgen ${command}`, ""];
-  if (events.length === 0) lines.push("No pull requests were opened, updated, merged or closed.");
-  else {
-    lines.push("| app | pull request | what | step |", "|---|---|---|---|");
-    for (const e of events)
-      lines.push(`| ${cell2(e.app)} | [#${e.number}](${e.url}) | ${e.action} | ${cell2(e.step ?? "")} |`);
-  }
-  if (report.waiting.length > 0) {
-    lines.push("", "| app | pull request | waiting for |", "|---|---|---|");
-    for (const e of report.waiting)
-      lines.push(`| ${cell2(e.app)} | [#${e.number}](${e.url}) | ${cell2(e.reason ?? "")} |`);
-  }
-  lines.push(
-    "",
-    exitCode === 0 ? "Finished successfully." : `Failed with exit status ${exitCode}; the step log has the error.`
-  );
-  return lines.join("\n") + "\n";
-}
-function formatErrorAnnotation(command, message) {
-  const data = message.trim().replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
-  return `::error title=rollgen ${command}::${data}
-`;
-}
-
-// action/src/main.ts
-async function runAction(env2) {
+// action/src/run-action.ts
+async function runAction(env2, io) {
   const inputs10 = parseInputs(env2);
   if (typeof inputs10 === "string") {
-    process.stdout.write(formatErrorAnnotation("action", inputs10));
+    io.stdout(formatErrorAnnotation("action", inputs10));
     return 2;
   }
   if (inputs10.token) env2.GITHUB_TOKEN = inputs10.token;
   const events = [];
   let errors = "";
   const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
-  process.stdout.write(`::stop-commands::${resume}
+  io.stdout(`::stop-commands::${resume}
 `);
   const code = await main(
     buildArgv(inputs10),
     processContext({
       cwd: env2.GITHUB_WORKSPACE || process.cwd(),
+      env: env2,
+      stdout: io.stdout,
       stderr: (t) => {
         errors += t;
-        process.stderr.write(t);
+        io.stderr(t);
       },
       report: (e) => void events.push(e)
     })
-  ).finally(() => process.stdout.write(`::${resume}::
+  ).finally(() => io.stdout(`::${resume}::
 `));
   const report = buildActionReport(events);
-  if (code !== 0) process.stdout.write(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
+  if (code !== 0) io.stdout(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
   if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));
   return code;
 }
-runAction(process.env).then(
+
+// action/src/main.ts
+var { stdout, stderr } = processContext();
+runAction(process.env, { stdout, stderr }).then(
   (code) => process.exitCode = code,
   (error7) => {
     process.stdout.write(formatErrorAnnotation("action", error7 instanceof Error ? error7.message : String(error7)));
