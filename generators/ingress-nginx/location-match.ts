@@ -2,7 +2,15 @@ import type { KubeObject } from '../../src/model/kube';
 import type { SimRequest } from '../../src/contract/generator';
 import { canaryPrefix, IngressPath, ingressClass, ingressPaths } from '../_kit/ingress';
 import { hostTier, normalizeHost } from '../_kit/ingress-match';
-import { DEFAULT_SERVER, DEFAULT_UPSTREAM, NginxLocation, NginxServer, nginxServers, upstreamOf } from './locations';
+import {
+  DEFAULT_SERVER,
+  DEFAULT_UPSTREAM,
+  NginxLocation,
+  NginxServer,
+  nginxPathType,
+  nginxServers,
+  upstreamOf,
+} from './locations';
 import { DEFAULT_ANNOTATION_PREFIX } from './options';
 
 /** A canary Ingress path attached to a primary upstream. */
@@ -49,7 +57,7 @@ export function samePlace(location: NginxLocation, path: IngressPath): boolean {
   return (
     (path.host ?? DEFAULT_SERVER) === location.host &&
     path.path === location.path &&
-    path.pathType === location.pathType
+    nginxPathType(path.pathType) === location.pathType
   );
 }
 
@@ -81,6 +89,7 @@ function selectServer(servers: ReadonlyMap<string, NginxServer>, host: string | 
  * The location nginx runs. Regex server: the first `^path` regex (case-insensitive) in
  * ingress-nginx's order, longest path first. Otherwise an exact location (Exact, and the `= /foo`
  * ingress-nginx adds for a Prefix `/foo`), else the longest prefix (Prefix `/foo` as `/foo/`).
+ * Path types are ingress-nginx's: ImplementationSpecific is Prefix (locations.ts nginxPathType).
  */
 export function selectLocation(server: NginxServer, path: string, regex: boolean): NginxLocation | undefined {
   if (regex) {
@@ -97,7 +106,7 @@ export function selectLocation(server: NginxServer, path: string, regex: boolean
   let bestLength = -1;
   for (const l of server.locations) {
     if (l.pathType === 'Exact') continue;
-    const prefix = l.pathType === 'Prefix' && !l.path.endsWith('/') ? `${l.path}/` : l.path;
+    const prefix = l.path.endsWith('/') ? l.path : `${l.path}/`;
     if (path.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
   }
   return best;

@@ -98,14 +98,14 @@ export function nginxServers(ingresses: readonly KubeObject[], defaultNamespace 
       const location: NginxLocation = {
         host: server.host,
         path: p.path,
-        pathType: p.pathType,
+        pathType: nginxPathType(p.pathType),
         upstream,
         ...serviceBackend(p.raw.backend),
         ingress,
         at: ['spec', 'rules', p.rule, 'http', 'paths', p.index],
         fallback: false,
       };
-      const taken = server.locations.findIndex((l) => l.path === p.path && samePathType(l, p.pathType));
+      const taken = server.locations.findIndex((l) => l.path === p.path && l.pathType === location.pathType);
       if (taken < 0) server.locations.push(location);
       else if (server.locations[taken].fallback) server.locations[taken] = location;
     }
@@ -113,10 +113,9 @@ export function nginxServers(ingresses: readonly KubeObject[], defaultNamespace 
   return servers;
 }
 
-/** A rule's `/` (Prefix or ImplementationSpecific) takes the root location over from the defaultBackend. */
-function samePathType(location: NginxLocation, pathType: string): boolean {
-  if (location.fallback) return pathType !== 'Exact';
-  return location.pathType === pathType;
+/** k8s/main.go SetDefaultNGINXPathType: ingress-nginx reads ImplementationSpecific (or none) as Prefix. */
+export function nginxPathType(pathType: string): string {
+  return pathType === 'Exact' ? 'Exact' : 'Prefix';
 }
 
 /** `host H path P` as a user reads it; the root location of a defaultBackend says so. */

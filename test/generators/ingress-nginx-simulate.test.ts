@@ -206,11 +206,12 @@ describe('ingress-nginx simulate: host and path', () => {
     expect(simulate(objects, request({ path: '/foobar' }))).toEqual({ backends: twenty, rule: 'canary-weight 20/100' });
   });
 
-  it('matches an ImplementationSpecific path as an nginx string prefix', () => {
+  it('reads ImplementationSpecific as Prefix, as ingress-nginx does (SetDefaultNGINXPathType)', () => {
     const objects = [
       ingress('web', 'web.example.com', [{ path: '/foo', service: 'foo', pathType: 'ImplementationSpecific' }]),
     ];
-    expect(simulate(objects, request({ path: '/foobar' }))?.backends).toEqual([{ service: 'foo', share: 1 }]);
+    expect(simulate(objects, request({ path: '/foo/bar' }))?.backends).toEqual([{ service: 'foo', share: 1 }]);
+    expect(simulate(objects, request({ path: '/foobar' }))).toBeUndefined();
     expect(simulate(objects, request({ path: '/Foo' }))).toBeUndefined();
   });
 
