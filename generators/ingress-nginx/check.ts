@@ -5,12 +5,13 @@ import { findIngress, ingressClass, ingressPaths, isCanaryIngress } from '../_ki
 import { canaryIngressName, noPathToStable } from '../_kit/canary-ingress';
 import { NginxOptions, annotationKey, stepOwnedKeys, userAnnotations } from './options';
 import { optionOrigin } from '../_kit/option-origin';
+import { checkSharedUpstreams } from './shared-upstream';
 
 type Ctx = GeneratorContext<NginxOptions>;
 
 /** Every listed Ingress exists, is a stable (non-canary) Ingress and routes at least one path to the stable Service. */
 export function check(ctx: Ctx): Diagnostic[] {
-  const out: Diagnostic[] = [...checkUserAnnotations(ctx)];
+  const out: Diagnostic[] = [...checkUserAnnotations(ctx), ...checkSharedUpstreams(ctx)];
   const owners = new Map<string, string>();
   for (const name of ctx.options.ingresses) {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);

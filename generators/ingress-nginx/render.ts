@@ -28,7 +28,8 @@ export function render(ctx: GeneratorContext<NginxOptions>, traffic: TrafficStat
 }
 
 /**
- * The step's canary annotations. Weight only when above 0 (its total only when not 100);
+ * The step's canary annotations. Weight only when above 0 (its total only when not 100, scaled
+ * by `nginxWeight`);
  * the first header match fills canary-by-header, the first cookie match canary-by-cookie
  * (`unsupportedFeatures` guarantees there is at most one of each).
  */
@@ -36,8 +37,9 @@ export function canaryAnnotations(prefix: string, traffic: TrafficState): Record
   const key = (name: string): string => annotationKey(prefix, name);
   const out: Record<string, string> = { [key('canary')]: 'true' };
   if (traffic.weight > 0) {
-    out[key('canary-weight')] = String(traffic.weight);
-    if (traffic.weightTotal !== 100) out[key('canary-weight-total')] = String(traffic.weightTotal);
+    const { weight, total } = nginxWeight(traffic.weight, traffic.weightTotal);
+    out[key('canary-weight')] = String(weight);
+    if (total !== 100) out[key('canary-weight-total')] = String(total);
   }
   const header = traffic.matches.find((m) => m.headers.length > 0)?.headers[0];
   if (header) {
@@ -48,6 +50,16 @@ export function canaryAnnotations(prefix: string, traffic: TrafficState): Record
   const cookie = traffic.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (cookie) out[key('canary-by-cookie')] = cookie.name;
   return out;
+}
+
+/**
+ * balancer.lua reads canary-weight-total only above 100 (`weightTotal = 100; if total > 100 then
+ * weightTotal = total`): a smaller total (Argo maxTrafficWeight) would count as 100. Both numbers
+ * are scaled by the smallest whole factor reaching 100 or more, so the share stays W/T.
+ */
+export function nginxWeight(weight: number, total: number): { weight: number; total: number } {
+  const factor = total >= 100 ? 1 : Math.ceil(100 / total);
+  return { weight: weight * factor, total: total * factor };
 }
 
 function canaryIngress(

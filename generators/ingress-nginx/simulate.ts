@@ -1,6 +1,8 @@
 import type { KubeObject } from '../../src/model/kube';
 import type { SimRequest, SimResult } from '../../src/contract/generator';
-import { findCanaryPath, matchStablePath, headerValue } from '../_kit/ingress-match';
+import { headerValue } from '../_kit/ingress-match';
+import { Attachment, locateRequest } from './location-match';
+import { NginxLocation, placeOf } from './locations';
 
 /** A canary rule that decided the request outright. */
 interface Verdict {
@@ -11,24 +13,35 @@ interface Verdict {
 type Annotations = Readonly<Record<string, string>>;
 
 /**
- * Evaluates a request as ingress-nginx would: the stable Ingress rule by host and path, then
- * the canary Ingress on the same host+path, decided by canary-by-header, then
- * canary-by-cookie, then canary-weight / canary-weight-total. Undefined when no rule matches.
+ * Evaluates a request as ingress-nginx would (location-match.ts): the server by host, the location
+ * by path (regex servers included), then the canary attached to that location's upstream, which
+ * holds for every host and path proxying to it. The canary decides by canary-by-header, then
+ * canary-by-cookie, then canary-weight out of canary-weight-total. Undefined when no route matches.
  */
 export function simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined {
-  const stable = matchStablePath(objects, request);
-  if (!stable) return undefined;
-  const stableService = stable.path.service ?? '<resource backend>';
-  const canary = findCanaryPath(objects, stable.path);
-  if (!canary) return { backends: [{ service: stableService, share: 1 }], rule: 'no canary' };
-  const canaryService = canary.path.service ?? '<resource backend>';
-  const annotations = canary.object.metadata.annotations ?? {};
-  const key = (name: string): string => `${canary.prefix}/${name}`;
+  const located = locateRequest(objects, request);
+  if (!located) return undefined;
+  const { location, attachment } = located;
+  const stableService = location.service ?? '<resource backend>';
+  if (!attachment) return { backends: [{ service: stableService, share: 1 }], rule: 'no canary' };
+  const canaryService = attachment.path.service ?? '<resource backend>';
+  const annotations = attachment.canary.metadata.annotations ?? {};
+  const key = (name: string): string => `${attachment.prefix}/${name}`;
+  const shared = located.own ? '' : sharedNote(location, attachment);
   const verdict = byHeader(annotations, key, request) ?? byCookie(annotations, key, request);
-  if (verdict) return split(stableService, canaryService, verdict.canary ? 1 : 0, 1, verdict.rule);
+  if (verdict) return split(stableService, canaryService, verdict.canary ? 1 : 0, 1, verdict.rule + shared);
   const weight = readInt(annotations[key('canary-weight')], 0);
-  const total = readInt(annotations[key('canary-weight-total')], 100) || 100;
-  return split(stableService, canaryService, weight, total, `canary-weight ${weight}/${total}`);
+  const written = readInt(annotations[key('canary-weight-total')], 100);
+  // balancer.lua: `weightTotal = 100; if policy.weightTotal > 100 then weightTotal = policy.weightTotal`.
+  const total = written > 100 ? written : 100;
+  const ignored =
+    written !== total ? ` (canary-weight-total ${written} counts as 100: ingress-nginx reads it only above 100)` : '';
+  return split(stableService, canaryService, weight, total, `canary-weight ${weight}/${total}${ignored}${shared}`);
+}
+
+/** Why a location that is not the canary's own gets the canary anyway. */
+function sharedNote(location: NginxLocation, attachment: Attachment): string {
+  return `; ${placeOf(location)} also proxies to Service ${location.service} port ${location.port}, the ingress-nginx upstream canary Ingress "${attachment.canary.metadata.name}" is attached to (a canary applies per upstream, on every host and path)`;
 }
 
 /**

@@ -85,6 +85,17 @@ describe('ingress-nginx simulate: canary precedence', () => {
     });
   });
 
+  it('counts a canary-weight-total of 100 or less as 100, as balancer.lua does', () => {
+    const objects = [stable, canary({ [`${P}/canary-weight`]: '5', [`${P}/canary-weight-total`]: '10' })];
+    expect(simulate(objects, request())).toEqual({
+      backends: [
+        { service: 'web', share: 0.95 },
+        { service: 'web-canary', share: 0.05 },
+      ],
+      rule: 'canary-weight 5/100 (canary-weight-total 10 counts as 100: ingress-nginx reads it only above 100)',
+    });
+  });
+
   it('sends everything to stable without a canary Ingress, or with weight 0', () => {
     expect(simulate([stable], request())).toEqual({ backends: stableOnly, rule: 'no canary' });
     expect(simulate([stable, canary({})], request())).toEqual({ backends: stableOnly, rule: 'canary-weight 0/100' });
@@ -193,6 +204,15 @@ describe('ingress-nginx simulate: host and path', () => {
     });
     expect(simulate(objects, request({ path: '/foo/bar?x=1' }))?.backends).toEqual([{ service: 'foo', share: 1 }]);
     expect(simulate(objects, request({ path: '/foobar' }))).toEqual({ backends: twenty, rule: 'canary-weight 20/100' });
+  });
+
+  it('reads ImplementationSpecific as Prefix, as ingress-nginx does (SetDefaultNGINXPathType)', () => {
+    const objects = [
+      ingress('web', 'web.example.com', [{ path: '/foo', service: 'foo', pathType: 'ImplementationSpecific' }]),
+    ];
+    expect(simulate(objects, request({ path: '/foo/bar' }))?.backends).toEqual([{ service: 'foo', share: 1 }]);
+    expect(simulate(objects, request({ path: '/foobar' }))).toBeUndefined();
+    expect(simulate(objects, request({ path: '/Foo' }))).toBeUndefined();
   });
 
   it('matches Exact paths exactly and prefers them at equal length', () => {
