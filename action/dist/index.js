@@ -50810,18 +50810,6 @@ function matchStablePath(objects, request4) {
   const best = hits2.reduce((a, b) => specificity(b.path) > specificity(a.path) ? b : a);
   return { object: best.object, path: best.path };
 }
-var prefixLike = (pathType) => pathType === "Exact" ? "Exact" : "Prefix";
-function findCanaryPath(objects, stable) {
-  for (const object of objects) {
-    const prefix = object.kind === "Ingress" ? canaryPrefix(object) : void 0;
-    if (prefix === void 0) continue;
-    const path35 = ingressPaths(object).find(
-      (p) => p.host === stable.host && p.path === stable.path && prefixLike(p.pathType) === prefixLike(stable.pathType)
-    );
-    if (path35) return { object, prefix, path: path35 };
-  }
-  return void 0;
-}
 function headerValue(headers2, name) {
   const wanted = name.toLowerCase();
   const found = Object.keys(headers2).find((h) => h.toLowerCase() === wanted);
@@ -53975,6 +53963,7 @@ var options_schema_default9 = {
 };
 
 // generators/ingress-nginx/options.ts
+var DEFAULT_ANNOTATION_PREFIX = "nginx.ingress.kubernetes.io";
 function annotationKey(prefix, name) {
   return `${prefix}/${name}`;
 }
@@ -53992,9 +53981,230 @@ function userAnnotations(options) {
   return { ...out, ...options.canaryIngressAnnotations };
 }
 
+// generators/ingress-nginx/shared-upstream.ts
+init_diagnostics();
+
+// generators/ingress-nginx/locations.ts
+var DEFAULT_SERVER = "_";
+var DEFAULT_UPSTREAM = "upstream-default-backend";
+function serviceBackend(backend2) {
+  const service = isObject(backend2) && isObject(backend2.service) ? backend2.service : {};
+  const port = isObject(service.port) ? service.port : {};
+  const number2 = typeof port.number === "number" && port.number > 0 ? String(port.number) : void 0;
+  return {
+    ...typeof service.name === "string" ? { service: service.name } : {},
+    ...(number2 ?? (typeof port.name === "string" ? port.name : void 0)) !== void 0 ? { port: number2 ?? String(port.name) } : {}
+  };
+}
+function upstreamOf(ingress, backend2, defaultNamespace) {
+  const b = serviceBackend(backend2);
+  if (b.service === void 0) return void 0;
+  return `${ingress.metadata.namespace ?? defaultNamespace}-${b.service}-${b.port ?? "INVALID"}`;
+}
+function rootLocation(host, ingress, defaultNamespace) {
+  const backend2 = ingress ? ingressSpec(ingress).defaultBackend : void 0;
+  const upstream = ingress ? upstreamOf(ingress, backend2, defaultNamespace) : void 0;
+  const b = serviceBackend(backend2);
+  return {
+    host,
+    path: "/",
+    pathType: "Prefix",
+    upstream: upstream ?? DEFAULT_UPSTREAM,
+    ...upstream !== void 0 ? { ...b } : {},
+    ingress: ingress ?? { apiVersion: "v1", kind: "Ingress", metadata: { name: "<controller default>" } },
+    at: ["spec", "defaultBackend"],
+    fallback: true
+  };
+}
+function nginxServers(ingresses, defaultNamespace = "") {
+  const catchAll = ingresses.find((i) => ingressRules(i).length === 0 && ingressSpec(i).defaultBackend);
+  const servers = /* @__PURE__ */ new Map([
+    [DEFAULT_SERVER, { host: DEFAULT_SERVER, locations: [rootLocation(DEFAULT_SERVER, catchAll, defaultNamespace)] }]
+  ]);
+  for (const ingress of ingresses) {
+    for (const rule of ingressRules(ingress)) {
+      const host = typeof rule.host === "string" && rule.host !== "" ? rule.host.toLowerCase() : DEFAULT_SERVER;
+      if (!servers.has(host)) servers.set(host, { host, locations: [rootLocation(host, ingress, defaultNamespace)] });
+    }
+  }
+  for (const ingress of ingresses) {
+    for (const p of ingressPaths(ingress)) {
+      const upstream = upstreamOf(ingress, p.raw.backend, defaultNamespace);
+      if (upstream === void 0) continue;
+      const server = servers.get(p.host ?? DEFAULT_SERVER);
+      const location = {
+        host: server.host,
+        path: p.path,
+        pathType: nginxPathType(p.pathType),
+        upstream,
+        ...serviceBackend(p.raw.backend),
+        ingress,
+        at: ["spec", "rules", p.rule, "http", "paths", p.index],
+        fallback: false
+      };
+      const taken = server.locations.findIndex((l) => l.path === p.path && l.pathType === location.pathType);
+      if (taken < 0) server.locations.push(location);
+      else if (server.locations[taken].fallback) server.locations[taken] = location;
+    }
+  }
+  return servers;
+}
+function nginxPathType(pathType) {
+  return pathType === "Exact" ? "Exact" : "Prefix";
+}
+function placeOf(location) {
+  const host = location.host === DEFAULT_SERVER ? "*" : location.host;
+  return `host ${host} path ${location.fallback ? "/ (no path matches: spec.defaultBackend)" : location.path}`;
+}
+
+// generators/ingress-nginx/location-match.ts
+function attachCanaries(servers, canaries, defaultNamespace = "") {
+  const out = /* @__PURE__ */ new Map();
+  for (const { object, prefix } of canaries) {
+    for (const path35 of ingressPaths(object)) {
+      const alternative = upstreamOf(object, path35.raw.backend, defaultNamespace);
+      const server = servers.get(path35.host ?? DEFAULT_SERVER);
+      if (alternative === void 0 || !server) continue;
+      for (const location of server.locations) {
+        if (location.upstream === alternative) break;
+        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path35)) continue;
+        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path35 });
+      }
+    }
+  }
+  return out;
+}
+function samePlace(location, path35) {
+  return (path35.host ?? DEFAULT_SERVER) === location.host && path35.path === location.path && nginxPathType(path35.pathType) === location.pathType;
+}
+function regexServer(server, prefix) {
+  return server.locations.some((l) => {
+    const a = l.ingress.metadata.annotations ?? {};
+    const target = a[`${prefix}/rewrite-target`];
+    return /^(1|t|true)$/i.test(a[`${prefix}/use-regex`] ?? "") || !!target && target !== l.path;
+  });
+}
+function selectServer(servers, host) {
+  const wanted = normalizeHost(host);
+  let best = [servers.get(DEFAULT_SERVER), 1];
+  for (const server of servers.values()) {
+    const tier = server.host === DEFAULT_SERVER ? 0 : hostTier(server.host, wanted);
+    if (tier > best[1]) best = [server, tier];
+  }
+  if (best[1] === 1 && best[0].locations.every((l) => l.upstream === DEFAULT_UPSTREAM)) best = [best[0], 0];
+  return best;
+}
+function selectLocation(server, path35, regex2) {
+  if (regex2) {
+    const ordered2 = [...server.locations].sort(
+      (a, b) => b.path.length - a.path.length || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0)
+    );
+    return ordered2.find((l) => regexOf(l.path)?.test(path35));
+  }
+  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path35) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path35);
+  if (exact) return exact;
+  let best;
+  let bestLength = -1;
+  for (const l of server.locations) {
+    if (l.pathType === "Exact") continue;
+    const prefix = l.path.endsWith("/") ? l.path : `${l.path}/`;
+    if (path35.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
+  }
+  return best;
+}
+function regexOf(path35) {
+  try {
+    return new RegExp(`^${path35}`, "i");
+  } catch {
+    return void 0;
+  }
+}
+function byClass(objects) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const o of objects.filter((x) => x.kind === "Ingress")) {
+    const key2 = ingressClass(o) ?? "";
+    groups2.set(key2, [...groups2.get(key2) ?? [], o]);
+  }
+  return [...groups2.values()];
+}
+function locateRequest(objects, request4) {
+  let best;
+  for (const group of byClass(objects)) {
+    const servers = nginxServers(group.filter((o) => canaryPrefix(o) === void 0));
+    const [server, tier] = selectServer(servers, request4.host);
+    if (best && tier <= best.tier) continue;
+    const canaries = group.flatMap((object) => {
+      const prefix2 = canaryPrefix(object);
+      return prefix2 === void 0 ? [] : [{ object, prefix: prefix2 }];
+    });
+    best = { servers, server, tier, canaries };
+  }
+  if (!best || best.tier === 0) return void 0;
+  const prefix = best.canaries[0]?.prefix ?? DEFAULT_ANNOTATION_PREFIX;
+  const path35 = request4.path.split(/[?#]/)[0] || "/";
+  const location = selectLocation(best.server, path35, regexServer(best.server, prefix));
+  if (!location || location.upstream === DEFAULT_UPSTREAM) return void 0;
+  const attachment = attachCanaries(best.servers, best.canaries).get(location.upstream);
+  const own = best.canaries.some((c) => ingressPaths(c.object).some((p) => samePlace(location, p)));
+  return { location, ...attachment ? { attachment } : {}, own };
+}
+
+// generators/ingress-nginx/shared-upstream.ts
+function checkSharedUpstreams(ctx) {
+  const listed = ctx.options.ingresses.map((name) => findIngress(ctx.resources, name, ctx.rollout.namespace)).filter((s) => !!s && !isCanaryIngress(s.object, ctx.options.annotationPrefix)).filter((s) => ingressPaths(s.object).some((p) => p.service === ctx.stableService));
+  const classes = [...new Set(listed.map((s) => ingressClass(s.object) ?? ""))];
+  return classes.flatMap(
+    (klass) => checkClass(
+      ctx,
+      listed.filter((s) => (ingressClass(s.object) ?? "") === klass),
+      ctx.resources.items.filter((s) => s.object.kind === "Ingress" && (ingressClass(s.object) ?? "") === klass)
+    )
+  );
+}
+function checkClass(ctx, listed, ofClass) {
+  const namespace = ctx.rollout.namespace ?? "";
+  const stable = ofClass.filter((s) => canaryPrefix(s.object) === void 0);
+  const servers = nginxServers(
+    stable.map((s) => s.object),
+    namespace
+  );
+  const canaries = listed.map((s) => hypotheticalCanary(ctx, s.object));
+  const attached = attachCanaries(servers, canaries, namespace);
+  const warned2 = /* @__PURE__ */ new Map();
+  for (const location of [...servers.values()].flatMap((s) => s.locations)) {
+    const attachment = attached.get(location.upstream);
+    if (!attachment || canaries.some((c) => ingressPaths(c.object).some((p) => samePlace(location, p)))) continue;
+    const source = stable.find((s) => s.object === location.ingress);
+    if (!source) continue;
+    const key2 = `${stable.indexOf(source)}/${location.at.join("/")}`;
+    const entry = warned2.get(key2) ?? { source, location, places: [], canary: attachment.canary.metadata.name };
+    entry.places.push(placeOf(location));
+    warned2.set(key2, entry);
+  }
+  return [...warned2.values()].map(
+    (w) => diagnosticAt(
+      w.source.locate(w.location.at),
+      `Ingress "${w.source.object.metadata.name}" ${w.places.join(", ")} goes to Service ${w.location.service} port ${w.location.port}, the ingress-nginx upstream canary Ingress "${w.canary}" attaches to: ingress-nginx applies a canary per upstream, so these requests get its weight and header rules too; ${advice(w.location)}`,
+      "warning"
+    )
+  );
+}
+function advice(location) {
+  return location.fallback ? "give each host a path for / or point spec.defaultBackend at another Service" : "list this Ingress in the rollout if that is intended, else point this path at another Service";
+}
+function hypotheticalCanary(ctx, stable) {
+  const prefix = ctx.options.annotationPrefix;
+  const metadata = {
+    name: canaryIngressName(stable.metadata.name),
+    ...stable.metadata.namespace !== void 0 ? { namespace: stable.metadata.namespace } : {},
+    annotations: { [annotationKey(prefix, "canary")]: "true" }
+  };
+  return { object: canaryIngressOf(stable, ctx.stableService, ctx.canaryService, metadata), prefix };
+}
+
 // generators/ingress-nginx/check.ts
 function check9(ctx) {
-  const out = [...checkUserAnnotations(ctx)];
+  const out = [...checkUserAnnotations(ctx), ...checkSharedUpstreams(ctx)];
   const owners = /* @__PURE__ */ new Map();
   for (const name of ctx.options.ingresses) {
     const source = findIngress(ctx.resources, name, ctx.rollout.namespace);
@@ -54023,7 +54233,7 @@ function checkIngress4(ctx, source) {
       )
     ];
   }
-  const out = [...checkClass(source, prefix)];
+  const out = [...checkClass2(source, prefix)];
   const unreachable = noPathToStable(source, ctx.stableService);
   if (unreachable) out.push(unreachable);
   const taken = findIngress(ctx.resources, canaryIngressName(name), source.object.metadata.namespace);
@@ -54038,7 +54248,7 @@ function checkIngress4(ctx, source) {
   return out;
 }
 var OTHER_CONTROLLERS = /traefik|alb|higress|mse|apisix|kong|haproxy|contour|gce|azure|ambassador|emissary|istio/i;
-function checkClass(source, prefix) {
+function checkClass2(source, prefix) {
   const cls = ingressClass(source.object);
   if (!cls || /nginx/i.test(cls) || !OTHER_CONTROLLERS.test(cls)) return [];
   const byName = typeof source.object.spec?.ingressClassName === "string";
@@ -54237,8 +54447,9 @@ function canaryAnnotations(prefix, traffic) {
   const key2 = (name) => annotationKey(prefix, name);
   const out = { [key2("canary")]: "true" };
   if (traffic.weight > 0) {
-    out[key2("canary-weight")] = String(traffic.weight);
-    if (traffic.weightTotal !== 100) out[key2("canary-weight-total")] = String(traffic.weightTotal);
+    const { weight, total } = nginxWeight(traffic.weight, traffic.weightTotal);
+    out[key2("canary-weight")] = String(weight);
+    if (total !== 100) out[key2("canary-weight-total")] = String(total);
   }
   const header3 = traffic.matches.find((m) => m.headers.length > 0)?.headers[0];
   if (header3) {
@@ -54248,6 +54459,10 @@ function canaryAnnotations(prefix, traffic) {
   const cookie = traffic.matches.find((m) => m.cookies.length > 0)?.cookies[0];
   if (cookie) out[key2("canary-by-cookie")] = cookie.name;
   return out;
+}
+function nginxWeight(weight, total) {
+  const factor = total >= 100 ? 1 : Math.ceil(100 / total);
+  return { weight: weight * factor, total: total * factor };
 }
 function canaryIngress3(ctx, stable, canary) {
   const argo = ctx.rollout.format === "argo";
@@ -54275,19 +54490,25 @@ function canaryMetadata3(stable, options, canary, argo) {
 
 // generators/ingress-nginx/simulate.ts
 function simulate8(objects, request4) {
-  const stable = matchStablePath(objects, request4);
-  if (!stable) return void 0;
-  const stableService = stable.path.service ?? "<resource backend>";
-  const canary = findCanaryPath(objects, stable.path);
-  if (!canary) return { backends: [{ service: stableService, share: 1 }], rule: "no canary" };
-  const canaryService = canary.path.service ?? "<resource backend>";
-  const annotations = canary.object.metadata.annotations ?? {};
-  const key2 = (name) => `${canary.prefix}/${name}`;
+  const located2 = locateRequest(objects, request4);
+  if (!located2) return void 0;
+  const { location, attachment } = located2;
+  const stableService = location.service ?? "<resource backend>";
+  if (!attachment) return { backends: [{ service: stableService, share: 1 }], rule: "no canary" };
+  const canaryService = attachment.path.service ?? "<resource backend>";
+  const annotations = attachment.canary.metadata.annotations ?? {};
+  const key2 = (name) => `${attachment.prefix}/${name}`;
+  const shared2 = located2.own ? "" : sharedNote(location, attachment);
   const verdict2 = byHeader(annotations, key2, request4) ?? byCookie(annotations, key2, request4);
-  if (verdict2) return split2(stableService, canaryService, verdict2.canary ? 1 : 0, 1, verdict2.rule);
+  if (verdict2) return split2(stableService, canaryService, verdict2.canary ? 1 : 0, 1, verdict2.rule + shared2);
   const weight = readInt(annotations[key2("canary-weight")], 0);
-  const total = readInt(annotations[key2("canary-weight-total")], 100) || 100;
-  return split2(stableService, canaryService, weight, total, `canary-weight ${weight}/${total}`);
+  const written = readInt(annotations[key2("canary-weight-total")], 100);
+  const total = written > 100 ? written : 100;
+  const ignored = written !== total ? ` (canary-weight-total ${written} counts as 100: ingress-nginx reads it only above 100)` : "";
+  return split2(stableService, canaryService, weight, total, `canary-weight ${weight}/${total}${ignored}${shared2}`);
+}
+function sharedNote(location, attachment) {
+  return `; ${placeOf(location)} also proxies to Service ${location.service} port ${location.port}, the ingress-nginx upstream canary Ingress "${attachment.canary.metadata.name}" is attached to (a canary applies per upstream, on every host and path)`;
 }
 function byHeader(annotations, key2, request4) {
   const name = annotations[key2("canary-by-header")];
