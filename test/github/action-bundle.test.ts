@@ -4,7 +4,8 @@
  * GITHUB_API_URL pointing at the fake GitHub. `pr` against a real git checkout is in
  * action-pr.test.ts.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { runProcess } from '../helpers/run-process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -49,12 +50,7 @@ async function runAction(inputs: Record<string, string>) {
     'INPUT_DRY-RUN': 'false',
     ...inputs,
   };
-  const child = spawn(process.execPath, [BUNDLE], { cwd: tmpdir(), env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, stdout, stderr } = await runProcess(process.execPath, [BUNDLE], { cwd: tmpdir(), env });
   return {
     code,
     stdout,

@@ -3,7 +3,8 @@
  * variables GitHub sets, the workspace a real git checkout, GITHUB_API_URL the fake GitHub (whose
  * payloads are checked against GitHub's OpenAPI description). Counts the requests it takes.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { runProcess } from '../helpers/run-process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +54,7 @@ async function runAction(inputs: Record<string, string>) {
     ROLLGEN_TEST_RETRY_UNIT_MS: '5',
     ...inputs,
   };
-  const child = spawn(process.execPath, [BUNDLE], { cwd: tmpdir(), env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const { code, stdout, stderr } = await runProcess(process.execPath, [BUNDLE], { cwd: tmpdir(), env });
   return {
     code,
     stdout,
