@@ -185,10 +185,11 @@ async function closeSuperseded(
 
 async function noteHold(scm: ScmClient, a: Extract<Action, { kind: 'note-hold' }>): Promise<void> {
   const app = a.marker.app;
-  await scm.comment(
-    a.pr.number,
-    `rollgen holds ${app}: this PR was closed without merging, so no new PR opens for it. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open this step again) or \`rollgen abort ${app} --pr\`.`,
-  );
+  const held =
+    a.marker.target === 'abort'
+      ? `rollgen holds ${app}: this abort PR was closed without merging, so the canary stays at its step; no step PR opens or merges for ${app}, even once its health recovers. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open the next step's PR) or \`rollgen abort ${app} --pr\`.`
+      : `rollgen holds ${app}: this PR was closed without merging, so no new PR opens for it. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open this step again) or \`rollgen abort ${app} --pr\`.`;
+  await scm.comment(a.pr.number, held);
   // The marker remembers the note, so later runs neither repeat it nor spend a request on reading comments.
   await scm.updatePull(a.pr.number, { body: withMarker(a.pr.body, { ...a.marker, noted: true }) });
 }

@@ -17,6 +17,8 @@ export interface Marker {
   readonly origin: 'flow' | 'command';
   /** Set when rollgen itself closed the PR (superseded), so it never counts as a person's rejection. */
   readonly closedBy?: 'rollgen';
+  /** Set on an abort PR opened because the step failed: closing it unmerged holds the app, even once the step recovers. */
+  readonly failure?: true;
   /** Set once the hold note was posted on a PR closed unmerged, so it is posted once. */
   readonly noted?: true;
   /** The commit rollgen made for this PR; rollgen merges nothing else (a person's push makes the PR theirs to merge). */

@@ -13,6 +13,7 @@ import { abortProposal, readSignals, withGateReport } from './gate-edge';
 import { recentCommits } from './read-gates';
 import { GateSignals, gateFailure } from './gate-signals';
 import { decideOnFailure } from './on-failure';
+import { closedByPerson, newestAbort } from './abort-hold';
 import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
@@ -31,7 +32,8 @@ interface AppRound {
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
   if (r.refused) return [];
   return (
-    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide(r.state, r.pulls, now, r.history, checks)
+    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt) ??
+    decide(r.state, r.pulls, now, r.history, checks)
   );
 }
 
@@ -94,16 +96,23 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
       continue;
     }
     const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
-    const abort = gateFailure(signals) ? abortProposal(s, entry) : undefined;
+    const appPulls = pulls.get(entry.app.name) ?? [];
+    // A failed step, or one a person held by closing its abort PR (abort-hold.ts), may be aborted.
+    const abort = gateFailure(signals) || heldBefore(appPulls) ? abortProposal(s, entry) : undefined;
     rounds.push({
       state: { app: entry.app.name, ...(proposal ? { proposal } : {}), ...(signals ? { signals } : {}) },
-      pulls: pulls.get(entry.app.name) ?? [],
+      pulls: appPulls,
       history: at ? { landedAt: at } : {},
       ...(abort ? { abort } : {}),
       onFailure: entry.loc.onFailure ?? 'abort',
     });
   }
   return rounds;
+}
+
+function heldBefore(pulls: readonly RollgenPull[]): boolean {
+  const abort = newestAbort(pulls);
+  return abort !== undefined && closedByPerson(abort);
 }
 
 /** Margin for clock skew between the checkout's commit dates and GitHub's timestamps. */
