@@ -60805,10 +60805,8 @@ async function closeSuperseded(scm, a, by) {
 }
 async function noteHold(scm, a) {
   const app = a.marker.app;
-  await scm.comment(
-    a.pr.number,
-    `rollgen holds ${app}: this PR was closed without merging, so no new PR opens for it. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open this step again) or \`rollgen abort ${app} --pr\`.`
-  );
+  const held = a.marker.target === "abort" ? `rollgen holds ${app}: this abort PR was closed without merging, so the canary stays at its step; no step PR opens or merges for ${app}, even once its health recovers. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open the next step's PR) or \`rollgen abort ${app} --pr\`.` : `rollgen holds ${app}: this PR was closed without merging, so no new PR opens for it. To go on, push a new revision of ${app}, or run \`rollgen retry ${app} --pr\` (open this step again) or \`rollgen abort ${app} --pr\`.`;
+  await scm.comment(a.pr.number, held);
   await scm.updatePull(a.pr.number, { body: withMarker(a.pr.body, { ...a.marker, noted: true }) });
 }
 
@@ -63637,17 +63635,51 @@ function abortProposal(s, entry) {
   }
 }
 
+// src/flow/abort-hold.ts
+function abortHold(app, abort, pulls, landedAt, failing) {
+  const closed = newestAbort(pulls);
+  if (!abort || !closed || !closedByPerson(closed)) return void 0;
+  if (!closed.marker.failure && !failing) return void 0;
+  if (!sameCanary(closed.marker, abort.marker)) return void 0;
+  if (landedAt && closed.pr.closedAt && landedAt > new Date(closed.pr.closedAt)) return void 0;
+  if (pulls.some((x) => x.pr.state === "open" && x.pr.number > closed.pr.number)) return void 0;
+  if (app.proposal && !revisionsOf(app.proposal.marker).every((r) => revisionsOf(closed.marker).includes(r)))
+    return void 0;
+  return closed;
+}
+function newestAbort(pulls) {
+  return pulls.find((x) => x.target.kind === "abort");
+}
+function closedByPerson(x) {
+  return x.pr.state === "closed" && !x.pr.merged && x.marker !== void 0 && x.marker.closedBy !== "rollgen";
+}
+function holdActions(app, closed, why) {
+  const note = closed.marker.noted ? [] : [{ kind: "note-hold", pr: closed.pr, marker: closed.marker }];
+  const held = `held: ${closed.pr.ref} was closed unmerged; \`rollgen retry ${app} --pr\` resumes, \`rollgen abort ${app} --pr\` aborts`;
+  return [...note, { kind: "wait", pr: closed.pr, reason: why ? `${why}; ${held}` : held }];
+}
+function sameCanary(m, abort) {
+  return m !== void 0 && m.revision === abort.revision && m.stable === abort.stable;
+}
+function revisionsOf(m) {
+  const stable = m.stable.split(",");
+  return m.revision.split(",").map((r, i) => `${r}/${stable[i] ?? ""}`);
+}
+
 // src/flow/on-failure.ts
-function decideOnFailure(app, abort, onFailure, pulls, now) {
+function decideOnFailure(app, abort, onFailure, pulls, now, landedAt) {
   const why = gateFailure(app.signals);
+  const held = abortHold(app, abort, pulls, landedAt, why !== void 0);
+  if (held) return holdActions(app.app, held, why);
   if (!why) return void 0;
   if (!abort) return [{ kind: "wait", reason: `${why}; no canary is live, so there is nothing to abort` }];
   const proposal = withFailureReport(abort, why, onFailure, app.signals?.analysis?.report);
-  const actions = decide2({ app: app.app, proposal }, pulls, now, {});
+  const live = pulls.filter((x) => x.target.kind !== "abort" || !closedByPerson(x));
+  const actions = decide2({ app: app.app, proposal }, live, now, {});
   const mine = (a) => "pr" in a && a.pr?.branch === proposal.branch;
   if (onFailure === "hold") {
     const told = actions.map(
-      (a) => a.kind === "wait" && mine(a) ? { ...a, reason: `${why}: a person merges the abort PR ${a.pr.ref} (onFailure: hold)` } : a
+      (a) => a.kind === "wait" && mine(a) && a.pr.state === "open" ? { ...a, reason: `${why}: a person merges the abort PR ${a.pr.ref} (onFailure: hold)` } : a
     );
     return told.some((a) => a.kind === "wait") ? told : [...told, { kind: "wait", reason: `${why}: the abort PR waits for a person (onFailure: hold)` }];
   }
@@ -63664,13 +63696,15 @@ function decideOnFailure(app, abort, onFailure, pulls, now) {
 }
 function withFailureReport(p, why, onFailure, report) {
   const head = onFailure === "hold" ? `**rollgen proposes to abort: ${why}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).` : `**rollgen aborts: ${why}.**`;
-  return { ...p, body: withSection(p.body, [head, ...report ? ["", report] : []].join("\n")) };
+  const marker = { ...p.marker, failure: true };
+  const body = withSection(p.body, [head, ...report ? ["", report] : []].join("\n"));
+  return { ...p, marker, body: withMarker(body, marker) };
 }
 
 // src/flow/pr-command.ts
 function decideRound(r, now, checks) {
   if (r.refused) return [];
-  return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now) ?? decide2(r.state, r.pulls, now, r.history, checks);
+  return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt) ?? decide2(r.state, r.pulls, now, r.history, checks);
 }
 async function prCommand(ctx, args, opts) {
   if (opts.offline)
@@ -63726,16 +63760,21 @@ async function gather2(s, dryRun) {
       continue;
     }
     const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
-    const abort = gateFailure(signals) ? abortProposal(s, entry) : void 0;
+    const appPulls = pulls.get(entry.app.name) ?? [];
+    const abort = gateFailure(signals) || heldBefore(appPulls) ? abortProposal(s, entry) : void 0;
     rounds.push({
       state: { app: entry.app.name, ...proposal ? { proposal } : {}, ...signals ? { signals } : {} },
-      pulls: pulls.get(entry.app.name) ?? [],
+      pulls: appPulls,
       history: at ? { landedAt: at } : {},
       ...abort ? { abort } : {},
       onFailure: entry.loc.onFailure ?? "abort"
     });
   }
   return rounds;
+}
+function heldBefore(pulls) {
+  const abort = newestAbort(pulls);
+  return abort !== void 0 && closedByPerson(abort);
 }
 var SKEW_MS = 60 * 60 * 1e3;
 function scanScope(pending) {
