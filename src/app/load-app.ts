@@ -10,7 +10,7 @@ import { KubeObject, objectKey } from '../model/kube';
 import { TrackLabel, defaultTrackLabel } from '../model/track';
 import { ResourceSet, SourceObject } from '../model/resource-set';
 import { missingFeatures } from '../contract/capabilities';
-import { GatePolicy } from '../plan/gates';
+import { GatePolicy, unpausedPolicyWarnings } from '../plan/gates';
 import { exposureWarnings } from '../plan/exposure';
 import { suggestName } from '../suggest';
 import { buildPlan } from '../plan/plan';
@@ -102,6 +102,7 @@ export function loadApp(
     .filter((r): r is LoadedRollout => r !== undefined)
     .map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
+  diagnostics.push(...unpausedPolicyWarnings(specs, policy));
   checkOneRolloutPerService(specs, diagnostics);
   const routings = loadRoutings(name, shared, rollouts, resources, policy, diagnostics);
   const ordered = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));

@@ -19,6 +19,7 @@ import {
   overlappingAppProblems,
 } from './config-paths';
 import { confineApps, confineNamedPaths } from './config-confine';
+import { emptyHealthProblems, prFieldProblems } from './config-checks';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -123,6 +124,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
   const shared = value.analysisTemplates;
   out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
+  out.push(...emptyHealthProblems(doc.value as Record<string, unknown>, doc.locate));
   if (shared !== undefined && !fs.statSync(path.resolve(root, shared), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(['analysisTemplates']),
@@ -143,6 +145,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
       if (problems.length > 0) return [];
       // What every app of the entry shares, built once per entry.
       const common = {
+        gates: gatePolicy(e, at),
         ...analysisOf(e, i, doc.locate),
         ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
       };
@@ -157,8 +160,20 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   checkUniqueNames(apps, doc.locate(['apps']), out);
   const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
   out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
+  out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, pr, doc.locate) };
+}
+
+/** The entry's gates over the defaults; where `unpaused` is written, so a policy it cannot apply is warned there. */
+function gatePolicy(e: Record<string, unknown>, at: EntryLocator): GatePolicy {
+  if (!isObject(e.gates)) return defaultGatePolicy;
+  const written = e.gates as Partial<GatePolicy>;
+  return {
+    ...defaultGatePolicy,
+    ...written,
+    ...(written.unpaused !== undefined ? { unpausedAt: at(['gates', 'unpaused']) } : {}),
+  };
 }
 
 function isFile(file: string): boolean {
@@ -203,7 +218,7 @@ function expandApp(
   defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
-  common: Pick<AppConfig, 'analysis' | 'analysisTemplates'>,
+  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates'>,
 ): AppConfig[] {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
@@ -216,7 +231,6 @@ function expandApp(
     });
     return [];
   }
-  const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...(e.gates as Partial<GatePolicy>) } : defaultGatePolicy;
   const track = isObject(e.trackLabel)
     ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) }
     : defaultTrackLabel;
@@ -229,7 +243,6 @@ function expandApp(
       name,
       source: dir,
       output: outputOf(name),
-      gates,
       track,
       removal,
       ...(health ? { health } : {}),
