@@ -69,17 +69,19 @@ const removal = () =>
     'how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)',
   ).choices(['one-commit', 'two-commits']);
 
+/** -f, -c; commands whose output depends on the removal mode add --removal (withRemoval). */
 const common = (c: Command) =>
   c
-    .option('-f, --file <file>', 'read the source manifests from a file; - for stdin')
-    .option('-c, --config <file>', 'rollgen.yaml to use')
-    .addOption(removal());
+    .option('-f, --file <->', 'read the source manifests from stdin: -f - (a file: -f - < FILE)')
+    .option('-c, --config <file>', 'rollgen.yaml to use');
+
+const withRemoval = (c: Command) => common(c).addOption(removal());
 
 /** advance, abort and retry differ in name and description only. */
 const stateChange =
   (name: 'advance' | 'abort' | 'retry', what: string) =>
   (p: Command, submit: Submit): Command =>
-    changing(printing(common(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
+    changing(printing(withRemoval(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
       (args, o) => submit({ command: name, args, options: o }),
     );
 
@@ -95,7 +97,7 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
       ),
     ).action((args, o) => submit({ command: 'plan', args, options: o })),
   render: (p, submit) =>
-    common(
+    withRemoval(
       p
         .command('render')
         .argument('[app...]')
@@ -112,7 +114,7 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
   promote: (p, submit) =>
     changing(
       printing(
-        common(
+        withRemoval(
           p
             .command('promote')
             .argument('[app...]')
@@ -125,12 +127,13 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
   pr: (p, submit) =>
     printing(
       github(
-        common(
-          p
-            .command('pr')
-            .argument('[app...]', 'app names from rollgen.yaml (default: all)')
-            .description("GitHub flow: open, update and merge the PR of each app's next step"),
-        ),
+        // No -f: the GitHub flow works on the apps of rollgen.yaml.
+        p
+          .command('pr')
+          .argument('[app...]', 'app names from rollgen.yaml (default: all)')
+          .description("GitHub flow: open, update and merge the PR of each app's next step")
+          .option('-c, --config <file>', 'rollgen.yaml to use')
+          .addOption(removal()),
       ),
     ).action((args, o) => submit({ command: 'pr', args, options: o })),
   status: (p, submit) =>

@@ -21,6 +21,7 @@ import {
   printDocument,
 } from './app/output-format';
 import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
+import { checkOptions } from './option-checks';
 
 /** One request from the CLI or the Action. */
 export type RunRequest =
@@ -66,6 +67,7 @@ export async function run(request: RunRequest, ctx: RunContext, debug = false): 
   try {
     if (o.json && o.output && o.output !== 'json')
       throw new InputError([], `--json and -o ${o.output} ask for different formats; give one`);
+    checkOptions(request.command, request.options);
     await dispatch({ ...request, options: { ...request.options, ...(output ? { output } : {}) } } as RunRequest, ctx);
     return 0;
   } catch (error) {
@@ -112,8 +114,6 @@ function change(ctx: RunContext, args: readonly string[], o: ChangeOptions, comm
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
   if (o.pr && command.kind === 'advance')
     throw new InputError([], 'advance --pr: use rollgen pr, which opens the next step of every app');
-  if (!o.pr && (o.merge || o.dryRun || o.offline))
-    throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
   const mode = o.pr ? 'pr' : o.commit ? 'commit' : 'write';
   return withReport(ctx, o, 'ChangeReport', { command: command.kind, mode, dryRun: o.dryRun === true }, (c) => {
     if (o.pr) return changePr(c, args, o, command);

@@ -201,7 +201,7 @@ export const LAYERS: Readonly<Record<string, { paths: readonly string[]; uses: r
     app: { paths: ['src/app'], uses: ['registry', 'generators', 'edges', 'core', 'contract', 'base'] },
     commands: { paths: ['src/run', 'src/flow'], uses: ['app', 'edges', 'core', 'contract', 'base'], isolated: true },
     shells: {
-      paths: ['src/cli.ts', 'src/completion.ts', 'src/dispatch.ts', 'action/src'],
+      paths: ['src/cli.ts', 'src/completion.ts', 'src/dispatch.ts', 'src/option-checks.ts', 'action/src'],
       uses: ['commands', 'app', 'core', 'contract', 'base'],
     },
   };

@@ -84,7 +84,7 @@ describe('shell completion, generated from the program', () => {
   });
 
   test('bash completes the choices of an option', async () => {
-    expect(await bashComplete(['rollgen', 'plan', '--removal', 't'])).toEqual(['two-commits']);
+    expect(await bashComplete(['rollgen', 'render', '--removal', 't'])).toEqual(['two-commits']);
     expect(await bashComplete(['rollgen', 'status', '-o', 'y'])).toEqual(['yaml']);
     expect((await bashComplete(['rollgen', 'advance', '--output', ''])).sort()).toEqual(['json', 'text', 'yaml']);
   });
@@ -133,7 +133,7 @@ describe('shell completion, generated from the program', () => {
   test('fish completes every command and the choices of an option (or says it is not installed)', async () => {
     const r = await withShell('fish', (file) => [
       '-c',
-      `source ${file}; complete -C 'rollgen '; complete -C 'rollgen plan --removal '`,
+      `source ${file}; complete -C 'rollgen '; complete -C 'rollgen render --removal '`,
     ]);
     if (!r) return;
     const offered = r.stdout.split('\n').map((line) => line.split('\t')[0]);

@@ -182,5 +182,5 @@ test('GitHub flags without --pr are refused, not ignored', async () => {
   repo = makeAppDir('rollgen-status-', EXAMPLE);
   const r = await runCli(['status', 'src', '--repo', 'acme/deploy'], repo);
   expect(r.code).toBe(2);
-  expect(r.stderr).toBe('status: --token, --repo and --api-url go with --pr (read GitHub)\n');
+  expect(r.stderr).toBe('status: --repo goes with --pr (reading or writing GitHub); add --pr, or drop it\n');
 });

@@ -29,8 +29,6 @@ export const DEFAULT_WATCH_SECONDS = 2;
 
 /** `rollgen status`: where every rollout stands, once or (--watch) again and again, re-reading everything each round. */
 export async function statusCommand(ctx: RunContext, args: readonly string[], opts: StatusOptions): Promise<void> {
-  if (!opts.pr && (opts.token || opts.repo || opts.apiUrl))
-    throw new InputError([], 'status: --token, --repo and --api-url go with --pr (read GitHub)');
   if (opts.watch === undefined) return void ctx.stdout(await statusText(ctx, args, opts));
   const seconds = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
   if (!Number.isFinite(seconds) || seconds <= 0)

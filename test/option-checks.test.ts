@@ -1,0 +1,90 @@
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import { runCli } from './helpers/cli';
+
+/**
+ * Flags a command would not use are refused, the same way on every command, rather than dropped
+ * (QA probe 3, findings 6 and 10): src/option-checks.ts.
+ */
+const EXAMPLE = path.join(__dirname, '..', 'examples', 'kruise-nginx', 'echoserver');
+let repo = '';
+
+beforeEach(() => {
+  repo = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-options-'));
+  fs.cpSync(EXAMPLE, path.join(repo, 'apps', 'echo'), { recursive: true });
+  fs.writeFileSync(path.join(repo, 'rollgen.yaml'), 'apps:\n  - source: apps/echo\n    output: deploy/echo\n');
+});
+afterEach(() => fs.rmSync(repo, { recursive: true, force: true }));
+
+const output = () => path.join(repo, 'deploy', 'echo');
+
+describe('-f takes - (stdin) only: a path is refused, not replaced by the source of rollgen.yaml', () => {
+  test('advance -f FILE writes nothing', async () => {
+    const r = await runCli(['advance', 'echo', '-f', 'all.yaml'], repo);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      "-f all.yaml: -f reads the source manifests from stdin only (-f -); pipe the file in (rollgen advance -f - < all.yaml) or give the app's directory as SOURCE\n",
+    ]);
+    expect(fs.existsSync(output())).toBe(false);
+  });
+
+  test.each([['render', 'echo', '--step', '2'], ['plan'], ['validate']])('%s -f FILE', async (...args) => {
+    const r = await runCli([...args, '-f', '/nonexistent'], repo);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('-f /nonexistent: -f reads the source manifests from stdin only (-f -)');
+  });
+
+  test('pr has no -f: the GitHub flow works on the apps of rollgen.yaml', async () => {
+    const r = await runCli(['pr', '--dry-run', '--offline', '-f', '/nonexistent'], repo);
+    expect([r.code, r.stderr]).toEqual([2, "error: unknown option '-f'\n"]);
+  });
+
+  test('-f - still reads stdin', async () => {
+    const stream = fs
+      .readdirSync(EXAMPLE)
+      .map((f) => fs.readFileSync(path.join(EXAMPLE, f), 'utf8'))
+      .join('\n---\n');
+    const r = await runCli(['render', '-f', '-', '--step', '1'], repo, stream);
+    expect(r.code).toBe(0);
+  });
+});
+
+describe('GitHub flags without --pr are refused by abort, promote and retry as by status', () => {
+  beforeEach(async () => {
+    await runCli(['advance', 'echo'], repo);
+    await runCli(['advance', 'echo'], repo);
+  });
+
+  test.each([
+    [['abort', 'echo', '--token', 'x'], 'abort: --token goes with --pr'],
+    [['abort', 'echo', '--base', 'foo'], 'abort: --base goes with --pr'],
+    [['promote', 'echo', '--repo', 'a/b', '--api-url', 'http://x'], 'promote: --repo and --api-url go with --pr'],
+    [['retry', 'echo', '--token', 'x'], 'retry: --token goes with --pr'],
+    [['status', 'echo', '--token', 'x'], 'status: --token goes with --pr'],
+  ])('%j', async (args, said) => {
+    const before = fs.readFileSync(path.join(output(), 'rollgen-status.yaml'), 'utf8');
+    const r = await runCli(args, repo);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      `${said} (reading or writing GitHub); add --pr, or drop ${/ and /.test(said) ? 'them' : 'it'}\n`,
+    ]);
+    expect(fs.readFileSync(path.join(output(), 'rollgen-status.yaml'), 'utf8')).toBe(before);
+  });
+});
+
+describe('connection values are checked offline too', () => {
+  test.each([
+    [['--repo', 'bad repo'], '--repo takes the repository as owner/name (got "bad repo")'],
+    [['--api-url', 'notaurl'], '--api-url must be an http(s) URL, e.g. https://HOST/api/v3 (got "notaurl")'],
+    [['--token', 'x'], 'pr --offline reads nothing from GitHub, so --token is not used; drop it'],
+  ])('pr --dry-run --offline %j', async (flags, said) => {
+    const r = await runCli(['pr', '--dry-run', '--offline', ...flags], repo, '', { env: {} });
+    expect([r.code, r.stderr]).toEqual([2, `${said}\n`]);
+  });
+});
+
+test.each([['validate'], ['status'], ['plan']])('%s has no --removal: it would change nothing', async (command) => {
+  const r = await runCli([command, '--removal', 'two-commits'], repo);
+  expect([r.code, r.stderr]).toEqual([2, "error: unknown option '--removal'\n"]);
+});
