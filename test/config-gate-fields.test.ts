@@ -55,7 +55,7 @@ describe("an app's health that names nothing would drop the shared health gate: 
   });
 });
 
-test('gates.unpaused on an app with Argo rollouts is warned at it: Argo steps without pause run on', async () => {
+test('gates.unpaused: manual on an app with Argo rollouts is honoured (stricter than Argo) and said at it', async () => {
   fs.writeFileSync(
     path.join(dir, 'rollgen.yaml'),
     'apps:\n  - source: apps/shop\n    output: deploy/shop\n    gates: {unpaused: manual}\n',
@@ -63,9 +63,21 @@ test('gates.unpaused on an app with Argo rollouts is warned at it: Argo steps wi
   const r = await runCli(['plan', 'shop'], dir);
   expect(r.code).toBe(0);
   expect(r.stderr).toBe(
-    'rollgen.yaml:4:23: warning: gates.unpaused: manual does not apply to Argo Rollout shop: Argo steps without pause run on by themselves (as the Argo controller does), so rollgen merges them automatically; write `pause: {}` after a step in the Rollout to make a person approve the next one\n',
+    'rollgen.yaml:4:23: warning: gates.unpaused: manual makes each step of Argo Rollout shop written without pause wait for a person, where the Argo controller would run on by itself; write `pause: {}` in the Rollout to say so there instead\n',
   );
-  // Honest about what it does: the plan still shows Argo's automatic gates.
+  // The step Argo would run past now waits for a person.
+  expect(r.stdout).toMatch(/^1 .* manual \+ analysis success-rate$/m);
+  expect(r.stdout).not.toMatch(/^1 .* automatic/m);
+});
+
+test('gates.unpaused: automatic on an Argo app has no effect and is warned as such', async () => {
+  fs.writeFileSync(
+    path.join(dir, 'rollgen.yaml'),
+    'apps:\n  - source: apps/shop\n    output: deploy/shop\n    gates: {unpaused: automatic}\n',
+  );
+  const r = await runCli(['plan', 'shop'], dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain('gates.unpaused: automatic has no effect on Argo Rollout shop');
   expect(r.stdout).toMatch(/^1 .* automatic \+ analysis success-rate$/m);
 });
 

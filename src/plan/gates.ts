@@ -31,7 +31,9 @@ export function gateAfter(rollout: RolloutSpec, step: StepSpec, isLast: boolean,
     case 'manual':
       return { kind: 'manual' };
     case 'none':
-      if (rollout.format === 'argo') return { kind: 'automatic' };
+      // Argo runs on past a step without a pause; a person who wrote `unpaused: manual` gets the stricter gate.
+      if (rollout.format === 'argo')
+        return policy.unpausedAt && policy.unpaused === 'manual' ? { kind: 'manual' } : { kind: 'automatic' };
       return policy.unpaused === 'automatic' ? { kind: 'automatic' } : { kind: 'manual' };
   }
 }
@@ -48,9 +50,9 @@ export function describeGate(gate: Gate): string {
 }
 
 /**
- * `unpaused` governs Kruise steps only: the Argo controller moves past a step without a `pause` as
- * soon as it is done, so rollgen gives such a step an automatic gate whatever the policy says.
- * Written on an app with Argo rollouts, the policy is said to be ignored there, at its line.
+ * `unpaused` on Argo rollouts: `manual` is honoured (stricter than Argo, which runs on past a step
+ * without a pause) and said, since the plan then differs from what Argo would do; `automatic` is what
+ * Argo does anyway, so it is warned as having no effect.
  */
 export function unpausedPolicyWarnings(specs: readonly RolloutSpec[], policy: GatePolicy): Diagnostic[] {
   const argo = specs.filter((s) => s.format === 'argo').map((s) => s.name);
@@ -58,7 +60,7 @@ export function unpausedPolicyWarnings(specs: readonly RolloutSpec[], policy: Ga
   const which = `Argo Rollout${argo.length > 1 ? 's' : ''} ${argo.join(', ')}`;
   const message =
     policy.unpaused === 'manual'
-      ? `gates.unpaused: manual does not apply to ${which}: Argo steps without pause run on by themselves (as the Argo controller does), so rollgen merges them automatically; write \`pause: {}\` after a step in the Rollout to make a person approve the next one`
-      : `gates.unpaused applies to Kruise steps only; the steps of ${which} without pause run on by themselves anyway; remove it`;
+      ? `gates.unpaused: manual makes each step of ${which} written without pause wait for a person, where the Argo controller would run on by itself; write \`pause: {}\` in the Rollout to say so there instead`
+      : `gates.unpaused: automatic has no effect on ${which}: Argo steps without pause run on by themselves anyway; remove it`;
   return [diagnosticAt(policy.unpausedAt, message, 'warning')];
 }
