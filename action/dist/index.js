@@ -12389,7 +12389,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate>." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -32501,8 +32501,8 @@ var require_core = __commonJS({
         const formatOpt = opts.validateFormats;
         opts.validateFormats = false;
         this.RULES = (0, rules_1.getRules)();
-        checkOptions.call(this, removedOptions, opts, "NOT SUPPORTED");
-        checkOptions.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
+        checkOptions2.call(this, removedOptions, opts, "NOT SUPPORTED");
+        checkOptions2.call(this, deprecatedOptions, opts, "DEPRECATED", "warn");
         this._metaOpts = getMetaSchemaOptions.call(this);
         if (opts.formats)
           addInitialFormats.call(this);
@@ -32859,7 +32859,7 @@ var require_core = __commonJS({
     Ajv.ValidationError = validation_error_1.default;
     Ajv.MissingRefError = ref_error_1.default;
     exports2.default = Ajv;
-    function checkOptions(checkOpts, options, msg, log = "error") {
+    function checkOptions2(checkOpts, options, msg, log = "error") {
       for (const key2 in checkOpts) {
         const opt = key2;
         if (opt in options)
@@ -47922,6 +47922,7 @@ var PLAIN = { enumerable: true, writable: true, configurable: true };
 var skipped = (v) => v === void 0 || typeof v === "function" || typeof v === "symbol";
 
 // src/plan/gates.ts
+init_diagnostics();
 var defaultGatePolicy = { firstStep: "manual", unpaused: "manual" };
 function gateAfter(rollout, step, isLast, policy) {
   if (rollout.format !== "argo" && isLast && step.replicas && "percent" in step.replicas && step.replicas.percent === 100) {
@@ -47933,7 +47934,8 @@ function gateAfter(rollout, step, isLast, policy) {
     case "manual":
       return { kind: "manual" };
     case "none":
-      if (rollout.format === "argo") return { kind: "automatic" };
+      if (rollout.format === "argo")
+        return policy.unpausedAt && policy.unpaused === "manual" ? { kind: "manual" } : { kind: "automatic" };
       return policy.unpaused === "automatic" ? { kind: "automatic" } : { kind: "manual" };
   }
 }
@@ -47946,6 +47948,13 @@ function describeGate(gate) {
     case "automatic":
       return "automatic";
   }
+}
+function unpausedPolicyWarnings(specs, policy) {
+  const argo = specs.filter((s) => s.format === "argo").map((s) => s.name);
+  if (!policy.unpausedAt || argo.length === 0) return [];
+  const which = `Argo Rollout${argo.length > 1 ? "s" : ""} ${argo.join(", ")}`;
+  const message = policy.unpaused === "manual" ? `gates.unpaused: manual makes each step of ${which} written without pause wait for a person, where the Argo controller would run on by itself; write \`pause: {}\` in the Rollout to say so there instead` : `gates.unpaused: automatic has no effect on ${which}: Argo steps without pause run on by themselves anyway; remove it`;
+  return [diagnosticAt(policy.unpausedAt, message, "warning")];
 }
 
 // src/model/track.ts
@@ -48470,15 +48479,15 @@ var path2 = __toESM(require("path"));
 function realPaths() {
   const known = /* @__PURE__ */ new Map();
   const asked = /* @__PURE__ */ new Map();
-  const listed = /* @__PURE__ */ new Map();
+  const listed2 = /* @__PURE__ */ new Map();
   const isLinkIn = (parent, abs) => {
-    if (!listed.has(parent)) {
+    if (!listed2.has(parent)) {
       const n = (asked.get(parent) ?? 0) + 1;
       asked.set(parent, n);
       if (n < 2) return isLink(abs);
-      listed.set(parent, linksIn(parent));
+      listed2.set(parent, linksIn(parent));
     }
-    const links = listed.get(parent);
+    const links = listed2.get(parent);
     return links ? links.has(nameOf(abs)) : isLink(abs);
   };
   const resolve17 = (abs) => {
@@ -48828,6 +48837,59 @@ function confineNamedPaths(root, config, locate2) {
   });
 }
 
+// src/io/config-checks.ts
+function emptyHealthProblems(config, locate2) {
+  const out = [];
+  const shared2 = config.health !== void 0;
+  if (shared2 && namesNothing(config.health))
+    out.push({
+      ...locate2(["health"]),
+      message: "health names nothing to wait for (no statuses, checkRuns or argocd), so it gates nothing; list the statuses or check runs to wait for, or remove it",
+      severity: "error"
+    });
+  const apps = Array.isArray(config.apps) ? config.apps : [];
+  apps.forEach((e, i) => {
+    if (!isObject(e) || e.health === void 0 || !namesNothing(e.health)) return;
+    const instead = shared2 ? "remove it to keep the shared health gate of rollgen.yaml" : "remove it (there is no shared health gate either)";
+    out.push({
+      ...locate2(["apps", i, "health"]),
+      message: `health names nothing to wait for (no statuses, checkRuns or argocd), and an app's health replaces the shared one, so this app would have no health gate; ${instead}, or list the statuses or check runs to wait for`,
+      severity: "error"
+    });
+  });
+  return out;
+}
+function namesNothing(h) {
+  if (!isObject(h)) return false;
+  const listed2 = (v) => Array.isArray(v) && v.length > 0;
+  return !listed2(h.statuses) && !listed2(h.checkRuns) && h.argocd === void 0;
+}
+var OWN_LABEL = /^rollgen(:|$)/i;
+function prFieldProblems(pr, locate2) {
+  if (!isObject(pr)) return [];
+  const out = [];
+  (Array.isArray(pr.labels) ? pr.labels : []).forEach((label, i) => {
+    if (typeof label === "string" && OWN_LABEL.test(label))
+      out.push({
+        ...locate2(["pr", "labels", i]),
+        message: `label "${label}" is rollgen's own (rollgen marks every PR, rollgen:<gate> tells manual, timed and automatic steps apart) and would mislabel its PRs; remove it or choose another name`,
+        severity: "error"
+      });
+  });
+  const workflow = pr.workflow;
+  if (typeof workflow === "string" && !/^[A-Za-z0-9_.-]+\.ya?ml$/.test(workflow))
+    out.push({
+      ...locate2(["pr", "workflow"]),
+      message: `workflow "${workflow}" is not a file name: write the name of the workflow file under .github/workflows (e.g. ${suggestedWorkflow(workflow)})`,
+      severity: "error"
+    });
+  return out;
+}
+function suggestedWorkflow(written) {
+  const base = written.split(/[\\/]/).pop() ?? "";
+  return /^[A-Za-z0-9_.-]+\.ya?ml$/.test(base) && base !== ".." ? base : "rollgen.yml";
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 function findConfig(dir) {
@@ -48860,6 +48922,7 @@ function readConfig(file, cwd) {
   const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
   const shared2 = value.analysisTemplates;
   out.push(...entryValueProblems(doc.value, doc.locate));
+  out.push(...emptyHealthProblems(doc.value, doc.locate));
   if (shared2 !== void 0 && !fs5.statSync(path5.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(["analysisTemplates"]),
@@ -48878,6 +48941,7 @@ function readConfig(file, cwd) {
       out.push(...problems2);
       if (problems2.length > 0) return [];
       const common2 = {
+        gates: gatePolicy(e, at),
         ...analysisOf(e, i, doc.locate),
         ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {}
       };
@@ -48892,8 +48956,18 @@ function readConfig(file, cwd) {
   checkUniqueNames(apps, doc.locate(["apps"]), out);
   const pr = doc.value.pr ?? {};
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
+  out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
   return { file, root, apps, pr: prConfig(root, pr, doc.locate) };
+}
+function gatePolicy(e, at) {
+  if (!isObject(e.gates)) return defaultGatePolicy;
+  const written = e.gates;
+  return {
+    ...defaultGatePolicy,
+    ...written,
+    ...written.unpaused !== void 0 ? { unpausedAt: at(["gates", "unpaused"]) } : {}
+  };
 }
 function isFile(file) {
   return fs5.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
@@ -48932,7 +49006,6 @@ function expandApp(root, e, defaults, at, out, common2) {
     });
     return [];
   }
-  const gates = isObject(e.gates) ? { ...defaultGatePolicy, ...e.gates } : defaultGatePolicy;
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   const outputOf = outputResolver(root, String(e.output));
   return dirs.map((dir) => {
@@ -48943,7 +49016,6 @@ function expandApp(root, e, defaults, at, out, common2) {
       name,
       source: dir,
       output: outputOf(name),
-      gates,
       track,
       removal: removal2,
       ...health ? { health } : {},
@@ -51177,15 +51249,15 @@ function check3(ctx) {
   for (const rule of targetRules(ctx)) {
     const i = rules.findIndex((r) => r.name === rule);
     if (i < 0) {
-      const listed = ctx.options.route.rules !== void 0;
+      const listed2 = ctx.options.route.rules !== void 0;
       const near = suggestName(
         rule,
         rules.flatMap((r) => typeof r.name === "string" ? [r.name] : [])
       );
-      const hint = !listed ? " (without apisix.route.rules the rule named like the route is weighted; list the rules)" : near ? `; did you mean "${near}"?` : "";
+      const hint = !listed2 ? " (without apisix.route.rules the rule named like the route is weighted; list the rules)" : near ? `; did you mean "${near}"?` : "";
       out.push(
         diagnosticAt(
-          listed ? ctx.optionsOrigin : found.origin,
+          listed2 ? ctx.optionsOrigin : found.origin,
           `${where2(ctx)}: ApisixRoute "${name}" has no http rule "${rule}"${hint}`
         )
       );
@@ -54151,24 +54223,24 @@ function locateRequest(objects, request4) {
 
 // generators/ingress-nginx/shared-upstream.ts
 function checkSharedUpstreams(ctx) {
-  const listed = ctx.options.ingresses.map((name) => findIngress(ctx.resources, name, ctx.rollout.namespace)).filter((s) => !!s && !isCanaryIngress(s.object, ctx.options.annotationPrefix)).filter((s) => ingressPaths(s.object).some((p) => p.service === ctx.stableService));
-  const classes = [...new Set(listed.map((s) => ingressClass(s.object) ?? ""))];
+  const listed2 = ctx.options.ingresses.map((name) => findIngress(ctx.resources, name, ctx.rollout.namespace)).filter((s) => !!s && !isCanaryIngress(s.object, ctx.options.annotationPrefix)).filter((s) => ingressPaths(s.object).some((p) => p.service === ctx.stableService));
+  const classes = [...new Set(listed2.map((s) => ingressClass(s.object) ?? ""))];
   return classes.flatMap(
     (klass) => checkClass(
       ctx,
-      listed.filter((s) => (ingressClass(s.object) ?? "") === klass),
+      listed2.filter((s) => (ingressClass(s.object) ?? "") === klass),
       ctx.resources.items.filter((s) => s.object.kind === "Ingress" && (ingressClass(s.object) ?? "") === klass)
     )
   );
 }
-function checkClass(ctx, listed, ofClass) {
+function checkClass(ctx, listed2, ofClass) {
   const namespace = ctx.rollout.namespace ?? "";
   const stable = ofClass.filter((s) => canaryPrefix(s.object) === void 0);
   const servers = nginxServers(
     stable.map((s) => s.object),
     namespace
   );
-  const canaries = listed.map((s) => hypotheticalCanary(ctx, s.object));
+  const canaries = listed2.map((s) => hypotheticalCanary(ctx, s.object));
   const attached = attachCanaries(servers, canaries, namespace);
   const warned2 = /* @__PURE__ */ new Map();
   for (const location of [...servers.values()].flatMap((s) => s.locations)) {
@@ -57957,8 +58029,8 @@ function selectingServices(input3, step) {
 }
 function generatorContext(app, rollout, resources, provider, repo, track) {
   const self2 = peerOf(app, rollout, resources, provider);
-  const listed = repo?.get(provider.generator.id) ?? [];
-  const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self2];
+  const listed2 = repo?.get(provider.generator.id) ?? [];
+  const peers = listed2.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed2 : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
 }
 function renderRouteObjects(input3, traffic, wave, state) {
@@ -59492,6 +59564,7 @@ function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } 
   for (const spec of specs) diagnostics.push(...trackKeyProblems(spec, resources, track));
   const rollouts = specs.map((spec) => loadRollout(name, withRouteTemplates(spec, templates), resources, policy, diagnostics)).filter((r) => r !== void 0).map((r) => withGates(r, analysed.get(r.spec.name)));
   checkOneRolloutPerWorkload(specs, diagnostics);
+  diagnostics.push(...unpausedPolicyWarnings(specs, policy));
   checkOneRolloutPerService(specs, diagnostics);
   const routings = loadRoutings(name, shared2, rollouts, resources, policy, diagnostics);
   const ordered2 = orderByStage(diagnostics.slice(0, documentStage), diagnostics.slice(documentStage));
@@ -59838,10 +59911,10 @@ function locateApps(req) {
   return locateWithRepo(req).named;
 }
 function locateWithRepo(req) {
-  const withRemoval = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
+  const withRemoval2 = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
   const every = [];
-  const named = withRemoval(locate(req, every));
-  return { named, every: withRemoval(every) };
+  const named = withRemoval2(locate(req, every));
+  return { named, every: withRemoval2(every) };
 }
 function locate(req, every) {
   const [first2, second] = req.args;
@@ -59948,7 +60021,7 @@ function readOutput(loc, cwd) {
 function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlStream(f.path, f.text))) {
   let status;
   let kustomization;
-  let listed = [];
+  let listed2 = [];
   const objects = [];
   const diagnostics = [];
   const renderedFiles = [];
@@ -59961,7 +60034,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
     const { documents, diagnostics: problems, release: release2 } = parsed[i];
     diagnostics.push(...problems);
     if (base === STATUS_FILE) status = statusOf(documents[0], diagnostics);
-    else if (base === "kustomization.yaml") listed = checkKustomization(documents[0], diagnostics);
+    else if (base === "kustomization.yaml") listed2 = checkKustomization(documents[0], diagnostics);
     else
       for (const d of documents)
         if (isOutputObject(d, diagnostics))
@@ -59971,7 +60044,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   return {
     ...status ? { status } : {},
-    ...kustomization !== void 0 ? { kustomization, listed } : {},
+    ...kustomization !== void 0 ? { kustomization, listed: listed2 } : {},
     resources: new ResourceSet(objects),
     texts: new Map(contents.files.map((f) => [path14.basename(f.path), f.text])),
     renderedFiles,
@@ -60956,10 +61029,10 @@ function describeField(c) {
   const path35 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
   return `${path35 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
 }
-function kustomizationDrift(listed, owned) {
+function kustomizationDrift(listed2, owned) {
   if (owned.length === 0) return void 0;
-  if (listed === void 0) return { file: "kustomization.yaml", kind: "missing" };
-  const unlisted = owned.filter((f) => !listed.includes(f));
+  if (listed2 === void 0) return { file: "kustomization.yaml", kind: "missing" };
+  const unlisted = owned.filter((f) => !listed2.includes(f));
   return unlisted.length > 0 ? { file: "kustomization.yaml", kind: "unlisted", unlisted } : void 0;
 }
 
@@ -61632,8 +61705,8 @@ function appStamp(loc, now, previous) {
     return st;
   };
   const walk = (dir, rel) => {
-    const listed = same ? previous.dirs[rel] : void 0;
-    const stored = Array.isArray(listed) && listed.every((n) => typeof n === "string") ? listed : void 0;
+    const listed2 = same ? previous.dirs[rel] : void 0;
+    const stored = Array.isArray(listed2) && listed2.every((n) => typeof n === "string") ? listed2 : void 0;
     if (!stored) same = false;
     const names = stored ?? fs16.readdirSync(dir);
     dirs[rel] = names;
@@ -64651,8 +64724,6 @@ function analysisView(run3) {
 // src/flow/status-command.ts
 var DEFAULT_WATCH_SECONDS = 2;
 async function statusCommand(ctx, args, opts) {
-  if (!opts.pr && (opts.token || opts.repo || opts.apiUrl))
-    throw new InputError([], "status: --token, --repo and --api-url go with --pr (read GitHub)");
   if (opts.watch === void 0) return void ctx.stdout(await statusText(ctx, args, opts));
   const seconds2 = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
   if (!Number.isFinite(seconds2) || seconds2 <= 0)
@@ -64840,6 +64911,41 @@ function currentStep(loc, cwd, rollout) {
   throw new InputError([], `rollout ${rollout} has no live step; name one with --step N`);
 }
 
+// src/option-checks.ts
+init_errors();
+var CONNECTION = [
+  ["token", "--token"],
+  ["repo", "--repo"],
+  ["apiUrl", "--api-url"],
+  ["base", "--base"]
+];
+function checkOptions(command, o) {
+  checkFile(command, o.file);
+  const reachesGitHub = command === "pr" || o.pr === true;
+  const given = CONNECTION.filter(([key2]) => o[key2] !== void 0).map(([, flag]) => flag);
+  if (!reachesGitHub && given.length > 0)
+    throw new InputError(
+      [],
+      `${command}: ${listed(given)} ${given.length > 1 ? "go" : "goes"} with --pr (reading or writing GitHub); add --pr, or drop ${given.length > 1 ? "them" : "it"}`
+    );
+  if (command !== "pr" && command !== "status" && !o.pr && (o.merge || o.dryRun || o.offline))
+    throw new InputError([], `${command}: --merge, --dry-run and --offline go with --pr`);
+  if (o.offline && o.token !== void 0)
+    throw new InputError([], `${command} --offline reads nothing from GitHub, so --token is not used; drop it`);
+  if (o.repo !== void 0 && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(o.repo))
+    throw new InputError([], `--repo takes the repository as owner/name (got "${o.repo}")`);
+  if (o.apiUrl !== void 0 && !/^https?:\/\/\S+$/.test(o.apiUrl))
+    throw new InputError([], `--api-url must be an http(s) URL, e.g. https://HOST/api/v3 (got "${o.apiUrl}")`);
+}
+function checkFile(command, file) {
+  if (file !== void 0 && file !== "-")
+    throw new InputError(
+      [],
+      `-f ${file}: -f reads the source manifests from stdin only (-f -); pipe the file in (rollgen ${command} -f - < ${file}) or give the app's directory as SOURCE`
+    );
+}
+var listed = (flags3) => flags3.length > 1 ? `${flags3.slice(0, -1).join(", ")} and ${flags3[flags3.length - 1]}` : flags3.join("");
+
 // src/dispatch.ts
 async function run2(request4, ctx, debug2 = false) {
   const o = request4.options;
@@ -64847,6 +64953,7 @@ async function run2(request4, ctx, debug2 = false) {
   try {
     if (o.json && o.output && o.output !== "json")
       throw new InputError([], `--json and -o ${o.output} ask for different formats; give one`);
+    checkOptions(request4.command, request4.options);
     await dispatch({ ...request4, options: { ...request4.options, ...output ? { output } : {} } }, ctx);
     return 0;
   } catch (error7) {
@@ -64893,8 +65000,6 @@ function change(ctx, args, o, command) {
   if (o.pr && o.commit) throw new InputError([], `${command.kind}: --pr and --commit exclude each other`);
   if (o.pr && command.kind === "advance")
     throw new InputError([], "advance --pr: use rollgen pr, which opens the next step of every app");
-  if (!o.pr && (o.merge || o.dryRun || o.offline))
-    throw new InputError([], `${command.kind}: --merge, --dry-run and --offline go with --pr`);
   const mode = o.pr ? "pr" : o.commit ? "commit" : "write";
   return withReport(ctx, o, "ChangeReport", { command: command.kind, mode, dryRun: o.dryRun === true }, (c) => {
     if (o.pr) return changePr(c, args, o, command);
@@ -64940,8 +65045,9 @@ var removal = () => new Option(
   "--removal <mode>",
   "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
 ).choices(["one-commit", "two-commits"]);
-var common = (c) => c.option("-f, --file <file>", "read the source manifests from a file; - for stdin").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal());
-var stateChange = (name, what) => (p, submit) => changing(printing(common(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
+var common = (c) => c.option("-f, --file <->", "read the source manifests from stdin: -f - (a file: -f - < FILE)").option("-c, --config <file>", "rollgen.yaml to use");
+var withRemoval = (c) => common(c).addOption(removal());
+var stateChange = (name, what) => (p, submit) => changing(printing(withRemoval(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
   (args, o) => submit({ command: name, args, options: o })
 );
 var COMMANDS = {
@@ -64950,7 +65056,7 @@ var COMMANDS = {
       p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").description("print every step of each rollout")
     )
   ).action((args, o) => submit({ command: "plan", args, options: o })),
-  render: (p, submit) => common(
+  render: (p, submit) => withRemoval(
     p.command("render").argument("[app...]").option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")
   ).action((args, o) => submit({ command: "render", args, options: o })),
   validate: (p, submit) => printing(common(p.command("validate").argument("[app...]").description("check specs and cross-app rules"))).action(
@@ -64961,7 +65067,7 @@ var COMMANDS = {
   retry: stateChange("retry", "restart an aborted rollout at step 1"),
   promote: (p, submit) => changing(
     printing(
-      common(
+      withRemoval(
         p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
       )
     ),
@@ -64969,9 +65075,8 @@ var COMMANDS = {
   ).action((args, o) => submit({ command: "promote", args, options: o })),
   pr: (p, submit) => printing(
     github(
-      common(
-        p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step")
-      )
+      // No -f: the GitHub flow works on the apps of rollgen.yaml.
+      p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal())
     )
   ).action((args, o) => submit({ command: "pr", args, options: o })),
   status: (p, submit) => connection(
