@@ -39,15 +39,6 @@ describe('-f takes - (stdin) only: a path is refused, not replaced by the source
     const r = await runCli(['pr', '--dry-run', '--offline', '-f', '/nonexistent'], repo);
     expect([r.code, r.stderr]).toEqual([2, "error: unknown option '-f'\n"]);
   });
-
-  test('-f - still reads stdin', async () => {
-    const stream = fs
-      .readdirSync(EXAMPLE)
-      .map((f) => fs.readFileSync(path.join(EXAMPLE, f), 'utf8'))
-      .join('\n---\n');
-    const r = await runCli(['render', '-f', '-', '--step', '1'], repo, stream);
-    expect(r.code).toBe(0);
-  });
 });
 
 describe('GitHub flags without --pr are refused by abort, promote and retry as by status', () => {
