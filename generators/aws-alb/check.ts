@@ -8,6 +8,7 @@ import { AlbPath, albPaths, routesToAction } from './ingress';
 import { actionKey, actionName, AlbOptions, MANAGED_ANNOTATIONS, USE_ANNOTATION } from './options';
 import { readBookkeeping } from './render';
 import { checkServicePort } from './service-port';
+import { conditionValueCount, stableConditionKey, stableConditions } from './stable-conditions';
 
 type Ctx = GeneratorContext<AlbOptions>;
 
@@ -79,11 +80,24 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
       ),
     );
   }
+  const stable = stableConditions(source.object, ctx.options, ctx.stableService);
+  const routed = ctx.rollout.steps.some((step) => step.headerRoutes.length > 0);
+  if (stable === 'unreadable' && routed) {
+    const key = stableConditionKey(ctx.options, ctx.stableService);
+    out.push(
+      diagnosticAt(
+        source.locate(['metadata', 'annotations', key]),
+        `annotation ${key} on Ingress "${name}" is not a JSON list of ALB conditions; rollgen copies the stable action's conditions onto each header route (an ALB rule ANDs them), so write it as the AWS Load Balancer Controller reads it`,
+      ),
+    );
+  }
+  const stableValues = stable === 'unreadable' ? 0 : conditionValueCount(stable);
   out.push(
     ...checkConditionQuota(
       ctx,
       name,
       paths.filter((p) => routesToAction(p, action)),
+      stableValues,
     ),
   );
   return out;
@@ -106,19 +120,24 @@ function checkRouteNames(ctx: Ctx): Diagnostic[] {
  * ALB counts the rule's host and path values with the header values against one quota of
  * condition values per rule; the controller turns a Prefix path other than `/` into two values.
  */
-function checkConditionQuota(ctx: Ctx, ingress: string, actionPaths: readonly AlbPath[]): Diagnostic[] {
+function checkConditionQuota(
+  ctx: Ctx,
+  ingress: string,
+  actionPaths: readonly AlbPath[],
+  stableValues: number,
+): Diagnostic[] {
   const out: Diagnostic[] = [];
   ctx.rollout.steps.forEach((step, i) => {
     for (const route of step.headerRoutes) {
       const headers = headerValues(route);
       for (const p of actionPaths) {
-        const total = (p.host ? 1 : 0) + pathValues(p) + headers;
+        const total = (p.host ? 1 : 0) + pathValues(p) + headers + stableValues;
         if (total <= MAX_CONDITION_VALUES) continue;
         const where = `Ingress "${ingress}" ${p.host ?? '*'}${p.path ?? ''}`;
         out.push(
           diagnosticAt(
             step.origin,
-            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where}: ${total} condition values (host, path and ${headers} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`,
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route.name}" on ${where}: ${total} condition values (host, path, ${headers} header values${stableValues > 0 ? ` and the stable action's ${stableValues}` : ''}) exceed ALB's ${MAX_CONDITION_VALUES} per rule`,
           ),
         );
       }

@@ -4,6 +4,7 @@ import type { GeneratorContext } from '../../src/contract/generator';
 import { canaryOnly, forwardAction, headerConditions, weightedGroups } from './actions';
 import { unsupportedFeatures } from './features';
 import { backendOf, ingressSpec, routesToAction } from './ingress';
+import { stableConditions } from './stable-conditions';
 import {
   actionKey,
   actionName,
@@ -31,8 +32,26 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   return ctx.options.ingresses.map((name) => {
     const source = ctx.resources.find('Ingress', name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return patchIngress(ctx, source.object, owned, routes);
+    return patchIngress(ctx, source.object, withStableConditions(ctx, source.object, owned, traffic), routes);
   });
+}
+
+/** Each header route's conditions ANDed with the stable action's own on this Ingress (stable-conditions.ts). */
+function withStableConditions(
+  ctx: Ctx,
+  ingress: KubeObject,
+  owned: Record<string, string>,
+  traffic: TrafficState,
+): Record<string, string> {
+  const stable = stableConditions(ingress, ctx.options, ctx.stableService);
+  if (stable === 'unreadable') throw new Error(`Ingress "${ingress.metadata.name}": unreadable stable conditions`);
+  if (stable.length === 0) return owned;
+  const out = { ...owned };
+  for (const route of traffic.headerRoutes) {
+    const key = conditionKey(ctx.options.annotationPrefix, route.name);
+    out[key] = JSON.stringify([...stable, ...(JSON.parse(owned[key]) as unknown[])]);
+  }
+  return out;
 }
 
 /** The keys this rollout owns in one state: its weighted action, plus an action and conditions per active header route. */
