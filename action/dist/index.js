@@ -51870,6 +51870,24 @@ function routesToAction(p, name) {
   return p.service === name && p.port === USE_ANNOTATION;
 }
 
+// generators/aws-alb/stable-conditions.ts
+function stableConditions(ingress, options, stableService) {
+  const raw = ingress.metadata.annotations?.[stableConditionKey(options, stableService)];
+  if (raw === void 0) return [];
+  try {
+    const parsed = JSON.parse(raw);
+    return Array.isArray(parsed) && parsed.every(isObject) ? parsed : "unreadable";
+  } catch {
+    return "unreadable";
+  }
+}
+function stableConditionKey(options, stableService) {
+  return conditionKey(options.annotationPrefix, actionName(options, stableService));
+}
+function conditionValueCount(conditions2) {
+  return conditions2.flatMap((c) => Object.values(c).filter(isObject)).reduce((n, config) => n + (Array.isArray(config.values) ? config.values.length : 0), 0);
+}
+
 // generators/aws-alb/render.ts
 function render5(ctx, traffic) {
   const unsupported2 = unsupportedFeatures2(traffic);
@@ -51879,8 +51897,19 @@ function render5(ctx, traffic) {
   return ctx.options.ingresses.map((name) => {
     const source = ctx.resources.find("Ingress", name, ctx.rollout.namespace);
     if (!source) throw new Error(`Ingress "${name}" not found in the app's manifests`);
-    return patchIngress(ctx, source.object, owned, routes);
+    return patchIngress(ctx, source.object, withStableConditions(ctx, source.object, owned, traffic), routes);
   });
+}
+function withStableConditions(ctx, ingress, owned, traffic) {
+  const stable = stableConditions(ingress, ctx.options, ctx.stableService);
+  if (stable === "unreadable") throw new Error(`Ingress "${ingress.metadata.name}": unreadable stable conditions`);
+  if (stable.length === 0) return owned;
+  const out = { ...owned };
+  for (const route2 of traffic.headerRoutes) {
+    const key2 = conditionKey(ctx.options.annotationPrefix, route2.name);
+    out[key2] = JSON.stringify([...stable, ...JSON.parse(owned[key2])]);
+  }
+  return out;
 }
 function ownedAnnotations(ctx, traffic) {
   const { options, canaryService, stableService } = ctx;
@@ -52052,11 +52081,24 @@ function checkIngress2(ctx, source) {
       )
     );
   }
+  const stable = stableConditions(source.object, ctx.options, ctx.stableService);
+  const routed = ctx.rollout.steps.some((step) => step.headerRoutes.length > 0);
+  if (stable === "unreadable" && routed) {
+    const key3 = stableConditionKey(ctx.options, ctx.stableService);
+    out.push(
+      diagnosticAt(
+        source.locate(["metadata", "annotations", key3]),
+        `annotation ${key3} on Ingress "${name}" is not a JSON list of ALB conditions; rollgen copies the stable action's conditions onto each header route (an ALB rule ANDs them), so write it as the AWS Load Balancer Controller reads it`
+      )
+    );
+  }
+  const stableValues = stable === "unreadable" ? 0 : conditionValueCount(stable);
   out.push(
     ...checkConditionQuota(
       ctx,
       name,
-      paths.filter((p) => routesToAction(p, action))
+      paths.filter((p) => routesToAction(p, action)),
+      stableValues
     )
   );
   return out;
@@ -52070,19 +52112,19 @@ function checkRouteNames(ctx) {
     )
   );
 }
-function checkConditionQuota(ctx, ingress, actionPaths) {
+function checkConditionQuota(ctx, ingress, actionPaths, stableValues) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
     for (const route2 of step.headerRoutes) {
       const headers2 = headerValues(route2);
       for (const p of actionPaths) {
-        const total = (p.host ? 1 : 0) + pathValues(p) + headers2;
+        const total = (p.host ? 1 : 0) + pathValues(p) + headers2 + stableValues;
         if (total <= MAX_CONDITION_VALUES) continue;
         const where8 = `Ingress "${ingress}" ${p.host ?? "*"}${p.path ?? ""}`;
         out.push(
           diagnosticAt(
             step.origin,
-            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route2.name}" on ${where8}: ${total} condition values (host, path and ${headers2} header values) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
+            `app ${ctx.app}, rollout ${ctx.rollout.name}, step ${i + 1}: provider aws-alb cannot express header route "${route2.name}" on ${where8}: ${total} condition values (host, path, ${headers2} header values${stableValues > 0 ? ` and the stable action's ${stableValues}` : ""}) exceed ALB's ${MAX_CONDITION_VALUES} per rule`
           )
         );
       }
