@@ -41,10 +41,31 @@ export function renderCanaryService(
   for (const field of ASSIGNED_SPEC_FIELDS) delete spec[field];
   if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => (isObject(p) ? withoutKey(p, 'nodePort') : p));
   const meta: Json = { ...copy.metadata, name };
+  if (spec.type === 'LoadBalancer') withoutLoadBalancer(spec, meta);
   for (const server of ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields'])
     delete meta[server];
   const base = { ...copy, metadata: withPruneLast(meta as KubeObject['metadata']), spec };
   return withTrackSelector(base, track, track.canary, podLabels);
+}
+
+/** Annotations that ask a cloud, MetalLB or external-dns for a load balancer or a DNS name of the Service's own. */
+const LOAD_BALANCER_ANNOTATION =
+  /^(service\.beta\.kubernetes\.io\/|metallb\.universe\.tf\/|external-dns\.alpha\.kubernetes\.io\/|cloud\.google\.com\/load-balancer-type$|networking\.gke\.io\/(load-balancer-type|internal-load-balancer))/;
+
+/**
+ * A LoadBalancer stable Service is copied as a NodePort one (node ports kept for ALB instance mode)
+ * without its load-balancer fields and annotations: the canary is a routing target, and a copy as
+ * Kruise makes it would give the canary pods a public load balancer of their own, past the routing.
+ */
+export function withoutLoadBalancer(spec: Json, meta: Json): void {
+  spec.type = 'NodePort';
+  for (const field of ['loadBalancerSourceRanges', 'loadBalancerClass', 'allocateLoadBalancerNodePorts'])
+    delete spec[field];
+  const annotations = isObject(meta.annotations) ? meta.annotations : undefined;
+  if (annotations)
+    meta.annotations = Object.fromEntries(
+      Object.entries(annotations).filter(([k]) => !LOAD_BALANCER_ANNOTATION.test(k)),
+    );
 }
 
 /** Kruise copies patchPodTemplateMetadata labels into the canary selector only for keys it already has. */

@@ -18,6 +18,7 @@ export function checkRollout(rollout: RolloutSpec, resources: ResourceSet): Diag
   checkSteps(rollout, report);
   checkWorkload(rollout, resources, report, warn);
   checkServices(rollout, resources, report);
+  checkLoadBalancerCopy(rollout, resources, warn);
   checkServiceSelectors(rollout, resources, report);
   checkStableSelectsPods(rollout, resources, warn);
   checkManagedRoutes(rollout, report);
@@ -205,6 +206,18 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
       `a Service named "${canaryService}" already exists; rollgen generates the canary Service under that name`,
     );
   }
+}
+
+/** The generated canary Service of a LoadBalancer stable Service is a NodePort copy (render/services.ts): said at the type. */
+function checkLoadBalancerCopy(r: RolloutSpec, resources: ResourceSet, warn: Report): void {
+  const { stableService, canaryService, generateCanaryService } = r.traffic;
+  if (!generateCanaryService || !stableService || !canaryService) return;
+  const stable = resources.find('Service', stableService, r.namespace);
+  if (!stable || !isObject(stable.object.spec) || stable.object.spec.type !== 'LoadBalancer') return;
+  warn(
+    stable.locate(['spec', 'type']),
+    `the canary Service "${canaryService}" is rendered as a NodePort copy of this LoadBalancer Service, without its load-balancer fields and annotations: a LoadBalancer copy (as Kruise makes) would give the canary pods a public load balancer of their own, past the routing`,
+  );
 }
 
 /** Once per route, at the first step that sets it (a route stays set in the steps after it). */
