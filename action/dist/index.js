@@ -57863,10 +57863,22 @@ function renderCanaryService(stable, name, track, podLabels2) {
   for (const field2 of ASSIGNED_SPEC_FIELDS) delete spec[field2];
   if (Array.isArray(spec.ports)) spec.ports = spec.ports.map((p) => isObject(p) ? withoutKey(p, "nodePort") : p);
   const meta = { ...copy.metadata, name };
+  if (spec.type === "LoadBalancer") withoutLoadBalancer(spec, meta);
   for (const server of ["uid", "resourceVersion", "creationTimestamp", "generation", "managedFields"])
     delete meta[server];
   const base = { ...copy, metadata: withPruneLast(meta), spec };
   return withTrackSelector(base, track, track.canary, podLabels2);
+}
+var LOAD_BALANCER_ANNOTATION = /^(service\.beta\.kubernetes\.io\/|metallb\.universe\.tf\/|external-dns\.alpha\.kubernetes\.io\/|cloud\.google\.com\/load-balancer-type$|networking\.gke\.io\/(load-balancer-type|internal-load-balancer))/;
+function withoutLoadBalancer(spec, meta) {
+  spec.type = "NodePort";
+  for (const field2 of ["loadBalancerSourceRanges", "loadBalancerClass", "allocateLoadBalancerNodePorts"])
+    delete spec[field2];
+  const annotations = isObject(meta.annotations) ? meta.annotations : void 0;
+  if (annotations)
+    meta.annotations = Object.fromEntries(
+      Object.entries(annotations).filter(([k]) => !LOAD_BALANCER_ANNOTATION.test(k))
+    );
 }
 function pick(map3, keys) {
   const out = {};
@@ -59290,6 +59302,7 @@ function checkRollout(rollout, resources) {
   checkSteps3(rollout, report);
   checkWorkload(rollout, resources, report, warn2);
   checkServices(rollout, resources, report);
+  checkLoadBalancerCopy(rollout, resources, warn2);
   checkServiceSelectors(rollout, resources, report);
   checkStableSelectsPods(rollout, resources, warn2);
   checkManagedRoutes(rollout, report);
@@ -59433,6 +59446,16 @@ function checkServices(r, resources, report) {
       `a Service named "${canaryService}" already exists; rollgen generates the canary Service under that name`
     );
   }
+}
+function checkLoadBalancerCopy(r, resources, warn2) {
+  const { stableService, canaryService, generateCanaryService } = r.traffic;
+  if (!generateCanaryService || !stableService || !canaryService) return;
+  const stable = resources.find("Service", stableService, r.namespace);
+  if (!stable || !isObject(stable.object.spec) || stable.object.spec.type !== "LoadBalancer") return;
+  warn2(
+    stable.locate(["spec", "type"]),
+    `the canary Service "${canaryService}" is rendered as a NodePort copy of this LoadBalancer Service, without its load-balancer fields and annotations: a LoadBalancer copy (as Kruise makes) would give the canary pods a public load balancer of their own, past the routing`
+  );
 }
 function checkManagedRoutes(r, report) {
   const told = /* @__PURE__ */ new Set();
