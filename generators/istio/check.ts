@@ -67,7 +67,15 @@ function checkVirtualServices(ctx: Ctx, t: Targets, roles: Roles): Diagnostic[] 
       );
       continue;
     }
-    const { rules, problems } = selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes);
+    const { rules, problems, unweighted } = selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes);
+    for (const r of rules.length > 0 ? (unweighted ?? []) : [])
+      out.push(
+        diagnosticAt(
+          found.locate(['spec', r.protocol, r.index]),
+          `${r.protocol} route ${r.label} of VirtualService "${target.name}" routes to the stable Service under a match, so no step weights it (as Kruise weights only rules without a match): its requests stay on stable at every step, 100% included`,
+          'warning',
+        ),
+      );
     out.push(
       ...problems.map((p) =>
         diagnosticAt(

@@ -55,15 +55,22 @@ export function selectRules(
   target: VsTarget,
   roles: Roles,
   managedNames: readonly string[],
-): { rules: ManagedRule[]; problems: string[] } {
+): { rules: ManagedRule[]; problems: string[]; unweighted?: ManagedRule[] } {
   const problems: string[] = [];
   const rules: ManagedRule[] = [];
   const add = (protocol: Protocol, index: number) =>
     rules.push({ protocol, index, label: ruleLabel(rulesOf(vs, protocol)[index], index) });
   if (!target.select) {
-    for (const p of PROTOCOLS) rulesOf(vs, p).forEach((r, i) => !r.match && hasStable(r, roles) && add(p, i));
+    // Kruise weights only rules without a match; those with one keep all their traffic on stable.
+    const unweighted: ManagedRule[] = [];
+    for (const p of PROTOCOLS)
+      rulesOf(vs, p).forEach((r, i) => {
+        if (!hasStable(r, roles)) return;
+        if (!r.match) add(p, i);
+        else unweighted.push({ protocol: p, index: i, label: ruleLabel(r, i) });
+      });
     if (rules.length === 0) problems.push('has no rule without a match that routes to the stable Service');
-    return { rules, problems };
+    return { rules, problems, unweighted };
   }
   const { http, tls, tcp } = target.select;
   // Argo checks the named http routes only when the VirtualService has an http section (a TLS-only one ignores them).
