@@ -54895,9 +54895,15 @@ function selectRules(vs, target, roles, managedNames) {
   const rules = [];
   const add = (protocol, index) => rules.push({ protocol, index, label: ruleLabel(rulesOf(vs, protocol)[index], index) });
   if (!target.select) {
-    for (const p of PROTOCOLS) rulesOf(vs, p).forEach((r, i) => !r.match && hasStable(r, roles) && add(p, i));
+    const unweighted = [];
+    for (const p of PROTOCOLS)
+      rulesOf(vs, p).forEach((r, i) => {
+        if (!hasStable(r, roles)) return;
+        if (!r.match) add(p, i);
+        else unweighted.push({ protocol: p, index: i, label: ruleLabel(r, i) });
+      });
     if (rules.length === 0) problems.push("has no rule without a match that routes to the stable Service");
-    return { rules, problems };
+    return { rules, problems, unweighted };
   }
   const { http: http2, tls, tcp } = target.select;
   for (const name of hasHttpSection(vs) ? http2 ?? [] : []) {
@@ -55101,7 +55107,15 @@ function checkVirtualServices(ctx, t, roles) {
       );
       continue;
     }
-    const { rules, problems } = selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes);
+    const { rules, problems, unweighted } = selectRules(found.object, target, roles, ctx.rollout.traffic.managedRoutes);
+    for (const r of rules.length > 0 ? unweighted ?? [] : [])
+      out.push(
+        diagnosticAt(
+          found.locate(["spec", r.protocol, r.index]),
+          `${r.protocol} route ${r.label} of VirtualService "${target.name}" routes to the stable Service under a match, so no step weights it (as Kruise weights only rules without a match): its requests stay on stable at every step, 100% included`,
+          "warning"
+        )
+      );
     out.push(
       ...problems.map(
         (p) => diagnosticAt(
