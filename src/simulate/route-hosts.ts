@@ -7,8 +7,8 @@ export interface RouteEndpoints {
 }
 
 /**
- * Read from the standard route APIs every provider renders to: Ingress (ingress-nginx, ALB, MSE,
- * Higress), Gateway API HTTPRoute and Istio VirtualService. Other kinds add nothing. Sorted, unique.
+ * Read from the route APIs providers render to: Ingress (ingress-nginx, ALB, MSE, Higress), Gateway
+ * API HTTPRoute, Istio VirtualService and ApisixRoute. Other kinds add nothing. Sorted, unique.
  */
 export function routeEndpoints(objects: readonly KubeObject[]): RouteEndpoints {
   const hosts = new Set<string>();
@@ -25,6 +25,12 @@ export function routeEndpoints(objects: readonly KubeObject[]): RouteEndpoints {
       for (const rule of list(spec.rules))
         for (const m of list(rule.matches)) text(isObject(m.path) ? m.path.value : undefined, paths);
     }
+    if (o.kind === 'ApisixRoute')
+      for (const rule of list(spec.http)) {
+        const match = isObject(rule.match) ? rule.match : {};
+        texts(match.hosts, hosts);
+        texts(match.paths, paths);
+      }
     if (o.kind === 'VirtualService') {
       texts(spec.hosts, hosts);
       for (const route of list(spec.http))
