@@ -64219,6 +64219,12 @@ function routeEndpoints(objects) {
       for (const rule of list4(spec.rules))
         for (const m of list4(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
     }
+    if (o.kind === "ApisixRoute")
+      for (const rule of list4(spec.http)) {
+        const match = isObject(rule.match) ? rule.match : {};
+        texts(match.hosts, hosts);
+        texts(match.paths, paths);
+      }
     if (o.kind === "VirtualService") {
       texts(spec.hosts, hosts);
       for (const route2 of list4(spec.http))
