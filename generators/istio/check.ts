@@ -5,7 +5,8 @@ import { IstioOptions, targets, Targets } from './options';
 import type { Ctx } from './render';
 import { rolesFor } from './roles';
 import { checkDestinationRules } from './check-destination-rule';
-import { findIstio, hasHttpSection, Roles, rulesOf, selectRules } from './vs';
+import type { SourceObject } from '../../src/model/resource-set';
+import { delegateOf, findIstio, hasHttpSection, ManagedRule, Roles, rulesOf, selectRules } from './vs';
 
 /** The referenced objects exist, the rules to weight exist and route to stable, and every step's matches fit those rules. */
 export function check(ctx: Ctx): Diagnostic[] {
@@ -84,6 +85,7 @@ function checkVirtualServices(ctx: Ctx, t: Targets, roles: Roles): Diagnostic[] 
         ),
       ),
     );
+    out.push(...delegateRoutes(found, rules, ctx));
     if (target.select?.http && !hasHttpSection(found.object))
       out.push(
         diagnosticAt(
@@ -170,4 +172,18 @@ export function claims(ctx: Ctx): RouteClaim[] {
     }
   }
   return out;
+}
+
+/** Selected routes that delegate: the weights would go on a route that has none (Argo refuses them too, argo-rollouts#4205). */
+function delegateRoutes(found: SourceObject, rules: readonly ManagedRule[], ctx: Ctx): Diagnostic[] {
+  return rules.flatMap((r) => {
+    const delegate = delegateOf(rulesOf(found.object, r.protocol)[r.index]);
+    if (delegate === undefined) return [];
+    return [
+      diagnosticAt(
+        found.locate(['spec', r.protocol, r.index, 'delegate']),
+        `${where(ctx)}: http route ${r.label} delegates to VirtualService "${delegate}"; rollgen (as Argo) does not weight delegate routes: name the delegate VirtualService "${delegate}" and its routes in the rollout instead`,
+      ),
+    ];
+  });
 }

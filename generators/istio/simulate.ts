@@ -1,37 +1,64 @@
 import { isObject, KubeObject } from '../../src/model/kube';
 import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { ISTIO_GROUP, groupOf } from './options';
-import { asList, destinationOf, Json, rulesOf, shortHost, specOf } from './vs';
+import { asList, destinationOf, Json, ruleLabel, rulesOf, shortHost, specOf } from './vs';
 
 type Backend = SimResult['backends'][number];
 
 /**
  * Evaluates a request as an Istio sidecar or gateway would: the first VirtualService whose hosts
- * fit, its http rules in order (first match wins), then the weights. A subset becomes the labels
- * of its DestinationRule subset, so the pods it reaches are the Service's pods carrying them; a
- * subset no DestinationRule defines gets labels no pod has (Envoy answers 503 there). Gateways,
- * ports, source labels and schemes are not modelled.
+ * fit, its http rules in order (first match wins), then the weights. A rule that delegates is
+ * replaced by the delegate VirtualService's rules (both matches must fit, as Istio merges them);
+ * when none fits, or the delegate is missing, the next rule of the root is tried. A VirtualService
+ * without hosts is a delegate, never a root. A subset becomes the labels of its DestinationRule
+ * subset, so the pods it reaches are the Service's pods carrying them; a subset no DestinationRule
+ * defines gets labels no pod has (Envoy answers 503 there). Gateways, ports, source labels and
+ * schemes are not modelled.
  */
 export function simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined {
-  const virtualServices = objects.filter(
-    (o) => o.kind === 'VirtualService' && groupOf(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request.host),
-  );
-  for (const vs of virtualServices) {
+  const roots = objects.filter((o) => isVirtualService(o) && hostsFit(o, request.host));
+  for (const vs of roots) {
     const rules = rulesOf(vs, 'http');
-    const index = rules.findIndex(
-      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request)),
-    );
-    if (index < 0) continue;
-    const rule = rules[index];
-    const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : undefined;
-    const label = typeof rule.name === 'string' ? rule.name : `#${index}`;
-    return {
-      backends: weighted(objects, asList(rule.route)),
-      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
-      ...(mirror ? { mirror } : {}),
-    };
+    for (const [index, rule] of rules.entries()) {
+      if (!ruleFits(rule, request)) continue;
+      const where = `VirtualService ${vs.metadata.name} http route ${ruleLabel(rule, index)}`;
+      if (!isObject(rule.delegate)) return ruleResult(objects, rule, where);
+      const found = viaDelegate(objects, vs, rule.delegate, request, where);
+      if (found) return found;
+    }
   }
   return undefined;
+}
+
+const isVirtualService = (o: KubeObject): boolean =>
+  o.kind === 'VirtualService' && groupOf(o.apiVersion) === ISTIO_GROUP;
+
+const ruleFits = (rule: Json, request: SimRequest): boolean =>
+  asList(rule.match).length === 0 || asList(rule.match).some((m) => blockFits(m, request));
+
+function ruleResult(objects: readonly KubeObject[], rule: Json, where: string): SimResult {
+  const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : undefined;
+  return { backends: weighted(objects, asList(rule.route)), rule: where, ...(mirror ? { mirror } : {}) };
+}
+
+/** The delegate's first fitting rule (its namespace defaults to the root's); Istio does not chain delegates. */
+function viaDelegate(
+  objects: readonly KubeObject[],
+  root: KubeObject,
+  ref: Json,
+  request: SimRequest,
+  where: string,
+): SimResult | undefined {
+  const namespace = typeof ref.namespace === 'string' ? ref.namespace : root.metadata.namespace;
+  const delegate = objects.find(
+    (o) => isVirtualService(o) && o.metadata.name === ref.name && (o.metadata.namespace ?? namespace) === namespace,
+  );
+  if (!delegate) return undefined;
+  const rules = rulesOf(delegate, 'http');
+  const index = rules.findIndex((r) => !isObject(r.delegate) && ruleFits(r, request));
+  if (index < 0) return undefined;
+  const label = `${where}, delegated to VirtualService ${delegate.metadata.name} http route ${ruleLabel(rules[index], index)}`;
+  return ruleResult(objects, rules[index], label);
 }
 
 function weighted(objects: readonly KubeObject[], route: readonly Json[]): Backend[] {
@@ -66,9 +93,12 @@ const mirrorShare = (rule: Json): number =>
 
 /** `*`, `*.suffix`, an exact name, or a short Service name for `name` and `name.<namespace...>`. */
 function hostsFit(vs: KubeObject, host: string | undefined): boolean {
+  const hosts = Array.isArray(specOf(vs).hosts) ? (specOf(vs).hosts as unknown[]) : [];
+  // Without hosts it is a delegate: only a root's delegate rule reaches it.
+  if (hosts.length === 0) return false;
   if (host === undefined) return true;
   const h = host.toLowerCase().replace(/:\d+$/, '');
-  return (Array.isArray(specOf(vs).hosts) ? (specOf(vs).hosts as unknown[]) : [])
+  return hosts
     .map((x) => String(x).toLowerCase())
     .some((pattern) => {
       if (pattern === '*' || pattern === h) return true;

@@ -86,7 +86,8 @@ export function selectRules(
   tcp.forEach((t) =>
     pickBy(vs, 'tcp', (m) => portFits(m, t.port), `tcp route for port ${t.port ?? '(any)'}`, add, problems),
   );
-  for (const r of rules)
+  // A delegate route has no destinations of its own; the caller refuses it at the route.
+  for (const r of rules.filter((r) => !delegateOf(rulesOf(vs, r.protocol)[r.index])))
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
@@ -135,6 +136,11 @@ function sniFits(m: Json, hosts?: readonly string[]): boolean {
 
 const describeTls = (t: { port?: number; sniHosts?: readonly string[] }): string =>
   `tls route for port ${t.port ?? '(any)'} and SNI hosts [${(t.sniHosts ?? []).join(', ')}]`;
+
+/** The VirtualService a route delegates to (`delegate.name`), if it delegates. */
+export function delegateOf(rule: Json): string | undefined {
+  return isObject(rule.delegate) ? String(rule.delegate.name ?? '') : undefined;
+}
 
 export function hasStable(rule: Json, roles: Roles): boolean {
   return asList(rule.route).some((d) => roles.isStable(destinationOf(d)));
