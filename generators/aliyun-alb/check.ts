@@ -7,6 +7,7 @@ import { albConfigsByClass, ingressListeners } from './listener';
 import type { AlbOptions } from './options';
 import { describeFailure } from './messages';
 import { repoOrders, stableIngress } from './repo-orders';
+import { stableConditionsWithMatches } from './stable-conditions';
 
 type Ctx = GeneratorContext<AlbOptions>;
 
@@ -43,6 +44,7 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
   const out: Diagnostic[] = [];
   const unreachable = noPathToStable(source, ctx.stableService);
   if (unreachable) out.push(unreachable);
+  out.push(...stableConditionsWithMatches(ctx, source));
   if (readOrder(obj) === undefined) {
     out.push(
       diagnosticAt(
