@@ -5,6 +5,7 @@ import { canaryIngressName, noPathToStable } from '../_kit/canary-ingress';
 import type { GeneratorContext, RouteClaim } from '../../src/contract/generator';
 import { Flavour } from './flavour';
 import { HigressOptions, weightIngressName } from './options';
+import { stableHeaderMatches } from './stable-header-matches';
 
 type Ctx = GeneratorContext<HigressOptions>;
 
@@ -23,7 +24,7 @@ export function check(f: Flavour, ctx: Ctx): Diagnostic[] {
       );
       continue;
     }
-    out.push(...checkIngress(ctx, source));
+    out.push(...checkIngress(ctx, source), ...stableHeaderMatches(f, ctx, source));
     for (const claim of ingressClaims(f, ctx, source)) {
       const owner = owners.get(claim.key);
       if (owner !== undefined && owner !== name) {
