@@ -4,7 +4,8 @@ import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { httpRules, isApisixRoute, Json, listOf } from './options';
 
 /**
- * Evaluates a request as APISIX would: http rules whose hosts, paths (`/x/*` a prefix, else
+ * Evaluates a request as APISIX would: http rules whose hosts (a rule with hosts needs a request
+ * host that fits; `*.x` any subdomain), paths (`/x/*` a prefix, else
  * exact), methods and exprs fit; the highest `priority` wins, then the longer path; backends
  * share by weight (default 100). Exprs read Header and Query with Equal, NotEqual and
  * RegexMatch; any other expression does not fit, so the request falls to another rule.
@@ -40,11 +41,8 @@ function fits(match: Json, r: SimRequest): boolean {
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? '').toLowerCase().replace(/:\d+$/, '');
-  if (
-    hosts.length > 0 &&
-    r.host !== undefined &&
-    !hosts.some((h) => (h.startsWith('*.') ? host.endsWith(h.slice(1)) : h === host))
-  )
+  // A rule with hosts serves only those: a request without a host (or another one) does not fit.
+  if (hosts.length > 0 && !hosts.some((h) => (h.startsWith('*.') ? host.endsWith(h.slice(1)) : h === host)))
     return false;
   const methods = strings(match.methods);
   if (methods.length > 0 && !methods.includes(r.method ?? 'GET')) return false;

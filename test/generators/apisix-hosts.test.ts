@@ -1,3 +1,5 @@
+import * as fs from 'fs';
+import * as os from 'os';
 import * as path from 'path';
 import { runCli } from '../helpers/cli';
 
@@ -18,4 +20,24 @@ test('a request for another host matches no rule, and the hint names the hosts t
   expect(r.stdout).toContain(
     'no route matches this request; the routes serve hosts: web.example.com; paths: /*, /healthz',
   );
+});
+
+test('a request without a host does not match a host-restricted rule', async () => {
+  // Two hosts: simulate picks no default host, so the request names none.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-apisix-hosts-'));
+  try {
+    fs.cpSync(SOURCE, path.join(dir, 'app'), { recursive: true });
+    const file = path.join(dir, 'app', 'apisixroute.yaml');
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, text.replace('hosts: [web.example.com]', 'hosts: [web.example.com, api.example.com]'));
+    const r = await runCli(['simulate', 'app', '--step', '1', ...HEADERS], dir);
+    expect(r.stdout).toContain('request: no host, path /');
+    expect(r.stdout).toContain(
+      'no route matches this request; the routes serve hosts: api.example.com, web.example.com',
+    );
+    const api = await runCli(['simulate', 'app', '--step', '1', ...HEADERS, '--host', 'API.example.com:8443'], dir);
+    expect(api.stdout).toMatch(/100\.0% +service web-canary/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
