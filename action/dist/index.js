@@ -50583,6 +50583,21 @@ function heldOrders(peers, listenersOf) {
   return out;
 }
 
+// generators/aliyun-alb/stable-conditions.ts
+init_diagnostics();
+function stableConditionsWithMatches(ctx, source) {
+  const annotation = key(`conditions.${ctx.stableService}`);
+  if (source.object.metadata.annotations?.[annotation] === void 0) return [];
+  const step = ctx.rollout.steps.findIndex((s) => s.matches.length > 0);
+  if (step < 0) return [];
+  return [
+    diagnosticAt(
+      source.locate(["metadata", "annotations", annotation]),
+      `annotation ${annotation} on Ingress "${source.object.metadata.name}" limits the stable Service's forwarding rule, but step ${step + 1} matches a header or cookie, whose canary Ingress is a rule of its own that ALB allows no custom conditions on: a request sending the match would pass the limit. Remove the step's matches (weighted steps keep the limit) or move the limit off the Ingress (e.g. to a security group or WAF)`
+    )
+  ];
+}
+
 // generators/aliyun-alb/check.ts
 function check(ctx) {
   const out = [];
@@ -50613,6 +50628,7 @@ function checkIngress(ctx, source) {
   const out = [];
   const unreachable = noPathToStable(source, ctx.stableService);
   if (unreachable) out.push(unreachable);
+  out.push(...stableConditionsWithMatches(ctx, source));
   if (readOrder(obj2) === void 0) {
     out.push(
       diagnosticAt(
@@ -51393,7 +51409,7 @@ function fits2(match, r) {
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
-  if (hosts.length > 0 && r.host !== void 0 && !hosts.some((h) => h.startsWith("*.") ? host.endsWith(h.slice(1)) : h === host))
+  if (hosts.length > 0 && !hosts.some((h) => h.startsWith("*.") ? host.endsWith(h.slice(1)) : h === host))
     return false;
   const methods = strings(match.methods);
   if (methods.length > 0 && !methods.includes(r.method ?? "GET")) return false;
@@ -53672,6 +53688,21 @@ function weightIngressName(stableIngress2) {
   return `${stableIngress2}-canary-weight`;
 }
 
+// generators/higress/stable-header-matches.ts
+init_diagnostics();
+var HEADER_MATCH = /^(?:exact|prefix|regex)-match-(?:pseudo-)?header-./;
+function stableHeaderMatches(f, ctx, source) {
+  const step = ctx.rollout.steps.findIndex((s) => s.matches.some((m) => m.headers.length + m.cookies.length > 0));
+  if (step < 0) return [];
+  const prefixes = [.../* @__PURE__ */ new Set([`${f.extPrefix}/`, "higress.io/"])];
+  return Object.keys(source.object.metadata.annotations ?? {}).filter((k) => prefixes.some((p) => k.startsWith(p) && HEADER_MATCH.test(k.slice(p.length)))).map(
+    (k) => diagnosticAt(
+      source.locate(["metadata", "annotations", k]),
+      `annotation ${k} on Ingress "${source.object.metadata.name}" limits the stable route to a header, but step ${step + 1} matches a header or cookie, and ${f.product} builds that canary route from the stable one with its header matches replaced by the canary's: a request sending the step's match would reach the canary without ${k.slice(k.indexOf("/") + 1)}. Remove the step's header/cookie matches (weighted steps keep the limit) or the annotation`
+    )
+  );
+}
+
 // generators/higress/check.ts
 function check8(f, ctx) {
   const out = [];
@@ -53687,7 +53718,7 @@ function check8(f, ctx) {
       );
       continue;
     }
-    out.push(...checkIngress3(ctx, source));
+    out.push(...checkIngress3(ctx, source), ...stableHeaderMatches(f, ctx, source));
     for (const claim of ingressClaims(f, ctx, source)) {
       const owner = owners.get(claim.key);
       if (owner !== void 0 && owner !== name) {
@@ -54918,7 +54949,7 @@ function selectRules(vs, target, roles, managedNames) {
   tcp.forEach(
     (t) => pickBy(vs, "tcp", (m) => portFits(m, t.port), `tcp route for port ${t.port ?? "(any)"}`, add, problems)
   );
-  for (const r of rules)
+  for (const r of rules.filter((r2) => !delegateOf(rulesOf(vs, r2.protocol)[r2.index])))
     if (!hasStable(rulesOf(vs, r.protocol)[r.index], roles))
       problems.push(`${r.protocol} route ${r.label} has no destination to the stable Service or subset`);
   return { rules, problems };
@@ -54944,6 +54975,9 @@ function sniFits(m, hosts) {
   return have.length === hosts.length && [...hosts].sort().every((h, i) => h === have[i]);
 }
 var describeTls = (t) => `tls route for port ${t.port ?? "(any)"} and SNI hosts [${(t.sniHosts ?? []).join(", ")}]`;
+function delegateOf(rule) {
+  return isObject(rule.delegate) ? String(rule.delegate.name ?? "") : void 0;
+}
 function hasStable(rule, roles) {
   return asList(rule.route).some((d) => roles.isStable(destinationOf(d)));
 }
@@ -55124,6 +55158,7 @@ function checkVirtualServices(ctx, t, roles) {
         )
       )
     );
+    out.push(...delegateRoutes(found, rules, ctx));
     if (target.select?.http && !hasHttpSection(found.object))
       out.push(
         diagnosticAt(
@@ -55205,6 +55240,18 @@ function claims10(ctx) {
   }
   return out;
 }
+function delegateRoutes(found, rules, ctx) {
+  return rules.flatMap((r) => {
+    const delegate = delegateOf(rulesOf(found.object, r.protocol)[r.index]);
+    if (delegate === void 0) return [];
+    return [
+      diagnosticAt(
+        found.locate(["spec", r.protocol, r.index, "delegate"]),
+        `${where5(ctx)}: http route ${r.label} delegates to VirtualService "${delegate}"; rollgen (as Argo) does not weight delegate routes: name the delegate VirtualService "${delegate}" and its routes in the rollout instead`
+      )
+    ];
+  });
+}
 
 // generators/istio/features.ts
 function unsupportedFeatures6(traffic) {
@@ -55234,25 +55281,36 @@ function unsupportedFeatures6(traffic) {
 
 // generators/istio/simulate.ts
 function simulate9(objects, request4) {
-  const virtualServices = objects.filter(
-    (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP && hostsFit(o, request4.host)
-  );
-  for (const vs of virtualServices) {
+  const roots = objects.filter((o) => isVirtualService(o) && hostsFit(o, request4.host));
+  for (const vs of roots) {
     const rules = rulesOf(vs, "http");
-    const index = rules.findIndex(
-      (r) => asList(r.match).length === 0 || asList(r.match).some((m) => blockFits(m, request4))
-    );
-    if (index < 0) continue;
-    const rule = rules[index];
-    const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
-    const label = typeof rule.name === "string" ? rule.name : `#${index}`;
-    return {
-      backends: weighted(objects, asList(rule.route)),
-      rule: `VirtualService ${vs.metadata.name} http route ${label}`,
-      ...mirror ? { mirror } : {}
-    };
+    for (const [index, rule] of rules.entries()) {
+      if (!ruleFits(rule, request4)) continue;
+      const where8 = `VirtualService ${vs.metadata.name} http route ${ruleLabel(rule, index)}`;
+      if (!isObject(rule.delegate)) return ruleResult(objects, rule, where8);
+      const found = viaDelegate(objects, vs, rule.delegate, request4, where8);
+      if (found) return found;
+    }
   }
   return void 0;
+}
+var isVirtualService = (o) => o.kind === "VirtualService" && groupOf2(o.apiVersion) === ISTIO_GROUP;
+var ruleFits = (rule, request4) => asList(rule.match).length === 0 || asList(rule.match).some((m) => blockFits(m, request4));
+function ruleResult(objects, rule, where8) {
+  const mirror = isObject(rule.mirror) ? backend(objects, rule.mirror, mirrorShare(rule)) : void 0;
+  return { backends: weighted(objects, asList(rule.route)), rule: where8, ...mirror ? { mirror } : {} };
+}
+function viaDelegate(objects, root, ref, request4, where8) {
+  const namespace = typeof ref.namespace === "string" ? ref.namespace : root.metadata.namespace;
+  const delegate = objects.find(
+    (o) => isVirtualService(o) && o.metadata.name === ref.name && (o.metadata.namespace ?? namespace) === namespace
+  );
+  if (!delegate) return void 0;
+  const rules = rulesOf(delegate, "http");
+  const index = rules.findIndex((r) => !isObject(r.delegate) && ruleFits(r, request4));
+  if (index < 0) return void 0;
+  const label = `${where8}, delegated to VirtualService ${delegate.metadata.name} http route ${ruleLabel(rules[index], index)}`;
+  return ruleResult(objects, rules[index], label);
 }
 function weighted(objects, route2) {
   const weights = route2.map((d) => route2.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
@@ -55278,9 +55336,11 @@ function subsetLabels(objects, service, subset) {
 }
 var mirrorShare = (rule) => isObject(rule.mirrorPercentage) && typeof rule.mirrorPercentage.value === "number" ? rule.mirrorPercentage.value / 100 : 1;
 function hostsFit(vs, host) {
+  const hosts = Array.isArray(specOf4(vs).hosts) ? specOf4(vs).hosts : [];
+  if (hosts.length === 0) return false;
   if (host === void 0) return true;
   const h = host.toLowerCase().replace(/:\d+$/, "");
-  return (Array.isArray(specOf4(vs).hosts) ? specOf4(vs).hosts : []).map((x) => String(x).toLowerCase()).some((pattern) => {
+  return hosts.map((x) => String(x).toLowerCase()).some((pattern) => {
     if (pattern === "*" || pattern === h) return true;
     if (pattern.startsWith("*.")) return h.endsWith(pattern.slice(1));
     return !pattern.includes(".") && h.startsWith(`${pattern}.`);
