@@ -61026,7 +61026,7 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path31 = __toESM(require("path"));
+var path32 = __toESM(require("path"));
 init_errors();
 
 // src/app/next-output.ts
@@ -62985,6 +62985,35 @@ function shaOf(token) {
 // src/flow/templates/index.ts
 init_errors();
 
+// src/app/pr-config-check.ts
+var fs20 = __toESM(require("fs"));
+var path31 = __toESM(require("path"));
+function prConfigProblems(cwd, configOption) {
+  const file = configOption ? path31.resolve(cwd, configOption) : findConfig(cwd);
+  if (!file || !fs20.existsSync(file)) return [];
+  const pr = readConfig(file, cwd).pr;
+  const missing = pr.templateProblems ?? [];
+  const present = [pr.titleTemplate, pr.bodyTemplate].filter(
+    (t) => t !== void 0 && (fs20.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
+  );
+  return [...missing, ...present.flatMap((t) => parseProblems(t, cwd))];
+}
+function parseProblems(file, cwd) {
+  const hb = require_lib();
+  try {
+    hb.parse(fs20.readFileSync(file, "utf8"));
+    return [];
+  } catch (e) {
+    const d = templateDiagnostic2(path31.relative(cwd, file) || file, e);
+    return [{ ...d, message: `${d.message}; fix it so that \`rollgen pr\` can render its PRs` }];
+  }
+}
+function templateDiagnostic2(file, e) {
+  const message = e.message.replace(/\s+/g, " ").trim();
+  const line = /line (\d+)/.exec(message);
+  return { file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: "error" };
+}
+
 // src/flow/templates/body.hbs
 var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on GitHub: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}; or run `{{abort.gh}}`\n{{else}}\n- on GitHub: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}, e.g. `{{abort.gh}}`\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
 
@@ -63026,11 +63055,7 @@ function compileOne(hb, src, finish) {
   };
 }
 function templateError(src, e) {
-  const message = e.message.replace(/\s+/g, " ").trim();
-  const line = /line (\d+)/.exec(message);
-  return new InputError([
-    { file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: "error" }
-  ]);
+  return new InputError([templateDiagnostic2(src.file, e)]);
 }
 
 // src/flow/session.ts
@@ -63046,7 +63071,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path31.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path32.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
@@ -64007,39 +64032,6 @@ async function fetchChecks2(s, decisions) {
 // src/run/change-command.ts
 async function changeCommand(ctx, args, opts, command) {
   await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned), { stageEarly: true });
-}
-
-// src/app/pr-config-check.ts
-var fs20 = __toESM(require("fs"));
-var path32 = __toESM(require("path"));
-function prConfigProblems(cwd, configOption) {
-  const file = configOption ? path32.resolve(cwd, configOption) : findConfig(cwd);
-  if (!file || !fs20.existsSync(file)) return [];
-  const pr = readConfig(file, cwd).pr;
-  const missing = pr.templateProblems ?? [];
-  const present = [pr.titleTemplate, pr.bodyTemplate].filter(
-    (t) => t !== void 0 && (fs20.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
-  );
-  return [...missing, ...present.flatMap((t) => parseProblems(t, cwd))];
-}
-function parseProblems(file, cwd) {
-  const hb = require_lib();
-  try {
-    hb.parse(fs20.readFileSync(file, "utf8"));
-    return [];
-  } catch (e) {
-    const message = e.message.replace(/\s+/g, " ").trim();
-    const line = /line (\d+)/.exec(message);
-    return [
-      {
-        file: path32.relative(cwd, file) || file,
-        line: line ? Number(line[1]) : 1,
-        col: 1,
-        severity: "error",
-        message: `PR template: ${message}; fix it so that \`rollgen pr\` can render its PRs`
-      }
-    ];
-  }
 }
 
 // src/run/plan-command.ts

@@ -28,16 +28,14 @@ function parseProblems(file: string, cwd: string): Diagnostic[] {
     hb.parse(fs.readFileSync(file, 'utf8'));
     return [];
   } catch (e) {
-    const message = (e as Error).message.replace(/\s+/g, ' ').trim();
-    const line = /line (\d+)/.exec(message);
-    return [
-      {
-        file: path.relative(cwd, file) || file,
-        line: line ? Number(line[1]) : 1,
-        col: 1,
-        severity: 'error',
-        message: `PR template: ${message}; fix it so that \`rollgen pr\` can render its PRs`,
-      },
-    ];
+    const d = templateDiagnostic(path.relative(cwd, file) || file, e);
+    return [{ ...d, message: `${d.message}; fix it so that \`rollgen pr\` can render its PRs` }];
   }
+}
+
+/** A Handlebars parse or render error as a diagnostic at the line Handlebars names. */
+export function templateDiagnostic(file: string, e: unknown): Diagnostic {
+  const message = (e as Error).message.replace(/\s+/g, ' ').trim();
+  const line = /line (\d+)/.exec(message);
+  return { file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: 'error' };
 }

@@ -1,5 +1,6 @@
 import type Handlebars from 'handlebars';
 import { InputError } from '../../errors';
+import { templateDiagnostic } from '../../app/pr-config-check';
 import defaultBody from './body.hbs';
 import defaultTitle from './title.hbs';
 import { PrTemplateData } from '../template-data';
@@ -68,9 +69,5 @@ function compileOne(
 }
 
 function templateError(src: TemplateSource, e: unknown): InputError {
-  const message = (e as Error).message.replace(/\s+/g, ' ').trim();
-  const line = /line (\d+)/.exec(message);
-  return new InputError([
-    { file: src.file, line: line ? Number(line[1]) : 1, col: 1, message: `PR template: ${message}`, severity: 'error' },
-  ]);
+  return new InputError([templateDiagnostic(src.file, e)]);
 }
