@@ -21,8 +21,14 @@ const VENDOR = {
   '@octokit/plugin-throttling': 'octokit',
   handlebars: 'handlebars',
   ajv: 'ajv',
+  '@aws-sdk/client-cloudwatch': 'aws-cloudwatch',
 };
-const VENDOR_SOURCES = { octokit: 'octokit.mjs', handlebars: 'handlebars.cjs', ajv: 'ajv.cjs' };
+const VENDOR_SOURCES = {
+  octokit: 'octokit.mjs',
+  handlebars: 'handlebars.cjs',
+  ajv: 'ajv.cjs',
+  'aws-cloudwatch': 'aws-cloudwatch.cjs',
+};
 
 /** Entry points of every chunk, keyed by output path under dist/ (without .js). */
 export function chunkEntries() {

@@ -2,6 +2,7 @@ import { Diagnostic, Origin, diagnosticAt } from '../diagnostics';
 import { ResolvedArgs, unresolvedArg } from './args';
 import { compile } from './expression';
 import { buildProvider } from './provider-spec';
+import { MetricSecrets } from './credentials';
 import { Located, originOf } from '../model/analysis-request';
 import { Condition, MetricSpec } from './types';
 import { suggestName } from '../suggest';
@@ -32,6 +33,7 @@ export function buildMetric(
   dryRun: boolean,
   args: ResolvedArgs,
   out: Diagnostic[],
+  secrets?: MetricSecrets,
 ): MetricSpec | undefined {
   const before = out.length;
   const where = (...f: string[]) => originOf(at, ...f);
@@ -65,7 +67,7 @@ export function buildMetric(
     consecutiveSuccessLimit: int('consecutiveSuccessLimit', 0)!,
     dryRun,
   };
-  const provider = buildProvider(raw.provider, at, fill, args, out);
+  const provider = buildProvider(raw.provider, at, fill, args, out, secrets);
   validate(spec, where(), out);
   if (out.slice(before).some((d) => d.severity === 'error') || !provider) return undefined;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined));

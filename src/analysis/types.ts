@@ -97,7 +97,69 @@ export type ProviderSpec =
       readonly timeoutSeconds: number;
       readonly insecure: boolean;
       readonly secretArgs: readonly SecretArg[];
-    };
+    }
+  | DatadogProvider
+  | NewRelicProvider
+  | CloudWatchProvider;
+
+/** Datadog (Argo's `provider.datadog`): v1 `/api/v1/query` or v2 `/api/v2/query/scalar` over the last `intervalSeconds`. */
+export interface DatadogProvider {
+  readonly kind: 'datadog';
+  readonly apiVersion: 'v1' | 'v2';
+  /** v1, or v2 with a single query (sent as query `query`). */
+  readonly query?: string;
+  /** v2: name -> query, combined by `formula`. */
+  readonly queries?: Readonly<Record<string, string>>;
+  readonly formula?: string;
+  /** v2; Argo's default `last`. */
+  readonly aggregator?: string;
+  /** The time window queried, seconds; Argo's default 5m. */
+  readonly intervalSeconds: number;
+  /** Seconds (`requestTimeout`); Argo's default 10. */
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** New Relic (Argo's `provider.newRelic`): an NRQL query through NerdGraph. */
+export interface NewRelicProvider {
+  readonly kind: 'newrelic';
+  readonly query: string;
+  /** NRQL timeout, seconds; Argo's default 5. */
+  readonly nrqlTimeout: number;
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** CloudWatch (Argo's `provider.cloudWatch`): GetMetricData over the last `intervalSeconds`. */
+export interface CloudWatchProvider {
+  readonly kind: 'cloudwatch';
+  /** Argo's default 5m. */
+  readonly intervalSeconds: number;
+  /** GetMetricData's MetricDataQueries, in the AWS API's own (PascalCase) shape. */
+  readonly metricDataQueries: readonly Readonly<Record<string, unknown>>[];
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/**
+ * Where a provider's credentials come from: the Kubernetes Secret Argo reads, each of its keys read
+ * instead from the first set environment variable of `env` (rollgen.yaml `metricSecrets`, or the default names).
+ */
+export interface Credentials {
+  /** The Secret Argo would read (for messages). */
+  readonly secret: string;
+  readonly keys: readonly CredentialKey[];
+}
+
+export interface CredentialKey {
+  readonly key: string;
+  readonly env: readonly string[];
+  readonly required: boolean;
+  /** A key, not an address: its value is replaced by ***** wherever it would be shown. */
+  readonly secret: boolean;
+}
 
 /** An arg Argo would read from a Secret: rollgen reads it from an environment variable at measurement time. */
 export interface SecretArg {

@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { AppAnalysisConfig } from '../analysis/rollout-analysis';
+import type { MetricSecrets } from '../analysis/credentials';
 import { Diagnostic, Origin } from '../diagnostics';
 import { InputError } from '../errors';
 import { isObject } from '../model/kube';
@@ -44,6 +45,8 @@ export interface AppConfig {
   readonly analysis?: AppAnalysisConfig;
   /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
   readonly analysisTemplates?: string;
+  /** rollgen.yaml `metricSecrets`: the environment variables metric providers read their credentials from. */
+  readonly metricSecrets?: MetricSecrets;
 }
 
 export type OnFailure = 'abort' | 'hold';
@@ -120,6 +123,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     health?: unknown;
     onFailure?: OnFailure;
     analysisTemplates?: string;
+    metricSecrets?: MetricSecrets;
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
   const shared = value.analysisTemplates;
@@ -148,6 +152,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
         gates: gatePolicy(e, at),
         ...analysisOf(e, i, doc.locate),
         ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
+        ...(value.metricSecrets ? { metricSecrets: value.metricSecrets } : {}),
       };
       const expanded = expandApp(root, e, defaults, () => doc.locate(['apps', i]), out, common);
       for (let n = 0; n < expanded.length; n++) entries.push(at);
@@ -218,7 +223,7 @@ function expandApp(
   defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
-  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates'>,
+  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates' | 'metricSecrets'>,
 ): AppConfig[] {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];

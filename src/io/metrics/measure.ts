@@ -1,6 +1,10 @@
 import { assess } from '../../analysis/conditions';
 import { queryPrometheus, ProviderResult } from './prometheus';
 import { queryWeb } from './web';
+import { queryDatadog } from './datadog';
+import { queryNewRelic } from './newrelic';
+import { queryCloudWatch } from './cloudwatch';
+import { credentialValues, readCredentials } from './credentials';
 import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from '../../analysis/types';
 
 export interface MeasureOptions {
@@ -21,7 +25,8 @@ export interface MeasureOptions {
 export async function measure(metric: MetricSpec, options: MeasureOptions = {}): Promise<Measurement> {
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
-  const redact = redactor(metric.provider.secretArgs, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const redact = redactor([...secretValues(metric.provider.secretArgs, env), ...providerSecrets(metric.provider, env)]);
   try {
     const { result, text } = await query(metric.provider, options);
     const { phase, message } = assess(metric, result);
@@ -37,15 +42,35 @@ export async function measure(metric: MetricSpec, options: MeasureOptions = {}):
   }
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 /** Secret values never reach a record (which is posted on GitHub): replaced by ***** as Argo does in its messages. */
-function redactor(secrets: readonly SecretArg[], env: Readonly<Record<string, string | undefined>>) {
-  const values = secrets.map((s) => env[s.env]).filter((v): v is string => v !== undefined && v !== '');
+function redactor(values: readonly string[]) {
   return (text: string): string => values.reduce((t, v) => t.split(v).join('*****'), text);
 }
 
-function query(p: ProviderSpec, options: MeasureOptions): Promise<ProviderResult> {
-  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
+const secretValues = (secrets: readonly SecretArg[], env: Env): string[] =>
+  secrets.map((s) => env[s.env]).filter((v): v is string => v !== undefined && v !== '');
+
+/** The provider's own credentials: its Secret's keys, or for CloudWatch the AWS SDK's secret variables. */
+function providerSecrets(p: ProviderSpec, env: Env): string[] {
+  if (p.kind === 'datadog' || p.kind === 'newrelic') return credentialValues(p.credentials, env);
+  if (p.kind === 'cloudwatch')
+    return [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN].filter((v): v is string => !!v);
+  return [];
+}
+
+async function query(p: ProviderSpec, options: MeasureOptions): Promise<ProviderResult> {
+  const env = options.env ?? process.env;
+  const fill = secretFiller(p.secretArgs, env);
   const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1000;
+  const signal = options.signal ? { signal: options.signal } : {};
+  const now = (options.now ?? (() => new Date()))();
+  if (p.kind === 'datadog')
+    return queryDatadog({ spec: p, fill, credentials: readCredentials(p.credentials, env), now, timeoutMs, ...signal });
+  if (p.kind === 'newrelic')
+    return queryNewRelic({ spec: p, fill, credentials: readCredentials(p.credentials, env), timeoutMs, ...signal });
+  if (p.kind === 'cloudwatch') return queryCloudWatch({ spec: p, fill, now, timeoutMs, ...signal });
   const common = {
     headers: headers(p.headers, fill),
     insecure: p.insecure,
