@@ -1,0 +1,79 @@
+import { spawn } from 'child_process';
+import * as http from 'http';
+import { AddressInfo } from 'net';
+import * as path from 'path';
+import { BIN } from './rollout-dir';
+
+/** What a loopback vendor API was sent. */
+export interface Seen {
+  readonly method: string;
+  readonly url: string;
+  readonly headers: http.IncomingHttpHeaders;
+  readonly body: string;
+}
+
+export interface Answer {
+  readonly status?: number;
+  readonly json: unknown;
+}
+
+export interface VendorServer {
+  readonly url: string;
+  readonly seen: Seen[];
+  /** What the next requests get (by default the handler's answer). */
+  answer: (req: Seen) => Answer;
+  close(): Promise<void>;
+}
+
+/** A loopback server standing in for a metrics vendor's API: records each request, answers JSON. */
+export async function startVendor(answer: (req: Seen) => Answer): Promise<VendorServer> {
+  const seen: Seen[] = [];
+  const state = { answer };
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      const r: Seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body };
+      seen.push(r);
+      const a = state.answer(r);
+      res.statusCode = a.status ?? 200;
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify(a.json));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    get answer() {
+      return state.answer;
+    },
+    set answer(f) {
+      state.answer = f;
+    },
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+export interface BinResult {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `bin/rollgen ARGS` from the repository root with exactly `env` (and PATH), as a user runs it. */
+export async function rollgenWith(args: readonly string[], env: Record<string, string>): Promise<BinResult> {
+  const child = spawn(BIN, args, {
+    cwd: path.join(__dirname, '..', '..'),
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  return { code, stdout, stderr };
+}
