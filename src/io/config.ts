@@ -20,7 +20,7 @@ import {
   overlappingAppProblems,
 } from './config-paths';
 import { confineApps, confineNamedPaths } from './config-confine';
-import { emptyHealthProblems, prFieldProblems } from './config-checks';
+import { emptyHealthProblems, metricSecretProblems, prFieldProblems } from './config-checks';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -129,6 +129,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   const shared = value.analysisTemplates;
   out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
   out.push(...emptyHealthProblems(doc.value as Record<string, unknown>, doc.locate));
+  out.push(...metricSecretProblems(value.metricSecrets, doc.locate));
   if (shared !== undefined && !fs.statSync(path.resolve(root, shared), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(['analysisTemplates']),

@@ -64,10 +64,14 @@ export interface BinResult {
   readonly stderr: string;
 }
 
-/** `bin/rollgen ARGS` from the repository root with exactly `env` (and PATH), as a user runs it. */
-export async function rollgenWith(args: readonly string[], env: Record<string, string>): Promise<BinResult> {
+/** `bin/rollgen ARGS` in `cwd` (default the repository root) with exactly `env` (and PATH), as a user runs it. */
+export async function rollgenWith(
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd = path.join(__dirname, '..', '..'),
+): Promise<BinResult> {
   const child = spawn(BIN, args, {
-    cwd: path.join(__dirname, '..', '..'),
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
   });
   let stdout = '';
