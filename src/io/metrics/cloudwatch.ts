@@ -8,17 +8,18 @@ export interface CloudWatchQuery {
   readonly now: Date;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Where the AWS settings are read (the measurement's environment). */
+  readonly env: Readonly<Record<string, string | undefined>>;
 }
 
 /**
- * Argo's CloudWatch provider: GetMetricData over [now - interval, now] with the AWS SDK's own region,
- * credentials and endpoint (AWS_REGION, AWS_ACCESS_KEY_ID or web identity, AWS_ENDPOINT_URL_CLOUDWATCH).
+ * Argo's CloudWatch provider: GetMetricData over [now - interval, now], configured as the AWS SDK
+ * configures itself (AWS_REGION, AWS_ACCESS_KEY_ID or the SDK's credential chain, AWS_ENDPOINT_URL_CLOUDWATCH).
  * The result is MetricDataResults as Argo's expressions see them: `result[0].Values`.
  */
 export async function queryCloudWatch(q: CloudWatchQuery): Promise<ProviderResult> {
-  // The AWS SDK is loaded here, on the first CloudWatch measurement: never at start-up.
-  const { CloudWatchClient, GetMetricDataCommand } = await import('@aws-sdk/client-cloudwatch');
-  const client = new CloudWatchClient({ maxAttempts: 1 });
+  const { CloudWatchClient, GetMetricDataCommand } = awsSdk();
+  const client = new CloudWatchClient(clientConfig(q.env));
   const queries = JSON.parse(q.fill(JSON.stringify(q.spec.metricDataQueries)));
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new Error(`no response within ${q.timeoutMs / 1000}s`)), q.timeoutMs);
@@ -51,4 +52,34 @@ export async function queryCloudWatch(q: CloudWatchQuery): Promise<ProviderResul
     q.signal?.removeEventListener('abort', stop);
     client.destroy();
   }
+}
+
+/** The SDK's standard variables, read from the measurement's environment; without keys, the SDK's own chain (web identity, profiles). */
+function clientConfig(env: Readonly<Record<string, string | undefined>>) {
+  const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+  if (!region)
+    throw new Error('CloudWatch needs a region: set AWS_REGION (aws-actions/configure-aws-credentials sets it)');
+  const endpoint = env.AWS_ENDPOINT_URL_CLOUDWATCH ?? env.AWS_ENDPOINT_URL;
+  const keys =
+    env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+      ? {
+          credentials: {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+          },
+        }
+      : {};
+  return { region, maxAttempts: 1, ...(endpoint ? { endpoint } : {}), ...keys };
+}
+
+/**
+ * The AWS SDK, required on the first CloudWatch measurement (its own chunk, dist/vendor/aws-cloudwatch.js):
+ * never at start-up. Its warning that later SDK releases will need Node 22 speaks to rollgen's
+ * maintainers, not to the person running `rollgen analyze`, so it is turned off unless set.
+ */
+function awsSdk(): typeof import('@aws-sdk/client-cloudwatch') {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@aws-sdk/client-cloudwatch') as typeof import('@aws-sdk/client-cloudwatch');
 }

@@ -70,7 +70,7 @@ async function query(p: ProviderSpec, options: MeasureOptions): Promise<Provider
     return queryDatadog({ spec: p, fill, credentials: readCredentials(p.credentials, env), now, timeoutMs, ...signal });
   if (p.kind === 'newrelic')
     return queryNewRelic({ spec: p, fill, credentials: readCredentials(p.credentials, env), timeoutMs, ...signal });
-  if (p.kind === 'cloudwatch') return queryCloudWatch({ spec: p, fill, now, timeoutMs, ...signal });
+  if (p.kind === 'cloudwatch') return queryCloudWatch({ spec: p, fill, now, timeoutMs, env, ...signal });
   const common = {
     headers: headers(p.headers, fill),
     insecure: p.insecure,
