@@ -21,13 +21,15 @@ const VENDOR = {
   '@octokit/plugin-throttling': 'octokit',
   handlebars: 'handlebars',
   ajv: 'ajv',
-  '@aws-sdk/client-cloudwatch': 'aws-cloudwatch',
+  '@aws-sdk/client-cloudwatch': 'aws',
+  '@smithy/signature-v4': 'aws',
+  '@aws-sdk/credential-provider-node': 'aws',
 };
 const VENDOR_SOURCES = {
   octokit: 'octokit.mjs',
   handlebars: 'handlebars.cjs',
   ajv: 'ajv.cjs',
-  'aws-cloudwatch': 'aws-cloudwatch.cjs',
+  aws: 'aws.cjs',
 };
 
 /** Entry points of every chunk, keyed by output path under dist/ (without .js). */
@@ -63,7 +65,7 @@ export function chunksPlugin() {
 /** Built-ins some commands need that cost milliseconds to load: each export is a getter that requires it on first use. */
 const LAZY_BUILTINS = {
   child_process: ['ChildProcess', 'exec', 'execFile', 'execFileSync', 'execSync', 'fork', 'spawn', 'spawnSync'],
-  crypto: ['createHash', 'randomBytes', 'randomUUID'],
+  crypto: ['createHash', 'createHmac', 'randomBytes', 'randomUUID'],
   os: ['availableParallelism', 'homedir', 'hostname', 'tmpdir'],
   // The YAML worker (src/io/yaml-worker.ts) starts only for many apps.
   worker_threads: ['Worker'],

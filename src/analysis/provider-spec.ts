@@ -9,6 +9,7 @@ import { ProviderFields } from './provider-fields';
 import { datadogProvider } from './provider-datadog';
 import { newRelicProvider } from './provider-newrelic';
 import { cloudWatchProvider } from './provider-cloudwatch';
+import { prometheusAuth } from './provider-prometheus-auth';
 
 /** Argo's metric providers rollgen measures, by their key in `provider`. */
 export const SUPPORTED_PROVIDERS = ['prometheus', 'web', 'datadog', 'newRelic', 'cloudWatch'] as const;
@@ -20,7 +21,7 @@ const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> 
   cloudWatch: cloudWatchProvider,
 };
 
-const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure']);
+const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure', 'authentication']);
 const WEB_FIELDS = new Set(['url', 'method', 'headers', 'body', 'jsonBody', 'jsonPath', 'timeoutSeconds', 'insecure']);
 
 type Fill = (text: string) => string;
@@ -82,14 +83,19 @@ export function buildProvider(
         here(kind, k),
         k === 'authentication'
           ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)`
-          : `${kind} field ${k} is not supported by rollgen`,
+          : k === 'rangeQuery'
+            ? `${kind} rangeQuery is not supported by rollgen; write an instant query over a range (e.g. avg_over_time(...[5m]))`
+            : `${kind} field ${k} is not supported by rollgen`,
       ),
     );
   const headers = readHeaders(body.headers, here(kind, 'headers'), fill, args, out);
   const common = { headers, insecure: body.insecure === true, secretArgs: args.secrets };
   const spec: ProviderSpec | undefined =
     kind === 'prometheus'
-      ? prometheus(text, body, common, here(kind, 'timeout'), out)
+      ? {
+          ...prometheus(text, body, common, here(kind, 'timeout'), out),
+          ...authOf({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out }, body.address),
+        }
       : web(text, body, common, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === 'error') ? undefined : spec;
 }
@@ -170,4 +176,9 @@ function readHeaders(v: unknown, at: Origin, fill: Fill, args: ResolvedArgs, out
       out.push(diagnosticAt(at, `header ${String(h.key)} uses {{args.${leftover}}}, which no template declares`));
     return { key: String(h.key), value };
   });
+}
+
+function authOf(f: ProviderFields, address: unknown): { authentication?: ReturnType<typeof prometheusAuth> } {
+  const authentication = prometheusAuth(f, typeof address === 'string' ? f.fill(address) : undefined);
+  return authentication ? { authentication } : {};
 }

@@ -83,6 +83,7 @@ export type ProviderSpec =
       readonly timeoutSeconds: number;
       readonly headers: readonly Header[];
       readonly insecure: boolean;
+      readonly authentication?: PrometheusAuth;
       readonly secretArgs: readonly SecretArg[];
     }
   | {
@@ -101,6 +102,20 @@ export type ProviderSpec =
   | DatadogProvider
   | NewRelicProvider
   | CloudWatchProvider;
+
+/** Argo's `prometheus.authentication`; strings may hold secret args. */
+export interface PrometheusAuth {
+  readonly basic?: { readonly username: string; readonly password: string };
+  /** OAuth2 client credentials: a token from `tokenUrl`, sent as a Bearer token. */
+  readonly oauth2?: {
+    readonly tokenUrl: string;
+    readonly clientId: string;
+    readonly clientSecret: string;
+    readonly scopes: readonly string[];
+  };
+  /** Amazon Managed Prometheus: requests signed for service `aps` with the AWS SDK's credentials. */
+  readonly sigv4?: { readonly region?: string; readonly profile?: string };
+}
 
 /** Datadog (Argo's `provider.datadog`): v1 `/api/v1/query` or v2 `/api/v2/query/scalar` over the last `intervalSeconds`. */
 export interface DatadogProvider {

@@ -74,7 +74,7 @@ function clientConfig(env: Readonly<Record<string, string | undefined>>) {
 }
 
 /**
- * The AWS SDK, required on the first CloudWatch measurement (its own chunk, dist/vendor/aws-cloudwatch.js):
+ * The AWS SDK, required on the first CloudWatch measurement (its own chunk, dist/vendor/aws.js):
  * never at start-up. Its warning that later SDK releases will need Node 22 speaks to rollgen's
  * maintainers, not to the person running `rollgen analyze`, so it is turned off unless set.
  */

@@ -5,6 +5,7 @@ import { queryDatadog } from './datadog';
 import { queryNewRelic } from './newrelic';
 import { queryCloudWatch } from './cloudwatch';
 import { credentialValues, readCredentials } from './credentials';
+import { OutgoingRequest, authorize } from './prometheus-auth';
 import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from '../../analysis/types';
 
 export interface MeasureOptions {
@@ -55,7 +56,7 @@ const secretValues = (secrets: readonly SecretArg[], env: Env): string[] =>
 /** The provider's own credentials: its Secret's keys, or for CloudWatch the AWS SDK's secret variables. */
 function providerSecrets(p: ProviderSpec, env: Env): string[] {
   if (p.kind === 'datadog' || p.kind === 'newrelic') return credentialValues(p.credentials, env);
-  if (p.kind === 'cloudwatch')
+  if (p.kind === 'cloudwatch' || (p.kind === 'prometheus' && p.authentication?.sigv4))
     return [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN].filter((v): v is string => !!v);
   return [];
 }
@@ -77,7 +78,16 @@ async function query(p: ProviderSpec, options: MeasureOptions): Promise<Provider
     timeoutMs,
     ...(options.signal ? { signal: options.signal } : {}),
   };
-  if (p.kind === 'prometheus') return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
+  if (p.kind === 'prometheus') {
+    const auth = p.authentication;
+    const ctx = { fill, env, insecure: p.insecure, timeoutMs, ...signal };
+    return queryPrometheus({
+      ...common,
+      address: fill(p.address),
+      query: fill(p.query),
+      ...(auth ? { authorize: (req: OutgoingRequest) => authorize(req, auth, ctx) } : {}),
+    });
+  }
   return queryWeb({
     ...common,
     url: fill(p.url),
