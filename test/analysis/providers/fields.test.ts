@@ -33,7 +33,7 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
   });
 
   test('newRelic needs its query; cloudWatch queries need an id and expression or metricStat', async () => {
-    const nr = await planEdited('newrelic', (t) => t.replace(/          query: \|\n.*\n/, '          profile: eu\n'));
+    const nr = await planEdited('newrelic', (t) => t.replace(/ {10}query: \|\n.*\n/, '          profile: eu\n'));
     expect(nr.stderr).toMatch(/newRelic provider needs query/);
     const cw = await planEdited('cloudwatch', (t) =>
       t.replace('            - id: rate\n              expression: errors / requests\n', '            - label: rate\n'),
