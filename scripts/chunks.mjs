@@ -24,12 +24,14 @@ const VENDOR = {
   '@aws-sdk/client-cloudwatch': 'aws',
   '@smithy/signature-v4': 'aws',
   '@aws-sdk/credential-provider-node': 'aws',
+  '@influxdata/influxdb-client': 'influxdb',
 };
 const VENDOR_SOURCES = {
   octokit: 'octokit.mjs',
   handlebars: 'handlebars.cjs',
   ajv: 'ajv.cjs',
   aws: 'aws.cjs',
+  influxdb: 'influxdb.cjs',
 };
 
 /** Entry points of every chunk, keyed by output path under dist/ (without .js). */

@@ -9,16 +9,18 @@ import { ProviderFields } from './provider-fields';
 import { datadogProvider } from './provider-datadog';
 import { newRelicProvider } from './provider-newrelic';
 import { cloudWatchProvider } from './provider-cloudwatch';
+import { influxDbProvider } from './provider-influxdb';
 import { prometheusAuth } from './provider-prometheus-auth';
 
 /** Argo's metric providers rollgen measures, by their key in `provider`. */
-export const SUPPORTED_PROVIDERS = ['prometheus', 'web', 'datadog', 'newRelic', 'cloudWatch'] as const;
+export const SUPPORTED_PROVIDERS = ['prometheus', 'web', 'datadog', 'newRelic', 'cloudWatch', 'influxdb'] as const;
 
 /** Providers read by a module of their own (src/analysis/provider-<name>.ts). */
 const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> = {
   datadog: datadogProvider,
   newRelic: newRelicProvider,
   cloudWatch: cloudWatchProvider,
+  influxdb: influxDbProvider,
 };
 
 const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure', 'authentication']);

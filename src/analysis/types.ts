@@ -101,7 +101,8 @@ export type ProviderSpec =
     }
   | DatadogProvider
   | NewRelicProvider
-  | CloudWatchProvider;
+  | CloudWatchProvider
+  | InfluxDbProvider;
 
 /** Argo's `prometheus.authentication`; strings may hold secret args. */
 export interface PrometheusAuth {
@@ -142,6 +143,15 @@ export interface NewRelicProvider {
   readonly query: string;
   /** NRQL timeout, seconds; Argo's default 5. */
   readonly nrqlTimeout: number;
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** InfluxDB (Argo's `provider.influxdb`): a Flux query through InfluxData's client. */
+export interface InfluxDbProvider {
+  readonly kind: 'influxdb';
+  readonly query: string;
   readonly timeoutSeconds: number;
   readonly credentials: Credentials;
   readonly secretArgs: readonly SecretArg[];

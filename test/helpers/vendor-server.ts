@@ -14,7 +14,10 @@ export interface Seen {
 
 export interface Answer {
   readonly status?: number;
-  readonly json: unknown;
+  readonly json?: unknown;
+  /** A body that is not JSON (InfluxDB's annotated CSV), sent as `type`. */
+  readonly text?: string;
+  readonly type?: string;
 }
 
 export interface VendorServer {
@@ -37,8 +40,8 @@ export async function startVendor(answer: (req: Seen) => Answer): Promise<Vendor
       seen.push(r);
       const a = state.answer(r);
       res.statusCode = a.status ?? 200;
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify(a.json));
+      res.setHeader('content-type', a.text !== undefined ? (a.type ?? 'text/plain') : 'application/json');
+      res.end(a.text ?? JSON.stringify(a.json));
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));

@@ -4,6 +4,7 @@ import { queryWeb } from './web';
 import { queryDatadog } from './datadog';
 import { queryNewRelic } from './newrelic';
 import { queryCloudWatch } from './cloudwatch';
+import { queryInfluxDb } from './influxdb';
 import { credentialValues, readCredentials } from './credentials';
 import { OutgoingRequest, authorize } from './prometheus-auth';
 import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from '../../analysis/types';
@@ -55,7 +56,8 @@ const secretValues = (secrets: readonly SecretArg[], env: Env): string[] =>
 
 /** The provider's own credentials: its Secret's keys, or for CloudWatch the AWS SDK's secret variables. */
 function providerSecrets(p: ProviderSpec, env: Env): string[] {
-  if (p.kind === 'datadog' || p.kind === 'newrelic') return credentialValues(p.credentials, env);
+  if (p.kind === 'datadog' || p.kind === 'newrelic' || p.kind === 'influxdb')
+    return credentialValues(p.credentials, env);
   if (p.kind === 'cloudwatch' || (p.kind === 'prometheus' && p.authentication?.sigv4))
     return [env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN].filter((v): v is string => !!v);
   return [];
@@ -71,6 +73,8 @@ async function query(p: ProviderSpec, options: MeasureOptions): Promise<Provider
     return queryDatadog({ spec: p, fill, credentials: readCredentials(p.credentials, env), now, timeoutMs, ...signal });
   if (p.kind === 'newrelic')
     return queryNewRelic({ spec: p, fill, credentials: readCredentials(p.credentials, env), timeoutMs, ...signal });
+  if (p.kind === 'influxdb')
+    return queryInfluxDb({ spec: p, fill, credentials: readCredentials(p.credentials, env), timeoutMs });
   if (p.kind === 'cloudwatch') return queryCloudWatch({ spec: p, fill, now, timeoutMs, env, ...signal });
   const common = {
     headers: headers(p.headers, fill),
