@@ -10,10 +10,21 @@ import { datadogProvider } from './provider-datadog';
 import { newRelicProvider } from './provider-newrelic';
 import { cloudWatchProvider } from './provider-cloudwatch';
 import { influxDbProvider } from './provider-influxdb';
+import { graphiteProvider, skyWalkingProvider, wavefrontProvider } from './provider-plain';
 import { prometheusAuth } from './provider-prometheus-auth';
 
 /** Argo's metric providers rollgen measures, by their key in `provider`. */
-export const SUPPORTED_PROVIDERS = ['prometheus', 'web', 'datadog', 'newRelic', 'cloudWatch', 'influxdb'] as const;
+export const SUPPORTED_PROVIDERS = [
+  'prometheus',
+  'web',
+  'datadog',
+  'newRelic',
+  'cloudWatch',
+  'influxdb',
+  'graphite',
+  'wavefront',
+  'skywalking',
+] as const;
 
 /** Providers read by a module of their own (src/analysis/provider-<name>.ts). */
 const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> = {
@@ -21,6 +32,9 @@ const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> 
   newRelic: newRelicProvider,
   cloudWatch: cloudWatchProvider,
   influxdb: influxDbProvider,
+  graphite: graphiteProvider,
+  wavefront: wavefrontProvider,
+  skywalking: skyWalkingProvider,
 };
 
 const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure', 'authentication']);

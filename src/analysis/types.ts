@@ -102,7 +102,10 @@ export type ProviderSpec =
   | DatadogProvider
   | NewRelicProvider
   | CloudWatchProvider
-  | InfluxDbProvider;
+  | InfluxDbProvider
+  | GraphiteProvider
+  | WavefrontProvider
+  | SkyWalkingProvider;
 
 /** Argo's `prometheus.authentication`; strings may hold secret args. */
 export interface PrometheusAuth {
@@ -154,6 +157,37 @@ export interface InfluxDbProvider {
   readonly query: string;
   readonly timeoutSeconds: number;
   readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** Graphite (Argo's `provider.graphite`): the render API; no credentials, as in Argo. */
+export interface GraphiteProvider {
+  readonly kind: 'graphite';
+  readonly address: string;
+  /** Render API parameters (`target=...&from=-5min`); whitespace is removed, as Argo does. */
+  readonly query: string;
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** Wavefront (Argo's `provider.wavefront`): a WQL query at the time of the measurement. */
+export interface WavefrontProvider {
+  readonly kind: 'wavefront';
+  /** The Wavefront host (`example.wavefront.com`); https unless a scheme is written. */
+  readonly address: string;
+  readonly query: string;
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** SkyWalking (Argo's `provider.skywalking`): a GraphQL query over the last `intervalSeconds`. */
+export interface SkyWalkingProvider {
+  readonly kind: 'skywalking';
+  readonly address: string;
+  readonly query: string;
+  readonly intervalSeconds: number;
+  readonly timeoutSeconds: number;
   readonly secretArgs: readonly SecretArg[];
 }
 
