@@ -1,4 +1,6 @@
 import { spawn } from 'child_process';
+import * as fs from 'fs';
+import * as os from 'os';
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as path from 'path';
@@ -83,4 +85,15 @@ export async function rollgenWith(
   child.stderr.on('data', (d) => (stderr += d));
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   return { code, stdout, stderr };
+}
+
+/** A copy of examples/argo-analysis/NAME with its templates' provider address pointed at a loopback server. */
+export function exampleAt(name: string, address: RegExp, to: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `rollgen-${name}-`));
+  fs.cpSync(path.join(__dirname, '../../examples/argo-analysis', name), dir, { recursive: true });
+  const file = path.join(dir, 'analysis-templates.yaml');
+  const text = fs.readFileSync(file, 'utf8');
+  if (!address.test(text)) throw new Error(`${name}: no address matching ${address}`);
+  fs.writeFileSync(file, text.replace(address, to));
+  return dir;
 }
