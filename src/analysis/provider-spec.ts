@@ -26,6 +26,14 @@ export const SUPPORTED_PROVIDERS = [
   'skywalking',
 ] as const;
 
+/** Why an Argo provider rollgen knows is not measured. */
+const WHY_NOT: Readonly<Record<string, string>> = {
+  kayenta:
+    ' (Kayenta judges asynchronously: Argo starts a canary execution and polls it until complete, which a rollgen measurement cannot hold across runs yet)',
+  job: ' (a Job committed with the step is planned, issue 28)',
+  plugin: ' (rollgen runs no metric plugin binaries)',
+};
+
 /** Providers read by a module of their own (src/analysis/provider-<name>.ts). */
 const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> = {
   datadog: datadogProvider,
@@ -75,7 +83,7 @@ export function buildProvider(
     out.push(
       diagnosticAt(
         here(),
-        `metric provider ${kind} is not supported: rollgen measures with ${SUPPORTED_PROVIDERS.join(', ')}; query the same data through one of them`,
+        `metric provider ${kind} is not supported${WHY_NOT[kind] ?? ''}: rollgen measures with ${SUPPORTED_PROVIDERS.join(', ')}; query the same data through one of them`,
       ),
     );
     return undefined;
