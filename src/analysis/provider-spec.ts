@@ -10,6 +10,7 @@ import { datadogProvider } from './provider-datadog';
 import { newRelicProvider } from './provider-newrelic';
 import { cloudWatchProvider } from './provider-cloudwatch';
 import { influxDbProvider } from './provider-influxdb';
+import { kayentaProvider } from './provider-kayenta';
 import { graphiteProvider, skyWalkingProvider, wavefrontProvider } from './provider-plain';
 import { prometheusAuth } from './provider-prometheus-auth';
 
@@ -24,12 +25,11 @@ export const SUPPORTED_PROVIDERS = [
   'graphite',
   'wavefront',
   'skywalking',
+  'kayenta',
 ] as const;
 
 /** Why an Argo provider rollgen knows is not measured. */
 const WHY_NOT: Readonly<Record<string, string>> = {
-  kayenta:
-    ' (Kayenta judges asynchronously: Argo starts a canary execution and polls it until complete, which a rollgen measurement cannot hold across runs yet)',
   job: ' (a Job committed with the step is planned, issue 28)',
   plugin: ' (rollgen runs no metric plugin binaries)',
 };
@@ -43,6 +43,7 @@ const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> 
   graphite: graphiteProvider,
   wavefront: wavefrontProvider,
   skywalking: skyWalkingProvider,
+  kayenta: kayentaProvider,
 };
 
 const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure', 'authentication']);

@@ -105,7 +105,8 @@ export type ProviderSpec =
   | InfluxDbProvider
   | GraphiteProvider
   | WavefrontProvider
-  | SkyWalkingProvider;
+  | SkyWalkingProvider
+  | KayentaProvider;
 
 /** Argo's `prometheus.authentication`; strings may hold secret args. */
 export interface PrometheusAuth {
@@ -189,6 +190,35 @@ export interface SkyWalkingProvider {
   readonly intervalSeconds: number;
   readonly timeoutSeconds: number;
   readonly secretArgs: readonly SecretArg[];
+}
+
+/** Kayenta (Argo's `provider.kayenta`): a canary judgement whose score, against `threshold`, is the phase. */
+export interface KayentaProvider {
+  readonly kind: 'kayenta';
+  readonly address: string;
+  readonly application: string;
+  readonly canaryConfigName: string;
+  readonly metricsAccountName: string;
+  readonly configurationAccountName: string;
+  readonly storageAccountName: string;
+  readonly threshold: { readonly pass: number; readonly marginal: number };
+  readonly scopes: readonly {
+    readonly name: string;
+    readonly control: KayentaScopeDetail;
+    readonly experiment: KayentaScopeDetail;
+  }[];
+  /** Judge from the start of the analysis instead of the last metric interval. */
+  readonly lookback: boolean;
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+export interface KayentaScopeDetail {
+  readonly scope: string;
+  readonly region: string;
+  readonly step: number;
+  readonly start?: string;
+  readonly end?: string;
 }
 
 /** CloudWatch (Argo's `provider.cloudWatch`): GetMetricData over the last `intervalSeconds`. */

@@ -53,11 +53,11 @@ describe('AnalysisTemplates resolved at plan time', () => {
   test('a provider rollgen does not measure is refused at its line, naming those it does', () => {
     const text = fixture('analysis.yaml').replace(
       /prometheus:\n\s+address: "\{\{args.prometheus\}\}"\n\s+query: \|\n[^\n]+\n[^\n]+\n/,
-      'kayenta:\n            address: http://kayenta:8090\n',
+      'plugin:\n            argoproj-labs/sample: {query: x}\n',
     );
     const { messages } = load(ARGO, { 'analysis.yaml': text });
     expect(messages).toContain(
-      `analysis.yaml:${lineOf(text, 'kayenta:')}:9: metric provider kayenta is not supported (Kayenta judges asynchronously: Argo starts a canary execution and polls it until complete, which a rollgen measurement cannot hold across runs yet): rollgen measures with prometheus, web, datadog, newRelic, cloudWatch, influxdb, graphite, wavefront, skywalking; query the same data through one of them`,
+      `analysis.yaml:${lineOf(text, 'plugin:')}:9: metric provider plugin is not supported (rollgen runs no metric plugin binaries): rollgen measures with prometheus, web, datadog, newRelic, cloudWatch, influxdb, graphite, wavefront, skywalking, kayenta; query the same data through one of them`,
     );
   });
 

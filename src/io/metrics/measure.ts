@@ -12,6 +12,10 @@ export interface MeasureOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock (default: the system's). */
   readonly now?: () => Date;
+  /** How a provider that polls (Kayenta) waits between polls (default: a timer). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** When the analysis started (ISO): Kayenta's `lookback` window starts there. */
+  readonly analysisStartedAt?: string;
 }
 
 /**
@@ -25,8 +29,8 @@ export async function measure(metric: MetricSpec, options: MeasureOptions = {}):
   const env = options.env ?? process.env;
   const redact = redactor([...secretValues(metric.provider.secretArgs, env), ...providerSecrets(metric.provider, env)]);
   try {
-    const { result, text } = await query(metric.provider, options);
-    const { phase, message } = assess(metric, result);
+    const { result, text, phase: judged } = await query(metric.provider, options, metric.interval);
+    const { phase, message } = judged ? { phase: judged, message: undefined } : assess(metric, result);
     return {
       startedAt,
       finishedAt: now().toISOString(),

@@ -1,4 +1,5 @@
 import { Value } from '../../analysis/builtins';
+import type { MeasurementPhase } from '../../analysis/types';
 import { request } from './http';
 import type { OutgoingRequest } from './prometheus-auth';
 
@@ -17,6 +18,8 @@ export interface PrometheusQuery {
 export interface ProviderResult {
   readonly result: Value;
   readonly text: string;
+  /** A judge's own phase (Kayenta's score against its thresholds): no condition is evaluated. */
+  readonly phase?: MeasurementPhase;
 }
 
 /**

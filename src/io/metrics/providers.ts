@@ -8,6 +8,7 @@ import { queryInfluxDb } from './influxdb';
 import { queryGraphite } from './graphite';
 import { querySkyWalking } from './skywalking';
 import { queryWavefront } from './wavefront';
+import { judgeKayenta } from './kayenta';
 import { credentialValues, readCredentials } from './credentials';
 import { OutgoingRequest, authorize } from './prometheus-auth';
 import { Header, ProviderSpec, SecretArg } from '../../analysis/types';
@@ -24,7 +25,12 @@ export function providerSecrets(p: ProviderSpec, env: Env): string[] {
   return [];
 }
 
-export async function query(p: ProviderSpec, options: MeasureOptions): Promise<ProviderResult> {
+export async function query(
+  p: ProviderSpec,
+  options: MeasureOptions,
+  /** The metric's interval (seconds): Kayenta judges that window. */
+  intervalSeconds?: number,
+): Promise<ProviderResult> {
   const env = options.env ?? process.env;
   const fill = secretFiller(p.secretArgs, env);
   const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1000;
@@ -34,6 +40,12 @@ export async function query(p: ProviderSpec, options: MeasureOptions): Promise<P
     return queryDatadog({ spec: p, fill, credentials: readCredentials(p.credentials, env), now, timeoutMs, ...signal });
   if (p.kind === 'newrelic')
     return queryNewRelic({ spec: p, fill, credentials: readCredentials(p.credentials, env), timeoutMs, ...signal });
+  if (p.kind === 'kayenta') {
+    const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+    const lookback = options.analysisStartedAt ? { analysisStartedAt: options.analysisStartedAt } : {};
+    const interval = intervalSeconds !== undefined ? { intervalSeconds } : {};
+    return judgeKayenta({ spec: p, fill, now, timeoutMs, sleep, ...interval, ...lookback, ...signal });
+  }
   if (p.kind === 'graphite') return queryGraphite(p, fill, timeoutMs, options.signal);
   if (p.kind === 'skywalking') return querySkyWalking(p, fill, now, timeoutMs, options.signal);
   if (p.kind === 'wavefront') {

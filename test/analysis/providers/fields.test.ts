@@ -65,4 +65,19 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
       /prometheus rangeQuery is not supported by rollgen; write an instant query over a range/,
     );
   });
+
+  test('kayenta: a condition is warned (the score decides); without interval or lookback it is refused', async () => {
+    const cond = await planEdited('kayenta', (t) =>
+      t.replace('      count: 2\n', '      count: 2\n      successCondition: result > 90\n'),
+    );
+    expect(cond.code).toBe(0);
+    expect(cond.stderr).toContain(
+      `:${cond.line('successCondition')}:25: warning: successCondition is not used: Kayenta's score against its threshold decides`,
+    );
+    const noWindow = await planEdited('kayenta', (t) => t.replace('      interval: 5m\n      count: 2\n', ''));
+    expect(noWindow.code).toBe(2);
+    expect(noWindow.stderr).toMatch(
+      /metric "mann-whitney": kayenta judges the metric's interval; add interval, or lookback: true/,
+    );
+  });
 });
