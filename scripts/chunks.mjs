@@ -34,6 +34,19 @@ const VENDOR_SOURCES = {
   influxdb: 'influxdb.cjs',
 };
 
+/**
+ * Vendor chunks only a metric provider's measurement loads (the AWS SDK, InfluxData's client): the
+ * Action bundle keeps them out of action/dist/index.js too, beside it in action/dist/vendor/.
+ */
+export const MEASUREMENT_CHUNKS = ['aws', 'influxdb'];
+
+/** Bare imports served by one of MEASUREMENT_CHUNKS -> the chunk. */
+export const measurementVendor = () =>
+  Object.fromEntries(Object.entries(VENDOR).filter(([, chunk]) => MEASUREMENT_CHUNKS.includes(chunk)));
+
+/** The source file of a chunk (scripts/chunks/<file>). */
+export const chunkSource = (chunk) => join(ROOT, 'scripts', 'chunks', VENDOR_SOURCES[chunk]);
+
 /** Entry points of every chunk, keyed by output path under dist/ (without .js). */
 export function chunkEntries() {
   const entries = {};
