@@ -20,6 +20,8 @@ export interface Answer {
   /** A body that is not JSON (InfluxDB's annotated CSV), sent as `type`. */
   readonly text?: string;
   readonly type?: string;
+  /** A Location header (a redirect). */
+  readonly location?: string;
 }
 
 export interface VendorServer {
@@ -42,6 +44,7 @@ export async function startVendor(answer: (req: Seen) => Answer): Promise<Vendor
       seen.push(r);
       const a = state.answer(r);
       res.statusCode = a.status ?? 200;
+      if (a.location) res.setHeader('location', a.location);
       res.setHeader('content-type', a.text !== undefined ? (a.type ?? 'text/plain') : 'application/json');
       res.end(a.text ?? JSON.stringify(a.json));
     });

@@ -143,6 +143,19 @@ describe('Datadog against a loopback API speaking its v1 and v2 query endpoints'
     expect(x.message).toBe('received authentication error response code: 403 {"errors":["Forbidden for key *****"]}');
   });
 
+  test('a redirect elsewhere is not followed: the keys reach only the configured address', async () => {
+    const elsewhere = await startVendor(() => scalar([number([0.01])]));
+    try {
+      dd.answer = () => ({ status: 307, json: {}, location: `${elsewhere.url}/api/v2/query/scalar` });
+      const x = await take(metric({ query: 'avg:errors{*}' }, 'result < 1'));
+      expect(x.phase).toBe('Error');
+      expect(x.message).toMatch(/^received non 2xx response code: 307/);
+      expect(elsewhere.seen).toEqual([]);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
   test('without the keys nothing is sent and the variables to set are named', async () => {
     const x = await measure(metric({ query: 'avg:errors{*}' }, 'result < 1'), { env: { DD_ADDRESS: dd.url } });
     expect(x).toMatchObject({
