@@ -5,7 +5,7 @@
 // The bundle must be byte-for-byte reproducible: no source map, no absolute paths (node_modules
 // may be a symlink, so symlinks are kept as written), no timestamps.
 import { build } from 'esbuild';
-import { YAML_AS_ESM } from './chunks.mjs';
+import { MEASUREMENT_CHUNKS, YAML_AS_ESM, chunkSource, measurementVendor } from './chunks.mjs';
 import { cpSync, existsSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,17 +16,39 @@ const K8S_SOURCE = join(ROOT, 'src', 'spec', 'generated', 'k8s');
 const K8S_ACTION = join(ROOT, 'action', 'dist', 'k8s');
 
 export const ACTION_WORKER = join(ROOT, 'action', 'dist', 'yaml-worker.js');
+const ACTION_VENDOR = join(ROOT, 'action', 'dist', 'vendor');
 
-/** The bundle and, beside it, the YAML worker the bundle starts for runs over many apps (src/io/yaml-worker.ts). */
+/**
+ * The bundle and, beside it, the YAML worker the bundle starts for runs over many apps
+ * (src/io/yaml-worker.ts) and the metric providers' vendor clients (vendor/<chunk>.js), which the
+ * bundle requires only when a measurement needs one: 1.2 MB of AWS SDK is never parsed at start.
+ */
 export async function bundleAction() {
-  const [main, worker] = await Promise.all([
-    bundle('action/src/main.ts', 'action/dist/index.js'),
+  const [main, worker, ...vendor] = await Promise.all([
+    bundle('action/src/main.ts', 'action/dist/index.js', [measurementChunksPlugin()]),
     bundle('src/io/yaml-worker-thread.ts', 'action/dist/yaml-worker.js'),
+    ...MEASUREMENT_CHUNKS.map((c) => bundle(chunkSource(c), `action/dist/vendor/${c}.js`)),
   ]);
-  return { main, worker };
+  return { main, worker, vendor: Object.fromEntries(MEASUREMENT_CHUNKS.map((c, i) => [c, vendor[i]])) };
 }
 
-async function bundle(entry, outfile) {
+/** In the bundle, the measurement clients are a require of their file beside it (see bundleAction). */
+function measurementChunksPlugin() {
+  const vendor = measurementVendor();
+  const names = new RegExp(
+    `^(${Object.keys(vendor)
+      .map((k) => k.replace(/[/]/g, '\\/'))
+      .join('|')})$`,
+  );
+  return {
+    name: 'rollgen-action-measurement-chunks',
+    setup(b) {
+      b.onResolve({ filter: names }, (args) => ({ path: `./vendor/${vendor[args.path]}.js`, external: true }));
+    },
+  };
+}
+
+async function bundle(entry, outfile, plugins = []) {
   const result = await build({
     absWorkingDir: ROOT,
     entryPoints: [entry],
@@ -37,6 +59,7 @@ async function bundle(entry, outfile) {
     write: false,
     metafile: true,
     outfile,
+    plugins,
     preserveSymlinks: true,
     legalComments: 'none',
     charset: 'utf8',
@@ -78,10 +101,11 @@ function assertInstalledAsLocked(inputs) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { main, worker } = await bundleAction();
+  const { main, worker, vendor } = await bundleAction();
   if (process.argv.includes('--check')) {
     const same = (file, bytes) => existsSync(file) && readFileSync(file).equals(Buffer.from(bytes));
-    if (!same(ACTION_BUNDLE, main) || !same(ACTION_WORKER, worker) || !sameK8sSchemas()) {
+    const vendorSame = Object.entries(vendor).every(([c, bytes]) => same(join(ACTION_VENDOR, `${c}.js`), bytes));
+    if (!same(ACTION_BUNDLE, main) || !same(ACTION_WORKER, worker) || !vendorSame || !sameK8sSchemas()) {
       process.stderr.write('action/dist/index.js is out of date: run `npm run build:action` and commit it\n');
       process.exit(1);
     }
@@ -89,6 +113,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     mkdirSync(dirname(ACTION_BUNDLE), { recursive: true });
     writeFileSync(ACTION_BUNDLE, main);
     writeFileSync(ACTION_WORKER, worker);
+    rmSync(ACTION_VENDOR, { recursive: true, force: true });
+    mkdirSync(ACTION_VENDOR, { recursive: true });
+    for (const [c, bytes] of Object.entries(vendor)) writeFileSync(join(ACTION_VENDOR, `${c}.js`), bytes);
     rmSync(K8S_ACTION, { recursive: true, force: true });
     cpSync(K8S_SOURCE, K8S_ACTION, { recursive: true });
   }

@@ -21,8 +21,31 @@ const VENDOR = {
   '@octokit/plugin-throttling': 'octokit',
   handlebars: 'handlebars',
   ajv: 'ajv',
+  '@aws-sdk/client-cloudwatch': 'aws',
+  '@smithy/signature-v4': 'aws',
+  '@aws-sdk/credential-provider-node': 'aws',
+  '@influxdata/influxdb-client': 'influxdb',
 };
-const VENDOR_SOURCES = { octokit: 'octokit.mjs', handlebars: 'handlebars.cjs', ajv: 'ajv.cjs' };
+const VENDOR_SOURCES = {
+  octokit: 'octokit.mjs',
+  handlebars: 'handlebars.cjs',
+  ajv: 'ajv.cjs',
+  aws: 'aws.cjs',
+  influxdb: 'influxdb.cjs',
+};
+
+/**
+ * Vendor chunks only a metric provider's measurement loads (the AWS SDK, InfluxData's client): the
+ * Action bundle keeps them out of action/dist/index.js too, beside it in action/dist/vendor/.
+ */
+export const MEASUREMENT_CHUNKS = ['aws', 'influxdb'];
+
+/** Bare imports served by one of MEASUREMENT_CHUNKS -> the chunk. */
+export const measurementVendor = () =>
+  Object.fromEntries(Object.entries(VENDOR).filter(([, chunk]) => MEASUREMENT_CHUNKS.includes(chunk)));
+
+/** The source file of a chunk (scripts/chunks/<file>). */
+export const chunkSource = (chunk) => join(ROOT, 'scripts', 'chunks', VENDOR_SOURCES[chunk]);
 
 /** Entry points of every chunk, keyed by output path under dist/ (without .js). */
 export function chunkEntries() {
@@ -57,7 +80,7 @@ export function chunksPlugin() {
 /** Built-ins some commands need that cost milliseconds to load: each export is a getter that requires it on first use. */
 const LAZY_BUILTINS = {
   child_process: ['ChildProcess', 'exec', 'execFile', 'execFileSync', 'execSync', 'fork', 'spawn', 'spawnSync'],
-  crypto: ['createHash', 'randomBytes', 'randomUUID'],
+  crypto: ['createHash', 'createHmac', 'randomBytes', 'randomUUID'],
   os: ['availableParallelism', 'homedir', 'hostname', 'tmpdir'],
   // The YAML worker (src/io/yaml-worker.ts) starts only for many apps.
   worker_threads: ['Worker'],

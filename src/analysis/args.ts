@@ -4,11 +4,14 @@ import { TrackLabel } from '../model/track';
 import { ArgInput, originOf } from '../model/analysis-request';
 import { TemplateDoc } from './templates';
 import { SecretArg } from './types';
+import { MetricSecrets } from './credentials';
 
 /** What args may be read from: the rollout object (fieldRef) and rollgen's track label (podTemplateHashValue). */
 export interface ArgContext {
   readonly rollout: unknown;
   readonly track: TrackLabel;
+  /** rollgen.yaml `metricSecrets`: where providers' credentials are read. */
+  readonly secrets?: MetricSecrets;
 }
 
 export interface ResolvedArgs {

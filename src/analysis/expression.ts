@@ -29,6 +29,8 @@ function parser(): typeof jsep {
   // expr-lang predicates: `all(result, {# < 0.1})`.
   p.hooks.add('gobble-token', function (this: jsep.HookScope, env: { node?: Node }) {
     if (this.code === 40) env.node = groupedToken(this); // (
+    // expr-lang's member shorthand in a predicate: `{.value > 1}` is `{#.value > 1}`.
+    if (this.code === 46 && /[A-Za-z_]/.test(this.expr.charAt(this.index + 1))) env.node = memberOfItem(this);
     if (this.code !== 123) return; // {
     this.index++;
     const body = this.gobbleExpression();
@@ -38,6 +40,12 @@ function parser(): typeof jsep {
     env.node = { type: 'Predicate', body } as unknown as Node;
   });
   return p;
+}
+
+/** `.field` read as `#.field`, then any further `.x`, `[i]` or call. */
+function memberOfItem(scope: jsep.HookScope): Node {
+  const parser = scope as unknown as { gobbleTokenProperty(n: Node): Node };
+  return parser.gobbleTokenProperty({ type: 'Identifier', name: '#' } as Node);
 }
 
 /** A parenthesised expression (then any `.x`, `[i]` or call after it), marked so `regroup` keeps it whole. */

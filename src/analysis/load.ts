@@ -7,6 +7,7 @@ import { gatesOf } from './gates';
 import { AppAnalysisConfig, rolloutAnalysis } from './rollout-analysis';
 import { TemplateDoc, TemplateIndex, readTemplate } from './templates';
 import { AnalysisSpec, GateAnalysis, RolloutAnalysis } from './types';
+import { MetricSecrets } from './credentials';
 
 /** What an app's loading needs beyond its own documents: rollgen.yaml's shared templates and `analysis:` entry. */
 export interface AnalysisOptions {
@@ -14,6 +15,8 @@ export interface AnalysisOptions {
   readonly sharedTemplates?: readonly ParsedDocument[];
   readonly config?: AppAnalysisConfig;
   readonly track?: TrackLabel;
+  /** rollgen.yaml `metricSecrets`. */
+  readonly metricSecrets?: MetricSecrets;
 }
 
 /** Resolves every rollout's analysis of one app; rollout name -> its analyses. Problems go to `out`. */
@@ -30,7 +33,14 @@ export function loadAnalysis(
   const index = new TemplateIndex(own, shared, out);
   const found = new Map<string, RolloutAnalysis>();
   for (const spec of specs) {
-    const a = rolloutAnalysis(spec, index, options.track ?? defaultTrackLabel, options.config, out);
+    const a = rolloutAnalysis(
+      spec,
+      index,
+      options.track ?? defaultTrackLabel,
+      options.config,
+      out,
+      options.metricSecrets,
+    );
     if (a) found.set(spec.name, a);
   }
   return found;

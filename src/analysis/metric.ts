@@ -2,6 +2,7 @@ import { Diagnostic, Origin, diagnosticAt } from '../diagnostics';
 import { ResolvedArgs, unresolvedArg } from './args';
 import { compile } from './expression';
 import { buildProvider } from './provider-spec';
+import { MetricSecrets } from './credentials';
 import { Located, originOf } from '../model/analysis-request';
 import { Condition, MetricSpec } from './types';
 import { suggestName } from '../suggest';
@@ -32,6 +33,7 @@ export function buildMetric(
   dryRun: boolean,
   args: ResolvedArgs,
   out: Diagnostic[],
+  secrets?: MetricSecrets,
 ): MetricSpec | undefined {
   const before = out.length;
   const where = (...f: string[]) => originOf(at, ...f);
@@ -65,7 +67,8 @@ export function buildMetric(
     consecutiveSuccessLimit: int('consecutiveSuccessLimit', 0)!,
     dryRun,
   };
-  const provider = buildProvider(raw.provider, at, fill, args, out);
+  const provider = buildProvider(raw.provider, at, fill, args, out, secrets);
+  if (provider?.kind === 'kayenta') judgeChecks(spec, provider.lookback, where, out);
   validate(spec, where(), out);
   if (out.slice(before).some((d) => d.severity === 'error') || !provider) return undefined;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== undefined));
@@ -73,6 +76,26 @@ export function buildMetric(
 }
 
 type Draft = Omit<MetricSpec, 'provider'>;
+
+/**
+ * Kayenta is a judge: its score against the thresholds decides, so conditions are not read (Argo
+ * ignores them: warned here), and it judges the metric's last interval unless `lookback` (Argo
+ * fails every measurement without one: refused here).
+ */
+function judgeChecks(m: Draft, lookback: boolean, where: (...f: string[]) => Origin, out: Diagnostic[]): void {
+  for (const field of ['successCondition', 'failureCondition'] as const)
+    if (m[field])
+      out.push(
+        diagnosticAt(where(field), `${field} is not used: Kayenta's score against its threshold decides`, 'warning'),
+      );
+  if (m.interval === undefined && !lookback)
+    out.push(
+      diagnosticAt(
+        where(),
+        `metric "${m.name}": kayenta judges the metric's interval; add interval, or lookback: true`,
+      ),
+    );
+}
 
 /** Argo's ValidateMetric. */
 function validate(m: Draft, origin: Origin, out: Diagnostic[]): void {

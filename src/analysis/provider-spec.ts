@@ -4,46 +4,91 @@ import { ResolvedArgs, unresolvedArg } from './args';
 import { parseJsonPath } from './jsonpath';
 import { Located, originOf } from '../model/analysis-request';
 import { Header, ProviderSpec } from './types';
+import { MetricSecrets } from './credentials';
+import { ProviderFields } from './provider-fields';
+import { datadogProvider } from './provider-datadog';
+import { newRelicProvider } from './provider-newrelic';
+import { cloudWatchProvider } from './provider-cloudwatch';
+import { influxDbProvider } from './provider-influxdb';
+import { kayentaProvider } from './provider-kayenta';
+import { graphiteProvider, skyWalkingProvider, wavefrontProvider } from './provider-plain';
+import { prometheusAuth } from './provider-prometheus-auth';
 
-export const SUPPORTED_PROVIDERS = ['prometheus', 'web'] as const;
+/** Argo's metric providers rollgen measures, by their key in `provider`. */
+export const SUPPORTED_PROVIDERS = [
+  'prometheus',
+  'web',
+  'datadog',
+  'newRelic',
+  'cloudWatch',
+  'influxdb',
+  'graphite',
+  'wavefront',
+  'skywalking',
+  'kayenta',
+] as const;
 
-const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure']);
+/** Why an Argo provider rollgen knows is not measured. */
+const WHY_NOT: Readonly<Record<string, string>> = {
+  job: ' (a Job committed with the step is planned, issue 28)',
+  plugin: ' (rollgen runs no metric plugin binaries)',
+};
+
+/** Providers read by a module of their own (src/analysis/provider-<name>.ts). */
+const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> = {
+  datadog: datadogProvider,
+  newRelic: newRelicProvider,
+  cloudWatch: cloudWatchProvider,
+  influxdb: influxDbProvider,
+  graphite: graphiteProvider,
+  wavefront: wavefrontProvider,
+  skywalking: skyWalkingProvider,
+  kayenta: kayentaProvider,
+};
+
+const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure', 'authentication']);
 const WEB_FIELDS = new Set(['url', 'method', 'headers', 'body', 'jsonBody', 'jsonPath', 'timeoutSeconds', 'insecure']);
 
 type Fill = (text: string) => string;
 
-/** A metric's `provider` -> ProviderSpec; any provider but prometheus and web is refused here, at plan time. */
+/** A metric's `provider` -> ProviderSpec; a provider rollgen cannot measure is refused here, at plan time. */
 export function buildProvider(
   raw: unknown,
   at: Located,
   fill: Fill,
   args: ResolvedArgs,
   out: Diagnostic[],
+  secrets?: MetricSecrets,
 ): ProviderSpec | undefined {
   const p = isObject(raw) ? raw : {};
   const kinds = Object.keys(p);
-  const here = (...f: string[]) => originOf(at, 'provider', ...f);
+  const here = (...f: (string | number)[]) => originOf(at, 'provider', ...f);
   if (kinds.length !== 1) {
     out.push(
       diagnosticAt(
         here(),
-        `a metric needs exactly one provider (${SUPPORTED_PROVIDERS.join(' or ')}); found ${kinds.length}`,
+        `a metric needs exactly one provider (${SUPPORTED_PROVIDERS.join(', ')}); found ${kinds.length}`,
       ),
     );
     return undefined;
   }
   const kind = kinds[0];
   const body = isObject(p[kind]) ? p[kind] : {};
+  const before = out.length;
+  const own = OWN_MODULE[kind];
+  if (own) {
+    const spec = own({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out });
+    return out.slice(before).some((d) => d.severity === 'error') ? undefined : spec;
+  }
   if (kind !== 'prometheus' && kind !== 'web') {
     out.push(
       diagnosticAt(
         here(),
-        `metric provider ${kind} is not supported: rollgen measures with ${SUPPORTED_PROVIDERS.join(' and ')} only; query the same data through one of them`,
+        `metric provider ${kind} is not supported${WHY_NOT[kind] ?? ''}: rollgen measures with ${SUPPORTED_PROVIDERS.join(', ')}; query the same data through one of them`,
       ),
     );
     return undefined;
   }
-  const before = out.length;
   const text = (field: string, required: boolean): string | undefined => {
     const v = body[field];
     if (v === undefined || v === null || v === '') {
@@ -63,14 +108,19 @@ export function buildProvider(
         here(kind, k),
         k === 'authentication'
           ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)`
-          : `${kind} field ${k} is not supported by rollgen`,
+          : k === 'rangeQuery'
+            ? `${kind} rangeQuery is not supported by rollgen; write an instant query over a range (e.g. avg_over_time(...[5m]))`
+            : `${kind} field ${k} is not supported by rollgen`,
       ),
     );
   const headers = readHeaders(body.headers, here(kind, 'headers'), fill, args, out);
   const common = { headers, insecure: body.insecure === true, secretArgs: args.secrets };
   const spec: ProviderSpec | undefined =
     kind === 'prometheus'
-      ? prometheus(text, body, common, here(kind, 'timeout'), out)
+      ? {
+          ...prometheus(text, body, common, here(kind, 'timeout'), out),
+          ...authOf({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out }, body.address),
+        }
       : web(text, body, common, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === 'error') ? undefined : spec;
 }
@@ -151,4 +201,9 @@ function readHeaders(v: unknown, at: Origin, fill: Fill, args: ResolvedArgs, out
       out.push(diagnosticAt(at, `header ${String(h.key)} uses {{args.${leftover}}}, which no template declares`));
     return { key: String(h.key), value };
   });
+}
+
+function authOf(f: ProviderFields, address: unknown): { authentication?: ReturnType<typeof prometheusAuth> } {
+  const authentication = prometheusAuth(f, typeof address === 'string' ? f.fill(address) : undefined);
+  return authentication ? { authentication } : {};
 }

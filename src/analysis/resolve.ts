@@ -29,7 +29,9 @@ export function resolveAnalysis(
   const rules = [...templates.flatMap((t) => t.dryRun), ...request.dryRun];
   const dryRun = rules.flatMap((r) => (r.metricName !== undefined ? [r.metricName] : []));
   const metrics = templates.flatMap((t) =>
-    t.metrics.map((m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems)),
+    t.metrics.map((m) =>
+      buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems, ctx.secrets),
+    ),
   );
   checkUniqueNames(metrics, problems);
   checkDryRunRules(rules, metrics, problems);

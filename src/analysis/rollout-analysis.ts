@@ -4,6 +4,7 @@ import { TrackLabel } from '../model/track';
 import { RolloutSpec } from '../model/rollout';
 import { Located, readRequest } from '../model/analysis-request';
 import { resolveAnalysis } from './resolve';
+import { MetricSecrets } from './credentials';
 import { TemplateIndex } from './templates';
 import { AnalysisSpec, RolloutAnalysis } from './types';
 import { effectiveCount } from './verdict';
@@ -26,8 +27,9 @@ export function rolloutAnalysis(
   track: TrackLabel,
   config: AppAnalysisConfig | undefined,
   out: Diagnostic[],
+  secrets?: MetricSecrets,
 ): RolloutAnalysis | undefined {
-  const ctx = { rollout: spec.source ?? {}, track };
+  const ctx = { rollout: spec.source ?? {}, track, ...(secrets ? { secrets } : {}) };
   const steps: Record<number, AnalysisSpec[]> = {};
   let background: RolloutAnalysis['background'];
   spec.steps.forEach((step, i) => {

@@ -49,9 +49,10 @@ export function readTemplate(doc: ParsedDocument, out: Diagnostic[]): TemplateDo
     raw: (isObject(m) ? m : {}) as Record<string, unknown>,
     at: { locate: doc.locate, path: ['spec', 'metrics', i] },
   }));
-  // As Argo: a measurement with neither condition is Successful, whatever it measured. Said once per template.
+  // As Argo: a measurement with neither condition is Successful, whatever it measured (a judge such
+  // as Kayenta decides by its own score). Said once per template.
   for (const { raw, at } of metrics)
-    if (raw.successCondition === undefined && raw.failureCondition === undefined)
+    if (raw.successCondition === undefined && raw.failureCondition === undefined && !isJudge(raw.provider))
       out.push({
         ...doc.locate(at.path),
         message: `metric "${String(raw.name ?? '')}" has no successCondition or failureCondition, so every measurement passes (as in Argo): this gate checks nothing; add successCondition`,
@@ -94,3 +95,6 @@ export class TemplateIndex {
     return [...this.byKey.keys()].sort();
   }
 }
+
+/** A provider whose own verdict is the phase, not a condition over its result. */
+const isJudge = (provider: unknown): boolean => isObject(provider) && provider.kayenta !== undefined;

@@ -83,6 +83,7 @@ export type ProviderSpec =
       readonly timeoutSeconds: number;
       readonly headers: readonly Header[];
       readonly insecure: boolean;
+      readonly authentication?: PrometheusAuth;
       readonly secretArgs: readonly SecretArg[];
     }
   | {
@@ -97,7 +98,157 @@ export type ProviderSpec =
       readonly timeoutSeconds: number;
       readonly insecure: boolean;
       readonly secretArgs: readonly SecretArg[];
-    };
+    }
+  | DatadogProvider
+  | NewRelicProvider
+  | CloudWatchProvider
+  | InfluxDbProvider
+  | GraphiteProvider
+  | WavefrontProvider
+  | SkyWalkingProvider
+  | KayentaProvider;
+
+/** Argo's `prometheus.authentication`; strings may hold secret args. */
+export interface PrometheusAuth {
+  readonly basic?: { readonly username: string; readonly password: string };
+  /** OAuth2 client credentials: a token from `tokenUrl`, sent as a Bearer token. */
+  readonly oauth2?: {
+    readonly tokenUrl: string;
+    readonly clientId: string;
+    readonly clientSecret: string;
+    readonly scopes: readonly string[];
+  };
+  /** Amazon Managed Prometheus: requests signed for service `aps` with the AWS SDK's credentials. */
+  readonly sigv4?: { readonly region?: string; readonly profile?: string };
+}
+
+/** Datadog (Argo's `provider.datadog`): v1 `/api/v1/query` or v2 `/api/v2/query/scalar` over the last `intervalSeconds`. */
+export interface DatadogProvider {
+  readonly kind: 'datadog';
+  readonly apiVersion: 'v1' | 'v2';
+  /** v1, or v2 with a single query (sent as query `query`). */
+  readonly query?: string;
+  /** v2: name -> query, combined by `formula`. */
+  readonly queries?: Readonly<Record<string, string>>;
+  readonly formula?: string;
+  /** v2; Argo's default `last`. */
+  readonly aggregator?: string;
+  /** The time window queried, seconds; Argo's default 5m. */
+  readonly intervalSeconds: number;
+  /** Seconds (`requestTimeout`); Argo's default 10. */
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** New Relic (Argo's `provider.newRelic`): an NRQL query through NerdGraph. */
+export interface NewRelicProvider {
+  readonly kind: 'newrelic';
+  readonly query: string;
+  /** NRQL timeout, seconds; Argo's default 5. */
+  readonly nrqlTimeout: number;
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** InfluxDB (Argo's `provider.influxdb`): a Flux query through InfluxData's client. */
+export interface InfluxDbProvider {
+  readonly kind: 'influxdb';
+  readonly query: string;
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** Graphite (Argo's `provider.graphite`): the render API; no credentials, as in Argo. */
+export interface GraphiteProvider {
+  readonly kind: 'graphite';
+  readonly address: string;
+  /** Render API parameters (`target=...&from=-5min`); whitespace is removed, as Argo does. */
+  readonly query: string;
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** Wavefront (Argo's `provider.wavefront`): a WQL query at the time of the measurement. */
+export interface WavefrontProvider {
+  readonly kind: 'wavefront';
+  /** The Wavefront host (`example.wavefront.com`); https unless a scheme is written. */
+  readonly address: string;
+  readonly query: string;
+  readonly timeoutSeconds: number;
+  readonly credentials: Credentials;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** SkyWalking (Argo's `provider.skywalking`): a GraphQL query over the last `intervalSeconds`. */
+export interface SkyWalkingProvider {
+  readonly kind: 'skywalking';
+  readonly address: string;
+  readonly query: string;
+  readonly intervalSeconds: number;
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/** Kayenta (Argo's `provider.kayenta`): a canary judgement whose score, against `threshold`, is the phase. */
+export interface KayentaProvider {
+  readonly kind: 'kayenta';
+  readonly address: string;
+  readonly application: string;
+  readonly canaryConfigName: string;
+  readonly metricsAccountName: string;
+  readonly configurationAccountName: string;
+  readonly storageAccountName: string;
+  readonly threshold: { readonly pass: number; readonly marginal: number };
+  readonly scopes: readonly {
+    readonly name: string;
+    readonly control: KayentaScopeDetail;
+    readonly experiment: KayentaScopeDetail;
+  }[];
+  /** Judge from the start of the analysis instead of the last metric interval. */
+  readonly lookback: boolean;
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+export interface KayentaScopeDetail {
+  readonly scope: string;
+  readonly region: string;
+  readonly step: number;
+  readonly start?: string;
+  readonly end?: string;
+}
+
+/** CloudWatch (Argo's `provider.cloudWatch`): GetMetricData over the last `intervalSeconds`. */
+export interface CloudWatchProvider {
+  readonly kind: 'cloudwatch';
+  /** Argo's default 5m. */
+  readonly intervalSeconds: number;
+  /** GetMetricData's MetricDataQueries, in the AWS API's own (PascalCase) shape. */
+  readonly metricDataQueries: readonly Readonly<Record<string, unknown>>[];
+  readonly timeoutSeconds: number;
+  readonly secretArgs: readonly SecretArg[];
+}
+
+/**
+ * Where a provider's credentials come from: the Kubernetes Secret Argo reads, each of its keys read
+ * instead from the first set environment variable of `env` (rollgen.yaml `metricSecrets`, or the default names).
+ */
+export interface Credentials {
+  /** The Secret Argo would read (for messages). */
+  readonly secret: string;
+  readonly keys: readonly CredentialKey[];
+}
+
+export interface CredentialKey {
+  readonly key: string;
+  readonly env: readonly string[];
+  readonly required: boolean;
+  /** A key, not an address: its value is replaced by ***** wherever it would be shown. */
+  readonly secret: boolean;
+}
 
 /** An arg Argo would read from a Secret: rollgen reads it from an environment variable at measurement time. */
 export interface SecretArg {

@@ -141,6 +141,7 @@ export function loadSource(
     sharedTemplates: shared,
     track: loc.track,
     ...(loc.analysis ? { config: loc.analysis } : {}),
+    ...(loc.metricSecrets ? { metricSecrets: loc.metricSecrets } : {}),
     unparsed,
   });
   // Files that failed to parse first: what the app then misses follows from them.

@@ -72,3 +72,22 @@ function suggestedWorkflow(written: string): string {
   const base = written.split(/[\\/]/).pop() ?? '';
   return /^[A-Za-z0-9_.-]+\.ya?ml$/.test(base) && base !== '..' ? base : 'rollgen.yml';
 }
+
+/**
+ * `metricSecrets` names environment variables, never holds a value: a pasted key (not a variable
+ * name) is refused at its line without echoing it, before it is committed anywhere else.
+ */
+export function metricSecretProblems(
+  secrets: Readonly<Record<string, Readonly<Record<string, string>>>> | undefined,
+  locate: Locate,
+): Diagnostic[] {
+  return Object.entries(secrets ?? {}).flatMap(([secret, keys]) =>
+    Object.entries(keys)
+      .filter(([, env]) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(env))
+      .map(([key]) => ({
+        ...locate(['metricSecrets', secret, key]),
+        severity: 'error' as const,
+        message: `metricSecrets.${secret}.${key} must name an environment variable (letters, digits, _), not hold the value: keep the value in a CI secret and name its variable here`,
+      })),
+  );
+}

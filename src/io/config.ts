@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import type { AppAnalysisConfig } from '../analysis/rollout-analysis';
+import type { MetricSecrets } from '../analysis/credentials';
 import { Diagnostic, Origin } from '../diagnostics';
 import { InputError } from '../errors';
 import { isObject } from '../model/kube';
@@ -19,7 +20,7 @@ import {
   overlappingAppProblems,
 } from './config-paths';
 import { confineApps, confineNamedPaths } from './config-confine';
-import { emptyHealthProblems, prFieldProblems } from './config-checks';
+import { emptyHealthProblems, metricSecretProblems, prFieldProblems } from './config-checks';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -44,6 +45,8 @@ export interface AppConfig {
   readonly analysis?: AppAnalysisConfig;
   /** Absolute directory of shared AnalysisTemplates (rollgen.yaml `analysisTemplates`). */
   readonly analysisTemplates?: string;
+  /** rollgen.yaml `metricSecrets`: the environment variables metric providers read their credentials from. */
+  readonly metricSecrets?: MetricSecrets;
 }
 
 export type OnFailure = 'abort' | 'hold';
@@ -120,11 +123,13 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     health?: unknown;
     onFailure?: OnFailure;
     analysisTemplates?: string;
+    metricSecrets?: MetricSecrets;
   };
   const defaults = { health: value.health, onFailure: value.onFailure ?? 'abort' };
   const shared = value.analysisTemplates;
   out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
   out.push(...emptyHealthProblems(doc.value as Record<string, unknown>, doc.locate));
+  out.push(...metricSecretProblems(value.metricSecrets, doc.locate));
   if (shared !== undefined && !fs.statSync(path.resolve(root, shared), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(['analysisTemplates']),
@@ -148,6 +153,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
         gates: gatePolicy(e, at),
         ...analysisOf(e, i, doc.locate),
         ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
+        ...(value.metricSecrets ? { metricSecrets: value.metricSecrets } : {}),
       };
       const expanded = expandApp(root, e, defaults, () => doc.locate(['apps', i]), out, common);
       for (let n = 0; n < expanded.length; n++) entries.push(at);
@@ -218,7 +224,7 @@ function expandApp(
   defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
-  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates'>,
+  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates' | 'metricSecrets'>,
 ): AppConfig[] {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];

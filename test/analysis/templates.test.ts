@@ -50,14 +50,14 @@ describe('AnalysisTemplates resolved at plan time', () => {
     expect(p.query).toContain('track="next"');
   });
 
-  test('any provider but prometheus and web is refused at its line, naming both', () => {
+  test('a provider rollgen does not measure is refused at its line, naming those it does', () => {
     const text = fixture('analysis.yaml').replace(
       /prometheus:\n\s+address: "\{\{args.prometheus\}\}"\n\s+query: \|\n[^\n]+\n[^\n]+\n/,
-      'datadog:\n            query: avg:errors\n',
+      'plugin:\n            argoproj-labs/sample: {query: x}\n',
     );
     const { messages } = load(ARGO, { 'analysis.yaml': text });
     expect(messages).toContain(
-      `analysis.yaml:${lineOf(text, 'datadog:')}:9: metric provider datadog is not supported: rollgen measures with prometheus and web only; query the same data through one of them`,
+      `analysis.yaml:${lineOf(text, 'plugin:')}:9: metric provider plugin is not supported (rollgen runs no metric plugin binaries): rollgen measures with prometheus, web, datadog, newRelic, cloudWatch, influxdb, graphite, wavefront, skywalking, kayenta; query the same data through one of them`,
     );
   });
 
@@ -107,7 +107,10 @@ describe('AnalysisTemplates resolved at plan time', () => {
       );
     const { app, messages } = load(ARGO, { 'analysis.yaml': text });
     expect(messages).toEqual([]);
-    const p = gatesOf(app.rollouts[0].analysis, 1)[0].spec.metrics[0].provider;
+    const p = gatesOf(app.rollouts[0].analysis, 1)[0].spec.metrics[0].provider as Extract<
+      ProviderSpec,
+      { kind: 'prometheus' }
+    >;
     expect(p.headers).toEqual([{ key: 'Authorization', value: 'Bearer {{args.api-token}}' }]);
     expect(p.secretArgs).toEqual([{ name: 'api-token', env: 'ROLLGEN_ARG_API_TOKEN' }]);
   });

@@ -69,6 +69,21 @@ test('GIVEN the committed bundle WHEN rebuilt from the sources THEN it is byte-f
   expect(check.status).toBe(0);
 });
 
+test('GIVEN the bundle WHEN a metric provider needs its vendor client THEN it loads from action/dist/vendor beside the bundle, never parsed at start', () => {
+  expect(readFileSync(BUNDLE, 'utf8')).not.toContain('GraniteServiceVersion20100801');
+  const vendor = (c: string) => JSON.stringify(join(ROOT, 'action', 'dist', 'vendor', `${c}.js`));
+  const probe = spawnSync(
+    process.execPath,
+    [
+      '-e',
+      `const aws = require(${vendor('aws')}), influx = require(${vendor('influxdb')});
+       process.stdout.write([aws.CloudWatchClient, aws.SignatureV4, aws.defaultProvider, influx.InfluxDB].map((f) => typeof f).join())`,
+    ],
+    { encoding: 'utf8' },
+  );
+  expect(probe.stdout).toBe('function,function,function,function');
+});
+
 test('GIVEN command validate WHEN the Action runs THEN it validates the workspace, writes empty PR outputs and a summary, calls no API', async () => {
   const r = await runAction({ INPUT_COMMAND: 'validate' });
   expect(r.stderr).toBe('');

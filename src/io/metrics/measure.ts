@@ -1,7 +1,8 @@
 import { assess } from '../../analysis/conditions';
-import { queryPrometheus, ProviderResult } from './prometheus';
-import { queryWeb } from './web';
-import { Header, Measurement, MetricSpec, ProviderSpec, SecretArg } from '../../analysis/types';
+import { providerSecrets, query } from './providers';
+import { Measurement, MetricSpec, SecretArg } from '../../analysis/types';
+
+export { secretFiller } from './providers';
 
 export interface MeasureOptions {
   readonly signal?: AbortSignal;
@@ -11,6 +12,10 @@ export interface MeasureOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** The clock (default: the system's). */
   readonly now?: () => Date;
+  /** How a provider that polls (Kayenta) waits between polls (default: a timer). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** When the analysis started (ISO): Kayenta's `lookback` window starts there. */
+  readonly analysisStartedAt?: string;
 }
 
 /**
@@ -21,10 +26,11 @@ export interface MeasureOptions {
 export async function measure(metric: MetricSpec, options: MeasureOptions = {}): Promise<Measurement> {
   const now = options.now ?? (() => new Date());
   const startedAt = now().toISOString();
-  const redact = redactor(metric.provider.secretArgs, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const redact = redactor([...secretValues(metric.provider.secretArgs, env), ...providerSecrets(metric.provider, env)]);
   try {
-    const { result, text } = await query(metric.provider, options);
-    const { phase, message } = assess(metric, result);
+    const { result, text, phase: judged } = await query(metric.provider, options, metric.interval);
+    const { phase, message } = judged ? { phase: judged, message: undefined } : assess(metric, result);
     return {
       startedAt,
       finishedAt: now().toISOString(),
@@ -37,43 +43,12 @@ export async function measure(metric: MetricSpec, options: MeasureOptions = {}):
   }
 }
 
+type Env = Readonly<Record<string, string | undefined>>;
+
 /** Secret values never reach a record (which is posted on GitHub): replaced by ***** as Argo does in its messages. */
-function redactor(secrets: readonly SecretArg[], env: Readonly<Record<string, string | undefined>>) {
-  const values = secrets.map((s) => env[s.env]).filter((v): v is string => v !== undefined && v !== '');
+function redactor(values: readonly string[]) {
   return (text: string): string => values.reduce((t, v) => t.split(v).join('*****'), text);
 }
 
-function query(p: ProviderSpec, options: MeasureOptions): Promise<ProviderResult> {
-  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
-  const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1000;
-  const common = {
-    headers: headers(p.headers, fill),
-    insecure: p.insecure,
-    timeoutMs,
-    ...(options.signal ? { signal: options.signal } : {}),
-  };
-  if (p.kind === 'prometheus') return queryPrometheus({ ...common, address: fill(p.address), query: fill(p.query) });
-  return queryWeb({
-    ...common,
-    url: fill(p.url),
-    method: p.method,
-    ...(p.body !== undefined ? { body: fill(p.body) } : {}),
-    ...(p.jsonPath !== undefined ? { jsonPath: p.jsonPath } : {}),
-  });
-}
-
-function headers(list: readonly Header[], fill: (s: string) => string): Record<string, string> {
-  return Object.fromEntries(list.map((h) => [h.key, fill(h.value)]));
-}
-
-/** `{{args.NAME}}` of a secret arg -> the value of its environment variable; a missing one fails the measurement. */
-export function secretFiller(secrets: readonly SecretArg[], env: Readonly<Record<string, string | undefined>>) {
-  return (s: string): string =>
-    secrets.reduce((text, a) => {
-      const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\}\\}`, 'g');
-      if (!re.test(text)) return text;
-      const value = env[a.env];
-      if (value === undefined) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
-      return text.replace(re, () => value);
-    }, s);
-}
+const secretValues = (secrets: readonly SecretArg[], env: Env): string[] =>
+  secrets.map((s) => env[s.env]).filter((v): v is string => v !== undefined && v !== '');

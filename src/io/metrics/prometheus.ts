@@ -1,5 +1,7 @@
 import { Value } from '../../analysis/builtins';
+import type { MeasurementPhase } from '../../analysis/types';
 import { request } from './http';
+import type { OutgoingRequest } from './prometheus-auth';
 
 export interface PrometheusQuery {
   readonly address: string;
@@ -8,12 +10,16 @@ export interface PrometheusQuery {
   readonly insecure: boolean;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** The request's final headers: authentication (src/io/metrics/prometheus-auth.ts) signs or adds a token. */
+  readonly authorize?: (req: OutgoingRequest) => Promise<Record<string, string>>;
 }
 
 /** What a measurement of Prometheus yields: the value for conditions and its text as Argo prints it. */
 export interface ProviderResult {
   readonly result: Value;
   readonly text: string;
+  /** A judge's own phase (Kayenta's score against its thresholds): no condition is evaluated. */
+  readonly phase?: MeasurementPhase;
 }
 
 /**
@@ -22,11 +28,14 @@ export interface ProviderResult {
  */
 export async function queryPrometheus(q: PrometheusQuery): Promise<ProviderResult> {
   const url = `${q.address.replace(/\/+$/, '')}/api/v1/query`;
+  const body = new URLSearchParams({ query: q.query }).toString();
+  const plain = { ...q.headers, 'content-type': 'application/x-www-form-urlencoded' };
+  const headers = q.authorize ? await q.authorize({ url, method: 'POST', headers: plain, body }) : plain;
   const res = await request({
     url,
     method: 'POST',
-    headers: { ...q.headers, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ query: q.query }).toString(),
+    headers,
+    body,
     insecure: q.insecure,
     timeoutMs: q.timeoutMs,
     ...(q.signal ? { signal: q.signal } : {}),

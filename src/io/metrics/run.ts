@@ -28,7 +28,8 @@ export interface Round {
  */
 export async function takeDue(spec: AnalysisSpec, record: AnalysisRecord, o: RoundOptions): Promise<Round> {
   const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
-  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const options = { ...o, analysisStartedAt: record.startedAt };
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), options) })));
   const after = taken.reduce((r, { m, x }) => apply(spec, r, m, x), record);
   const next = due(spec, after, o.dueAt ?? o.now()).next;
   return { record: after, verdict: verdict(spec, after), taken: taken.length, ...(next ? { next } : {}) };

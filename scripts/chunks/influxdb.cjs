@@ -1,0 +1,2 @@
+// InfluxData's client (dist/vendor/influxdb.js): loaded only by an InfluxDB measurement.
+module.exports = require('@influxdata/influxdb-client');
