@@ -277,11 +277,11 @@ var require_argument = __commonJS({
       /**
        * @package
        */
-      _collectValue(value, previous) {
+      _collectValue(value2, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
+          return [value2];
         }
-        previous.push(value);
+        previous.push(value2);
         return previous;
       }
       /**
@@ -291,8 +291,8 @@ var require_argument = __commonJS({
        * @param {string} [description]
        * @return {Argument}
        */
-      default(value, description) {
-        this.defaultValue = value;
+      default(value2, description) {
+        this.defaultValue = value2;
         this.defaultValueDescription = description;
         return this;
       }
@@ -1000,8 +1000,8 @@ var require_option = __commonJS({
        * @param {string} [description]
        * @return {Option}
        */
-      default(value, description) {
-        this.defaultValue = value;
+      default(value2, description) {
+        this.defaultValue = value2;
         this.defaultValueDescription = description;
         return this;
       }
@@ -1102,11 +1102,11 @@ var require_option = __commonJS({
       /**
        * @package
        */
-      _collectValue(value, previous) {
+      _collectValue(value2, previous) {
         if (previous === this.defaultValue || !Array.isArray(previous)) {
-          return [value];
+          return [value2];
         }
-        previous.push(value);
+        previous.push(value2);
         return previous;
       }
       /**
@@ -1200,7 +1200,7 @@ var require_option = __commonJS({
             this.positiveOptions.set(option.attributeName(), option);
           }
         });
-        this.negativeOptions.forEach((value, key2) => {
+        this.negativeOptions.forEach((value2, key2) => {
           if (this.positiveOptions.has(key2)) {
             this.dualOptions.add(key2);
           }
@@ -1213,12 +1213,12 @@ var require_option = __commonJS({
        * @param {Option} option
        * @returns {boolean}
        */
-      valueFromOption(value, option) {
+      valueFromOption(value2, option) {
         const optionKey = option.attributeName();
         if (!this.dualOptions.has(optionKey)) return true;
         const preset = this.negativeOptions.get(optionKey).presetArg;
         const negativeValue = preset !== void 0 ? preset : false;
-        return option.negate === (negativeValue === value);
+        return option.negate === (negativeValue === value2);
       }
     };
     function camelcase(str3) {
@@ -1857,9 +1857,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} invalidArgumentMessage
        * @private
        */
-      _callParseArg(target, value, previous, invalidArgumentMessage) {
+      _callParseArg(target, value2, previous, invalidArgumentMessage) {
         try {
-          return target.parseArg(value, previous);
+          return target.parseArg(value2, previous);
         } catch (err) {
           if (err.code === "commander.invalidArgument") {
             const message = `${invalidArgumentMessage} ${err.message}`;
@@ -2146,8 +2146,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {object} value
        * @return {Command} `this` command for chaining
        */
-      setOptionValue(key2, value) {
-        return this.setOptionValueWithSource(key2, value, void 0);
+      setOptionValue(key2, value2) {
+        return this.setOptionValueWithSource(key2, value2, void 0);
       }
       /**
        * Store option value and where the value came from.
@@ -2157,11 +2157,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} source - expected values are default/config/env/cli/implied
        * @return {Command} `this` command for chaining
        */
-      setOptionValueWithSource(key2, value, source) {
+      setOptionValueWithSource(key2, value2, source) {
         if (this._storeOptionsAsProperties) {
-          this[key2] = value;
+          this[key2] = value2;
         } else {
-          this._optionValues[key2] = value;
+          this._optionValues[key2] = value2;
         }
         this._optionValueSources[key2] = source;
         return this;
@@ -2544,13 +2544,13 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @private
        */
       _processArguments() {
-        const myParseArg = (argument, value, previous) => {
-          let parsedValue = value;
-          if (value !== null && argument.parseArg) {
-            const invalidValueMessage = `error: command-argument value '${value}' is invalid for argument '${argument.name()}'.`;
+        const myParseArg = (argument, value2, previous) => {
+          let parsedValue = value2;
+          if (value2 !== null && argument.parseArg) {
+            const invalidValueMessage = `error: command-argument value '${value2}' is invalid for argument '${argument.name()}'.`;
             parsedValue = this._callParseArg(
               argument,
-              value,
+              value2,
               previous,
               invalidValueMessage
             );
@@ -2560,25 +2560,25 @@ Expecting one of '${allowedValues.join("', '")}'`);
         this._checkNumberOfArguments();
         const processedArgs = [];
         this.registeredArguments.forEach((declaredArg, index) => {
-          let value = declaredArg.defaultValue;
+          let value2 = declaredArg.defaultValue;
           if (declaredArg.variadic) {
             if (index < this.args.length) {
-              value = this.args.slice(index);
+              value2 = this.args.slice(index);
               if (declaredArg.parseArg) {
-                value = value.reduce((processed, v) => {
+                value2 = value2.reduce((processed, v) => {
                   return myParseArg(declaredArg, v, processed);
                 }, declaredArg.defaultValue);
               }
-            } else if (value === void 0) {
-              value = [];
+            } else if (value2 === void 0) {
+              value2 = [];
             }
           } else if (index < this.args.length) {
-            value = this.args[index];
+            value2 = this.args[index];
             if (declaredArg.parseArg) {
-              value = myParseArg(declaredArg, value, declaredArg.defaultValue);
+              value2 = myParseArg(declaredArg, value2, declaredArg.defaultValue);
             }
           }
-          processedArgs[index] = value;
+          processedArgs[index] = value2;
         });
         this.processedArgs = processedArgs;
       }
@@ -2843,15 +2843,15 @@ Expecting one of '${allowedValues.join("', '")}'`);
             const option = this._findOption(arg);
             if (option) {
               if (option.required) {
-                const value = args[i++];
-                if (value === void 0) this.optionMissingArgument(option);
-                this.emit(`option:${option.name()}`, value);
+                const value2 = args[i++];
+                if (value2 === void 0) this.optionMissingArgument(option);
+                this.emit(`option:${option.name()}`, value2);
               } else if (option.optional) {
-                let value = null;
+                let value2 = null;
                 if (i < args.length && (!maybeOption(args[i]) || negativeNumberArg(args[i]))) {
-                  value = args[i++];
+                  value2 = args[i++];
                 }
-                this.emit(`option:${option.name()}`, value);
+                this.emit(`option:${option.name()}`, value2);
               } else {
                 this.emit(`option:${option.name()}`);
               }
@@ -3627,13 +3627,13 @@ var require_ucs2length = __commonJS({
       const len = str3.length;
       let length2 = 0;
       let pos = 0;
-      let value;
+      let value2;
       while (pos < len) {
         length2++;
-        value = str3.charCodeAt(pos++);
-        if (value >= 55296 && value <= 56319 && pos < len) {
-          value = str3.charCodeAt(pos);
-          if ((value & 64512) === 56320)
+        value2 = str3.charCodeAt(pos++);
+        if (value2 >= 55296 && value2 <= 56319 && pos < len) {
+          value2 = str3.charCodeAt(pos);
+          if ((value2 & 64512) === 56320)
             pos++;
         }
       }
@@ -12389,7 +12389,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -12413,7 +12413,7 @@ var require_rollgen_config = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "health" || key0 === "onFailure")) {
+          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "metricSecrets" || key0 === "health" || key0 === "onFailure")) {
             const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -13880,29 +13880,26 @@ var require_rollgen_config = __commonJS({
             errors++;
           }
         }
-        if (data.health !== void 0) {
-          let data63 = data.health;
+        if (data.metricSecrets !== void 0) {
+          let data63 = data.metricSecrets;
           if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
             for (const key12 in data63) {
-              if (!(key12 === "statuses" || key12 === "checkRuns" || key12 === "argocd")) {
-                const err129 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err129];
-                } else {
-                  vErrors.push(err129);
+              let data64 = data63[key12];
+              if (data64 && typeof data64 == "object" && !Array.isArray(data64)) {
+                if (Object.keys(data64).length < 1) {
+                  const err129 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                  if (vErrors === null) {
+                    vErrors = [err129];
+                  } else {
+                    vErrors.push(err129);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-            }
-            if (data63.statuses !== void 0) {
-              let data64 = data63.statuses;
-              if (Array.isArray(data64)) {
-                const len11 = data64.length;
-                for (let i14 = 0; i14 < len11; i14++) {
-                  let data65 = data64[i14];
+                for (const key13 in data64) {
+                  let data65 = data64[key13];
                   if (typeof data65 === "string") {
-                    if (func2(data65) > 255) {
-                      const err130 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                    if (func2(data65) < 1) {
+                      const err130 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err130];
                       } else {
@@ -13910,50 +13907,42 @@ var require_rollgen_config = __commonJS({
                       }
                       errors++;
                     }
-                    if (func2(data65) < 1) {
-                      const err131 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err131];
-                      } else {
-                        vErrors.push(err131);
-                      }
-                      errors++;
-                    }
                   } else {
-                    const err132 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err131 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err132];
+                      vErrors = [err131];
                     } else {
-                      vErrors.push(err132);
+                      vErrors.push(err131);
                     }
                     errors++;
                   }
                 }
-                let i15 = data64.length;
-                let j3;
-                if (i15 > 1) {
-                  const indices3 = {};
-                  for (; i15--; ) {
-                    let item3 = data64[i15];
-                    if (typeof item3 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices3[item3] == "number") {
-                      j3 = indices3[item3];
-                      const err133 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err133];
-                      } else {
-                        vErrors.push(err133);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices3[item3] = i15;
-                  }
-                }
               } else {
-                const err134 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err132 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err132];
+                } else {
+                  vErrors.push(err132);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err133 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err133];
+            } else {
+              vErrors.push(err133);
+            }
+            errors++;
+          }
+        }
+        if (data.health !== void 0) {
+          let data66 = data.health;
+          if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
+            for (const key14 in data66) {
+              if (!(key14 === "statuses" || key14 === "checkRuns" || key14 === "argocd")) {
+                const err134 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err134];
                 } else {
@@ -13962,15 +13951,15 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data63.checkRuns !== void 0) {
-              let data66 = data63.checkRuns;
-              if (Array.isArray(data66)) {
-                const len12 = data66.length;
-                for (let i16 = 0; i16 < len12; i16++) {
-                  let data67 = data66[i16];
-                  if (typeof data67 === "string") {
-                    if (func2(data67) > 255) {
-                      const err135 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+            if (data66.statuses !== void 0) {
+              let data67 = data66.statuses;
+              if (Array.isArray(data67)) {
+                const len11 = data67.length;
+                for (let i14 = 0; i14 < len11; i14++) {
+                  let data68 = data67[i14];
+                  if (typeof data68 === "string") {
+                    if (func2(data68) > 255) {
+                      const err135 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
                         vErrors = [err135];
                       } else {
@@ -13978,8 +13967,8 @@ var require_rollgen_config = __commonJS({
                       }
                       errors++;
                     }
-                    if (func2(data67) < 1) {
-                      const err136 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data68) < 1) {
+                      const err136 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err136];
                       } else {
@@ -13988,7 +13977,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err137 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err137 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err137];
                     } else {
@@ -13997,18 +13986,18 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                let i17 = data66.length;
-                let j4;
-                if (i17 > 1) {
-                  const indices4 = {};
-                  for (; i17--; ) {
-                    let item4 = data66[i17];
-                    if (typeof item4 !== "string") {
+                let i15 = data67.length;
+                let j3;
+                if (i15 > 1) {
+                  const indices3 = {};
+                  for (; i15--; ) {
+                    let item3 = data67[i15];
+                    if (typeof item3 !== "string") {
                       continue;
                     }
-                    if (typeof indices4[item4] == "number") {
-                      j4 = indices4[item4];
-                      const err138 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                    if (typeof indices3[item3] == "number") {
+                      j3 = indices3[item3];
+                      const err138 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
                       if (vErrors === null) {
                         vErrors = [err138];
                       } else {
@@ -14017,11 +14006,11 @@ var require_rollgen_config = __commonJS({
                       errors++;
                       break;
                     }
-                    indices4[item4] = i17;
+                    indices3[item3] = i15;
                   }
                 }
               } else {
-                const err139 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err139 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err139];
                 } else {
@@ -14030,133 +14019,201 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data63.argocd !== void 0) {
-              let data68 = data63.argocd;
-              if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
-                if (data68.server === void 0) {
-                  const err140 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
-                  if (vErrors === null) {
-                    vErrors = [err140];
+            if (data66.checkRuns !== void 0) {
+              let data69 = data66.checkRuns;
+              if (Array.isArray(data69)) {
+                const len12 = data69.length;
+                for (let i16 = 0; i16 < len12; i16++) {
+                  let data70 = data69[i16];
+                  if (typeof data70 === "string") {
+                    if (func2(data70) > 255) {
+                      const err140 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err140];
+                      } else {
+                        vErrors.push(err140);
+                      }
+                      errors++;
+                    }
+                    if (func2(data70) < 1) {
+                      const err141 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err141];
+                      } else {
+                        vErrors.push(err141);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err140);
+                    const err142 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err142];
+                    } else {
+                      vErrors.push(err142);
+                    }
+                    errors++;
+                  }
+                }
+                let i17 = data69.length;
+                let j4;
+                if (i17 > 1) {
+                  const indices4 = {};
+                  for (; i17--; ) {
+                    let item4 = data69[i17];
+                    if (typeof item4 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices4[item4] == "number") {
+                      j4 = indices4[item4];
+                      const err143 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err143];
+                      } else {
+                        vErrors.push(err143);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices4[item4] = i17;
+                  }
+                }
+              } else {
+                const err144 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
+                }
+                errors++;
+              }
+            }
+            if (data66.argocd !== void 0) {
+              let data71 = data66.argocd;
+              if (data71 && typeof data71 == "object" && !Array.isArray(data71)) {
+                if (data71.server === void 0) {
+                  const err145 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                  if (vErrors === null) {
+                    vErrors = [err145];
+                  } else {
+                    vErrors.push(err145);
                   }
                   errors++;
                 }
-                for (const key13 in data68) {
-                  if (!(key13 === "server" || key13 === "application" || key13 === "tokenEnv")) {
-                    const err141 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                for (const key15 in data71) {
+                  if (!(key15 === "server" || key15 === "application" || key15 === "tokenEnv")) {
+                    const err146 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err141];
+                      vErrors = [err146];
                     } else {
-                      vErrors.push(err141);
+                      vErrors.push(err146);
                     }
                     errors++;
                   }
                 }
-                if (data68.server !== void 0) {
-                  let data69 = data68.server;
-                  if (typeof data69 === "string") {
-                    if (!pattern11.test(data69)) {
-                      const err142 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                if (data71.server !== void 0) {
+                  let data72 = data71.server;
+                  if (typeof data72 === "string") {
+                    if (!pattern11.test(data72)) {
+                      const err147 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
-                        vErrors = [err142];
+                        vErrors = [err147];
                       } else {
-                        vErrors.push(err142);
+                        vErrors.push(err147);
                       }
                       errors++;
                     }
                   } else {
-                    const err143 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err148 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err143];
+                      vErrors = [err148];
                     } else {
-                      vErrors.push(err143);
+                      vErrors.push(err148);
                     }
                     errors++;
                   }
                 }
-                if (data68.application !== void 0) {
-                  let data70 = data68.application;
-                  if (typeof data70 === "string") {
-                    if (func2(data70) < 1) {
-                      const err144 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                if (data71.application !== void 0) {
+                  let data73 = data71.application;
+                  if (typeof data73 === "string") {
+                    if (func2(data73) < 1) {
+                      const err149 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err144];
+                        vErrors = [err149];
                       } else {
-                        vErrors.push(err144);
+                        vErrors.push(err149);
                       }
                       errors++;
                     }
                   } else {
-                    const err145 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err150 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err145];
+                      vErrors = [err150];
                     } else {
-                      vErrors.push(err145);
+                      vErrors.push(err150);
                     }
                     errors++;
                   }
                 }
-                if (data68.tokenEnv !== void 0) {
-                  let data71 = data68.tokenEnv;
-                  if (typeof data71 === "string") {
-                    if (!pattern12.test(data71)) {
-                      const err146 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                if (data71.tokenEnv !== void 0) {
+                  let data74 = data71.tokenEnv;
+                  if (typeof data74 === "string") {
+                    if (!pattern12.test(data74)) {
+                      const err151 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
                       if (vErrors === null) {
-                        vErrors = [err146];
+                        vErrors = [err151];
                       } else {
-                        vErrors.push(err146);
+                        vErrors.push(err151);
                       }
                       errors++;
                     }
                   } else {
-                    const err147 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err152 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err147];
+                      vErrors = [err152];
                     } else {
-                      vErrors.push(err147);
+                      vErrors.push(err152);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err148 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err153 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err148];
+                  vErrors = [err153];
                 } else {
-                  vErrors.push(err148);
+                  vErrors.push(err153);
                 }
                 errors++;
               }
             }
           } else {
-            const err149 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err154 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err149];
+              vErrors = [err154];
             } else {
-              vErrors.push(err149);
+              vErrors.push(err154);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data72 = data.onFailure;
-          if (!(data72 === "abort" || data72 === "hold")) {
-            const err150 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+          let data75 = data.onFailure;
+          if (!(data75 === "abort" || data75 === "hold")) {
+            const err155 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err150];
+              vErrors = [err155];
             } else {
-              vErrors.push(err150);
+              vErrors.push(err155);
             }
             errors++;
           }
         }
       } else {
-        const err151 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err156 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err151];
+          vErrors = [err156];
         } else {
-          vErrors.push(err151);
+          vErrors.push(err156);
         }
         errors++;
       }
@@ -19169,27 +19226,27 @@ var require_scan = __commonJS({
         for (let idx = 0; idx < slashes.length; idx++) {
           const n2 = prevIndex !== void 0 ? prevIndex + 1 : start2;
           const i = slashes[idx];
-          const value2 = input3.slice(n2, i);
+          const value3 = input3.slice(n2, i);
           if (opts.tokens) {
             if (idx === 0 && start2 !== 0) {
               tokens[idx].isPrefix = true;
               tokens[idx].value = prefix;
             } else {
-              tokens[idx].value = value2;
+              tokens[idx].value = value3;
             }
             depth(tokens[idx]);
             state.maxDepth += tokens[idx].depth;
           }
           if (i >= start2) {
-            parts.push(value2);
+            parts.push(value3);
             prevIndex = i;
           }
         }
         const n = prevIndex !== void 0 ? prevIndex + 1 : start2;
-        const value = input3.slice(n);
-        parts.push(value);
+        const value2 = input3.slice(n);
+        parts.push(value2);
         if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
-          tokens[tokens.length - 1].value = value;
+          tokens[tokens.length - 1].value = value2;
           depth(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
         }
@@ -19220,13 +19277,13 @@ var require_parse = __commonJS({
         return options.expandRange(...args, options);
       }
       args.sort();
-      const value = `[${args.join("-")}]`;
+      const value2 = `[${args.join("-")}]`;
       try {
-        new RegExp(value);
+        new RegExp(value2);
       } catch (ex) {
         return args.map((v) => utils.escapeRegex(v)).join("..");
       }
-      return value;
+      return value2;
     };
     var syntaxError = (type, char) => {
       return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
@@ -19236,22 +19293,22 @@ var require_parse = __commonJS({
       let bracket = 0;
       let paren = 0;
       let quote = 0;
-      let value = "";
+      let value2 = "";
       let escaped = false;
       for (const ch of input3) {
         if (escaped === true) {
-          value += ch;
+          value2 += ch;
           escaped = false;
           continue;
         }
         if (ch === "\\") {
-          value += ch;
+          value2 += ch;
           escaped = true;
           continue;
         }
         if (ch === '"') {
           quote = quote === 1 ? 0 : 1;
-          value += ch;
+          value2 += ch;
           continue;
         }
         if (quote === 0) {
@@ -19265,15 +19322,15 @@ var require_parse = __commonJS({
             } else if (ch === ")" && paren > 0) {
               paren--;
             } else if (ch === "|" && paren === 0) {
-              parts.push(value);
-              value = "";
+              parts.push(value2);
+              value2 = "";
               continue;
             }
           }
         }
-        value += ch;
+        value2 += ch;
       }
-      parts.push(value);
+      parts.push(value2);
       return parts;
     };
     var isPlainBranch = (branch) => {
@@ -19294,19 +19351,19 @@ var require_parse = __commonJS({
       return true;
     };
     var normalizeSimpleBranch = (branch) => {
-      let value = branch.trim();
+      let value2 = branch.trim();
       let changed = true;
       while (changed === true) {
         changed = false;
-        if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
-          value = value.slice(2, -1);
+        if (/^@\([^\\()[\]{}|]+\)$/.test(value2)) {
+          value2 = value2.slice(2, -1);
           changed = true;
         }
       }
-      if (!isPlainBranch(value)) {
+      if (!isPlainBranch(value2)) {
         return;
       }
-      return value.replace(/\\(.)/g, "$1");
+      return value2.replace(/\\(.)/g, "$1");
     };
     var hasRepeatedCharPrefixOverlap = (branches) => {
       const values = branches.map(normalizeSimpleBranch).filter(Boolean);
@@ -19410,12 +19467,12 @@ var require_parse = __commonJS({
     };
     var repeatedExtglobRecursion = (pattern) => {
       let depth = 0;
-      let value = pattern.trim();
-      let match = parseRepeatedExtglob(value);
+      let value2 = pattern.trim();
+      let match = parseRepeatedExtglob(value2);
       while (match) {
         depth++;
-        value = match.body.trim();
-        match = parseRepeatedExtglob(value);
+        value2 = match.body.trim();
+        match = parseRepeatedExtglob(value2);
       }
       return depth;
     };
@@ -19520,13 +19577,13 @@ var require_parse = __commonJS({
       const braces = [];
       const stack = [];
       let prev = bos;
-      let value;
+      let value2;
       const eos = () => state.index === len - 1;
       const peek = state.peek = (n = 1) => input3[state.index + n];
       const advance = state.advance = () => input3[++state.index] || "";
       const remaining = () => input3.slice(state.index + 1);
-      const consume = (value2 = "", num3 = 0) => {
-        state.consumed += value2;
+      const consume = (value3 = "", num3 = 0) => {
+        state.consumed += value3;
         state.index += num3;
       };
       const append = (token) => {
@@ -19580,8 +19637,8 @@ var require_parse = __commonJS({
         tokens.push(tok);
         prev = tok;
       };
-      const extglobOpen = (type, value2) => {
-        const token = { ...EXTGLOB_CHARS[value2], conditions: 1, inner: "" };
+      const extglobOpen = (type, value3) => {
+        const token = { ...EXTGLOB_CHARS[value3], conditions: 1, inner: "" };
         token.prev = prev;
         token.parens = state.parens;
         token.output = state.output;
@@ -19589,7 +19646,7 @@ var require_parse = __commonJS({
         token.tokensIndex = tokens.length;
         const output = (opts.capture ? "(" : "") + token.open;
         increment("parens");
-        push({ type, value: value2, output: state.output ? "" : ONE_CHAR });
+        push({ type, value: value3, output: state.output ? "" : ONE_CHAR });
         push({ type: "paren", extglob: true, value: advance(), output });
         extglobs.push(token);
       };
@@ -19610,7 +19667,7 @@ var require_parse = __commonJS({
           }
           state.output = token.output + open4.output;
           state.backtrack = true;
-          push({ type: "paren", extglob: true, value, output: "" });
+          push({ type: "paren", extglob: true, value: value2, output: "" });
           decrement("parens");
           return;
         }
@@ -19632,7 +19689,7 @@ var require_parse = __commonJS({
             state.negatedExtglob = true;
           }
         }
-        push({ type: "paren", extglob: true, value, output });
+        push({ type: "paren", extglob: true, value: value2, output });
         decrement("parens");
       };
       if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input3)) {
@@ -19679,11 +19736,11 @@ var require_parse = __commonJS({
         return state;
       }
       while (!eos()) {
-        value = advance();
-        if (value === "\0") {
+        value2 = advance();
+        if (value2 === "\0") {
           continue;
         }
-        if (value === "\\") {
+        if (value2 === "\\") {
           const next = peek();
           if (next === "/" && opts.bash !== true) {
             continue;
@@ -19692,8 +19749,8 @@ var require_parse = __commonJS({
             continue;
           }
           if (!next) {
-            value += "\\";
-            push({ type: "text", value });
+            value2 += "\\";
+            push({ type: "text", value: value2 });
             continue;
           }
           const match = /^\\+/.exec(remaining());
@@ -19702,21 +19759,21 @@ var require_parse = __commonJS({
             slashes = match[0].length;
             state.index += slashes;
             if (slashes % 2 !== 0) {
-              value += "\\";
+              value2 += "\\";
             }
           }
           if (opts.unescape === true) {
-            value = advance();
+            value2 = advance();
           } else {
-            value += advance();
+            value2 += advance();
           }
           if (state.brackets === 0) {
-            push({ type: "text", value });
+            push({ type: "text", value: value2 });
             continue;
           }
         }
-        if (state.brackets > 0 && (value !== "]" || prev.value === "[" || prev.value === "[^")) {
-          if (opts.posix !== false && value === ":") {
+        if (state.brackets > 0 && (value2 !== "]" || prev.value === "[" || prev.value === "[^")) {
+          if (opts.posix !== false && value2 === ":") {
             const inner = prev.value.slice(1);
             if (inner.includes("[")) {
               prev.posix = true;
@@ -19737,38 +19794,38 @@ var require_parse = __commonJS({
               }
             }
           }
-          if (value === "[" && peek() !== ":" || value === "-" && peek() === "]") {
-            value = `\\${value}`;
+          if (value2 === "[" && peek() !== ":" || value2 === "-" && peek() === "]") {
+            value2 = `\\${value2}`;
           }
-          if (value === "]" && (prev.value === "[" || prev.value === "[^")) {
-            value = `\\${value}`;
+          if (value2 === "]" && (prev.value === "[" || prev.value === "[^")) {
+            value2 = `\\${value2}`;
           }
-          if (opts.posix === true && value === "!" && prev.value === "[") {
-            value = "^";
+          if (opts.posix === true && value2 === "!" && prev.value === "[") {
+            value2 = "^";
           }
-          prev.value += value;
-          append({ value });
+          prev.value += value2;
+          append({ value: value2 });
           continue;
         }
-        if (state.quotes === 1 && value !== '"') {
-          value = utils.escapeRegex(value);
-          prev.value += value;
-          append({ value });
+        if (state.quotes === 1 && value2 !== '"') {
+          value2 = utils.escapeRegex(value2);
+          prev.value += value2;
+          append({ value: value2 });
           continue;
         }
-        if (value === '"') {
+        if (value2 === '"') {
           state.quotes = state.quotes === 1 ? 0 : 1;
           if (opts.keepQuotes === true) {
-            push({ type: "text", value });
+            push({ type: "text", value: value2 });
           }
           continue;
         }
-        if (value === "(") {
+        if (value2 === "(") {
           increment("parens");
-          push({ type: "paren", value });
+          push({ type: "paren", value: value2 });
           continue;
         }
-        if (value === ")") {
+        if (value2 === ")") {
           if (state.parens === 0 && opts.strictBrackets === true) {
             throw new SyntaxError(syntaxError("opening", "("));
           }
@@ -19777,41 +19834,41 @@ var require_parse = __commonJS({
             extglobClose(extglobs.pop());
             continue;
           }
-          push({ type: "paren", value, output: state.parens ? ")" : "\\)" });
+          push({ type: "paren", value: value2, output: state.parens ? ")" : "\\)" });
           decrement("parens");
           continue;
         }
-        if (value === "[") {
+        if (value2 === "[") {
           if (opts.nobracket === true || !remaining().includes("]")) {
             if (opts.nobracket !== true && opts.strictBrackets === true) {
               throw new SyntaxError(syntaxError("closing", "]"));
             }
-            value = `\\${value}`;
+            value2 = `\\${value2}`;
           } else {
             increment("brackets");
           }
-          push({ type: "bracket", value });
+          push({ type: "bracket", value: value2 });
           continue;
         }
-        if (value === "]") {
+        if (value2 === "]") {
           if (opts.nobracket === true || prev && prev.type === "bracket" && prev.value.length === 1) {
-            push({ type: "text", value, output: `\\${value}` });
+            push({ type: "text", value: value2, output: `\\${value2}` });
             continue;
           }
           if (state.brackets === 0) {
             if (opts.strictBrackets === true) {
               throw new SyntaxError(syntaxError("opening", "["));
             }
-            push({ type: "text", value, output: `\\${value}` });
+            push({ type: "text", value: value2, output: `\\${value2}` });
             continue;
           }
           decrement("brackets");
           const prevValue = prev.value.slice(1);
           if (prev.posix !== true && prevValue[0] === "^" && !prevValue.includes("/")) {
-            value = `/${value}`;
+            value2 = `/${value2}`;
           }
-          prev.value += value;
-          append({ value });
+          prev.value += value2;
+          append({ value: value2 });
           if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
             continue;
           }
@@ -19826,11 +19883,11 @@ var require_parse = __commonJS({
           state.output += prev.value;
           continue;
         }
-        if (value === "{" && opts.nobrace !== true) {
+        if (value2 === "{" && opts.nobrace !== true) {
           increment("braces");
           const open4 = {
             type: "brace",
-            value,
+            value: value2,
             output: "(",
             outputIndex: state.output.length,
             tokensIndex: state.tokens.length
@@ -19839,10 +19896,10 @@ var require_parse = __commonJS({
           push(open4);
           continue;
         }
-        if (value === "}") {
+        if (value2 === "}") {
           const brace = braces[braces.length - 1];
           if (opts.nobrace === true || !brace) {
-            push({ type: "text", value, output: value });
+            push({ type: "text", value: value2, output: value2 });
             continue;
           }
           let output = ")";
@@ -19865,35 +19922,35 @@ var require_parse = __commonJS({
             const out = state.output.slice(0, brace.outputIndex);
             const toks = state.tokens.slice(brace.tokensIndex);
             brace.value = brace.output = "\\{";
-            value = output = "\\}";
+            value2 = output = "\\}";
             state.output = out;
             for (const t of toks) {
               state.output += t.output || t.value;
             }
           }
-          push({ type: "brace", value, output });
+          push({ type: "brace", value: value2, output });
           decrement("braces");
           braces.pop();
           continue;
         }
-        if (value === "|") {
+        if (value2 === "|") {
           if (extglobs.length > 0) {
             extglobs[extglobs.length - 1].conditions++;
           }
-          push({ type: "text", value });
+          push({ type: "text", value: value2 });
           continue;
         }
-        if (value === ",") {
-          let output = value;
+        if (value2 === ",") {
+          let output = value2;
           const brace = braces[braces.length - 1];
           if (brace && stack[stack.length - 1] === "braces") {
             brace.comma = true;
             output = "|";
           }
-          push({ type: "comma", value, output });
+          push({ type: "comma", value: value2, output });
           continue;
         }
-        if (value === "/") {
+        if (value2 === "/") {
           if (prev.type === "dot" && state.index === state.start + 1) {
             state.start = state.index + 1;
             state.consumed = "";
@@ -19902,52 +19959,52 @@ var require_parse = __commonJS({
             prev = bos;
             continue;
           }
-          push({ type: "slash", value, output: SLASH_LITERAL });
+          push({ type: "slash", value: value2, output: SLASH_LITERAL });
           continue;
         }
-        if (value === ".") {
+        if (value2 === ".") {
           if (state.braces > 0 && prev.type === "dot") {
             if (prev.value === ".") prev.output = DOT_LITERAL;
             const brace = braces[braces.length - 1];
             prev.type = "dots";
-            prev.output += value;
-            prev.value += value;
+            prev.output += value2;
+            prev.value += value2;
             brace.dots = true;
             continue;
           }
           if (state.braces + state.parens === 0 && prev.type !== "bos" && prev.type !== "slash") {
-            push({ type: "text", value, output: DOT_LITERAL });
+            push({ type: "text", value: value2, output: DOT_LITERAL });
             continue;
           }
-          push({ type: "dot", value, output: DOT_LITERAL });
+          push({ type: "dot", value: value2, output: DOT_LITERAL });
           continue;
         }
-        if (value === "?") {
+        if (value2 === "?") {
           const isGroup = prev && prev.value === "(";
           if (!isGroup && opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            extglobOpen("qmark", value);
+            extglobOpen("qmark", value2);
             continue;
           }
           if (prev && prev.type === "paren") {
             const next = peek();
-            let output = value;
+            let output = value2;
             if (prev.value === "(" && !/[!=<:]/.test(next) || next === "<" && !/<([!=]|\w+>)/.test(remaining())) {
-              output = `\\${value}`;
+              output = `\\${value2}`;
             }
-            push({ type: "text", value, output });
+            push({ type: "text", value: value2, output });
             continue;
           }
           if (opts.dot !== true && (prev.type === "slash" || prev.type === "bos")) {
-            push({ type: "qmark", value, output: QMARK_NO_DOT });
+            push({ type: "qmark", value: value2, output: QMARK_NO_DOT });
             continue;
           }
-          push({ type: "qmark", value, output: QMARK });
+          push({ type: "qmark", value: value2, output: QMARK });
           continue;
         }
-        if (value === "!") {
+        if (value2 === "!") {
           if (opts.noextglob !== true && peek() === "(") {
             if (peek(2) !== "?" || !/[!=<:]/.test(peek(3))) {
-              extglobOpen("negate", value);
+              extglobOpen("negate", value2);
               continue;
             }
           }
@@ -19956,60 +20013,60 @@ var require_parse = __commonJS({
             continue;
           }
         }
-        if (value === "+") {
+        if (value2 === "+") {
           if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            extglobOpen("plus", value);
+            extglobOpen("plus", value2);
             continue;
           }
           if (prev && prev.value === "(" || opts.regex === false) {
-            push({ type: "plus", value, output: PLUS_LITERAL });
+            push({ type: "plus", value: value2, output: PLUS_LITERAL });
             continue;
           }
           if (prev && (prev.type === "bracket" || prev.type === "paren" || prev.type === "brace") || state.parens > 0) {
-            push({ type: "plus", value });
+            push({ type: "plus", value: value2 });
             continue;
           }
           push({ type: "plus", value: PLUS_LITERAL });
           continue;
         }
-        if (value === "@") {
+        if (value2 === "@") {
           if (opts.noextglob !== true && peek() === "(" && peek(2) !== "?") {
-            push({ type: "at", extglob: true, value, output: "" });
+            push({ type: "at", extglob: true, value: value2, output: "" });
             continue;
           }
-          push({ type: "text", value });
+          push({ type: "text", value: value2 });
           continue;
         }
-        if (value !== "*") {
-          if (value === "$" || value === "^") {
-            value = `\\${value}`;
+        if (value2 !== "*") {
+          if (value2 === "$" || value2 === "^") {
+            value2 = `\\${value2}`;
           }
           const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
           if (match) {
-            value += match[0];
+            value2 += match[0];
             state.index += match[0].length;
           }
-          push({ type: "text", value });
+          push({ type: "text", value: value2 });
           continue;
         }
         if (prev && (prev.type === "globstar" || prev.star === true)) {
           prev.type = "star";
           prev.star = true;
-          prev.value += value;
+          prev.value += value2;
           prev.output = star;
           state.backtrack = true;
           state.globstar = true;
-          consume(value);
+          consume(value2);
           continue;
         }
         let rest = remaining();
         if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
-          extglobOpen("star", value);
+          extglobOpen("star", value2);
           continue;
         }
         if (prev.type === "star") {
           if (opts.noglobstar === true) {
-            consume(value);
+            consume(value2);
             continue;
           }
           const prior = prev.prev;
@@ -20017,13 +20074,13 @@ var require_parse = __commonJS({
           const isStart = prior.type === "slash" || prior.type === "bos";
           const afterStar = before && (before.type === "star" || before.type === "globstar");
           if (opts.bash === true && (!isStart || rest[0] && rest[0] !== "/")) {
-            push({ type: "star", value, output: "" });
+            push({ type: "star", value: value2, output: "" });
             continue;
           }
           const isBrace = state.braces > 0 && (prior.type === "comma" || prior.type === "brace");
           const isExtglob = extglobs.length && (prior.type === "pipe" || prior.type === "paren");
           if (!isStart && prior.type !== "paren" && !isBrace && !isExtglob) {
-            push({ type: "star", value, output: "" });
+            push({ type: "star", value: value2, output: "" });
             continue;
           }
           while (rest.slice(0, 3) === "/**") {
@@ -20037,11 +20094,11 @@ var require_parse = __commonJS({
           const isEnd = eos() || state.parens > 0 && rest === ")".repeat(state.parens) && !extglobs.some((extglob) => extglob.type === "negate");
           if (prior.type === "bos" && eos()) {
             prev.type = "globstar";
-            prev.value += value;
+            prev.value += value2;
             prev.output = globstar(opts);
             state.output = prev.output;
             state.globstar = true;
-            consume(value);
+            consume(value2);
             continue;
           }
           if (prior.type === "slash" && prior.prev.type !== "bos" && !afterStar && isEnd) {
@@ -20049,10 +20106,10 @@ var require_parse = __commonJS({
             prior.output = `(?:${prior.output}`;
             prev.type = "globstar";
             prev.output = globstar(opts) + (opts.strictSlashes ? ")" : "|$)");
-            prev.value += value;
+            prev.value += value2;
             state.globstar = true;
             state.output += prior.output + prev.output;
-            consume(value);
+            consume(value2);
             continue;
           }
           if (prior.type === "slash" && prior.prev.type !== "bos" && rest[0] === "/") {
@@ -20061,33 +20118,33 @@ var require_parse = __commonJS({
             prior.output = `(?:${prior.output}`;
             prev.type = "globstar";
             prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
-            prev.value += value;
+            prev.value += value2;
             state.output += prior.output + prev.output;
             state.globstar = true;
-            consume(value + advance());
+            consume(value2 + advance());
             push({ type: "slash", value: "/", output: "" });
             continue;
           }
           if (prior.type === "bos" && rest[0] === "/") {
             prev.type = "globstar";
-            prev.value += value;
+            prev.value += value2;
             prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
             state.output = prev.output;
             state.globstar = true;
-            consume(value + advance());
+            consume(value2 + advance());
             push({ type: "slash", value: "/", output: "" });
             continue;
           }
           state.output = state.output.slice(0, -prev.output.length);
           prev.type = "globstar";
           prev.output = globstar(opts);
-          prev.value += value;
+          prev.value += value2;
           state.output += prev.output;
           state.globstar = true;
-          consume(value);
+          consume(value2);
           continue;
         }
-        const token = { type: "star", value, output: star };
+        const token = { type: "star", value: value2, output: star };
         if (opts.bash === true) {
           token.output = ".*?";
           if (prev.type === "bos" || prev.type === "slash") {
@@ -20097,7 +20154,7 @@ var require_parse = __commonJS({
           continue;
         }
         if (prev && (prev.type === "bracket" || prev.type === "paren") && opts.regex === true) {
-          token.output = value;
+          token.output = value2;
           push(token);
           continue;
         }
@@ -20932,7 +20989,7 @@ var require_dist2 = __commonJS({
     }) : target, mod));
     var fs21 = require("fs");
     var path35 = require("path");
-    var url = require("url");
+    var url2 = require("url");
     var fdir = require_dist();
     var picomatch = require_picomatch2();
     picomatch = __toESM2(picomatch, 1);
@@ -21034,8 +21091,8 @@ var require_dist2 = __commonJS({
     function log(...tasks) {
       console.log(`[tinyglobby ${(/* @__PURE__ */ new Date()).toLocaleTimeString("es")}]`, ...tasks);
     }
-    function ensureStringArray(value) {
-      return typeof value === "string" ? [value] : value !== null && value !== void 0 ? value : [];
+    function ensureStringArray(value2) {
+      return typeof value2 === "string" ? [value2] : value2 !== null && value2 !== void 0 ? value2 : [];
     }
     var PARENT_DIRECTORY = /^(\/?\.\.)+/;
     var ESCAPING_BACKSLASHES = /\\(?=[()[\]{}!*+?@|])/g;
@@ -21176,7 +21233,7 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url.fileURLToPath)(opts.cwd) : (0, path35.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path35.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
         readdir: opts.fs.readdir || fs21.readdir,
@@ -21221,7 +21278,7 @@ var require_utils2 = __commonJS({
     exports2.extend = extend;
     exports2.indexOf = indexOf;
     exports2.escapeExpression = escapeExpression;
-    exports2.isEmpty = isEmpty2;
+    exports2.isEmpty = isEmpty3;
     exports2.createFrame = createFrame;
     exports2.blockParams = blockParams;
     exports2.appendContextPath = appendContextPath;
@@ -21251,22 +21308,22 @@ var require_utils2 = __commonJS({
     }
     var toString = Object.prototype.toString;
     exports2.toString = toString;
-    var isFunction = function isFunction2(value) {
-      return typeof value === "function";
+    var isFunction = function isFunction2(value2) {
+      return typeof value2 === "function";
     };
     if (isFunction(/x/)) {
-      exports2.isFunction = isFunction = function(value) {
-        return typeof value === "function" && toString.call(value) === "[object Function]";
+      exports2.isFunction = isFunction = function(value2) {
+        return typeof value2 === "function" && toString.call(value2) === "[object Function]";
       };
     }
     exports2.isFunction = isFunction;
-    var isArray = Array.isArray || function(value) {
-      return value && typeof value === "object" ? toString.call(value) === "[object Array]" : false;
+    var isArray = Array.isArray || function(value2) {
+      return value2 && typeof value2 === "object" ? toString.call(value2) === "[object Array]" : false;
     };
     exports2.isArray = isArray;
-    function indexOf(array, value) {
+    function indexOf(array, value2) {
       for (var i = 0, len = array.length; i < len; i++) {
-        if (array[i] === value) {
+        if (array[i] === value2) {
           return i;
         }
       }
@@ -21288,10 +21345,10 @@ var require_utils2 = __commonJS({
       }
       return string2.replace(badChars, escapeChar);
     }
-    function isEmpty2(value) {
-      if (!value && value !== 0) {
+    function isEmpty3(value2) {
+      if (!value2 && value2 !== 0) {
         return true;
-      } else if (isArray(value) && value.length === 0) {
+      } else if (isArray(value2) && value2.length === 0) {
         return true;
       } else {
         return false;
@@ -21434,7 +21491,7 @@ var require_each = __commonJS({
         if (options.data) {
           data = _utils.createFrame(options.data);
         }
-        function execIteration(field2, index, last, value) {
+        function execIteration(field2, index, last, value2) {
           if (data) {
             data.key = field2;
             data.index = index;
@@ -21444,9 +21501,9 @@ var require_each = __commonJS({
               data.contextPath = contextPath + field2;
             }
           }
-          ret = ret + fn(value, {
+          ret = ret + fn(value2, {
             data,
-            blockParams: _utils.blockParams([value, field2], [contextPath + field2, null])
+            blockParams: _utils.blockParams([value2, field2], [contextPath + field2, null])
           });
         }
         if (context && typeof context === "object") {
@@ -22126,11 +22183,11 @@ var require_runtime = __commonJS({
           }
           return programWrapper;
         },
-        data: function data(value, depth) {
-          while (value && depth--) {
-            value = value._parent;
+        data: function data(value2, depth) {
+          while (value2 && depth--) {
+            value2 = value2._parent;
           }
-          return value;
+          return value2;
         },
         mergeIfNeeded: function mergeIfNeeded(param, common2) {
           var obj2 = param || common2;
@@ -23155,12 +23212,12 @@ var require_visitor = __commonJS({
       mutating: false,
       // Visits a given value. If mutating, will replace the value if necessary.
       acceptKey: function acceptKey(node, name) {
-        var value = this.accept(node[name]);
+        var value2 = this.accept(node[name]);
         if (this.mutating) {
-          if (value && !isDispatchable(this, value.type)) {
-            throw new _exception2["default"]('Unexpected node type "' + value.type + '" found when accepting ' + name + " on " + node.type);
+          if (value2 && !isDispatchable(this, value2.type)) {
+            throw new _exception2["default"]('Unexpected node type "' + value2.type + '" found when accepting ' + name + " on " + node.type);
           }
-          node[name] = value;
+          node[name] = value2;
         }
       },
       // Performs an accept operation with added sanity check to ensure
@@ -23959,20 +24016,20 @@ var require_compiler = __commonJS({
       },
       pushParam: function pushParam(val) {
         validateLiteral(val);
-        var value = val.value != null ? val.value : val.original || "";
+        var value2 = val.value != null ? val.value : val.original || "";
         var depth = validateDepth(val);
         if (this.stringParams) {
-          if (typeof value !== "number" && typeof value !== "boolean") {
-            value = String(value);
+          if (typeof value2 !== "number" && typeof value2 !== "boolean") {
+            value2 = String(value2);
           }
-          if (value.replace) {
-            value = value.replace(/^(\.?\.\/)*/g, "").replace(/\//g, ".");
+          if (value2.replace) {
+            value2 = value2.replace(/^(\.?\.\/)*/g, "").replace(/\//g, ".");
           }
           if (depth) {
             this.addDepth(depth);
           }
           this.opcode("getContext", depth);
-          this.opcode("pushStringParam", value, val.type);
+          this.opcode("pushStringParam", value2, val.type);
           if (val.type === "SubExpression") {
             this.accept(val);
           }
@@ -23986,11 +24043,11 @@ var require_compiler = __commonJS({
               var blockParamChild = val.parts.slice(1).join(".");
               this.opcode("pushId", "BlockParam", blockParamIndex, blockParamChild);
             } else {
-              value = val.original || value;
-              if (value.replace) {
-                value = value.replace(/^this(?:\.|$)/, "").replace(/^\.\//, "").replace(/^\.$/, "");
+              value2 = val.original || value2;
+              if (value2.replace) {
+                value2 = value2.replace(/^this(?:\.|$)/, "").replace(/^\.\//, "").replace(/^\.$/, "");
               }
-              this.opcode("pushId", val.type, value);
+              this.opcode("pushId", val.type, value2);
             }
           }
           this.accept(val);
@@ -24082,25 +24139,25 @@ var require_compiler = __commonJS({
       return depth;
     }
     function validateLiteral(node) {
-      var value = node.value;
-      if (node.type === "StringLiteral" && typeof value !== "string") {
+      var value2 = node.value;
+      if (node.type === "StringLiteral" && typeof value2 !== "string") {
         throw invalidAst(node, "value must be a string");
-      } else if (node.type === "NumberLiteral" && typeof value !== "number") {
+      } else if (node.type === "NumberLiteral" && typeof value2 !== "number") {
         throw invalidAst(node, "value must be a number");
-      } else if (node.type === "BooleanLiteral" && typeof value !== "boolean") {
+      } else if (node.type === "BooleanLiteral" && typeof value2 !== "boolean") {
         throw invalidAst(node, "value must be a boolean");
       }
     }
-    function validateStringArray(node, value, name) {
-      if (!_utils.isArray(value)) {
+    function validateStringArray(node, value2, name) {
+      if (!_utils.isArray(value2)) {
         throw invalidAst(node, name + " must be an array");
       }
-      for (var i = 0; i < value.length; i++) {
-        if (typeof value[i] !== "string") {
+      for (var i = 0; i < value2.length; i++) {
+        if (typeof value2[i] !== "string") {
           throw invalidAst(node, name + " must only contain strings");
         }
       }
-      return value;
+      return value2;
     }
     function validateParts(path35) {
       return validateStringArray(path35, path35.parts, "parts");
@@ -24264,34 +24321,34 @@ var require_util = __commonJS({
     }
     exports2.urlParse = urlParse;
     function urlGenerate(aParsedUrl) {
-      var url = "";
+      var url2 = "";
       if (aParsedUrl.scheme) {
-        url += aParsedUrl.scheme + ":";
+        url2 += aParsedUrl.scheme + ":";
       }
-      url += "//";
+      url2 += "//";
       if (aParsedUrl.auth) {
-        url += aParsedUrl.auth + "@";
+        url2 += aParsedUrl.auth + "@";
       }
       if (aParsedUrl.host) {
-        url += aParsedUrl.host;
+        url2 += aParsedUrl.host;
       }
       if (aParsedUrl.port) {
-        url += ":" + aParsedUrl.port;
+        url2 += ":" + aParsedUrl.port;
       }
       if (aParsedUrl.path) {
-        url += aParsedUrl.path;
+        url2 += aParsedUrl.path;
       }
-      return url;
+      return url2;
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
       var path35 = aPath;
-      var url = urlParse(aPath);
-      if (url) {
-        if (!url.path) {
+      var url2 = urlParse(aPath);
+      if (url2) {
+        if (!url2.path) {
           return aPath;
         }
-        path35 = url.path;
+        path35 = url2.path;
       }
       var isAbsolute5 = exports2.isAbsolute(path35);
       var parts = path35.split(/\/+/);
@@ -24315,9 +24372,9 @@ var require_util = __commonJS({
       if (path35 === "") {
         path35 = isAbsolute5 ? "/" : ".";
       }
-      if (url) {
-        url.path = path35;
-        return urlGenerate(url);
+      if (url2) {
+        url2.path = path35;
+        return urlGenerate(url2);
       }
       return path35;
     }
@@ -25251,7 +25308,7 @@ var require_source_map_consumer = __commonJS({
       var temp = {};
       var originalMappings = [];
       var generatedMappings = [];
-      var mapping, str3, segment, end, value;
+      var mapping, str3, segment, end, value2;
       while (index < length2) {
         if (aStr.charAt(index) === ";") {
           generatedLine++;
@@ -25275,9 +25332,9 @@ var require_source_map_consumer = __commonJS({
             segment = [];
             while (index < end) {
               base64VLQ.decode(aStr, index, temp);
-              value = temp.value;
+              value2 = temp.value;
               index = temp.rest;
-              segment.push(value);
+              segment.push(value2);
             }
             if (segment.length === 2) {
               throw new Error("Found a source, but no line and column");
@@ -25395,13 +25452,13 @@ var require_source_map_consumer = __commonJS({
       if (this.sourceRoot != null) {
         relativeSource = util.relative(this.sourceRoot, relativeSource);
       }
-      var url;
-      if (this.sourceRoot != null && (url = util.urlParse(this.sourceRoot))) {
+      var url2;
+      if (this.sourceRoot != null && (url2 = util.urlParse(this.sourceRoot))) {
         var fileUriAbsPath = relativeSource.replace(/^file:\/\//, "");
-        if (url.scheme == "file" && this._sources.has(fileUriAbsPath)) {
+        if (url2.scheme == "file" && this._sources.has(fileUriAbsPath)) {
           return this.sourcesContent[this._sources.indexOf(fileUriAbsPath)];
         }
-        if ((!url.path || url.path == "/") && this._sources.has("/" + relativeSource)) {
+        if ((!url2.path || url2.path == "/") && this._sources.has("/" + relativeSource)) {
           return this.sourcesContent[this._sources.indexOf("/" + relativeSource)];
         }
       }
@@ -25901,8 +25958,8 @@ var require_code_gen = __commonJS({
     function escapeSurrogate(surrogate) {
       return "\\u" + surrogate.charCodeAt(0).toString(16);
     }
-    function safeJsonLiteral(value) {
-      return escapeScriptDelimiters(JSON.stringify(value).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/[\ud800-\udfff]/g, escapeSurrogate));
+    function safeJsonLiteral(value2) {
+      return escapeScriptDelimiters(JSON.stringify(value2).replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029").replace(/[\ud800-\udfff]/g, escapeSurrogate));
     }
     var SourceNode = void 0;
     try {
@@ -25958,7 +26015,7 @@ var require_code_gen = __commonJS({
       this.source = [];
     }
     CodeGen.prototype = {
-      isEmpty: function isEmpty2() {
+      isEmpty: function isEmpty3() {
         return !this.source.length;
       },
       prepend: function prepend(source, loc) {
@@ -26006,9 +26063,9 @@ var require_code_gen = __commonJS({
         var _this = this;
         var pairs3 = [];
         Object.keys(obj2).forEach(function(key2) {
-          var value = castChunk(obj2[key2], _this);
-          if (value !== "undefined") {
-            pairs3.push([_this.quotedString(key2), ":", value]);
+          var value2 = castChunk(obj2[key2], _this);
+          if (value2 !== "undefined") {
+            pairs3.push([_this.quotedString(key2), ":", value2]);
           }
         });
         var ret = this.generateList(pairs3);
@@ -26051,8 +26108,8 @@ var require_javascript_compiler = __commonJS({
     var _utils = require_utils2();
     var _codeGen = require_code_gen();
     var _codeGen2 = _interopRequireDefault(_codeGen);
-    function Literal(value) {
-      this.value = value;
+    function Literal(value2) {
+      this.value = value2;
     }
     function JavaScriptCompiler() {
     }
@@ -26516,8 +26573,8 @@ var require_javascript_compiler = __commonJS({
       // Pushes a value onto the stack. This operation prevents
       // the compiler from creating a temporary variable to hold
       // it.
-      pushLiteral: function pushLiteral(value) {
-        this.pushStackLiteral(value);
+      pushLiteral: function pushLiteral(value2) {
+        this.pushStackLiteral(value2);
       },
       // [pushProgram]
       //
@@ -26652,7 +26709,7 @@ var require_javascript_compiler = __commonJS({
       //
       // Pops a value off the stack and assigns it to the current hash
       assignToHash: function assignToHash(key2) {
-        var value = this.popStack(), context = void 0, type = void 0, id = void 0;
+        var value2 = this.popStack(), context = void 0, type = void 0, id = void 0;
         if (this.trackIds) {
           id = this.popStack();
         }
@@ -26670,7 +26727,7 @@ var require_javascript_compiler = __commonJS({
         if (id) {
           hash.ids[key2] = id;
         }
-        hash.values[key2] = value;
+        hash.values[key2] = value2;
       },
       pushId: function pushId(type, name, child3) {
         if (type === "BlockParam") {
@@ -28329,8 +28386,8 @@ var require_scope = __commonJS({
         super(nameStr);
         this.prefix = prefix;
       }
-      setValue(value, { property, itemIndex }) {
-        this.value = value;
+      setValue(value2, { property, itemIndex }) {
+        this.value = value2;
         this.scopePath = (0, code_1._)`.${new code_1.Name(property)}[${itemIndex}]`;
       }
     };
@@ -28349,13 +28406,13 @@ var require_scope = __commonJS({
       name(prefix) {
         return new ValueScopeName(prefix, this._newName(prefix));
       }
-      value(nameOrPrefix, value) {
+      value(nameOrPrefix, value2) {
         var _a;
-        if (value.ref === void 0)
+        if (value2.ref === void 0)
           throw new Error("CodeGen: ref must be passed in value");
         const name = this.toName(nameOrPrefix);
         const { prefix } = name;
-        const valueKey = (_a = value.key) !== null && _a !== void 0 ? _a : value.ref;
+        const valueKey = (_a = value2.key) !== null && _a !== void 0 ? _a : value2.ref;
         let vs = this._values[prefix];
         if (vs) {
           const _name = vs.get(valueKey);
@@ -28367,8 +28424,8 @@ var require_scope = __commonJS({
         vs.set(valueKey, name);
         const s = this._scope[prefix] || (this._scope[prefix] = []);
         const itemIndex = s.length;
-        s[itemIndex] = value.ref;
-        name.setValue(value, { property: prefix, itemIndex });
+        s[itemIndex] = value2.ref;
+        name.setValue(value2, { property: prefix, itemIndex });
         return name;
       }
       getValue(prefix, keyOrRef) {
@@ -28838,8 +28895,8 @@ var require_codegen = __commonJS({
         return this._extScope.name(prefix);
       }
       // reserves unique name in the external scope and assigns value to it
-      scopeValue(prefixOrName, value) {
-        const name = this._extScope.value(prefixOrName, value);
+      scopeValue(prefixOrName, value2) {
+        const name = this._extScope.value(prefixOrName, value2);
         const vs = this._values[name.prefix] || (this._values[name.prefix] = /* @__PURE__ */ new Set());
         vs.add(name);
         return name;
@@ -28893,13 +28950,13 @@ var require_codegen = __commonJS({
       // returns code for object literal for the passed argument list of key-value pairs
       object(...keyValues) {
         const code = ["{"];
-        for (const [key2, value] of keyValues) {
+        for (const [key2, value2] of keyValues) {
           if (code.length > 1)
             code.push(",");
           code.push(key2);
-          if (key2 !== value || this.opts.es5) {
+          if (key2 !== value2 || this.opts.es5) {
             code.push(":");
-            (0, code_1.addCodeArg)(code, value);
+            (0, code_1.addCodeArg)(code, value2);
           }
         }
         code.push("}");
@@ -28978,10 +29035,10 @@ var require_codegen = __commonJS({
         return this._leafNode(new Break(label));
       }
       // `return` statement
-      return(value) {
+      return(value2) {
         const node = new Return();
         this._blockNode(node);
-        this.code(value);
+        this.code(value2);
         if (node.nodes.length !== 1)
           throw new Error('CodeGen: "return" should have one node');
         return this._endBlockNode(Return);
@@ -32164,18 +32221,18 @@ var require_fast_uri = __commonJS({
         return true;
       }
       if (!options.unicodeSupport && (!schemeHandler || !schemeHandler.unicodeSupport) && parsed.host && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && isIP === false && nonSimpleDomain(parsed.host)) {
-        let url;
+        let url2;
         try {
-          url = new URL("http://" + parsed.host);
+          url2 = new URL("http://" + parsed.host);
         } catch (e) {
           parsed.error = parsed.error || "Host's domain name can not be converted to ASCII: " + e;
           return true;
         }
-        if (!isHostOnlyURL(url)) {
+        if (!isHostOnlyURL(url2)) {
           parsed.error = parsed.error || MALFORMED_HOST_ERROR;
           return true;
         }
-        parsed.host = url.hostname;
+        parsed.host = url2.hostname;
       }
       return false;
     }
@@ -32184,8 +32241,8 @@ var require_fast_uri = __commonJS({
         parsed.host && isIP === false && !isIPLiteral(parsed.host) && (options.domainHost || schemeHandler && schemeHandler.domainHost) && FORBIDDEN_DOMAIN_HOST_CHARACTER.test(parsed.host)
       );
     }
-    function isHostOnlyURL(url) {
-      return url.username === "" && url.password === "" && url.port === "" && url.pathname === "/" && url.search === "" && url.hash === "" && url.hostname !== "";
+    function isHostOnlyURL(url2) {
+      return url2.username === "" && url2.password === "" && url2.port === "" && url2.pathname === "/" && url2.search === "" && url2.hash === "" && url2.hostname !== "";
     }
     function parseWithStatus(uri, opts) {
       const options = Object.assign({}, opts);
@@ -32343,13 +32400,13 @@ var require_fast_uri = __commonJS({
       if (typeof uri !== "string" && typeof uri !== "object") {
         return void 0;
       }
-      let value;
+      let value2;
       try {
-        value = typeof uri === "string" ? uri : serialize(uri, opts);
+        value2 = typeof uri === "string" ? uri : serialize(uri, opts);
       } catch {
         return void 0;
       }
-      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value, opts);
+      const { normalized, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme } = normalizeStringWithStatus(value2, opts);
       return malformedAuthorityOrPort || malformedPercentEncoding || malformedSchemeSpecific || malformedHost || malformedScheme ? void 0 : normalized;
     }
     var fastUri = {
@@ -35038,13 +35095,13 @@ function parseConnection(connection2) {
     );
   if (connection2.token.length === 0)
     throw new ScmError("connect to GitHub", void 0, "no token: set the token input or GITHUB_TOKEN");
-  let url;
+  let url2;
   try {
-    url = new URL(connection2.apiUrl || PUBLIC_API_URL);
+    url2 = new URL(connection2.apiUrl || PUBLIC_API_URL);
   } catch {
     throw new ScmError("connect to GitHub", void 0, `the API URL "${connection2.apiUrl}" is not a URL`);
   }
-  return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, "") };
+  return { owner: match[1], repo: match[2], baseUrl: url2.toString().replace(/\/+$/, "") };
 }
 var PUBLIC_API_URL;
 var init_connection = __esm({
@@ -35205,14 +35262,14 @@ var require_light = __commonJS({
           this._last = null;
           this.length = 0;
         }
-        push(value) {
+        push(value2) {
           var node;
           this.length++;
           if (typeof this.incr === "function") {
             this.incr();
           }
           node = {
-            value,
+            value: value2,
             prev: this._last,
             next: null
           };
@@ -35225,7 +35282,7 @@ var require_light = __commonJS({
           return void 0;
         }
         shift() {
-          var value;
+          var value2;
           if (this._first == null) {
             return;
           } else {
@@ -35234,13 +35291,13 @@ var require_light = __commonJS({
               this.decr();
             }
           }
-          value = this._first.value;
+          value2 = this._first.value;
           if ((this._first = this._first.next) != null) {
             this._first.prev = null;
           } else {
             this._last = null;
           }
-          return value;
+          return value2;
         }
         first() {
           if (this._first != null) {
@@ -36992,13 +37049,13 @@ function lowercaseKeys(object) {
     return newObj;
   }, {});
 }
-function isPlainObject(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 function mergeDeep(defaults, options) {
   const result = Object.assign({}, defaults);
@@ -37022,8 +37079,8 @@ function removeUndefinedProperties(obj2) {
 }
 function merge2(defaults, route2, options) {
   if (typeof route2 === "string") {
-    let [method, url] = route2.split(" ");
-    options = Object.assign(url ? { method, url } : { url: method }, options);
+    let [method, url2] = route2.split(" ");
+    options = Object.assign(url2 ? { method, url: url2 } : { url: method }, options);
   } else {
     options = Object.assign({}, route2);
   }
@@ -37041,13 +37098,13 @@ function merge2(defaults, route2, options) {
   }
   return mergedOptions;
 }
-function addQueryParameters(url, parameters) {
-  const separator = /\?/.test(url) ? "&" : "?";
+function addQueryParameters(url2, parameters) {
+  const separator = /\?/.test(url2) ? "&" : "?";
   const names = Object.keys(parameters);
   if (names.length === 0) {
-    return url;
+    return url2;
   }
-  return url + separator + names.map((name) => {
+  return url2 + separator + names.map((name) => {
     if (name === "q") {
       return "q=" + parameters.q.split("+").map(encodeURIComponent).join("+");
     }
@@ -37057,8 +37114,8 @@ function addQueryParameters(url, parameters) {
 function removeNonChars(variableName) {
   return variableName.replace(/(?:^\W+)|(?:(?<!\W)\W+$)/g, "").split(/,/);
 }
-function extractUrlVariableNames(url) {
-  const matches3 = url.match(urlVariableRegex);
+function extractUrlVariableNames(url2) {
+  const matches3 = url2.match(urlVariableRegex);
   if (!matches3) {
     return [];
   }
@@ -37086,57 +37143,57 @@ function encodeUnreserved(str3) {
     return "%" + c.charCodeAt(0).toString(16).toUpperCase();
   });
 }
-function encodeValue(operator, value, key2) {
-  value = operator === "+" || operator === "#" ? encodeReserved(value) : encodeUnreserved(value);
+function encodeValue(operator, value2, key2) {
+  value2 = operator === "+" || operator === "#" ? encodeReserved(value2) : encodeUnreserved(value2);
   if (key2) {
-    return encodeUnreserved(key2) + "=" + value;
+    return encodeUnreserved(key2) + "=" + value2;
   } else {
-    return value;
+    return value2;
   }
 }
-function isDefined(value) {
-  return value !== void 0 && value !== null;
+function isDefined(value2) {
+  return value2 !== void 0 && value2 !== null;
 }
 function isKeyOperator(operator) {
   return operator === ";" || operator === "&" || operator === "?";
 }
 function getValues(context, operator, key2, modifier) {
-  var value = context[key2], result = [];
-  if (isDefined(value) && value !== "") {
-    if (typeof value === "string" || typeof value === "number" || typeof value === "bigint" || typeof value === "boolean") {
-      value = value.toString();
+  var value2 = context[key2], result = [];
+  if (isDefined(value2) && value2 !== "") {
+    if (typeof value2 === "string" || typeof value2 === "number" || typeof value2 === "bigint" || typeof value2 === "boolean") {
+      value2 = value2.toString();
       if (modifier && modifier !== "*") {
-        value = value.substring(0, parseInt(modifier, 10));
+        value2 = value2.substring(0, parseInt(modifier, 10));
       }
       result.push(
-        encodeValue(operator, value, isKeyOperator(operator) ? key2 : "")
+        encodeValue(operator, value2, isKeyOperator(operator) ? key2 : "")
       );
     } else {
       if (modifier === "*") {
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
             result.push(
-              encodeValue(operator, value2, isKeyOperator(operator) ? key2 : "")
+              encodeValue(operator, value22, isKeyOperator(operator) ? key2 : "")
             );
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
-              result.push(encodeValue(operator, value[k], k));
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
+              result.push(encodeValue(operator, value2[k], k));
             }
           });
         }
       } else {
         const tmp = [];
-        if (Array.isArray(value)) {
-          value.filter(isDefined).forEach(function(value2) {
-            tmp.push(encodeValue(operator, value2));
+        if (Array.isArray(value2)) {
+          value2.filter(isDefined).forEach(function(value22) {
+            tmp.push(encodeValue(operator, value22));
           });
         } else {
-          Object.keys(value).forEach(function(k) {
-            if (isDefined(value[k])) {
+          Object.keys(value2).forEach(function(k) {
+            if (isDefined(value2[k])) {
               tmp.push(encodeUnreserved(k));
-              tmp.push(encodeValue(operator, value[k].toString()));
+              tmp.push(encodeValue(operator, value2[k].toString()));
             }
           });
         }
@@ -37149,12 +37206,12 @@ function getValues(context, operator, key2, modifier) {
     }
   } else {
     if (operator === ";") {
-      if (isDefined(value)) {
+      if (isDefined(value2)) {
         result.push(encodeUnreserved(key2));
       }
-    } else if (value === "" && (operator === "&" || operator === "?")) {
+    } else if (value2 === "" && (operator === "&" || operator === "?")) {
       result.push(encodeUnreserved(key2) + "=");
-    } else if (value === "") {
+    } else if (value2 === "") {
       result.push("");
     }
   }
@@ -37205,7 +37262,7 @@ function expand(template, context) {
 }
 function parse2(options) {
   let method = options.method.toUpperCase();
-  let url = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
+  let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers2 = Object.assign({}, options.headers);
   let body;
   let parameters = omit(options, [
@@ -37216,10 +37273,10 @@ function parse2(options) {
     "request",
     "mediaType"
   ]);
-  const urlVariableNames = extractUrlVariableNames(url);
-  url = parseUrl(url).expand(parameters);
-  if (!/^http/.test(url)) {
-    url = options.baseUrl + url;
+  const urlVariableNames = extractUrlVariableNames(url2);
+  url2 = parseUrl(url2).expand(parameters);
+  if (!/^http/.test(url2)) {
+    url2 = options.baseUrl + url2;
   }
   const omittedParameters = Object.keys(options).filter((option) => urlVariableNames.includes(option)).concat("baseUrl");
   const remainingParameters = omit(parameters, omittedParameters);
@@ -37233,7 +37290,7 @@ function parse2(options) {
         )
       ).join(",");
     }
-    if (url.endsWith("/graphql")) {
+    if (url2.endsWith("/graphql")) {
       if (options.mediaType.previews?.length) {
         const previewsFromAcceptHeader = headers2.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
         headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview2) => {
@@ -37244,7 +37301,7 @@ function parse2(options) {
     }
   }
   if (["GET", "HEAD"].includes(method)) {
-    url = addQueryParameters(url, remainingParameters);
+    url2 = addQueryParameters(url2, remainingParameters);
   } else {
     if ("data" in remainingParameters) {
       body = remainingParameters.data;
@@ -37261,7 +37318,7 @@ function parse2(options) {
     body = "";
   }
   return Object.assign(
-    { method, url, headers: headers2 },
+    { method, url: url2, headers: headers2 },
     typeof body !== "undefined" ? { body } : null,
     options.request ? { request: options.request } : null
   );
@@ -37373,20 +37430,20 @@ var require_dist3 = __commonJS({
             index = skipOWS(header3, index + 1, len);
             if (index < len && header3.charCodeAt(index) === DQUOTE) {
               index++;
-              let value = "";
+              let value2 = "";
               while (index < len) {
                 const code2 = header3.charCodeAt(index++);
                 if (code2 === DQUOTE) {
                   index = skipValue(header3, index, len, stopChar);
                   if (parameters[key2] === void 0)
-                    parameters[key2] = value;
+                    parameters[key2] = value2;
                   break;
                 }
                 if (code2 === BSLASH && index < len) {
-                  value += header3[index++];
+                  value2 += header3[index++];
                   continue;
                 }
-                value += String.fromCharCode(code2);
+                value2 += String.fromCharCode(code2);
               }
               continue parameter;
             }
@@ -37608,12 +37665,12 @@ var init_json_with_bigint = __esm({
       }
       return chunks.join("");
     };
-    JSONStringify = (value, replacer, space) => {
+    JSONStringify = (value2, replacer, space) => {
       try {
         const supportsRawJSON = "rawJSON" in JSON;
         if (supportsRawJSON) {
           return originalStringify(
-            value,
+            value2,
             (key2, val) => {
               if (typeof val === "bigint") return JSON.rawJSON(val.toString());
               const hasFunctionReplacer = typeof replacer === "function";
@@ -37625,9 +37682,9 @@ var init_json_with_bigint = __esm({
             space
           );
         }
-        if (!value) return originalStringify(value, replacer, space);
+        if (!value2) return originalStringify(value2, replacer, space);
         const convertedToCustomJSON = originalStringify(
-          value,
+          value2,
           (key2, val) => {
             const isNoise = typeof val === "string" && noiseValue.test(val);
             if (isNoise) return val.toString() + "n";
@@ -37648,7 +37705,7 @@ var init_json_with_bigint = __esm({
         return denoisedJSON;
       } catch (error7) {
         if (error7 instanceof RangeError) {
-          const convertedJSON = stringifyIteratively(value, replacer, space);
+          const convertedJSON = stringifyIteratively(value2, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
           if (supportsRawJSON) return convertedJSON;
@@ -37676,26 +37733,26 @@ var init_json_with_bigint = __esm({
         return false;
       }
     };
-    convertMarkedBigIntsReviver = (key2, value, context, userReviver) => {
-      const isCustomFormatBigInt = typeof value === "string" && customFormat.test(value);
-      if (isCustomFormatBigInt) return BigInt(value.slice(0, -1));
-      const isNoiseValue = typeof value === "string" && noiseValue.test(value);
-      if (isNoiseValue) return value.slice(0, -1);
+    convertMarkedBigIntsReviver = (key2, value2, context, userReviver) => {
+      const isCustomFormatBigInt = typeof value2 === "string" && customFormat.test(value2);
+      if (isCustomFormatBigInt) return BigInt(value2.slice(0, -1));
+      const isNoiseValue = typeof value2 === "string" && noiseValue.test(value2);
+      if (isNoiseValue) return value2.slice(0, -1);
       const hasUserReviver = typeof userReviver === "function";
-      if (!hasUserReviver) return value;
-      return userReviver(key2, value, context);
+      if (!hasUserReviver) return value2;
+      return userReviver(key2, value2, context);
     };
     JSONParseV2 = (text2, reviver) => {
-      return JSON.parse(text2, (key2, value, context) => {
-        const isNumber = typeof value === "number";
-        const isOutOfBounds = value > Number.MAX_SAFE_INTEGER || value < Number.MIN_SAFE_INTEGER;
+      return JSON.parse(text2, (key2, value2, context) => {
+        const isNumber = typeof value2 === "number";
+        const isOutOfBounds = value2 > Number.MAX_SAFE_INTEGER || value2 < Number.MIN_SAFE_INTEGER;
         const isBigNumber = isNumber && isOutOfBounds;
         const isInt = context && intRegex.test(context.source);
         const isBigInt = isBigNumber && isInt;
         if (isBigInt) return BigInt(context.source);
         const hasCustomReviver = typeof reviver === "function";
-        if (!hasCustomReviver) return value;
-        return reviver(key2, value, context);
+        if (!hasCustomReviver) return value2;
+        return reviver(key2, value2, context);
       });
     };
     MAX_INT = Number.MAX_SAFE_INTEGER.toString();
@@ -37709,35 +37766,35 @@ var init_json_with_bigint = __esm({
         const node = stack[stack.length - 1];
         if (!node.visited) {
           node.visited = true;
-          const value = node.parent[node.key];
-          const isComplexObject = value !== null && typeof value === "object";
+          const value2 = node.parent[node.key];
+          const isComplexObject = value2 !== null && typeof value2 === "object";
           if (isComplexObject) {
-            const keys = Object.keys(value);
+            const keys = Object.keys(value2);
             for (let i = keys.length - 1; i >= 0; i--) {
-              stack.push({ parent: value, key: keys[i], visited: false });
+              stack.push({ parent: value2, key: keys[i], visited: false });
             }
           }
         } else {
           const { parent, key: key2 } = node;
-          let value = parent[key2];
-          if (typeof value === "string") {
-            const isCustomFormatBigInt = customFormat.test(value);
+          let value2 = parent[key2];
+          if (typeof value2 === "string") {
+            const isCustomFormatBigInt = customFormat.test(value2);
             if (isCustomFormatBigInt) {
-              value = BigInt(value.slice(0, -1));
+              value2 = BigInt(value2.slice(0, -1));
             } else {
-              const isNoise = noiseValue.test(value);
-              if (isNoise) value = value.slice(0, -1);
+              const isNoise = noiseValue.test(value2);
+              if (isNoise) value2 = value2.slice(0, -1);
             }
           }
           const hasUserReviver = typeof userReviver === "function";
           if (hasUserReviver) {
-            value = userReviver.call(parent, key2, value);
+            value2 = userReviver.call(parent, key2, value2);
           }
-          const isDeleted = value === void 0;
+          const isDeleted = value2 === void 0;
           if (isDeleted) {
             delete parent[key2];
           } else {
-            parent[key2] = value;
+            parent[key2] = value2;
           }
           stack.pop();
         }
@@ -37766,7 +37823,7 @@ var init_json_with_bigint = __esm({
         const serializedData = serializeBigInts(text2);
         return originalParse(
           serializedData,
-          (key2, value, context) => convertMarkedBigIntsReviver(key2, value, context, reviver)
+          (key2, value2, context) => convertMarkedBigIntsReviver(key2, value2, context, reviver)
         );
       } catch (error7) {
         if (error7 instanceof RangeError) {
@@ -37781,13 +37838,13 @@ var init_json_with_bigint = __esm({
 });
 
 // node_modules/@octokit/request/dist-bundle/index.js
-function isPlainObject2(value) {
-  if (typeof value !== "object" || value === null) return false;
-  if (Object.prototype.toString.call(value) !== "[object Object]") return false;
-  const proto = Object.getPrototypeOf(value);
+function isPlainObject2(value2) {
+  if (typeof value2 !== "object" || value2 === null) return false;
+  if (Object.prototype.toString.call(value2) !== "[object Object]") return false;
+  const proto = Object.getPrototypeOf(value2);
   if (proto === null) return true;
   const Ctor = Object.prototype.hasOwnProperty.call(proto, "constructor") && proto.constructor;
-  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value);
+  return typeof Ctor === "function" && Ctor instanceof Ctor && Function.prototype.call(Ctor) === Function.prototype.call(value2);
 }
 async function fetchWrapper(requestOptions) {
   const fetch2 = requestOptions.request?.fetch || globalThis.fetch;
@@ -37800,9 +37857,9 @@ async function fetchWrapper(requestOptions) {
   const parseSuccessResponseBody = requestOptions.request?.parseSuccessResponseBody !== false;
   const body = isPlainObject2(requestOptions.body) || Array.isArray(requestOptions.body) ? JSONStringify(requestOptions.body) : requestOptions.body;
   const requestHeaders2 = Object.fromEntries(
-    Object.entries(requestOptions.headers).map(([name, value]) => [
+    Object.entries(requestOptions.headers).map(([name, value2]) => [
       name,
-      String(value)
+      String(value2)
     ])
   );
   let fetchResponse;
@@ -37840,13 +37897,13 @@ async function fetchWrapper(requestOptions) {
     throw requestError;
   }
   const status = fetchResponse.status;
-  const url = fetchResponse.url;
+  const url2 = fetchResponse.url;
   const responseHeaders = {};
-  for (const [key2, value] of fetchResponse.headers) {
-    responseHeaders[key2] = value;
+  for (const [key2, value2] of fetchResponse.headers) {
+    responseHeaders[key2] = value2;
   }
   const octokitResponse = {
-    url,
+    url: url2,
     status,
     headers: responseHeaders,
     data: ""
@@ -37977,9 +38034,9 @@ function _buildMessageForResponseErrors(data) {
   return `Request failed due to following response errors:
 ` + data.errors.map((e) => ` - ${e.message}`).join("\n");
 }
-function graphql(request22, query2, options) {
+function graphql(request22, query3, options) {
   if (options) {
-    if (typeof query2 === "string" && "query" in options) {
+    if (typeof query3 === "string" && "query" in options) {
       return Promise.reject(
         new Error(`[@octokit/graphql] "query" cannot be used as variable name`)
       );
@@ -37993,7 +38050,7 @@ function graphql(request22, query2, options) {
       );
     }
   }
-  const parsedOptions = typeof query2 === "string" ? Object.assign({ query: query2 }, options) : query2;
+  const parsedOptions = typeof query3 === "string" ? Object.assign({ query: query3 }, options) : query3;
   const requestOptions = Object.keys(
     parsedOptions
   ).reduce((result, key2) => {
@@ -38028,8 +38085,8 @@ function graphql(request22, query2, options) {
 }
 function withDefaults3(request22, newDefaults) {
   const newRequest = request22.defaults(newDefaults);
-  const newApi = (query2, options) => {
-    return graphql(newRequest, query2, options);
+  const newApi = (query3, options) => {
+    return graphql(newRequest, query3, options);
   };
   return Object.assign(newApi, {
     defaults: withDefaults3.bind(null, newRequest),
@@ -38365,31 +38422,31 @@ function iterator(octokit, route2, parameters) {
   const requestMethod = typeof route2 === "function" ? route2 : octokit.request;
   const method = options.method;
   const headers2 = options.headers;
-  let url = options.url;
+  let url2 = options.url;
   return {
     [Symbol.asyncIterator]: () => ({
       async next() {
-        if (!url) return { done: true };
+        if (!url2) return { done: true };
         try {
-          const response = await requestMethod({ method, url, headers: headers2 });
+          const response = await requestMethod({ method, url: url2, headers: headers2 });
           const normalizedResponse = normalizePaginatedListResponse(response);
-          url = ((normalizedResponse.headers.link || "").match(
+          url2 = ((normalizedResponse.headers.link || "").match(
             /<([^<>]+)>;\s*rel="next"/
           ) || [])[1];
-          if (!url && "total_commits" in normalizedResponse.data) {
+          if (!url2 && "total_commits" in normalizedResponse.data) {
             const parsedUrl = new URL(normalizedResponse.url);
             const params = parsedUrl.searchParams;
             const page = parseInt(params.get("page") || "1", 10);
             const per_page = parseInt(params.get("per_page") || "250", 10);
             if (page * per_page < normalizedResponse.data.total_commits) {
               params.set("page", String(page + 1));
-              url = parsedUrl.toString();
+              url2 = parsedUrl.toString();
             }
           }
           return { value: normalizedResponse };
         } catch (error7) {
           if (error7.status !== 409) throw error7;
-          url = "";
+          url2 = "";
           return {
             value: {
               status: 200,
@@ -40812,11 +40869,11 @@ var init_endpoints_to_methods = __esm({
     for (const [scope, endpoints] of Object.entries(endpoints_default)) {
       for (const [methodName, endpoint2] of Object.entries(endpoints)) {
         const [route2, defaults, decorations] = endpoint2;
-        const [method, url] = route2.split(/ /);
+        const [method, url2] = route2.split(/ /);
         const endpointDefaults = Object.assign(
           {
             method,
-            url
+            url: url2
           },
           defaults
         );
@@ -40855,8 +40912,8 @@ var init_endpoints_to_methods = __esm({
       ownKeys({ scope }) {
         return [...endpointMethodsMap.get(scope).keys()];
       },
-      set(target, methodName, value) {
-        return target.cache[methodName] = value;
+      set(target, methodName, value2) {
+        return target.cache[methodName] = value2;
       },
       get({ octokit, scope, cache: cache2 }, methodName) {
         if (cache2[methodName]) {
@@ -41358,8 +41415,8 @@ function zsh(bin, commands) {
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const zdesc = (s) => s.replace(/([[\]:\\])/g, "\\$1");
   const spec = (o) => flags2(o).map((f) => {
-    const value = o.argChoices ? `:value:(${o.argChoices.join(" ")})` : takesValue(o) ? ":value:_files" : "";
-    return quote(`${f}[${zdesc(o.description)}]${value}`);
+    const value2 = o.argChoices ? `:value:(${o.argChoices.join(" ")})` : takesValue(o) ? ":value:_files" : "";
+    return quote(`${f}[${zdesc(o.description)}]${value2}`);
   });
   const cases = commands.map(
     (c) => `    ${c.name}) _arguments ${[...c.options.flatMap(spec), quote("*:app or directory:_files")].join(" ")} ;;`
@@ -41868,26 +41925,26 @@ function applyReviver(reviver, obj2, key2, val) {
 }
 
 // node_modules/yaml/browser/dist/nodes/toJS.js
-function toJS(value, arg, ctx) {
-  if (Array.isArray(value))
-    return value.map((v, i) => toJS(v, String(i), ctx));
-  if (value && typeof value.toJSON === "function") {
-    if (!ctx || !hasAnchor(value))
-      return value.toJSON(arg, ctx);
+function toJS(value2, arg, ctx) {
+  if (Array.isArray(value2))
+    return value2.map((v, i) => toJS(v, String(i), ctx));
+  if (value2 && typeof value2.toJSON === "function") {
+    if (!ctx || !hasAnchor(value2))
+      return value2.toJSON(arg, ctx);
     const data = { aliasCount: 0, count: 1, res: void 0 };
-    ctx.anchors.set(value, data);
+    ctx.anchors.set(value2, data);
     ctx.onCreate = (res2) => {
       data.res = res2;
       delete ctx.onCreate;
     };
-    const res = value.toJSON(arg, ctx);
+    const res = value2.toJSON(arg, ctx);
     if (ctx.onCreate)
       ctx.onCreate(res);
     return res;
   }
-  if (typeof value === "bigint" && !ctx?.keep)
-    return Number(value);
-  return value;
+  if (typeof value2 === "bigint" && !ctx?.keep)
+    return Number(value2);
+  return value2;
 }
 
 // node_modules/yaml/browser/dist/nodes/Node.js
@@ -42030,11 +42087,11 @@ function getAliasCount(doc, node, anchors) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Scalar.js
-var isScalarValue = (value) => !value || typeof value !== "function" && typeof value !== "object";
+var isScalarValue = (value2) => !value2 || typeof value2 !== "function" && typeof value2 !== "object";
 var Scalar = class extends NodeBase {
-  constructor(value) {
+  constructor(value2) {
     super(SCALAR);
-    this.value = value;
+    this.value = value2;
   }
   toJSON(arg, ctx) {
     return ctx?.keep ? this.value : toJS(this.value, arg, ctx);
@@ -42051,7 +42108,7 @@ Scalar.QUOTE_SINGLE = "QUOTE_SINGLE";
 
 // node_modules/yaml/browser/dist/doc/createNode.js
 var defaultTagPrefix = "tag:yaml.org,2002:";
-function findTagObject(value, tagName, tags) {
+function findTagObject(value2, tagName, tags) {
   if (tagName) {
     const match = tags.filter((t) => t.tag === tagName);
     const tagObj = match.find((t) => !t.format) ?? match[0];
@@ -42059,53 +42116,53 @@ function findTagObject(value, tagName, tags) {
       throw new Error(`Tag ${tagName} not found`);
     return tagObj;
   }
-  return tags.find((t) => t.identify?.(value) && !t.format);
+  return tags.find((t) => t.identify?.(value2) && !t.format);
 }
-function createNode(value, tagName, ctx) {
-  if (isDocument(value))
-    value = value.contents;
-  if (isNode(value))
-    return value;
-  if (isPair(value)) {
+function createNode(value2, tagName, ctx) {
+  if (isDocument(value2))
+    value2 = value2.contents;
+  if (isNode(value2))
+    return value2;
+  if (isPair(value2)) {
     const map3 = ctx.schema[MAP].createNode?.(ctx.schema, null, ctx);
-    map3.items.push(value);
+    map3.items.push(value2);
     return map3;
   }
-  if (value instanceof String || value instanceof Number || value instanceof Boolean || typeof BigInt !== "undefined" && value instanceof BigInt) {
-    value = value.valueOf();
+  if (value2 instanceof String || value2 instanceof Number || value2 instanceof Boolean || typeof BigInt !== "undefined" && value2 instanceof BigInt) {
+    value2 = value2.valueOf();
   }
   const { aliasDuplicateObjects, onAnchor, onTagObj, schema: schema4, sourceObjects } = ctx;
   let ref = void 0;
-  if (aliasDuplicateObjects && value && typeof value === "object") {
-    ref = sourceObjects.get(value);
+  if (aliasDuplicateObjects && value2 && typeof value2 === "object") {
+    ref = sourceObjects.get(value2);
     if (ref) {
-      ref.anchor ?? (ref.anchor = onAnchor(value));
+      ref.anchor ?? (ref.anchor = onAnchor(value2));
       return new Alias(ref.anchor);
     } else {
       ref = { anchor: null, node: null };
-      sourceObjects.set(value, ref);
+      sourceObjects.set(value2, ref);
     }
   }
   if (tagName?.startsWith("!!"))
     tagName = defaultTagPrefix + tagName.slice(2);
-  let tagObj = findTagObject(value, tagName, schema4.tags);
+  let tagObj = findTagObject(value2, tagName, schema4.tags);
   if (!tagObj) {
-    if (value && typeof value.toJSON === "function") {
-      value = value.toJSON();
+    if (value2 && typeof value2.toJSON === "function") {
+      value2 = value2.toJSON();
     }
-    if (!value || typeof value !== "object") {
-      const node2 = new Scalar(value);
+    if (!value2 || typeof value2 !== "object") {
+      const node2 = new Scalar(value2);
       if (ref)
         ref.node = node2;
       return node2;
     }
-    tagObj = value instanceof Map ? schema4[MAP] : Symbol.iterator in Object(value) ? schema4[SEQ] : schema4[MAP];
+    tagObj = value2 instanceof Map ? schema4[MAP] : Symbol.iterator in Object(value2) ? schema4[SEQ] : schema4[MAP];
   }
   if (onTagObj) {
     onTagObj(tagObj);
     delete ctx.onTagObj;
   }
-  const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value, ctx) : new Scalar(value);
+  const node = tagObj?.createNode ? tagObj.createNode(ctx.schema, value2, ctx) : typeof tagObj?.nodeClass?.from === "function" ? tagObj.nodeClass.from(ctx.schema, value2, ctx) : new Scalar(value2);
   if (tagName)
     node.tag = tagName;
   else if (!tagObj.default)
@@ -42116,8 +42173,8 @@ function createNode(value, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path35, value) {
-  let v = value;
+function collectionFromPath(schema4, path35, value2) {
+  let v = value2;
   for (let i = path35.length - 1; i >= 0; --i) {
     const k = path35[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
@@ -42168,16 +42225,16 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path35, value) {
+  addIn(path35, value2) {
     if (isEmptyPath(path35))
-      this.add(value);
+      this.add(value2);
     else {
       const [key2, ...rest] = path35;
       const node = this.get(key2, true);
       if (isCollection(node))
-        node.addIn(rest, value);
+        node.addIn(rest, value2);
       else if (node === void 0 && this.schema)
-        this.set(key2, collectionFromPath(this.schema, rest, value));
+        this.set(key2, collectionFromPath(this.schema, rest, value2));
       else
         throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
     }
@@ -42231,16 +42288,16 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path35, value) {
+  setIn(path35, value2) {
     const [key2, ...rest] = path35;
     if (rest.length === 0) {
-      this.set(key2, value);
+      this.set(key2, value2);
     } else {
       const node = this.get(key2, true);
       if (isCollection(node))
-        node.setIn(rest, value);
+        node.setIn(rest, value2);
       else if (node === void 0 && this.schema)
-        this.set(key2, collectionFromPath(this.schema, rest, value));
+        this.set(key2, collectionFromPath(this.schema, rest, value2));
       else
         throw new Error(`Expected YAML collection at ${key2}. Remaining path: ${rest}`);
     }
@@ -42408,13 +42465,13 @@ function lineLengthOverLimit(str3, lineWidth, indentLength) {
   }
   return true;
 }
-function doubleQuotedString(value, ctx) {
-  const json = JSON.stringify(value);
+function doubleQuotedString(value2, ctx) {
+  const json = JSON.stringify(value2);
   if (ctx.options.doubleQuotedAsJSON)
     return json;
   const { implicitKey } = ctx;
   const minMultiLineLength = ctx.options.doubleQuotedMinMultiLineLength;
-  const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
+  const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
   let str3 = "";
   let start2 = 0;
   for (let i = 0, ch = json[i]; ch; ch = json[++i]) {
@@ -42488,22 +42545,22 @@ function doubleQuotedString(value, ctx) {
   str3 = start2 ? str3 + json.slice(start2) : json;
   return implicitKey ? str3 : foldFlowLines(str3, indent, FOLD_QUOTED, getFoldOptions(ctx, false));
 }
-function singleQuotedString(value, ctx) {
-  if (ctx.options.singleQuote === false || ctx.implicitKey && value.includes("\n") || /[ \t]\n|\n[ \t]/.test(value))
-    return doubleQuotedString(value, ctx);
-  const indent = ctx.indent || (containsDocumentMarker(value) ? "  " : "");
-  const res = "'" + value.replace(/'/g, "''").replace(/\n+/g, `$&
+function singleQuotedString(value2, ctx) {
+  if (ctx.options.singleQuote === false || ctx.implicitKey && value2.includes("\n") || /[ \t]\n|\n[ \t]/.test(value2))
+    return doubleQuotedString(value2, ctx);
+  const indent = ctx.indent || (containsDocumentMarker(value2) ? "  " : "");
+  const res = "'" + value2.replace(/'/g, "''").replace(/\n+/g, `$&
 ${indent}`) + "'";
   return ctx.implicitKey ? res : foldFlowLines(res, indent, FOLD_FLOW, getFoldOptions(ctx, false));
 }
-function quotedString(value, ctx) {
+function quotedString(value2, ctx) {
   const { singleQuote } = ctx.options;
   let qs;
   if (singleQuote === false)
     qs = doubleQuotedString;
   else {
-    const hasDouble = value.includes('"');
-    const hasSingle = value.includes("'");
+    const hasDouble = value2.includes('"');
+    const hasSingle = value2.includes("'");
     if (hasDouble && !hasSingle)
       qs = singleQuotedString;
     else if (hasSingle && !hasDouble)
@@ -42511,7 +42568,7 @@ function quotedString(value, ctx) {
     else
       qs = singleQuote ? singleQuotedString : doubleQuotedString;
   }
-  return qs(value, ctx);
+  return qs(value2, ctx);
 }
 var blockEndNewlines;
 try {
@@ -42519,27 +42576,27 @@ try {
 } catch {
   blockEndNewlines = /\n+(?!\n|$)/g;
 }
-function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
+function blockString({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
   const { blockQuote, commentString, lineWidth } = ctx.options;
-  if (!blockQuote || /\n[\t ]+$/.test(value)) {
-    return quotedString(value, ctx);
+  if (!blockQuote || /\n[\t ]+$/.test(value2)) {
+    return quotedString(value2, ctx);
   }
-  const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value) ? "  " : "");
-  const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.BLOCK_FOLDED ? false : type === Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value, lineWidth, indent.length);
-  if (!value)
+  const indent = ctx.indent || (ctx.forceBlockIndent || containsDocumentMarker(value2) ? "  " : "");
+  const literal2 = blockQuote === "literal" ? true : blockQuote === "folded" || type === Scalar.BLOCK_FOLDED ? false : type === Scalar.BLOCK_LITERAL ? true : !lineLengthOverLimit(value2, lineWidth, indent.length);
+  if (!value2)
     return literal2 ? "|\n" : ">\n";
   let chomp;
   let endStart;
-  for (endStart = value.length; endStart > 0; --endStart) {
-    const ch = value[endStart - 1];
+  for (endStart = value2.length; endStart > 0; --endStart) {
+    const ch = value2[endStart - 1];
     if (ch !== "\n" && ch !== "	" && ch !== " ")
       break;
   }
-  let end = value.substring(endStart);
+  let end = value2.substring(endStart);
   const endNlPos = end.indexOf("\n");
   if (endNlPos === -1) {
     chomp = "-";
-  } else if (value === end || endNlPos !== end.length - 1) {
+  } else if (value2 === end || endNlPos !== end.length - 1) {
     chomp = "+";
     if (onChompKeep)
       onChompKeep();
@@ -42547,7 +42604,7 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
     chomp = "";
   }
   if (end) {
-    value = value.slice(0, -end.length);
+    value2 = value2.slice(0, -end.length);
     if (end[end.length - 1] === "\n")
       end = end.slice(0, -1);
     end = end.replace(blockEndNewlines, `$&${indent}`);
@@ -42555,8 +42612,8 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
   let startWithSpace = false;
   let startEnd;
   let startNlPos = -1;
-  for (startEnd = 0; startEnd < value.length; ++startEnd) {
-    const ch = value[startEnd];
+  for (startEnd = 0; startEnd < value2.length; ++startEnd) {
+    const ch = value2[startEnd];
     if (ch === " ")
       startWithSpace = true;
     else if (ch === "\n")
@@ -42564,9 +42621,9 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
     else
       break;
   }
-  let start2 = value.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
+  let start2 = value2.substring(0, startNlPos < startEnd ? startNlPos + 1 : startEnd);
   if (start2) {
-    value = value.substring(start2.length);
+    value2 = value2.substring(start2.length);
     start2 = start2.replace(/\n+/g, `$&${indent}`);
   }
   const indentSize = indent ? "2" : "1";
@@ -42577,7 +42634,7 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
       onComment();
   }
   if (!literal2) {
-    const foldedValue = value.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
+    const foldedValue = value2.replace(/\n+/g, "\n$&").replace(/(?:^|\n)([\t ].*)(?:([\n\t ]*)\n(?![\n\t ]))?/g, "$1$2").replace(/\n+/g, `$&${indent}`);
     let literalFallback = false;
     const foldOptions = getFoldOptions(ctx, true);
     if (blockQuote !== "folded" && type !== Scalar.BLOCK_FOLDED) {
@@ -42590,37 +42647,37 @@ function blockString({ comment, type, value }, ctx, onComment, onChompKeep) {
       return `>${header3}
 ${indent}${body}`;
   }
-  value = value.replace(/\n+/g, `$&${indent}`);
+  value2 = value2.replace(/\n+/g, `$&${indent}`);
   return `|${header3}
-${indent}${start2}${value}${end}`;
+${indent}${start2}${value2}${end}`;
 }
 function plainString(item, ctx, onComment, onChompKeep) {
-  const { type, value } = item;
+  const { type, value: value2 } = item;
   const { actualString, implicitKey, indent, indentStep, inFlow } = ctx;
-  if (implicitKey && value.includes("\n") || inFlow && /[[\]{},]/.test(value)) {
-    return quotedString(value, ctx);
+  if (implicitKey && value2.includes("\n") || inFlow && /[[\]{},]/.test(value2)) {
+    return quotedString(value2, ctx);
   }
-  if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value)) {
-    return implicitKey || inFlow || !value.includes("\n") ? quotedString(value, ctx) : blockString(item, ctx, onComment, onChompKeep);
+  if (/^[\n\t ,[\]{}#&*!|>'"%@`]|^[?-]$|^[?-][ \t]|[\n:][ \t]|[ \t]\n|[\n\t ]#|[\n\t :]$/.test(value2)) {
+    return implicitKey || inFlow || !value2.includes("\n") ? quotedString(value2, ctx) : blockString(item, ctx, onComment, onChompKeep);
   }
-  if (!implicitKey && !inFlow && type !== Scalar.PLAIN && value.includes("\n")) {
+  if (!implicitKey && !inFlow && type !== Scalar.PLAIN && value2.includes("\n")) {
     return blockString(item, ctx, onComment, onChompKeep);
   }
-  if (containsDocumentMarker(value)) {
+  if (containsDocumentMarker(value2)) {
     if (indent === "") {
       ctx.forceBlockIndent = true;
       return blockString(item, ctx, onComment, onChompKeep);
     } else if (implicitKey && indent === indentStep) {
-      return quotedString(value, ctx);
+      return quotedString(value2, ctx);
     }
   }
-  const str3 = value.replace(/\n+/g, `$&
+  const str3 = value2.replace(/\n+/g, `$&
 ${indent}`);
   if (actualString) {
     const test = (tag) => tag.default && tag.tag !== "tag:yaml.org,2002:str" && tag.test?.test(str3);
     const { compat, tags } = ctx.doc.schema;
     if (tags.some(test) || compat?.some(test))
-      return quotedString(value, ctx);
+      return quotedString(value2, ctx);
   }
   return implicitKey ? str3 : foldFlowLines(str3, indent, FOLD_FLOW, getFoldOptions(ctx, false));
 }
@@ -42772,7 +42829,7 @@ ${ctx.indent}${str3}`;
 }
 
 // node_modules/yaml/browser/dist/stringify/stringifyPair.js
-function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
+function stringifyPair({ key: key2, value: value2 }, ctx, onComment, onChompKeep) {
   const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
   let keyComment = isNode(key2) && key2.comment || null;
   if (simpleKeys) {
@@ -42784,7 +42841,7 @@ function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
       throw new Error(msg);
     }
   }
-  let explicitKey = !simpleKeys && (!key2 || keyComment && value == null && !ctx.inFlow || isCollection(key2) || (isScalar(key2) ? key2.type === Scalar.BLOCK_FOLDED || key2.type === Scalar.BLOCK_LITERAL : typeof key2 === "object"));
+  let explicitKey = !simpleKeys && (!key2 || keyComment && value2 == null && !ctx.inFlow || isCollection(key2) || (isScalar(key2) ? key2.type === Scalar.BLOCK_FOLDED || key2.type === Scalar.BLOCK_LITERAL : typeof key2 === "object"));
   ctx = Object.assign({}, ctx, {
     allNullValues: false,
     implicitKey: !explicitKey && (simpleKeys || !allNullValues),
@@ -42799,12 +42856,12 @@ function stringifyPair({ key: key2, value }, ctx, onComment, onChompKeep) {
     explicitKey = true;
   }
   if (ctx.inFlow) {
-    if (allNullValues || value == null) {
+    if (allNullValues || value2 == null) {
       if (keyCommentDone && onComment)
         onComment();
       return str3 === "" ? "?" : explicitKey ? `? ${str3}` : str3;
     }
-  } else if (allNullValues && !simpleKeys || value == null && explicitKey) {
+  } else if (allNullValues && !simpleKeys || value2 == null && explicitKey) {
     str3 = `? ${str3}`;
     if (keyComment && !keyCommentDone) {
       str3 += lineComment(str3, ctx.indent, commentString(keyComment));
@@ -42825,26 +42882,26 @@ ${indent}:`;
       str3 += lineComment(str3, ctx.indent, commentString(keyComment));
   }
   let vsb, vcb, valueComment;
-  if (isNode(value)) {
-    vsb = !!value.spaceBefore;
-    vcb = value.commentBefore;
-    valueComment = value.comment;
+  if (isNode(value2)) {
+    vsb = !!value2.spaceBefore;
+    vcb = value2.commentBefore;
+    valueComment = value2.comment;
   } else {
     vsb = false;
     vcb = null;
     valueComment = null;
-    if (value && typeof value === "object")
-      value = doc.createNode(value);
+    if (value2 && typeof value2 === "object")
+      value2 = doc.createNode(value2);
   }
   ctx.implicitKey = false;
-  if (!explicitKey && !keyComment && isScalar(value))
+  if (!explicitKey && !keyComment && isScalar(value2))
     ctx.indentAtStart = str3.length + 1;
   chompKeep = false;
-  if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && isSeq(value) && !value.flow && !value.tag && !value.anchor) {
+  if (!indentSeq && indentStep.length >= 2 && !ctx.inFlow && !explicitKey && isSeq(value2) && !value2.flow && !value2.tag && !value2.anchor) {
     ctx.indent = ctx.indent.substring(2);
   }
   let valueCommentDone = false;
-  const valueStr = stringify(value, ctx, () => valueCommentDone = true, () => chompKeep = true);
+  const valueStr = stringify(value2, ctx, () => valueCommentDone = true, () => chompKeep = true);
   let ws = " ";
   if (keyComment || vsb || vcb) {
     ws = vsb ? "\n" : "";
@@ -42860,11 +42917,11 @@ ${indentComment(cs, ctx.indent)}`;
       ws += `
 ${ctx.indent}`;
     }
-  } else if (!explicitKey && isCollection(value)) {
+  } else if (!explicitKey && isCollection(value2)) {
     const vs0 = valueStr[0];
     const nl0 = valueStr.indexOf("\n");
     const hasNewline = nl0 !== -1;
-    const flow = ctx.inFlow ?? value.flow ?? value.items.length === 0;
+    const flow = ctx.inFlow ?? value2.flow ?? value2.items.length === 0;
     if (hasNewline || !flow) {
       let hasPropsLine = false;
       if (hasNewline && (vs0 === "&" || vs0 === "!")) {
@@ -42904,7 +42961,7 @@ function warn(logLevel, warning) {
 // node_modules/yaml/browser/dist/schema/yaml-1.1/merge.js
 var MERGE_KEY = "<<";
 var merge = {
-  identify: (value) => value === MERGE_KEY || typeof value === "symbol" && value.description === MERGE_KEY,
+  identify: (value2) => value2 === MERGE_KEY || typeof value2 === "symbol" && value2.description === MERGE_KEY,
   default: "key",
   tag: "tag:yaml.org,2002:merge",
   test: /^<<$/,
@@ -42914,8 +42971,8 @@ var merge = {
   stringify: () => MERGE_KEY
 };
 var isMergeKey = (ctx, key2) => (merge.identify(key2) || isScalar(key2) && (!key2.type || key2.type === Scalar.PLAIN) && merge.identify(key2.value)) && ctx?.doc.schema.tags.some((tag) => tag.tag === merge.tag && tag.default);
-function addMergeToJSMap(ctx, map3, value) {
-  const source = resolveAliasValue(ctx, value);
+function addMergeToJSMap(ctx, map3, value2) {
+  const source = resolveAliasValue(ctx, value2);
   if (isSeq(source))
     for (const it of source.items)
       mergeValue(ctx, map3, it);
@@ -42925,20 +42982,20 @@ function addMergeToJSMap(ctx, map3, value) {
   else
     mergeValue(ctx, map3, source);
 }
-function mergeValue(ctx, map3, value) {
-  const source = resolveAliasValue(ctx, value);
+function mergeValue(ctx, map3, value2) {
+  const source = resolveAliasValue(ctx, value2);
   if (!isMap(source))
     throw new Error("Merge sources must be maps or map aliases");
   const srcMap = source.toJSON(null, ctx, Map);
-  for (const [key2, value2] of srcMap) {
+  for (const [key2, value3] of srcMap) {
     if (map3 instanceof Map) {
       if (!map3.has(key2))
-        map3.set(key2, value2);
+        map3.set(key2, value3);
     } else if (map3 instanceof Set) {
       map3.add(key2);
     } else if (!Object.prototype.hasOwnProperty.call(map3, key2)) {
       Object.defineProperty(map3, key2, {
-        value: value2,
+        value: value3,
         writable: true,
         enumerable: true,
         configurable: true
@@ -42947,25 +43004,25 @@ function mergeValue(ctx, map3, value) {
   }
   return map3;
 }
-function resolveAliasValue(ctx, value) {
-  return ctx && isAlias(value) ? value.resolve(ctx.doc, ctx) : value;
+function resolveAliasValue(ctx, value2) {
+  return ctx && isAlias(value2) ? value2.resolve(ctx.doc, ctx) : value2;
 }
 
 // node_modules/yaml/browser/dist/nodes/addPairToJSMap.js
-function addPairToJSMap(ctx, map3, { key: key2, value }) {
+function addPairToJSMap(ctx, map3, { key: key2, value: value2 }) {
   if (isNode(key2) && key2.addToJSMap)
-    key2.addToJSMap(ctx, map3, value);
+    key2.addToJSMap(ctx, map3, value2);
   else if (isMergeKey(ctx, key2))
-    addMergeToJSMap(ctx, map3, value);
+    addMergeToJSMap(ctx, map3, value2);
   else {
     const jsKey = toJS(key2, "", ctx);
     if (map3 instanceof Map) {
-      map3.set(jsKey, toJS(value, jsKey, ctx));
+      map3.set(jsKey, toJS(value2, jsKey, ctx));
     } else if (map3 instanceof Set) {
       map3.add(jsKey);
     } else {
       const stringKey = stringifyKey(key2, jsKey, ctx);
-      const jsValue = toJS(value, stringKey, ctx);
+      const jsValue = toJS(value2, stringKey, ctx);
       if (stringKey in map3)
         Object.defineProperty(map3, stringKey, {
           value: jsValue,
@@ -43005,24 +43062,24 @@ function stringifyKey(key2, jsKey, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Pair.js
-function createPair(key2, value, ctx) {
+function createPair(key2, value2, ctx) {
   const k = createNode(key2, void 0, ctx);
-  const v = createNode(value, void 0, ctx);
+  const v = createNode(value2, void 0, ctx);
   return new Pair(k, v);
 }
 var Pair = class _Pair {
-  constructor(key2, value = null) {
+  constructor(key2, value2 = null) {
     Object.defineProperty(this, NODE_TYPE, { value: PAIR });
     this.key = key2;
-    this.value = value;
+    this.value = value2;
   }
   clone(schema4) {
-    let { key: key2, value } = this;
+    let { key: key2, value: value2 } = this;
     if (isNode(key2))
       key2 = key2.clone(schema4);
-    if (isNode(value))
-      value = value.clone(schema4);
-    return new _Pair(key2, value);
+    if (isNode(value2))
+      value2 = value2.clone(schema4);
+    return new _Pair(key2, value2);
   }
   toJSON(_, ctx) {
     const pair = ctx?.mapAsMap ? /* @__PURE__ */ new Map() : {};
@@ -43203,17 +43260,17 @@ var YAMLMap = class extends Collection {
   static from(schema4, obj2, ctx) {
     const { keepUndefined, replacer } = ctx;
     const map3 = new this(schema4);
-    const add = (key2, value) => {
+    const add = (key2, value2) => {
       if (typeof replacer === "function")
-        value = replacer.call(obj2, key2, value);
+        value2 = replacer.call(obj2, key2, value2);
       else if (Array.isArray(replacer) && !replacer.includes(key2))
         return;
-      if (value !== void 0 || keepUndefined)
-        map3.items.push(createPair(key2, value, ctx));
+      if (value2 !== void 0 || keepUndefined)
+        map3.items.push(createPair(key2, value2, ctx));
     };
     if (obj2 instanceof Map) {
-      for (const [key2, value] of obj2)
-        add(key2, value);
+      for (const [key2, value2] of obj2)
+        add(key2, value2);
     } else if (obj2 && typeof obj2 === "object") {
       for (const key2 of Object.keys(obj2))
         add(key2, obj2[key2]);
@@ -43271,8 +43328,8 @@ var YAMLMap = class extends Collection {
   has(key2) {
     return !!findPair(this.items, key2);
   }
-  set(key2, value) {
-    this.add(new Pair(key2, value), true);
+  set(key2, value2) {
+    this.add(new Pair(key2, value2), true);
   }
   /**
    * @param ctx - Conversion context, originally set in Document#toJS()
@@ -43329,8 +43386,8 @@ var YAMLSeq = class extends Collection {
     super(SEQ, schema4);
     this.items = [];
   }
-  add(value) {
-    this.items.push(value);
+  add(value2) {
+    this.items.push(value2);
   }
   /**
    * Removes a value from the collection.
@@ -43371,15 +43428,15 @@ var YAMLSeq = class extends Collection {
    * If `key` does not contain a representation of an integer, this will throw.
    * It may be wrapped in a `Scalar`.
    */
-  set(key2, value) {
+  set(key2, value2) {
     const idx = asItemIndex(key2);
     if (typeof idx !== "number")
       throw new Error(`Expected a valid index, not ${key2}.`);
     const prev = this.items[idx];
-    if (isScalar(prev) && isScalarValue(value))
-      prev.value = value;
+    if (isScalar(prev) && isScalarValue(value2))
+      prev.value = value2;
     else
-      this.items[idx] = value;
+      this.items[idx] = value2;
   }
   toJSON(_, ctx) {
     const seq2 = [];
@@ -43440,7 +43497,7 @@ var seq = {
 
 // node_modules/yaml/browser/dist/schema/common/string.js
 var string = {
-  identify: (value) => typeof value === "string",
+  identify: (value2) => typeof value2 === "string",
   default: true,
   tag: "tag:yaml.org,2002:str",
   resolve: (str3) => str3,
@@ -43452,7 +43509,7 @@ var string = {
 
 // node_modules/yaml/browser/dist/schema/common/null.js
 var nullTag = {
-  identify: (value) => value == null,
+  identify: (value2) => value2 == null,
   createNode: () => new Scalar(null),
   default: true,
   tag: "tag:yaml.org,2002:null",
@@ -43463,29 +43520,29 @@ var nullTag = {
 
 // node_modules/yaml/browser/dist/schema/core/bool.js
 var boolTag = {
-  identify: (value) => typeof value === "boolean",
+  identify: (value2) => typeof value2 === "boolean",
   default: true,
   tag: "tag:yaml.org,2002:bool",
   test: /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/,
   resolve: (str3) => new Scalar(str3[0] === "t" || str3[0] === "T"),
-  stringify({ source, value }, ctx) {
+  stringify({ source, value: value2 }, ctx) {
     if (source && boolTag.test.test(source)) {
       const sv = source[0] === "t" || source[0] === "T";
-      if (value === sv)
+      if (value2 === sv)
         return source;
     }
-    return value ? ctx.options.trueStr : ctx.options.falseStr;
+    return value2 ? ctx.options.trueStr : ctx.options.falseStr;
   }
 };
 
 // node_modules/yaml/browser/dist/stringify/stringifyNumber.js
-function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
-  if (typeof value === "bigint")
-    return String(value);
-  const num3 = typeof value === "number" ? value : Number(value);
+function stringifyNumber({ format: format2, minFractionDigits, tag, value: value2 }) {
+  if (typeof value2 === "bigint")
+    return String(value2);
+  const num3 = typeof value2 === "number" ? value2 : Number(value2);
   if (!isFinite(num3))
     return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
-  let n = Object.is(value, -0) ? "-0" : JSON.stringify(value);
+  let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
   if (!format2 && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
     let i = n.indexOf(".");
     if (i < 0) {
@@ -43501,7 +43558,7 @@ function stringifyNumber({ format: format2, minFractionDigits, tag, value }) {
 
 // node_modules/yaml/browser/dist/schema/core/float.js
 var floatNaN = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -43509,7 +43566,7 @@ var floatNaN = {
   stringify: stringifyNumber
 };
 var floatExp = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   format: "EXP",
@@ -43521,7 +43578,7 @@ var floatExp = {
   }
 };
 var float = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   test: /^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/,
@@ -43536,16 +43593,16 @@ var float = {
 };
 
 // node_modules/yaml/browser/dist/schema/core/int.js
-var intIdentify = (value) => typeof value === "bigint" || Number.isInteger(value);
+var intIdentify = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
 var intResolve = (str3, offset, radix, { intAsBigInt }) => intAsBigInt ? BigInt(str3) : parseInt(str3.substring(offset), radix);
 function intStringify(node, radix, prefix) {
-  const { value } = node;
-  if (intIdentify(value) && value >= 0)
-    return prefix + value.toString(radix);
+  const { value: value2 } = node;
+  if (intIdentify(value2) && value2 >= 0)
+    return prefix + value2.toString(radix);
   return stringifyNumber(node);
 }
 var intOct = {
-  identify: (value) => intIdentify(value) && value >= 0,
+  identify: (value2) => intIdentify(value2) && value2 >= 0,
   default: true,
   tag: "tag:yaml.org,2002:int",
   format: "OCT",
@@ -43562,7 +43619,7 @@ var int = {
   stringify: stringifyNumber
 };
 var intHex = {
-  identify: (value) => intIdentify(value) && value >= 0,
+  identify: (value2) => intIdentify(value2) && value2 >= 0,
   default: true,
   tag: "tag:yaml.org,2002:int",
   format: "HEX",
@@ -43587,20 +43644,20 @@ var schema = [
 ];
 
 // node_modules/yaml/browser/dist/schema/json/schema.js
-function intIdentify2(value) {
-  return typeof value === "bigint" || Number.isInteger(value);
+function intIdentify2(value2) {
+  return typeof value2 === "bigint" || Number.isInteger(value2);
 }
-var stringifyJSON = ({ value }) => JSON.stringify(value);
+var stringifyJSON = ({ value: value2 }) => JSON.stringify(value2);
 var jsonScalars = [
   {
-    identify: (value) => typeof value === "string",
+    identify: (value2) => typeof value2 === "string",
     default: true,
     tag: "tag:yaml.org,2002:str",
     resolve: (str3) => str3,
     stringify: stringifyJSON
   },
   {
-    identify: (value) => value == null,
+    identify: (value2) => value2 == null,
     createNode: () => new Scalar(null),
     default: true,
     tag: "tag:yaml.org,2002:null",
@@ -43609,7 +43666,7 @@ var jsonScalars = [
     stringify: stringifyJSON
   },
   {
-    identify: (value) => typeof value === "boolean",
+    identify: (value2) => typeof value2 === "boolean",
     default: true,
     tag: "tag:yaml.org,2002:bool",
     test: /^true$|^false$/,
@@ -43622,10 +43679,10 @@ var jsonScalars = [
     tag: "tag:yaml.org,2002:int",
     test: /^-?(?:0|[1-9][0-9]*)$/,
     resolve: (str3, _onError, { intAsBigInt }) => intAsBigInt ? BigInt(str3) : parseInt(str3, 10),
-    stringify: ({ value }) => intIdentify2(value) ? value.toString() : JSON.stringify(value)
+    stringify: ({ value: value2 }) => intIdentify2(value2) ? value2.toString() : JSON.stringify(value2)
   },
   {
-    identify: (value) => typeof value === "number",
+    identify: (value2) => typeof value2 === "number",
     default: true,
     tag: "tag:yaml.org,2002:float",
     test: /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]*)?(?:[eE][-+]?[0-9]+)?$/,
@@ -43646,7 +43703,7 @@ var schema2 = [map, seq].concat(jsonScalars, jsonError);
 
 // node_modules/yaml/browser/dist/schema/yaml-1.1/binary.js
 var binary = {
-  identify: (value) => value instanceof Uint8Array,
+  identify: (value2) => value2 instanceof Uint8Array,
   // Buffer inherits from Uint8Array
   default: false,
   tag: "tag:yaml.org,2002:binary",
@@ -43670,10 +43727,10 @@ var binary = {
       return src;
     }
   },
-  stringify({ comment, type, value }, ctx, onComment, onChompKeep) {
-    if (!value)
+  stringify({ comment, type, value: value2 }, ctx, onComment, onChompKeep) {
+    if (!value2)
       return "";
-    const buf = value;
+    const buf = value2;
     let str3;
     if (typeof btoa === "function") {
       let s = "";
@@ -43733,25 +43790,25 @@ function createPairs(schema4, iterable, ctx) {
     for (let it of iterable) {
       if (typeof replacer === "function")
         it = replacer.call(iterable, String(i++), it);
-      let key2, value;
+      let key2, value2;
       if (Array.isArray(it)) {
         if (it.length === 2) {
           key2 = it[0];
-          value = it[1];
+          value2 = it[1];
         } else
           throw new TypeError(`Expected [key, value] tuple: ${it}`);
       } else if (it && it instanceof Object) {
         const keys = Object.keys(it);
         if (keys.length === 1) {
           key2 = keys[0];
-          value = it[key2];
+          value2 = it[key2];
         } else {
           throw new TypeError(`Expected tuple with one key, not ${keys.length} keys`);
         }
       } else {
         key2 = it;
       }
-      pairs3.items.push(createPair(key2, value, ctx));
+      pairs3.items.push(createPair(key2, value2, ctx));
     }
   return pairs3;
 }
@@ -43785,16 +43842,16 @@ var YAMLOMap = class _YAMLOMap extends YAMLSeq {
     if (ctx?.onCreate)
       ctx.onCreate(map3);
     for (const pair of this.items) {
-      let key2, value;
+      let key2, value2;
       if (isPair(pair)) {
         key2 = toJS(pair.key, "", ctx);
-        value = toJS(pair.value, key2, ctx);
+        value2 = toJS(pair.value, key2, ctx);
       } else {
         key2 = toJS(pair, "", ctx);
       }
       if (map3.has(key2))
         throw new Error("Ordered maps must not include duplicate keys");
-      map3.set(key2, value);
+      map3.set(key2, value2);
     }
     return map3;
   }
@@ -43808,7 +43865,7 @@ var YAMLOMap = class _YAMLOMap extends YAMLSeq {
 YAMLOMap.tag = "tag:yaml.org,2002:omap";
 var omap = {
   collection: "seq",
-  identify: (value) => value instanceof Map,
+  identify: (value2) => value2 instanceof Map,
   nodeClass: YAMLOMap,
   default: false,
   tag: "tag:yaml.org,2002:omap",
@@ -43830,14 +43887,14 @@ var omap = {
 };
 
 // node_modules/yaml/browser/dist/schema/yaml-1.1/bool.js
-function boolStringify({ value, source }, ctx) {
-  const boolObj = value ? trueTag : falseTag;
+function boolStringify({ value: value2, source }, ctx) {
+  const boolObj = value2 ? trueTag : falseTag;
   if (source && boolObj.test.test(source))
     return source;
-  return value ? ctx.options.trueStr : ctx.options.falseStr;
+  return value2 ? ctx.options.trueStr : ctx.options.falseStr;
 }
 var trueTag = {
-  identify: (value) => value === true,
+  identify: (value2) => value2 === true,
   default: true,
   tag: "tag:yaml.org,2002:bool",
   test: /^(?:Y|y|[Yy]es|YES|[Tt]rue|TRUE|[Oo]n|ON)$/,
@@ -43845,7 +43902,7 @@ var trueTag = {
   stringify: boolStringify
 };
 var falseTag = {
-  identify: (value) => value === false,
+  identify: (value2) => value2 === false,
   default: true,
   tag: "tag:yaml.org,2002:bool",
   test: /^(?:N|n|[Nn]o|NO|[Ff]alse|FALSE|[Oo]ff|OFF)$/,
@@ -43855,7 +43912,7 @@ var falseTag = {
 
 // node_modules/yaml/browser/dist/schema/yaml-1.1/float.js
 var floatNaN2 = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   test: /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/,
@@ -43863,7 +43920,7 @@ var floatNaN2 = {
   stringify: stringifyNumber
 };
 var floatExp2 = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   format: "EXP",
@@ -43875,7 +43932,7 @@ var floatExp2 = {
   }
 };
 var float2 = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   test: /^[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*$/,
@@ -43893,10 +43950,10 @@ var float2 = {
 };
 
 // node_modules/yaml/browser/dist/schema/yaml-1.1/int.js
-var intIdentify3 = (value) => typeof value === "bigint" || Number.isInteger(value);
+var intIdentify3 = (value2) => typeof value2 === "bigint" || Number.isInteger(value2);
 function intResolve2(str3, offset, radix, { intAsBigInt }) {
-  const sign = str3[0];
-  if (sign === "-" || sign === "+")
+  const sign2 = str3[0];
+  if (sign2 === "-" || sign2 === "+")
     offset += 1;
   str3 = str3.substring(offset).replace(/_/g, "");
   if (intAsBigInt) {
@@ -43912,16 +43969,16 @@ function intResolve2(str3, offset, radix, { intAsBigInt }) {
         break;
     }
     const n2 = BigInt(str3);
-    return sign === "-" ? BigInt(-1) * n2 : n2;
+    return sign2 === "-" ? BigInt(-1) * n2 : n2;
   }
   const n = parseInt(str3, radix);
-  return sign === "-" ? -1 * n : n;
+  return sign2 === "-" ? -1 * n : n;
 }
 function intStringify2(node, radix, prefix) {
-  const { value } = node;
-  if (intIdentify3(value)) {
-    const str3 = value.toString(radix);
-    return value < 0 ? "-" + prefix + str3.substr(1) : prefix + str3;
+  const { value: value2 } = node;
+  if (intIdentify3(value2)) {
+    const str3 = value2.toString(radix);
+    return value2 < 0 ? "-" + prefix + str3.substr(1) : prefix + str3;
   }
   return stringifyNumber(node);
 }
@@ -43987,13 +44044,13 @@ var YAMLSet = class _YAMLSet extends YAMLMap {
     const pair = findPair(this.items, key2);
     return !keepPair && isPair(pair) ? isScalar(pair.key) ? pair.key.value : pair.key : pair;
   }
-  set(key2, value) {
-    if (typeof value !== "boolean")
-      throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value}`);
+  set(key2, value2) {
+    if (typeof value2 !== "boolean")
+      throw new Error(`Expected boolean value for set(key, value) in a YAML set, not ${typeof value2}`);
     const prev = findPair(this.items, key2);
-    if (prev && !value) {
+    if (prev && !value2) {
       this.items.splice(this.items.indexOf(prev), 1);
-    } else if (!prev && value) {
+    } else if (!prev && value2) {
       this.items.push(new Pair(key2));
     }
   }
@@ -44012,10 +44069,10 @@ var YAMLSet = class _YAMLSet extends YAMLMap {
     const { replacer } = ctx;
     const set2 = new this(schema4);
     if (iterable && Symbol.iterator in Object(iterable))
-      for (let value of iterable) {
+      for (let value2 of iterable) {
         if (typeof replacer === "function")
-          value = replacer.call(iterable, value, value);
-        set2.items.push(createPair(value, null, ctx));
+          value2 = replacer.call(iterable, value2, value2);
+        set2.items.push(createPair(value2, null, ctx));
       }
     return set2;
   }
@@ -44023,7 +44080,7 @@ var YAMLSet = class _YAMLSet extends YAMLMap {
 YAMLSet.tag = "tag:yaml.org,2002:set";
 var set = {
   collection: "map",
-  identify: (value) => value instanceof Set,
+  identify: (value2) => value2 instanceof Set,
   nodeClass: YAMLSet,
   default: false,
   tag: "tag:yaml.org,2002:set",
@@ -44042,40 +44099,40 @@ var set = {
 
 // node_modules/yaml/browser/dist/schema/yaml-1.1/timestamp.js
 function parseSexagesimal(str3, asBigInt) {
-  const sign = str3[0];
-  const parts = sign === "-" || sign === "+" ? str3.substring(1) : str3;
+  const sign2 = str3[0];
+  const parts = sign2 === "-" || sign2 === "+" ? str3.substring(1) : str3;
   const num3 = (n) => asBigInt ? BigInt(n) : Number(n);
   const res = parts.replace(/_/g, "").split(":").reduce((res2, p) => res2 * num3(60) + num3(p), num3(0));
-  return sign === "-" ? num3(-1) * res : res;
+  return sign2 === "-" ? num3(-1) * res : res;
 }
 function stringifySexagesimal(node) {
-  let { value } = node;
+  let { value: value2 } = node;
   let num3 = (n) => n;
-  if (typeof value === "bigint")
+  if (typeof value2 === "bigint")
     num3 = (n) => BigInt(n);
-  else if (isNaN(value) || !isFinite(value))
+  else if (isNaN(value2) || !isFinite(value2))
     return stringifyNumber(node);
-  let sign = "";
-  if (value < 0) {
-    sign = "-";
-    value *= num3(-1);
+  let sign2 = "";
+  if (value2 < 0) {
+    sign2 = "-";
+    value2 *= num3(-1);
   }
   const _60 = num3(60);
-  const parts = [value % _60];
-  if (value < 60) {
+  const parts = [value2 % _60];
+  if (value2 < 60) {
     parts.unshift(0);
   } else {
-    value = (value - parts[0]) / _60;
-    parts.unshift(value % _60);
-    if (value >= 60) {
-      value = (value - parts[0]) / _60;
-      parts.unshift(value);
+    value2 = (value2 - parts[0]) / _60;
+    parts.unshift(value2 % _60);
+    if (value2 >= 60) {
+      value2 = (value2 - parts[0]) / _60;
+      parts.unshift(value2);
     }
   }
-  return sign + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
+  return sign2 + parts.map((n) => String(n).padStart(2, "0")).join(":").replace(/000000\d*$/, "");
 }
 var intTime = {
-  identify: (value) => typeof value === "bigint" || Number.isInteger(value),
+  identify: (value2) => typeof value2 === "bigint" || Number.isInteger(value2),
   default: true,
   tag: "tag:yaml.org,2002:int",
   format: "TIME",
@@ -44084,7 +44141,7 @@ var intTime = {
   stringify: stringifySexagesimal
 };
 var floatTime = {
-  identify: (value) => typeof value === "number",
+  identify: (value2) => typeof value2 === "number",
   default: true,
   tag: "tag:yaml.org,2002:float",
   format: "TIME",
@@ -44093,7 +44150,7 @@ var floatTime = {
   stringify: stringifySexagesimal
 };
 var timestamp = {
-  identify: (value) => value instanceof Date,
+  identify: (value2) => value2 instanceof Date,
   default: true,
   tag: "tag:yaml.org,2002:timestamp",
   // If the time zone is omitted, the timestamp is assumed to be specified in UTC. The time part
@@ -44104,9 +44161,9 @@ var timestamp = {
     const match = str3.match(timestamp.test);
     if (!match)
       throw new Error("!!timestamp expects a date, starting with yyyy-mm-dd");
-    const [, year, month, day, hour, minute, second] = match.map(Number);
+    const [, year, month, day, hour, minute2, second] = match.map(Number);
     const millisec = match[7] ? Number((match[7] + "00").substr(1, 3)) : 0;
-    let date = Date.UTC(year, month - 1, day, hour || 0, minute || 0, second || 0, millisec);
+    let date = Date.UTC(year, month - 1, day, hour || 0, minute2 || 0, second || 0, millisec);
     const tz = match[8];
     if (tz && tz !== "Z") {
       let d = parseSexagesimal(tz, false);
@@ -44116,7 +44173,7 @@ var timestamp = {
     }
     return new Date(date);
   },
-  stringify: ({ value }) => value?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
+  stringify: ({ value: value2 }) => value2?.toISOString().replace(/(T00:00:00)?\.000Z$/, "") ?? ""
 };
 
 // node_modules/yaml/browser/dist/schema/yaml-1.1/schema.js
@@ -44309,7 +44366,7 @@ function stringifyDocument(doc, options) {
 
 // node_modules/yaml/browser/dist/doc/Document.js
 var Document = class _Document {
-  constructor(value, replacer, options) {
+  constructor(value2, replacer, options) {
     this.commentBefore = null;
     this.comment = null;
     this.errors = [];
@@ -44341,7 +44398,7 @@ var Document = class _Document {
     } else
       this.directives = new Directives({ version: version2 });
     this.setSchema(version2, options);
-    this.contents = value === void 0 ? null : this.createNode(value, _replacer, options);
+    this.contents = value2 === void 0 ? null : this.createNode(value2, _replacer, options);
   }
   /**
    * Create a deep copy of this Document and its contents.
@@ -44366,14 +44423,14 @@ var Document = class _Document {
     return copy;
   }
   /** Adds a value to the document. */
-  add(value) {
+  add(value2) {
     if (assertCollection(this.contents))
-      this.contents.add(value);
+      this.contents.add(value2);
   }
   /** Adds a value to the document. */
-  addIn(path35, value) {
+  addIn(path35, value2) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path35, value);
+      this.contents.addIn(path35, value2);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -44392,10 +44449,10 @@ var Document = class _Document {
     }
     return new Alias(node.anchor);
   }
-  createNode(value, replacer, options) {
+  createNode(value2, replacer, options) {
     let _replacer = void 0;
     if (typeof replacer === "function") {
-      value = replacer.call({ "": value }, "", value);
+      value2 = replacer.call({ "": value2 }, "", value2);
       _replacer = replacer;
     } else if (Array.isArray(replacer)) {
       const keyToStr = (v) => typeof v === "number" || v instanceof String || v instanceof Number;
@@ -44422,7 +44479,7 @@ var Document = class _Document {
       schema: this.schema,
       sourceObjects
     };
-    const node = createNode(value, tag, ctx);
+    const node = createNode(value2, tag, ctx);
     if (flow && isCollection(node))
       node.flow = true;
     setAnchors();
@@ -44432,9 +44489,9 @@ var Document = class _Document {
    * Convert a key and a value into a `Pair` using the current schema,
    * recursively wrapping all values as `Scalar` or `Collection` nodes.
    */
-  createPair(key2, value, options = {}) {
+  createPair(key2, value2, options = {}) {
     const k = this.createNode(key2, null, options);
-    const v = this.createNode(value, null, options);
+    const v = this.createNode(value2, null, options);
     return new Pair(k, v);
   }
   /**
@@ -44493,24 +44550,24 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  set(key2, value) {
+  set(key2, value2) {
     if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, [key2], value);
+      this.contents = collectionFromPath(this.schema, [key2], value2);
     } else if (assertCollection(this.contents)) {
-      this.contents.set(key2, value);
+      this.contents.set(key2, value2);
     }
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path35, value) {
+  setIn(path35, value2) {
     if (isEmptyPath(path35)) {
-      this.contents = value;
+      this.contents = value2;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path35), value);
+      this.contents = collectionFromPath(this.schema, Array.from(path35), value2);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path35, value);
+      this.contents.setIn(path35, value2);
     }
   }
   /**
@@ -44849,7 +44906,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
   let offset = bm.offset;
   let commentEnd = null;
   for (const collItem of bm.items) {
-    const { start: start2, key: key2, sep: sep7, value } = collItem;
+    const { start: start2, key: key2, sep: sep7, value: value2 } = collItem;
     const keyProps = resolveProps(start2, {
       indicator: "explicit-key-ind",
       next: key2 ?? sep7?.[0],
@@ -44892,7 +44949,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
       onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
     const valueProps = resolveProps(sep7 ?? [], {
       indicator: "map-value-ind",
-      next: value,
+      next: value2,
       offset: keyNode.range[2],
       onError,
       parentIndent: bm.indent,
@@ -44901,14 +44958,14 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
     offset = valueProps.end;
     if (valueProps.found) {
       if (implicitKey) {
-        if (value?.type === "block-map" && !valueProps.hasNewline)
+        if (value2?.type === "block-map" && !valueProps.hasNewline)
           onError(offset, "BLOCK_AS_IMPLICIT_KEY", "Nested mappings are not allowed in compact mappings");
         if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
           onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
       }
-      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : composeEmptyNode2(ctx, offset, sep7, null, valueProps, onError);
+      const valueNode = value2 ? composeNode2(ctx, value2, valueProps, onError) : composeEmptyNode2(ctx, offset, sep7, null, valueProps, onError);
       if (ctx.schema.compat)
-        flowIndentCheck(bm.indent, value, onError);
+        flowIndentCheck(bm.indent, value2, onError);
       offset = valueNode.range[2];
       const pair = new Pair(keyNode, valueNode);
       if (ctx.options.keepSourceTokens)
@@ -44945,18 +45002,18 @@ function resolveBlockSeq({ composeNode: composeNode2, composeEmptyNode: composeE
     ctx.atKey = false;
   let offset = bs.offset;
   let commentEnd = null;
-  for (const { start: start2, value } of bs.items) {
+  for (const { start: start2, value: value2 } of bs.items) {
     const props = resolveProps(start2, {
       indicator: "seq-item-ind",
-      next: value,
+      next: value2,
       offset,
       onError,
       parentIndent: bs.indent,
       startOnNewline: true
     });
     if (!props.found) {
-      if (props.anchor || props.tag || value) {
-        if (value?.type === "block-seq")
+      if (props.anchor || props.tag || value2) {
+        if (value2?.type === "block-seq")
           onError(props.end, "BAD_INDENT", "All sequence items must start at the same column");
         else
           onError(offset, "MISSING_CHAR", "Sequence item without - indicator");
@@ -44967,9 +45024,9 @@ function resolveBlockSeq({ composeNode: composeNode2, composeEmptyNode: composeE
         continue;
       }
     }
-    const node = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, start2, null, props, onError);
+    const node = value2 ? composeNode2(ctx, value2, props, onError) : composeEmptyNode2(ctx, props.end, start2, null, props, onError);
     if (ctx.schema.compat)
-      flowIndentCheck(bs.indent, value, onError);
+      flowIndentCheck(bs.indent, value2, onError);
     offset = node.range[2];
     seq2.items.push(node);
   }
@@ -45031,7 +45088,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
   let offset = fc.offset + fc.start.source.length;
   for (let i = 0; i < fc.items.length; ++i) {
     const collItem = fc.items[i];
-    const { start: start2, key: key2, sep: sep7, value } = collItem;
+    const { start: start2, key: key2, sep: sep7, value: value2 } = collItem;
     const props = resolveProps(start2, {
       flow: fcName,
       indicator: "explicit-key-ind",
@@ -45042,7 +45099,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       startOnNewline: false
     });
     if (!props.found) {
-      if (!props.anchor && !props.tag && !sep7 && !value) {
+      if (!props.anchor && !props.tag && !sep7 && !value2) {
         if (i === 0 && props.comma)
           onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
         else if (i < fc.items.length - 1)
@@ -45097,10 +45154,10 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       }
     }
     if (!isMap3 && !sep7 && !props.found) {
-      const valueNode = value ? composeNode2(ctx, value, props, onError) : composeEmptyNode2(ctx, props.end, sep7, null, props, onError);
+      const valueNode = value2 ? composeNode2(ctx, value2, props, onError) : composeEmptyNode2(ctx, props.end, sep7, null, props, onError);
       coll.items.push(valueNode);
       offset = valueNode.range[2];
-      if (isBlock(value))
+      if (isBlock(value2))
         onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
     } else {
       ctx.atKey = true;
@@ -45112,7 +45169,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       const valueProps = resolveProps(sep7 ?? [], {
         flow: fcName,
         indicator: "map-value-ind",
-        next: value,
+        next: value2,
         offset: keyNode.range[2],
         onError,
         parentIndent: fc.indent,
@@ -45132,15 +45189,15 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
           if (props.start < valueProps.found.offset - 1024)
             onError(valueProps.found, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit flow sequence key");
         }
-      } else if (value) {
-        if ("source" in value && value.source?.[0] === ":")
-          onError(value, "MISSING_CHAR", `Missing space after : in ${fcName}`);
+      } else if (value2) {
+        if ("source" in value2 && value2.source?.[0] === ":")
+          onError(value2, "MISSING_CHAR", `Missing space after : in ${fcName}`);
         else
           onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
       }
-      const valueNode = value ? composeNode2(ctx, value, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+      const valueNode = value2 ? composeNode2(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
       if (valueNode) {
-        if (isBlock(value))
+        if (isBlock(value2))
           onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
       } else if (valueProps.comment) {
         if (keyNode.comment)
@@ -45263,11 +45320,11 @@ function resolveBlockScalar(ctx, scalar, onError) {
       break;
   }
   if (chompStart === 0) {
-    const value2 = header3.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
+    const value3 = header3.chomp === "+" && lines.length > 0 ? "\n".repeat(Math.max(1, lines.length - 1)) : "";
     let end2 = start2 + header3.length;
     if (scalar.source)
       end2 += scalar.source.length;
-    return { value: value2, type, comment: header3.comment, range: [start2, end2, end2] };
+    return { value: value3, type, comment: header3.comment, range: [start2, end2, end2] };
   }
   let trimIndent = scalar.indent + header3.indent;
   let offset = scalar.offset + header3.length;
@@ -45297,11 +45354,11 @@ function resolveBlockScalar(ctx, scalar, onError) {
     if (lines[i][0].length > trimIndent)
       chompStart = i + 1;
   }
-  let value = "";
+  let value2 = "";
   let sep7 = "";
   let prevMoreIndented = false;
   for (let i = 0; i < contentStart; ++i)
-    value += lines[i][0].slice(trimIndent) + "\n";
+    value2 += lines[i][0].slice(trimIndent) + "\n";
   for (let i = contentStart; i < chompStart; ++i) {
     let [indent, content] = lines[i];
     offset += indent.length + content.length + 1;
@@ -45315,23 +45372,23 @@ function resolveBlockScalar(ctx, scalar, onError) {
       indent = "";
     }
     if (type === Scalar.BLOCK_LITERAL) {
-      value += sep7 + indent.slice(trimIndent) + content;
+      value2 += sep7 + indent.slice(trimIndent) + content;
       sep7 = "\n";
     } else if (indent.length > trimIndent || content[0] === "	") {
       if (sep7 === " ")
         sep7 = "\n";
       else if (!prevMoreIndented && sep7 === "\n")
         sep7 = "\n\n";
-      value += sep7 + indent.slice(trimIndent) + content;
+      value2 += sep7 + indent.slice(trimIndent) + content;
       sep7 = "\n";
       prevMoreIndented = true;
     } else if (content === "") {
       if (sep7 === "\n")
-        value += "\n";
+        value2 += "\n";
       else
         sep7 = "\n";
     } else {
-      value += sep7 + content;
+      value2 += sep7 + content;
       sep7 = " ";
       prevMoreIndented = false;
     }
@@ -45341,15 +45398,15 @@ function resolveBlockScalar(ctx, scalar, onError) {
       break;
     case "+":
       for (let i = chompStart; i < lines.length; ++i)
-        value += "\n" + lines[i][0].slice(trimIndent);
-      if (value[value.length - 1] !== "\n")
-        value += "\n";
+        value2 += "\n" + lines[i][0].slice(trimIndent);
+      if (value2[value2.length - 1] !== "\n")
+        value2 += "\n";
       break;
     default:
-      value += "\n";
+      value2 += "\n";
   }
   const end = start2 + header3.length + scalar.source.length;
-  return { value, type, comment: header3.comment, range: [start2, end, end] };
+  return { value: value2, type, comment: header3.comment, range: [start2, end, end] };
 }
 function parseBlockScalarHeader({ offset, props }, strict, onError) {
   if (props[0].type !== "block-scalar-header") {
@@ -45426,20 +45483,20 @@ function splitLines(source) {
 function resolveFlowScalar(scalar, strict, onError) {
   const { offset, type, source, end } = scalar;
   let _type;
-  let value;
+  let value2;
   const _onError = (rel, code, msg) => onError(offset + rel, code, msg);
   switch (type) {
     case "scalar":
       _type = Scalar.PLAIN;
-      value = plainValue(source, _onError);
+      value2 = plainValue(source, _onError);
       break;
     case "single-quoted-scalar":
       _type = Scalar.QUOTE_SINGLE;
-      value = singleQuotedValue(source, _onError);
+      value2 = singleQuotedValue(source, _onError);
       break;
     case "double-quoted-scalar":
       _type = Scalar.QUOTE_DOUBLE;
-      value = doubleQuotedValue(source, _onError);
+      value2 = doubleQuotedValue(source, _onError);
       break;
     /* istanbul ignore next should not happen */
     default:
@@ -45454,7 +45511,7 @@ function resolveFlowScalar(scalar, strict, onError) {
   const valueEnd = offset + source.length;
   const re = resolveEnd(end, valueEnd, strict, onError);
   return {
-    value,
+    value: value2,
     type: _type,
     comment: re.comment,
     range: [offset, valueEnd, re.offset]
@@ -45637,28 +45694,28 @@ function parseCharCode(source, offset, length2, onError) {
 
 // node_modules/yaml/browser/dist/compose/compose-scalar.js
 function composeScalar(ctx, token, tagToken, onError) {
-  const { value, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar(ctx, token, onError) : resolveFlowScalar(token, ctx.options.strict, onError);
+  const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar(ctx, token, onError) : resolveFlowScalar(token, ctx.options.strict, onError);
   const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
   let tag;
   if (ctx.options.stringKeys && ctx.atKey) {
     tag = ctx.schema[SCALAR];
   } else if (tagName)
-    tag = findScalarTagByName(ctx.schema, value, tagName, tagToken, onError);
+    tag = findScalarTagByName(ctx.schema, value2, tagName, tagToken, onError);
   else if (token.type === "scalar")
-    tag = findScalarTagByTest(ctx, value, token, onError);
+    tag = findScalarTagByTest(ctx, value2, token, onError);
   else
     tag = ctx.schema[SCALAR];
   let scalar;
   try {
-    const res = tag.resolve(value, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
+    const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
     scalar = isScalar(res) ? res : new Scalar(res);
   } catch (error7) {
     const msg = error7 instanceof Error ? error7.message : String(error7);
     onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
-    scalar = new Scalar(value);
+    scalar = new Scalar(value2);
   }
   scalar.range = range;
-  scalar.source = value;
+  scalar.source = value2;
   if (type)
     scalar.type = type;
   if (tagName)
@@ -45669,7 +45726,7 @@ function composeScalar(ctx, token, tagToken, onError) {
     scalar.comment = comment;
   return scalar;
 }
-function findScalarTagByName(schema4, value, tagName, tagToken, onError) {
+function findScalarTagByName(schema4, value2, tagName, tagToken, onError) {
   if (tagName === "!")
     return schema4[SCALAR];
   const matchWithTest = [];
@@ -45682,7 +45739,7 @@ function findScalarTagByName(schema4, value, tagName, tagToken, onError) {
     }
   }
   for (const tag of matchWithTest)
-    if (tag.test?.test(value))
+    if (tag.test?.test(value2))
       return tag;
   const kt = schema4.knownTags[tagName];
   if (kt && !kt.collection) {
@@ -45692,10 +45749,10 @@ function findScalarTagByName(schema4, value, tagName, tagToken, onError) {
   onError(tagToken, "TAG_RESOLVE_FAILED", `Unresolved tag: ${tagName}`, tagName !== "tag:yaml.org,2002:str");
   return schema4[SCALAR];
 }
-function findScalarTagByTest({ atKey, directives, schema: schema4 }, value, token, onError) {
-  const tag = schema4.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value)) || schema4[SCALAR];
+function findScalarTagByTest({ atKey, directives, schema: schema4 }, value2, token, onError) {
+  const tag = schema4.tags.find((tag2) => (tag2.default === true || atKey && tag2.default === "key") && tag2.test?.test(value2)) || schema4[SCALAR];
   if (schema4.compat) {
-    const compat = schema4.compat.find((tag2) => tag2.default && tag2.test?.test(value)) ?? schema4[SCALAR];
+    const compat = schema4.compat.find((tag2) => tag2.default && tag2.test?.test(value2)) ?? schema4[SCALAR];
     if (tag.tag !== compat.tag) {
       const ts = directives.tagString(tag.tag);
       const cs = directives.tagString(compat.tag);
@@ -45824,7 +45881,7 @@ function composeAlias({ options }, { offset, source, end }, onError) {
 }
 
 // node_modules/yaml/browser/dist/compose/compose-doc.js
-function composeDoc(options, directives, { offset, start: start2, value, end }, onError) {
+function composeDoc(options, directives, { offset, start: start2, value: value2, end }, onError) {
   const opts = Object.assign({ _directives: directives }, options);
   const doc = new Document(void 0, opts);
   const ctx = {
@@ -45836,7 +45893,7 @@ function composeDoc(options, directives, { offset, start: start2, value, end }, 
   };
   const props = resolveProps(start2, {
     indicator: "doc-start",
-    next: value ?? end?.[0],
+    next: value2 ?? end?.[0],
     offset,
     onError,
     parentIndent: 0,
@@ -45844,10 +45901,10 @@ function composeDoc(options, directives, { offset, start: start2, value, end }, 
   });
   if (props.found) {
     doc.directives.docStart = true;
-    if (value && (value.type === "block-map" || value.type === "block-seq") && !props.hasNewline)
+    if (value2 && (value2.type === "block-map" || value2.type === "block-seq") && !props.hasNewline)
       onError(props.end, "MISSING_CHAR", "Block collection cannot start on same line with directives-end marker");
   }
-  doc.contents = value ? composeNode(ctx, value, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
+  doc.contents = value2 ? composeNode(ctx, value2, props, onError) : composeEmptyNode(ctx, props.end, start2, null, props, onError);
   const contentEnd = doc.contents.range[2];
   const re = resolveEnd(end, contentEnd, false, onError);
   if (re.comment)
@@ -47679,7 +47736,7 @@ function parseDocument(source, options = {}) {
   }
   return doc;
 }
-function stringify3(value, replacer, options) {
+function stringify3(value2, replacer, options) {
   let _replacer = null;
   if (typeof replacer === "function" || Array.isArray(replacer)) {
     _replacer = replacer;
@@ -47692,14 +47749,14 @@ function stringify3(value, replacer, options) {
     const indent = Math.round(options);
     options = indent < 1 ? void 0 : indent > 8 ? { indent: 8 } : { indent };
   }
-  if (value === void 0) {
+  if (value2 === void 0) {
     const { keepUndefined } = options ?? replacer ?? {};
     if (!keepUndefined)
       return void 0;
   }
-  if (isDocument(value) && !_replacer)
-    return value.toString(options);
-  return new Document(value, _replacer, options).toString(options);
+  if (isDocument(value2) && !_replacer)
+    return value2.toString(options);
+  return new Document(value2, _replacer, options).toString(options);
 }
 
 // src/io/read-source.ts
@@ -47740,19 +47797,19 @@ function resourcesOf(file, root, cwd, out, chain) {
   const entries2 = [];
   for (const item of seq2.items) {
     const pos = isScalar(item) && item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 };
-    const value = isScalar(item) ? String(item.value) : "";
-    const target = path.resolve(path.dirname(file), value);
-    if (/^[a-z]+:\/\//i.test(value) || !isInside(target, root)) {
+    const value2 = isScalar(item) ? String(item.value) : "";
+    const target = path.resolve(path.dirname(file), value2);
+    if (/^[a-z]+:\/\//i.test(value2) || !isInside(target, root)) {
       out.push({
         file: shown2,
         ...pos,
-        message: `resource "${value}" is outside the app directory; rollgen reads only files inside it`,
+        message: `resource "${value2}" is outside the app directory; rollgen reads only files inside it`,
         severity: "error"
       });
     } else if (!fs.existsSync(target)) {
-      out.push({ file: shown2, ...pos, message: `resource "${value}" does not exist`, severity: "error" });
+      out.push({ file: shown2, ...pos, message: `resource "${value2}" does not exist`, severity: "error" });
     } else if (chain.includes(fs.realpathSync(target))) {
-      const message = `resource "${value}" includes itself (a kustomization that lists it); remove the entry`;
+      const message = `resource "${value2}" includes itself (a kustomization that lists it); remove the entry`;
       out.push({ file: shown2, ...pos, message, severity: "error" });
     } else entries2.push(target);
   }
@@ -47817,7 +47874,7 @@ function formatOutputs(report) {
     ["merged", numbers2(report.merged)],
     ["report", JSON.stringify(report)]
   ];
-  return outputs.map(([name, value]) => `${name}=${value}
+  return outputs.map(([name, value2]) => `${name}=${value2}
 `).join("");
 }
 var cell = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -47890,28 +47947,28 @@ init_errors();
 function objectKey(o) {
   return `${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`;
 }
-function isObject(value) {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+function isObject(value2) {
+  return typeof value2 === "object" && value2 !== null && !Array.isArray(value2);
 }
-function cloneJson(value) {
-  return value === void 0 ? value : copyJson(value, 0);
+function cloneJson(value2) {
+  return value2 === void 0 ? value2 : copyJson(value2, 0);
 }
 var MAX_DIRECT_DEPTH = 100;
-function copyJson(value, depth) {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return value;
-  if (typeof value === "number") return Number.isFinite(value) ? value + 0 : null;
-  const own = value;
-  if (depth > MAX_DIRECT_DEPTH || typeof own.toJSON === "function") return JSON.parse(JSON.stringify(value));
-  if (Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype) {
-    const out2 = new Array(value.length);
-    for (let i = 0; i < value.length; i++) out2[i] = skipped(value[i]) ? null : copyJson(value[i], depth + 1);
+function copyJson(value2, depth) {
+  if (value2 === null || typeof value2 === "string" || typeof value2 === "boolean") return value2;
+  if (typeof value2 === "number") return Number.isFinite(value2) ? value2 + 0 : null;
+  const own = value2;
+  if (depth > MAX_DIRECT_DEPTH || typeof own.toJSON === "function") return JSON.parse(JSON.stringify(value2));
+  if (Array.isArray(value2) && Object.getPrototypeOf(value2) === Array.prototype) {
+    const out2 = new Array(value2.length);
+    for (let i = 0; i < value2.length; i++) out2[i] = skipped(value2[i]) ? null : copyJson(value2[i], depth + 1);
     return out2;
   }
-  const proto = typeof value === "object" ? Object.getPrototypeOf(value) : void 0;
-  if (proto !== Object.prototype && proto !== null) return JSON.parse(JSON.stringify(value));
+  const proto = typeof value2 === "object" ? Object.getPrototypeOf(value2) : void 0;
+  if (proto !== Object.prototype && proto !== null) return JSON.parse(JSON.stringify(value2));
   const out = {};
-  for (const key2 of Object.keys(value)) {
-    const v = value[key2];
+  for (const key2 of Object.keys(value2)) {
+    const v = value2[key2];
     if (skipped(v)) continue;
     if (key2 === "__proto__") Object.defineProperty(out, key2, { value: copyJson(v, depth + 1), ...PLAIN });
     else out[key2] = copyJson(v, depth + 1);
@@ -47983,12 +48040,12 @@ function entryValueProblems(e, at) {
       message: `trackLabel: stable and canary are both "${String(track.stable)}", so the stable Service would select the canary pods too; give them different values`,
       severity: "error"
     });
-  for (const [field2, value] of placeholderFields(e)) {
-    const unknown = [...value.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]).filter((p) => p !== "name");
+  for (const [field2, value2] of placeholderFields(e)) {
+    const unknown = [...value2.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]).filter((p) => p !== "name");
     if (unknown.length > 0)
       out.push({
         ...at(field2),
-        message: `unknown placeholder ${unknown.map((p) => `{${p}}`).join(", ")} in "${value}"; only {name} is filled in (the app's name)`,
+        message: `unknown placeholder ${unknown.map((p) => `{${p}}`).join(", ")} in "${value2}"; only {name} is filled in (the app's name)`,
         severity: "error"
       });
   }
@@ -48138,7 +48195,7 @@ var PATTERN_HINTS = {
   "^[0-9]+(s|m|h)?$": 'must be a duration such as 30, "30s", "10m" or "1h"',
   "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$": 'must be a DNS-1123 label: at most 63 lower-case letters, digits or "-", starting and ending with a letter or digit'
 };
-function explain(e, value) {
+function explain(e, value2) {
   const p = e.params;
   switch (e.keyword) {
     case "required":
@@ -48148,7 +48205,7 @@ function explain(e, value) {
     case "dependencies":
       return `missing field "${p.missingProperty}" (required when "${p.property}" is set)`;
     case "type":
-      return `must be ${[p.type].flat().map(typeName).join(" or ")}, found ${typeName(typeOf(value))}`;
+      return `must be ${[p.type].flat().map(typeName).join(" or ")}, found ${typeName(typeOf(value2))}`;
     case "enum":
       return `must be one of ${p.allowedValues.map((v) => JSON.stringify(v)).join(", ")}`;
     case "const":
@@ -48157,25 +48214,25 @@ function explain(e, value) {
       return PATTERN_HINTS[p.pattern] ?? `must match the pattern ${p.pattern}`;
     case "minimum":
     case "maximum":
-      return `${e.message}, found ${JSON.stringify(value)}`;
+      return `${e.message}, found ${JSON.stringify(value2)}`;
     case "minLength":
       return p.limit === 1 ? "must not be empty" : `${e.message}`;
     case "minItems":
       return `must have at least ${p.limit} item${p.limit === 1 ? "" : "s"}`;
     case "maxItems":
-      return `must have at most ${p.limit} item${p.limit === 1 ? "" : "s"}, found ${value.length}`;
+      return `must have at most ${p.limit} item${p.limit === 1 ? "" : "s"}, found ${value2.length}`;
     case "minProperties":
       return p.limit === 1 ? "must not be empty" : `${e.message}`;
     case "maxProperties":
-      return maxPropertiesText(p.limit, value);
+      return maxPropertiesText(p.limit, value2);
     case "oneOf":
       return "must match exactly one of the allowed forms";
     default:
       return e.message ?? `is invalid (${e.keyword})`;
   }
 }
-function maxPropertiesText(limit, value) {
-  const keys = isMap2(value) ? Object.keys(value) : [];
+function maxPropertiesText(limit, value2) {
+  const keys = isMap2(value2) ? Object.keys(value2) : [];
   return limit === 1 ? `must set exactly one field, found ${keys.length}: ${keys.join(", ")}` : `must have at most ${limit} fields, found ${keys.length}`;
 }
 var TYPE_NAMES = {
@@ -48190,11 +48247,11 @@ var TYPE_NAMES = {
 function typeName(t) {
   return TYPE_NAMES[t] ?? t;
 }
-function typeOf(value) {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
+function typeOf(value2) {
+  if (value2 === null) return "null";
+  if (Array.isArray(value2)) return "array";
+  if (typeof value2 === "number") return Number.isInteger(value2) ? "integer" : "number";
+  return typeof value2;
 }
 function pointerToPath(pointer, root) {
   const path35 = [];
@@ -48224,11 +48281,11 @@ function keyOrigin(doc, parent, key2) {
   const container = valueAt(doc.value, parent);
   const start2 = doc.locate(parent);
   if (!isMap2(container) || Object.keys(container)[0] === key2) return start2;
-  const value = doc.locate([...parent, key2]);
-  if (value.line === start2.line) return value;
+  const value2 = doc.locate([...parent, key2]);
+  if (value2.line === start2.line) return value2;
   const v = container[key2];
-  const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value.col < start2.col + key2.length + 2;
-  return { ...value, line: isBlock2 ? value.line - 1 : value.line, col: start2.col };
+  const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value2.col < start2.col + key2.length + 2;
+  return { ...value2, line: isBlock2 ? value2.line - 1 : value2.line, col: start2.col };
 }
 function formatPath(path35) {
   return path35.map(
@@ -48335,9 +48392,9 @@ function parseYamlStream(file, text2) {
       unparsed.push(...[identityOf(doc) ?? []].flat());
       return;
     }
-    const value = toJs(doc, file, lineCounter, diagnostics);
-    if (value === void 0 || value === null) return;
-    documents.push(makeDocument(file, index, value, nodes));
+    const value2 = toJs(doc, file, lineCounter, diagnostics);
+    if (value2 === void 0 || value2 === null) return;
+    documents.push(makeDocument(file, index, value2, nodes));
   });
   return { documents, diagnostics, ...unparsed.length > 0 ? { unparsed } : {}, release: () => nodes.release() };
 }
@@ -48422,7 +48479,7 @@ function toJs(doc, file, lc, out) {
     return void 0;
   }
 }
-function makeDocument(file, index, value, nodes, origin) {
+function makeDocument(file, index, value2, nodes, origin) {
   const at = (offset) => {
     const p = nodes.linePos(offset);
     return { file, line: p.line, col: p.col };
@@ -48441,7 +48498,7 @@ function makeDocument(file, index, value, nodes, origin) {
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
-  return { file, index, value, origin: origin ?? at(rootOf(nodes.doc(index))), locate: locate2, locateBlockText };
+  return { file, index, value: value2, origin: origin ?? at(rootOf(nodes.doc(index))), locate: locate2, locateBlockText };
 }
 function lazyOrigin(file, find) {
   let found;
@@ -48889,6 +48946,15 @@ function suggestedWorkflow(written) {
   const base = written.split(/[\\/]/).pop() ?? "";
   return /^[A-Za-z0-9_.-]+\.ya?ml$/.test(base) && base !== ".." ? base : "rollgen.yml";
 }
+function metricSecretProblems(secrets, locate2) {
+  return Object.entries(secrets ?? {}).flatMap(
+    ([secret, keys]) => Object.entries(keys).filter(([, env2]) => !/^[A-Za-z_][A-Za-z0-9_]*$/.test(env2)).map(([key2]) => ({
+      ...locate2(["metricSecrets", secret, key2]),
+      severity: "error",
+      message: `metricSecrets.${secret}.${key2} must name an environment variable (letters, digits, _), not hold the value: keep the value in a CI secret and name its variable here`
+    }))
+  );
+}
 
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
@@ -48918,11 +48984,12 @@ function readConfig(file, cwd) {
   if (problems.length > 0) throw new InputError(problems);
   const root = path5.dirname(file);
   const out = [];
-  const value = doc.value;
-  const defaults = { health: value.health, onFailure: value.onFailure ?? "abort" };
-  const shared2 = value.analysisTemplates;
+  const value2 = doc.value;
+  const defaults = { health: value2.health, onFailure: value2.onFailure ?? "abort" };
+  const shared2 = value2.analysisTemplates;
   out.push(...entryValueProblems(doc.value, doc.locate));
   out.push(...emptyHealthProblems(doc.value, doc.locate));
+  out.push(...metricSecretProblems(value2.metricSecrets, doc.locate));
   if (shared2 !== void 0 && !fs5.statSync(path5.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(["analysisTemplates"]),
@@ -48932,7 +48999,7 @@ function readConfig(file, cwd) {
   const entries2 = [];
   const apps = confineApps(
     root,
-    value.apps,
+    value2.apps,
     doc.locate,
     out,
     (e, i) => {
@@ -48943,7 +49010,8 @@ function readConfig(file, cwd) {
       const common2 = {
         gates: gatePolicy(e, at),
         ...analysisOf(e, i, doc.locate),
-        ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {}
+        ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {},
+        ...value2.metricSecrets ? { metricSecrets: value2.metricSecrets } : {}
       };
       const expanded = expandApp(root, e, defaults, () => doc.locate(["apps", i]), out, common2);
       for (let n = 0; n < expanded.length; n++) entries2.push(at);
@@ -49129,8 +49197,8 @@ async function writeNewFileFlushed(file, content) {
     FILE_MODE
   );
   try {
-    const bytes = Buffer.from(content);
-    for (let at = 0; at < bytes.length; ) at += (await write2(fd, bytes, at, bytes.length - at, at)).bytesWritten;
+    const bytes2 = Buffer.from(content);
+    for (let at = 0; at < bytes2.length; ) at += (await write2(fd, bytes2, at, bytes2.length - at, at)).bytesWritten;
     umaskNarrows ??= ((await fstat2(fd)).mode & 511) !== FILE_MODE;
     if (umaskNarrows) await fchmod2(fd, FILE_MODE);
     await fsync2(fd);
@@ -49704,25 +49772,25 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     return [];
   }
   const realRoot = fs11.realpathSync(root);
-  return entries(file).flatMap(({ value, line, col }) => {
+  return entries(file).flatMap(({ value: value2, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
-    const target = path11.resolve(dir, value);
-    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value)) {
+    const target = path11.resolve(dir, value2);
+    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value2)) {
       out.push({
         ...at,
-        message: `resource "${value}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
+        message: `resource "${value2}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
       });
       return [];
     }
     if (!fs11.existsSync(target)) {
-      out.push({ ...at, message: `resource "${value}" does not exist` });
+      out.push({ ...at, message: `resource "${value2}" does not exist` });
       return [];
     }
     const real = fs11.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
-        message: `resource "${value}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
+        message: `resource "${value2}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
       });
       return [];
     }
@@ -49730,7 +49798,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
       if (real === fs11.realpathSync(dir)) {
         out.push({
           ...at,
-          message: `resource "${value}" includes itself (a kustomization that lists it); remove the entry`
+          message: `resource "${value2}" includes itself (a kustomization that lists it); remove the entry`
         });
         return [];
       }
@@ -49739,7 +49807,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
     if (!inside(real, fs11.realpathSync(dir))) {
       out.push({
         ...at,
-        message: `resource "${value}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
+        message: `resource "${value2}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
@@ -49839,12 +49907,12 @@ function pointBack(built, originals) {
     return original ? { ...d, file: original.file, origin: original.origin, locate: original.locate } : d;
   });
 }
-function keysOf(value) {
-  if (!isObject(value) || typeof value.kind !== "string" || !isObject(value.metadata)) return [];
-  const name = value.metadata.name;
+function keysOf(value2) {
+  if (!isObject(value2) || typeof value2.kind !== "string" || !isObject(value2.metadata)) return [];
+  const name = value2.metadata.name;
   if (typeof name !== "string") return [];
-  const ns = typeof value.metadata.namespace === "string" ? value.metadata.namespace : "";
-  return [`${value.kind}/${ns}/${name}`, `${value.kind}//${name}`];
+  const ns = typeof value2.metadata.namespace === "string" ? value2.metadata.namespace : "";
+  return [`${value2.kind}/${ns}/${name}`, `${value2.kind}//${name}`];
 }
 
 // src/model/resource-set.ts
@@ -49983,13 +50051,13 @@ var K = new Uint32Array([
 ]);
 var rotr = (x, n) => x >>> n | x << 32 - n;
 function sha256HexInJs(text2) {
-  const bytes = Buffer.from(text2, "utf8");
-  const padded = new Uint8Array(Math.ceil((bytes.length + 9) / 64) * 64);
-  padded.set(bytes);
-  padded[bytes.length] = 128;
+  const bytes2 = Buffer.from(text2, "utf8");
+  const padded = new Uint8Array(Math.ceil((bytes2.length + 9) / 64) * 64);
+  padded.set(bytes2);
+  padded[bytes2.length] = 128;
   const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bytes.length / 536870912));
-  view.setUint32(padded.length - 4, bytes.length * 8 >>> 0);
+  view.setUint32(padded.length - 8, Math.floor(bytes2.length / 536870912));
+  view.setUint32(padded.length - 4, bytes2.length * 8 >>> 0);
   const h = new Uint32Array([
     1779033703,
     3144134277,
@@ -50037,13 +50105,13 @@ function compress(h, w) {
 }
 
 // src/render/revision.ts
-function canonicalJson(value) {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
-  if (isObject(value)) {
-    const keys = Object.keys(value).filter((k) => value[k] !== void 0).sort();
-    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+function canonicalJson(value2) {
+  if (Array.isArray(value2)) return `[${value2.map(canonicalJson).join(",")}]`;
+  if (isObject(value2)) {
+    const keys = Object.keys(value2).filter((k) => value2[k] !== void 0).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value2[k])}`).join(",")}}`;
   }
-  return JSON.stringify(value ?? null);
+  return JSON.stringify(value2 ?? null);
 }
 function templateRevision(template) {
   return sha256Hex(canonicalJson(template)).slice(0, 10);
@@ -50074,13 +50142,13 @@ function statusDocument(s) {
   };
 }
 var PHASES = ["Adopting", "Healthy", "Progressing", "Promoting", "Aborted"];
-function parseStatus(value) {
-  if (!isObject(value) || value.apiVersion !== STATUS_API_VERSION || value.kind !== "RolloutStatus")
+function parseStatus(value2) {
+  if (!isObject(value2) || value2.apiVersion !== STATUS_API_VERSION || value2.kind !== "RolloutStatus")
     return `not a ${STATUS_API_VERSION} RolloutStatus`;
   for (const field2 of ["rollouts", "files", "history"])
-    if (value[field2] !== void 0 && !Array.isArray(value[field2])) return `${field2} must be a list`;
-  if (Array.isArray(value.history) && !value.history.every(isObject)) return "history entries must be maps";
-  const rollouts = Array.isArray(value.rollouts) ? value.rollouts : [];
+    if (value2[field2] !== void 0 && !Array.isArray(value2[field2])) return `${field2} must be a list`;
+  if (Array.isArray(value2.history) && !value2.history.every(isObject)) return "history entries must be maps";
+  const rollouts = Array.isArray(value2.rollouts) ? value2.rollouts : [];
   for (const r of rollouts) {
     if (!isObject(r) || typeof r.name !== "string" || !PHASES.includes(r.phase) || typeof r.stableRevision !== "string") {
       return "rollouts[] entries need name, phase and stableRevision";
@@ -50088,18 +50156,18 @@ function parseStatus(value) {
     const problem = numbersProblem(r);
     if (problem) return `rollout ${r.name}: ${problem}`;
   }
-  const files = Array.isArray(value.files) ? value.files : [];
+  const files = Array.isArray(value2.files) ? value2.files : [];
   const badFile = files.findIndex((f) => typeof f !== "string" || !isPlainFileName(f));
   if (badFile >= 0)
     return `files[${badFile}] ${JSON.stringify(files[badFile])} is not a file name in the output; rollgen writes and deletes only its own files there`;
-  const meta = isObject(value.metadata) ? value.metadata : {};
+  const meta = isObject(value2.metadata) ? value2.metadata : {};
   return {
     app: typeof meta.name === "string" ? meta.name : "",
     rollouts,
     files,
-    ...isObject(value.digests) ? { digests: stringMap(value.digests) } : {},
-    ...typeof value.rolloutsDigest === "string" ? { rolloutsDigest: value.rolloutsDigest } : {},
-    history: Array.isArray(value.history) ? value.history : []
+    ...isObject(value2.digests) ? { digests: stringMap(value2.digests) } : {},
+    ...typeof value2.rolloutsDigest === "string" ? { rolloutsDigest: value2.rolloutsDigest } : {},
+    history: Array.isArray(value2.history) ? value2.history : []
   };
 }
 function numbersProblem(r) {
@@ -50113,8 +50181,8 @@ function numbersProblem(r) {
   if (r.draining === void 0) return void 0;
   return count3(r.draining) && r.draining >= 1 ? void 0 : "draining must be the step number (1 or more) whose canary workloads are still in the output";
 }
-function stringMap(value) {
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, String(v)]));
+function stringMap(value2) {
+  return Object.fromEntries(Object.entries(value2).map(([k, v]) => [k, String(v)]));
 }
 
 // src/yaml/serialize.ts
@@ -50130,11 +50198,11 @@ var OPTIONS = {
 };
 var VALUE_OPTIONS = { ...OPTIONS, directives: false };
 var shared;
-function serializeValue(value) {
-  if (value === void 0) return stringify3(value, VALUE_OPTIONS);
+function serializeValue(value2) {
+  if (value2 === void 0) return stringify3(value2, VALUE_OPTIONS);
   const doc = shared ??= new Document(null, VALUE_OPTIONS);
   doc.contents = null;
-  doc.contents = doc.createNode(value, VALUE_OPTIONS);
+  doc.contents = doc.createNode(value2, VALUE_OPTIONS);
   return doc.toString(VALUE_OPTIONS);
 }
 function serializeDocuments(values) {
@@ -50242,8 +50310,8 @@ function ingressClass(obj2) {
   return obj2.metadata.annotations?.["kubernetes.io/ingress.class"];
 }
 function canaryPrefix(obj2) {
-  for (const [key2, value] of Object.entries(obj2.metadata.annotations ?? {})) {
-    if (key2.endsWith("/canary") && value === "true") return key2.slice(0, -"/canary".length);
+  for (const [key2, value2] of Object.entries(obj2.metadata.annotations ?? {})) {
+    if (key2.endsWith("/canary") && value2 === "true") return key2.slice(0, -"/canary".length);
   }
   return void 0;
 }
@@ -50378,8 +50446,8 @@ function listenPorts(raw) {
   }
   return out.size > 0 ? { listeners: [...out].sort() } : { problem: `${LISTEN_PORTS} lists no listener` };
 }
-function isPort(value) {
-  const n = typeof value === "string" ? Number(value) : value;
+function isPort(value2) {
+  const n = typeof value2 === "string" ? Number(value2) : value2;
   return typeof n === "number" && Number.isInteger(n) && n >= 1 && n <= 65535;
 }
 function describeListener(listener) {
@@ -51050,8 +51118,8 @@ function findMapping(ctx, name) {
   const found = ctx.resources.find("Mapping", name, ctx.rollout.namespace);
   return found && isMapping(found.object) ? found : void 0;
 }
-function splitServiceUrl(url) {
-  const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^.:/]*)(.*)$/i.exec(url) ?? ["", "", url, ""];
+function splitServiceUrl(url2) {
+  const m = /^([a-z][a-z0-9+.-]*:\/\/)?([^.:/]*)(.*)$/i.exec(url2) ?? ["", "", url2, ""];
   return { before: m[1] ?? "", service: m[2] ?? "", after: m[3] ?? "" };
 }
 
@@ -51119,12 +51187,12 @@ function render2(ctx, traffic) {
     const base = findMapping(ctx, name)?.object;
     if (!base) throw new Error(`Mapping "${name}" not found`);
     const spec = cloneJson(specOf(base));
-    const url = splitServiceUrl(String(spec.service ?? ""));
+    const url2 = splitServiceUrl(String(spec.service ?? ""));
     const metadata = {
       name: canaryMappingName(name),
       ...base.metadata.namespace !== void 0 ? { namespace: base.metadata.namespace } : {}
     };
-    const service = `${url.before}${ctx.canaryService}${url.after}`;
+    const service = `${url2.before}${ctx.canaryService}${url2.after}`;
     return { apiVersion: base.apiVersion, kind: base.kind, metadata, spec: { ...spec, service, weight: canary } };
   });
 }
@@ -51380,8 +51448,8 @@ function headerRoute(route2, rules, h, canaryService) {
 function headerExpr(h) {
   const subject = { scope: "Header", name: h.name };
   if (h.type === "Exact") return { subject, op: "Equal", value: h.value };
-  const value = h.type === "Prefix" ? `^${h.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*` : h.value;
-  return { subject, op: "RegexMatch", value };
+  const value2 = h.type === "Prefix" ? `^${h.value.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}.*` : h.value;
+  return { subject, op: "RegexMatch", value: value2 };
 }
 
 // generators/apisix/simulate.ts
@@ -51418,11 +51486,11 @@ function fits2(match, r) {
 function exprFits(e, r) {
   const subject = isObject(e.subject) ? e.subject : {};
   const name = String(subject.name ?? "");
-  const value = subject.scope === "Header" ? Object.entries(r.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] : subject.scope === "Query" ? r.query[name] : void 0;
-  if (value === void 0) return false;
-  if (e.op === "Equal") return value === String(e.value);
-  if (e.op === "NotEqual") return value !== String(e.value);
-  if (e.op === "RegexMatch") return new RegExp(String(e.value)).test(value);
+  const value2 = subject.scope === "Header" ? Object.entries(r.headers).find(([k]) => k.toLowerCase() === name.toLowerCase())?.[1] : subject.scope === "Query" ? r.query[name] : void 0;
+  if (value2 === void 0) return false;
+  if (e.op === "Equal") return value2 === String(e.value);
+  if (e.op === "NotEqual") return value2 !== String(e.value);
+  if (e.op === "RegexMatch") return new RegExp(String(e.value)).test(value2);
   return false;
 }
 
@@ -51640,12 +51708,12 @@ function trackNodes(ctx) {
   return [
     [c.name, track.canary],
     [s.name, track.stable]
-  ].flatMap(([name, value]) => {
+  ].flatMap(([name, value2]) => {
     const node = findAppMesh(ctx, "VirtualNode", name)?.object;
     if (!node) return [];
     const spec = specOf3(node);
     const selector = objOf(spec.podSelector);
-    const matchLabels = { ...objOf(selector.matchLabels), [track.key]: value };
+    const matchLabels = { ...objOf(selector.matchLabels), [track.key]: value2 };
     return [{ ...node, spec: { ...spec, podSelector: { ...selector, matchLabels } } }];
   });
 }
@@ -51741,8 +51809,8 @@ function headerConditions(route2) {
   for (const h of route2.matches.flatMap((m) => m.headers)) {
     const key2 = h.name.toLowerCase();
     const entry = byName.get(key2) ?? { name: h.name, values: [] };
-    const value = headerValue2(h);
-    if (!entry.values.includes(value)) entry.values.push(value);
+    const value2 = headerValue2(h);
+    if (!entry.values.includes(value2)) entry.values.push(value2);
     byName.set(key2, entry);
   }
   const conditions2 = [...byName.values()].map((e) => ({
@@ -51952,9 +52020,9 @@ function patchIngress(ctx, ingress, owned, routes) {
     ...[...managed].flatMap((n) => [actionKey(prefix, n), conditionKey(prefix, n)])
   ]);
   const annotations = {};
-  for (const [key2, value] of Object.entries(ingress.metadata.annotations ?? {})) {
+  for (const [key2, value2] of Object.entries(ingress.metadata.annotations ?? {})) {
     if (key2 in owned) annotations[key2] = owned[key2];
-    else if (!stale.has(key2)) annotations[key2] = value;
+    else if (!stale.has(key2)) annotations[key2] = value2;
   }
   for (const key2 of Object.keys(owned)) annotations[key2] ??= owned[key2];
   annotations[MANAGED_ANNOTATIONS] = writeBookkeeping({ ...book, [ctx.rollout.name]: Object.keys(owned).sort() });
@@ -52179,9 +52247,9 @@ function claims5(ctx) {
 init_diagnostics();
 
 // generators/aws-alb/match.ts
-function globMatches(pattern, value, caseInsensitive) {
+function globMatches(pattern, value2, caseInsensitive) {
   const source = pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".");
-  return new RegExp(`^${source}$`, caseInsensitive ? "is" : "s").test(value);
+  return new RegExp(`^${source}$`, caseInsensitive ? "is" : "s").test(value2);
 }
 function hostMatches(ruleHost, requestHost) {
   if (ruleHost === void 0) return true;
@@ -52231,11 +52299,11 @@ function evaluateOne(c, request4) {
   switch (field2) {
     case "http-header": {
       const name = typeof config("httpHeaderConfig").httpHeaderName === "string" ? config("httpHeaderConfig").httpHeaderName : "";
-      const value = headerOf2(request4, name);
+      const value2 = headerOf2(request4, name);
       return anyOf(
         strings2(config("httpHeaderConfig").values),
-        (v) => value !== void 0 && globMatches(v, value, true),
-        `http-header ${name}=${value ?? ""}`
+        (v) => value2 !== void 0 && globMatches(v, value2, true),
+        `http-header ${name}=${value2 ?? ""}`
       );
     }
     case "host-header":
@@ -52268,10 +52336,10 @@ function anyOf(values, test, why) {
 function queryString(values, request4) {
   const pairs3 = Array.isArray(values) ? values.filter(isObject) : [];
   const hit = pairs3.some((p) => {
-    const value = typeof p.value === "string" ? p.value : "";
-    if (typeof p.key !== "string") return Object.values(request4.query).some((q2) => globMatches(value, q2, true));
+    const value2 = typeof p.value === "string" ? p.value : "";
+    if (typeof p.key !== "string") return Object.values(request4.query).some((q2) => globMatches(value2, q2, true));
     const q = request4.query[p.key];
-    return q !== void 0 && globMatches(value, q, true);
+    return q !== void 0 && globMatches(value2, q, true);
   });
   return { matched: hit, why: "query-string" };
 }
@@ -52568,18 +52636,18 @@ function tagNewlines(node) {
     else tagNewlines(child3);
   }
 }
-function tagContent(value, original, startLine) {
-  const skipped2 = trimmedPrefix(value, original);
+function tagContent(value2, original, startLine) {
+  const skipped2 = trimmedPrefix(value2, original);
   let out = "";
-  for (let j = 0; j < value.length; j++) {
-    if (value[j] === "\n") out += `${MARK}${startLine + countNewlines(original.slice(0, skipped2 + j))}${MARK}`;
-    out += value[j];
+  for (let j = 0; j < value2.length; j++) {
+    if (value2[j] === "\n") out += `${MARK}${startLine + countNewlines(original.slice(0, skipped2 + j))}${MARK}`;
+    out += value2[j];
   }
   return out;
 }
-function trimmedPrefix(value, original) {
+function trimmedPrefix(value2, original) {
   const maxSkip = original.length - original.trimStart().length;
-  for (let k = 0; k <= maxSkip; k++) if (original.startsWith(value, k)) return k;
+  for (let k = 0; k <= maxSkip; k++) if (original.startsWith(value2, k)) return k;
   return 0;
 }
 function countNewlines(s) {
@@ -52988,7 +53056,7 @@ function crossMatches(ruleMatches2, conditions2, first2) {
 function andMatch(m, k) {
   const conflicts = [];
   const headers2 = merged(list(m.headers), k.headers.map(valueMatch), "header", conflicts, (n) => n.toLowerCase());
-  const query2 = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
+  const query3 = merged(list(m.queryParams), k.queryParams.map(valueMatch), "query parameter", conflicts, (n) => n);
   const own = k.method?.value;
   if (own && typeof m.method === "string" && m.method !== own) {
     conflicts.push(`method ${own} ANDed with the rule's own method ${m.method} matches nothing`);
@@ -52997,7 +53065,7 @@ function andMatch(m, k) {
   const match = {
     ...m.path !== void 0 ? { path: m.path } : {},
     ...headers2.length > 0 ? { headers: headers2 } : {},
-    ...query2.length > 0 ? { queryParams: query2 } : {},
+    ...query3.length > 0 ? { queryParams: query3 } : {},
     ...method !== void 0 ? { method } : {}
   };
   return { match, conflicts };
@@ -53482,19 +53550,19 @@ function matchRank(match, request4, requestPath2) {
   if (!path35) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
-  const query2 = list2(match.queryParams);
-  if (!headersFit(headers2, request4.headers) || !queryFits(query2, request4.query)) return void 0;
-  return [...path35, match.method !== void 0 ? 1 : 0, headers2.length, query2.length];
+  const query3 = list2(match.queryParams);
+  if (!headersFit(headers2, request4.headers) || !queryFits(query3, request4.query)) return void 0;
+  return [...path35, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
   const type = typeof p.type === "string" ? p.type : "PathPrefix";
-  const value = typeof p.value === "string" ? p.value : "/";
-  if (type === "Exact") return value === requestPath2 ? [3, value.length] : void 0;
-  if (type === "RegularExpression") return fullMatch(value, requestPath2) ? [1, value.length] : void 0;
-  const want = elements2(value);
+  const value2 = typeof p.value === "string" ? p.value : "/";
+  if (type === "Exact") return value2 === requestPath2 ? [3, value2.length] : void 0;
+  if (type === "RegularExpression") return fullMatch(value2, requestPath2) ? [1, value2.length] : void 0;
+  const want = elements2(value2);
   const got = elements2(requestPath2);
-  return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value.replace(/\/+$/, "").length] : void 0;
+  return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value2.replace(/\/+$/, "").length] : void 0;
 }
 function elements2(path35) {
   return path35.split("/").filter((e) => e !== "");
@@ -53509,18 +53577,18 @@ function headersFit(matches3, headers2) {
     return key2 !== void 0 && valueFits(m, headers2[key2]);
   });
 }
-function queryFits(matches3, query2) {
+function queryFits(matches3, query3) {
   return matches3.every(
-    (m) => Object.prototype.hasOwnProperty.call(query2, String(m.name)) && valueFits(m, query2[String(m.name)])
+    (m) => Object.prototype.hasOwnProperty.call(query3, String(m.name)) && valueFits(m, query3[String(m.name)])
   );
 }
-function valueFits(m, value) {
+function valueFits(m, value2) {
   const want = String(m.value ?? "");
-  return m.type === "RegularExpression" ? fullMatch(want, value) : value === want;
+  return m.type === "RegularExpression" ? fullMatch(want, value2) : value2 === want;
 }
-function fullMatch(pattern, value) {
+function fullMatch(pattern, value2) {
   try {
-    return new RegExp(`^(?:${pattern})$`).test(value);
+    return new RegExp(`^(?:${pattern})$`).test(value2);
   } catch {
     return false;
   }
@@ -53883,8 +53951,8 @@ function matchAnnotations2(f, traffic) {
   if (!match) return out;
   const header3 = match.headers[0];
   if (header3) Object.assign(out, valueKeys(nginx("canary-by-header"), header3));
-  const query2 = match.queryParams[0];
-  if (query2) Object.assign(out, valueKeys(ext(f, "canary-by-query"), query2));
+  const query3 = match.queryParams[0];
+  if (query3) Object.assign(out, valueKeys(ext(f, "canary-by-query"), query3));
   const cookie = match.cookies[0];
   if (cookie) out[nginx("canary-by-cookie")] = cookie.name;
   return out;
@@ -53983,11 +54051,11 @@ function isMatchRoute(c) {
 }
 function matchRule(f, c, request4) {
   const header3 = c.key("canary-by-header");
-  const query2 = f.queryMatch ? c.ext("canary-by-query") : void 0;
-  if (header3 || query2) {
+  const query3 = f.queryMatch ? c.ext("canary-by-query") : void 0;
+  if (header3 || query3) {
     const rules = [
       ...header3 ? [valueRule(f, "header", header3, c.key, headerValue(request4.headers, header3))] : [],
-      ...query2 ? [valueRule(f, "query", query2, c.ext, request4.query[query2])] : []
+      ...query3 ? [valueRule(f, "query", query3, c.ext, request4.query[query3])] : []
     ];
     return rules.every((r) => r !== void 0) ? rules.join(" & ") : void 0;
   }
@@ -53996,17 +54064,17 @@ function matchRule(f, c, request4) {
 }
 function valueRule(f, what, name, read, got) {
   if (got === void 0) return void 0;
-  const value = read(`canary-by-${what}-value`);
+  const value2 = read(`canary-by-${what}-value`);
   const pattern = read(`canary-by-${what}-pattern`);
   const rule = `canary-by-${what} ${name}=${got}`;
-  if (value)
-    return (f.headerValueIsRegex && what === "header" ? fullMatch2(`always|${value}`, got) : got === value) ? rule : void 0;
+  if (value2)
+    return (f.headerValueIsRegex && what === "header" ? fullMatch2(`always|${value2}`, got) : got === value2) ? rule : void 0;
   if (pattern) return fullMatch2(pattern, got) ? rule : void 0;
   return got === "always" ? rule : void 0;
 }
-function fullMatch2(pattern, value) {
+function fullMatch2(pattern, value2) {
   try {
-    return new RegExp(`^(?:${pattern})$`).test(value);
+    return new RegExp(`^(?:${pattern})$`).test(value2);
   } catch {
     return false;
   }
@@ -54028,8 +54096,8 @@ function weightSplit(stableService, weighted2) {
   const rule = parts.map((p) => `canary-weight ${p.units}/${total}`).join(", ");
   return { backends: backends.filter((b) => b.share > 0), rule };
 }
-function positiveInt(value) {
-  const n = value === void 0 ? NaN : Number.parseInt(value, 10);
+function positiveInt(value2) {
+  const n = value2 === void 0 ? NaN : Number.parseInt(value2, 10);
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
@@ -54120,8 +54188,8 @@ function stepOwnedKeys(prefix) {
 }
 function userAnnotations(options) {
   const out = {};
-  for (const [key2, value] of Object.entries(options.additionalIngressAnnotations)) {
-    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value;
+  for (const [key2, value2] of Object.entries(options.additionalIngressAnnotations)) {
+    out[key2.includes("/") ? key2 : annotationKey(options.annotationPrefix, key2)] = value2;
   }
   return { ...out, ...options.canaryIngressAnnotations };
 }
@@ -54657,33 +54725,33 @@ function sharedNote(location, attachment) {
 }
 function byHeader(annotations, key2, request4) {
   const name = annotations[key2("canary-by-header")];
-  const value = name ? headerValue(request4.headers, name) : void 0;
-  if (!name || value === void 0) return void 0;
+  const value2 = name ? headerValue(request4.headers, name) : void 0;
+  if (!name || value2 === void 0) return void 0;
   const exact = annotations[key2("canary-by-header-value")];
   const pattern = annotations[key2("canary-by-header-pattern")];
-  if (exact) return value === exact ? { canary: true, rule: `canary-by-header ${name}=${value}` } : void 0;
-  if (pattern) return byPattern(name, value, pattern);
-  if (value === "always" || value === "never")
-    return { canary: value === "always", rule: `canary-by-header ${name}=${value}` };
+  if (exact) return value2 === exact ? { canary: true, rule: `canary-by-header ${name}=${value2}` } : void 0;
+  if (pattern) return byPattern(name, value2, pattern);
+  if (value2 === "always" || value2 === "never")
+    return { canary: value2 === "always", rule: `canary-by-header ${name}=${value2}` };
   return void 0;
 }
-function byPattern(name, value, pattern) {
+function byPattern(name, value2, pattern) {
   let regex2;
   try {
     regex2 = new RegExp(pattern);
   } catch {
     return { canary: false, rule: `canary-by-header-pattern ${name}: invalid pattern ${pattern}` };
   }
-  return regex2.test(value) ? { canary: true, rule: `canary-by-header-pattern ${name}=~${pattern}` } : void 0;
+  return regex2.test(value2) ? { canary: true, rule: `canary-by-header-pattern ${name}=~${pattern}` } : void 0;
 }
 function byCookie(annotations, key2, request4) {
   const name = annotations[key2("canary-by-cookie")];
-  const value = name ? request4.cookies[name] : void 0;
-  if (value !== "always" && value !== "never") return void 0;
-  return { canary: value === "always", rule: `canary-by-cookie ${name}=${value}` };
+  const value2 = name ? request4.cookies[name] : void 0;
+  if (value2 !== "always" && value2 !== "never") return void 0;
+  return { canary: value2 === "always", rule: `canary-by-cookie ${name}=${value2}` };
 }
-function readInt(value, fallback2) {
-  const n = value === void 0 ? NaN : Number.parseInt(value, 10);
+function readInt(value2, fallback2) {
+  const n = value2 === void 0 ? NaN : Number.parseInt(value2, 10);
   return Number.isFinite(n) && n >= 0 ? n : fallback2;
 }
 function split2(stable, canary, canaryUnits, total, rule) {
@@ -54764,18 +54832,18 @@ function stringMatch(v) {
 var MAPS = ["headers", "queryParams", "withoutHeaders"];
 function andBlocks(a, b) {
   const out = { ...a };
-  for (const [key2, value] of Object.entries(b)) {
-    if (MAPS.includes(key2) && isObject(value)) {
+  for (const [key2, value2] of Object.entries(b)) {
+    if (MAPS.includes(key2) && isObject(value2)) {
       const merged2 = { ...isObject(a[key2]) ? a[key2] : {} };
-      for (const [k, v] of Object.entries(value)) {
+      for (const [k, v] of Object.entries(value2)) {
         if (merged2[k] !== void 0 && JSON.stringify(merged2[k]) !== JSON.stringify(v))
           return `${key2}.${k} both ${JSON.stringify(merged2[k])} and ${JSON.stringify(v)}`;
         merged2[k] = v;
       }
       out[key2] = merged2;
-    } else if (a[key2] !== void 0 && JSON.stringify(a[key2]) !== JSON.stringify(value)) {
-      return `${key2} both ${JSON.stringify(a[key2])} and ${JSON.stringify(value)}`;
-    } else out[key2] = value;
+    } else if (a[key2] !== void 0 && JSON.stringify(a[key2]) !== JSON.stringify(value2)) {
+      return `${key2} both ${JSON.stringify(a[key2])} and ${JSON.stringify(value2)}`;
+    } else out[key2] = value2;
   }
   return out;
 }
@@ -55360,15 +55428,15 @@ function blockFits(m, r) {
     if (!valueFits2(sm, r.query[name])) return false;
   return true;
 }
-function valueFits2(sm, value) {
-  if (value === void 0) return false;
-  return !isObject(sm) || Object.keys(sm).length === 0 || stringFits(sm, value);
+function valueFits2(sm, value2) {
+  if (value2 === void 0) return false;
+  return !isObject(sm) || Object.keys(sm).length === 0 || stringFits(sm, value2);
 }
-function stringFits(sm, value, lower = false) {
+function stringFits(sm, value2, lower = false) {
   const v = (x) => lower ? String(x).toLowerCase() : String(x);
-  if (sm.exact !== void 0) return value === v(sm.exact);
-  if (sm.prefix !== void 0) return value.startsWith(v(sm.prefix));
-  if (sm.regex !== void 0) return new RegExp(`^(?:${String(sm.regex)})$`).test(value);
+  if (sm.exact !== void 0) return value2 === v(sm.exact);
+  if (sm.prefix !== void 0) return value2.startsWith(v(sm.prefix));
+  if (sm.regex !== void 0) return new RegExp(`^(?:${String(sm.regex)})$`).test(value2);
   return true;
 }
 function header(r, name) {
@@ -55798,9 +55866,9 @@ function splitFor(objects, fits3) {
   }
   return void 0;
 }
-function quantity(value) {
-  if (typeof value === "number") return value;
-  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(String(value ?? ""));
+function quantity(value2) {
+  if (typeof value2 === "number") return value2;
+  const m = /^(\d+(?:\.\d+)?)(m?)$/.exec(String(value2 ?? ""));
   return m ? Number(m[1]) / (m[2] === "m" ? 1e3 : 1) : 0;
 }
 
@@ -56214,8 +56282,8 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value, locate2, path35) {
-  const v = isObject(value) ? value : {};
+function readRequest(value2, locate2, path35) {
+  const v = isObject(value2) ? value2 : {};
   const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
     templates: list5("templates").map((t, i) => {
@@ -56458,6 +56526,7 @@ function parser() {
   p.addIdentifierChar("#");
   p.hooks.add("gobble-token", function(env2) {
     if (this.code === 40) env2.node = groupedToken(this);
+    if (this.code === 46 && /[A-Za-z_]/.test(this.expr.charAt(this.index + 1))) env2.node = memberOfItem(this);
     if (this.code !== 123) return;
     this.index++;
     const body = this.gobbleExpression();
@@ -56467,6 +56536,10 @@ function parser() {
     env2.node = { type: "Predicate", body };
   });
   return p;
+}
+function memberOfItem(scope) {
+  const parser2 = scope;
+  return parser2.gobbleTokenProperty({ type: "Identifier", name: "#" });
 }
 function groupedToken(scope) {
   const parser2 = scope;
@@ -56682,8 +56755,8 @@ function parseJsonPath(source) {
   }
   return { path: path35 };
 }
-function readPath(value, path35) {
-  let v = value;
+function readPath(value2, path35) {
+  let v = value2;
   for (const seg of path35) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
@@ -56693,11 +56766,493 @@ function readPath(value, path35) {
   return v;
 }
 
+// src/analysis/provider-datadog.ts
+init_diagnostics();
+
+// src/analysis/credentials.ts
+var envPart = (s) => s.toUpperCase().replace(/[^A-Z0-9]/g, "_");
+var secretKeyEnv = (secret, key2) => `ROLLGEN_SECRET_${envPart(secret)}_${envPart(key2)}`;
+function credentialsOf(secret, needs, secrets = {}) {
+  const keys = needs.map(
+    (n) => ({
+      key: n.key,
+      env: [...n.before ?? [], secrets[secret]?.[n.key] ?? secretKeyEnv(secret, n.key)],
+      required: n.required,
+      secret: n.secret
+    })
+  );
+  return { secret, keys };
+}
+
+// src/analysis/provider-fields.ts
+init_diagnostics();
+function textField(f, field2, required) {
+  return textAt(f, f.body[field2], [field2], required);
+}
+function textAt(f, v, path35, required) {
+  const name = path35.join(".");
+  if (v === void 0 || v === null || v === "") {
+    if (required) f.out.push(diagnosticAt(f.here(...path35.slice(0, -1)), `${f.kind} provider needs ${name}`));
+    return void 0;
+  }
+  if (isObject(v) || Array.isArray(v)) {
+    f.out.push(diagnosticAt(f.here(...path35), `${f.kind} ${name} must be a string`));
+    return void 0;
+  }
+  const filled = f.fill(String(v));
+  const leftover = unresolvedArg(filled, f.args);
+  if (leftover)
+    f.out.push(diagnosticAt(f.here(...path35), `${name} uses {{args.${leftover}}}, which no template declares`));
+  return filled;
+}
+function durationField(f, field2, fallback2) {
+  const text2 = textField(f, field2, false);
+  if (text2 === void 0) return fallback2;
+  const seconds2 = parseGoDuration(text2);
+  if (seconds2 !== void 0 && seconds2 > 0) return seconds2;
+  f.out.push(diagnosticAt(f.here(field2), `${f.kind} ${field2} "${text2}" is not a positive duration such as 30s or 5m`));
+  return fallback2;
+}
+function refuseUnknown(f, known) {
+  for (const k of Object.keys(f.body).filter((k2) => !known.includes(k2))) {
+    const near = suggestName(k, [...known]);
+    f.out.push(
+      diagnosticAt(f.here(k), `${f.kind} field ${k} is not an Argo field${near ? `; did you mean ${near}?` : ""}`)
+    );
+  }
+}
+
+// src/analysis/provider-datadog.ts
+var FIELDS = ["query", "queries", "formula", "aggregator", "apiVersion", "interval", "requestTimeout", "secretRef"];
+var AGGREGATORS = ["avg", "min", "max", "sum", "last", "percentile", "mean", "l2norm", "area"];
+function datadogProvider(f) {
+  refuseUnknown(f, FIELDS);
+  const apiVersion = textField(f, "apiVersion", false) ?? "v1";
+  if (apiVersion !== "v1" && apiVersion !== "v2")
+    f.out.push(diagnosticAt(f.here("apiVersion"), `datadog apiVersion must be v1 or v2, not ${apiVersion}`));
+  const query3 = textField(f, "query", false);
+  const queries = queriesOf(f);
+  const formula = textField(f, "formula", false);
+  const aggregator = textField(f, "aggregator", false);
+  const problem = (field2, message) => f.out.push(diagnosticAt(field2 ? f.here(field2) : f.here(), message));
+  if (query3 === void 0 && queries === void 0) problem("", "datadog provider needs query or queries");
+  if (query3 !== void 0 && queries !== void 0) problem("queries", "datadog takes query or queries, not both");
+  if (apiVersion === "v1" && queries !== void 0)
+    problem("queries", "datadog apiVersion v1 takes only query; queries and formula need apiVersion: v2");
+  if (formula !== void 0 && queries === void 0) problem("formula", "datadog formula needs queries to combine");
+  if (formula === void 0 && queries && Object.keys(queries).length > 1)
+    problem("queries", "datadog queries with more than one query need a formula: which column to read is ambiguous");
+  if (aggregator !== void 0 && apiVersion === "v1")
+    problem("aggregator", "datadog aggregator needs apiVersion: v2 (v1 has none)");
+  if (aggregator !== void 0 && !AGGREGATORS.includes(aggregator))
+    problem("aggregator", `datadog aggregator must be one of ${AGGREGATORS.join(", ")}`);
+  const secretName = secretRefName(f);
+  const fromEnvFirst = secretName === void 0;
+  const secret = secretName ?? "datadog";
+  const key2 = (k, required, isSecret) => ({
+    key: k,
+    required,
+    secret: isSecret,
+    // Without secretRef, Argo reads DD_API_KEY, DD_APP_KEY and DD_ADDRESS before its `datadog` Secret.
+    ...fromEnvFirst ? { before: [`DD_${k.toUpperCase().replace(/-/g, "_")}`] } : {}
+  });
+  return {
+    kind: "datadog",
+    apiVersion: apiVersion === "v2" ? "v2" : "v1",
+    ...query3 !== void 0 ? { query: query3 } : {},
+    ...queries !== void 0 ? { queries } : {},
+    ...formula !== void 0 ? { formula } : {},
+    ...aggregator !== void 0 ? { aggregator } : {},
+    intervalSeconds: durationField(f, "interval", 300),
+    timeoutSeconds: durationField(f, "requestTimeout", 10),
+    credentials: credentialsOf(
+      secret,
+      [key2("api-key", true, true), key2("app-key", true, true), key2("address", false, false)],
+      f.secrets
+    ),
+    secretArgs: f.args.secrets
+  };
+}
+function queriesOf(f) {
+  const v = f.body.queries;
+  if (v === void 0 || v === null) return void 0;
+  if (!isObject(v) || Object.keys(v).length === 0) {
+    f.out.push(diagnosticAt(f.here("queries"), 'datadog queries must map names to queries, e.g. {a: "sum:..."}'));
+    return void 0;
+  }
+  return Object.fromEntries(Object.entries(v).map(([name, q]) => [name, textAt(f, q, ["queries", name], true) ?? ""]));
+}
+function secretRefName(f) {
+  const ref = f.body.secretRef;
+  if (ref === void 0) return void 0;
+  if (!isObject(ref)) {
+    f.out.push(diagnosticAt(f.here("secretRef"), "datadog secretRef must be {name, namespaced}"));
+    return void 0;
+  }
+  for (const k of Object.keys(ref).filter((k2) => k2 !== "name" && k2 !== "namespaced"))
+    f.out.push(diagnosticAt(f.here("secretRef", k), `datadog secretRef field ${k} is not an Argo field`));
+  const name = typeof ref.name === "string" && ref.name !== "" ? ref.name : void 0;
+  if (ref.namespaced === true && name === void 0)
+    f.out.push(diagnosticAt(f.here("secretRef"), "datadog secretRef.namespaced needs secretRef.name"));
+  return name;
+}
+
+// src/analysis/provider-newrelic.ts
+init_diagnostics();
+var NRQL_TIMEOUT = 5;
+function newRelicProvider(f) {
+  refuseUnknown(f, ["query", "profile", "timeout"]);
+  const raw = f.body.timeout;
+  const nrqlTimeout = raw === void 0 || raw === null ? NRQL_TIMEOUT : Number(raw);
+  if (!Number.isInteger(nrqlTimeout) || nrqlTimeout < 0)
+    f.out.push(diagnosticAt(f.here("timeout"), "newRelic timeout must be a non-negative integer (seconds)"));
+  const profile = textField(f, "profile", false) ?? "newrelic";
+  return {
+    kind: "newrelic",
+    query: textField(f, "query", true) ?? "",
+    nrqlTimeout,
+    // The NRQL timeout bounds the query; the request gets 10 s more to come back.
+    timeoutSeconds: (Number.isInteger(nrqlTimeout) ? nrqlTimeout : NRQL_TIMEOUT) + 10,
+    credentials: credentialsOf(
+      profile,
+      [
+        { key: "personal-api-key", required: true, secret: true },
+        { key: "account-id", required: true, secret: false },
+        { key: "region", required: false, secret: false },
+        { key: "base-url-nerdgraph", required: false, secret: false }
+      ],
+      f.secrets
+    ),
+    secretArgs: f.args.secrets
+  };
+}
+
+// src/analysis/provider-cloudwatch.ts
+init_diagnostics();
+var QUERY_FIELDS = ["id", "expression", "label", "metricStat", "period", "returnData"];
+var STAT_FIELDS = ["metric", "period", "stat", "unit"];
+var METRIC_FIELDS = ["dimensions", "metricName", "namespace"];
+function cloudWatchProvider(f) {
+  refuseUnknown(f, ["interval", "metricDataQueries"]);
+  const list5 = f.body.metricDataQueries;
+  if (!Array.isArray(list5) || list5.length === 0)
+    f.out.push(
+      diagnosticAt(f.here(), "cloudWatch provider needs metricDataQueries (a list of {id, expression or metricStat})")
+    );
+  return {
+    kind: "cloudwatch",
+    intervalSeconds: durationField(f, "interval", 300),
+    metricDataQueries: (Array.isArray(list5) ? list5 : []).map((q, i) => query(f, q, ["metricDataQueries", i])),
+    timeoutSeconds: 30,
+    secretArgs: f.args.secrets
+  };
+}
+function query(f, q, at) {
+  if (!isObject(q)) {
+    f.out.push(diagnosticAt(f.here(...at), "a metricDataQuery must be a map with id and expression or metricStat"));
+    return {};
+  }
+  unknownAt(f, q, at, QUERY_FIELDS);
+  const text2 = (field2, required = false) => textAt(f, q[field2], [...at, field2], required);
+  if (q.expression === void 0 && q.metricStat === void 0)
+    f.out.push(diagnosticAt(f.here(...at), "a metricDataQuery needs expression or metricStat"));
+  return compact({
+    Id: text2("id", true),
+    Expression: text2("expression"),
+    Label: text2("label"),
+    MetricStat: q.metricStat === void 0 ? void 0 : metricStat(f, q.metricStat, [...at, "metricStat"]),
+    Period: q.period === void 0 ? void 0 : period(f, q.period, [...at, "period"]),
+    ReturnData: q.returnData === void 0 ? void 0 : q.returnData === true
+  });
+}
+function metricStat(f, s, at) {
+  if (!isObject(s) || !isObject(s.metric)) {
+    f.out.push(diagnosticAt(f.here(...at), "metricStat needs metric: {namespace, metricName, dimensions}"));
+    return {};
+  }
+  unknownAt(f, s, at, STAT_FIELDS);
+  unknownAt(f, s.metric, [...at, "metric"], METRIC_FIELDS);
+  const m = s.metric;
+  const dims = Array.isArray(m.dimensions) ? m.dimensions : [];
+  return compact({
+    Metric: compact({
+      Namespace: textAt(f, m.namespace, [...at, "metric", "namespace"], false),
+      MetricName: textAt(f, m.metricName, [...at, "metric", "metricName"], true),
+      Dimensions: m.dimensions === void 0 ? void 0 : dims.map((d, i) => ({
+        Name: textAt(f, isObject(d) ? d.name : void 0, [...at, "metric", "dimensions", i, "name"], true),
+        Value: textAt(f, isObject(d) ? d.value : void 0, [...at, "metric", "dimensions", i, "value"], true)
+      }))
+    }),
+    Period: period(f, s.period, [...at, "period"]),
+    Stat: textAt(f, s.stat, [...at, "stat"], true),
+    Unit: textAt(f, s.unit, [...at, "unit"], false)
+  });
+}
+function period(f, v, at) {
+  const n = typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(f.fill(v)) ? Number(f.fill(v)) : NaN;
+  if (Number.isInteger(n) && n > 0) return n;
+  f.out.push(diagnosticAt(f.here(...at), `period must be a positive number of seconds, got ${JSON.stringify(v)}`));
+  return void 0;
+}
+function unknownAt(f, v, at, known) {
+  for (const k of Object.keys(v).filter((k2) => !known.includes(k2)))
+    f.out.push(
+      diagnosticAt(f.here(...at, k), `cloudWatch field ${k} is not an Argo field; known: ${known.join(", ")}`)
+    );
+}
+var compact = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
+
+// src/analysis/provider-influxdb.ts
+function influxDbProvider(f) {
+  refuseUnknown(f, ["query", "profile"]);
+  const profile = textField(f, "profile", false) ?? "influxdb";
+  return {
+    kind: "influxdb",
+    query: textField(f, "query", true) ?? "",
+    // Argo's defaultQueryTimeout.
+    timeoutSeconds: 30,
+    credentials: credentialsOf(
+      profile,
+      [
+        { key: "address", required: true, secret: false },
+        { key: "authToken", required: true, secret: true },
+        { key: "org", required: true, secret: false }
+      ],
+      f.secrets
+    ),
+    secretArgs: f.args.secrets
+  };
+}
+
+// src/analysis/provider-kayenta.ts
+init_diagnostics();
+var FIELDS2 = [
+  "address",
+  "application",
+  "canaryConfigName",
+  "metricsAccountName",
+  "configurationAccountName",
+  "storageAccountName",
+  "threshold",
+  "scopes",
+  "lookback"
+];
+var SCOPE_DETAIL = ["scope", "region", "step", "start", "end"];
+function kayentaProvider(f) {
+  refuseUnknown(f, FIELDS2);
+  const text2 = (k) => textField(f, k, true) ?? "";
+  const threshold2 = isObject(f.body.threshold) ? f.body.threshold : {};
+  const int3 = (v, at) => {
+    if (typeof v === "number" && Number.isInteger(v)) return v;
+    f.out.push(diagnosticAt(f.here(...at), `kayenta ${at.join(".")} must be an integer`));
+    return 0;
+  };
+  const scopes = Array.isArray(f.body.scopes) ? f.body.scopes : [];
+  if (scopes.length === 0) f.out.push(diagnosticAt(f.here(), "kayenta provider needs scopes (control and experiment)"));
+  return {
+    kind: "kayenta",
+    address: text2("address"),
+    application: text2("application"),
+    canaryConfigName: text2("canaryConfigName"),
+    metricsAccountName: text2("metricsAccountName"),
+    configurationAccountName: text2("configurationAccountName"),
+    storageAccountName: text2("storageAccountName"),
+    threshold: {
+      pass: int3(threshold2.pass, ["threshold", "pass"]),
+      marginal: int3(threshold2.marginal, ["threshold", "marginal"])
+    },
+    scopes: scopes.map((s, i) => {
+      const at = ["scopes", i];
+      const scope = isObject(s) ? s : {};
+      const detail = (side) => scopeDetail(f, scope[side], [...at, side]);
+      const both = { control: detail("controlScope"), experiment: detail("experimentScope") };
+      for (const edge of ["start", "end"])
+        if (both.control[edge] === void 0 !== (both.experiment[edge] === void 0))
+          f.out.push(
+            diagnosticAt(
+              f.here(...at),
+              `controlScope.${edge} and experimentScope.${edge} must both be set or be empty`
+            )
+          );
+      return { name: textAt(f, scope.name, [...at, "name"], true) ?? "", ...both };
+    }),
+    lookback: f.body.lookback === true,
+    // rollgen waits for the judgement within the measurement: up to 5 minutes.
+    timeoutSeconds: 300,
+    secretArgs: f.args.secrets
+  };
+}
+function scopeDetail(f, v, at) {
+  if (!isObject(v)) {
+    f.out.push(diagnosticAt(f.here(...at), `kayenta ${at.join(".")} needs scope, region and step`));
+    return { scope: "", region: "", step: 0 };
+  }
+  for (const k of Object.keys(v).filter((k2) => !SCOPE_DETAIL.includes(k2)))
+    f.out.push(diagnosticAt(f.here(...at, k), `kayenta scope field ${k} is not an Argo field`));
+  const start2 = textAt(f, v.start, [...at, "start"], false);
+  const end = textAt(f, v.end, [...at, "end"], false);
+  return {
+    scope: textAt(f, v.scope, [...at, "scope"], true) ?? "",
+    region: textAt(f, v.region, [...at, "region"], false) ?? "",
+    step: typeof v.step === "number" ? v.step : 0,
+    ...start2 !== void 0 ? { start: start2 } : {},
+    ...end !== void 0 ? { end } : {}
+  };
+}
+
+// src/analysis/provider-plain.ts
+init_diagnostics();
+function graphiteProvider(f) {
+  refuseUnknown(f, ["address", "query"]);
+  return {
+    kind: "graphite",
+    address: url(f, textField(f, "address", true)),
+    query: textField(f, "query", true) ?? "",
+    timeoutSeconds: 10,
+    secretArgs: f.args.secrets
+  };
+}
+function wavefrontProvider(f) {
+  refuseUnknown(f, ["address", "query"]);
+  const address = textField(f, "address", true) ?? "";
+  return {
+    kind: "wavefront",
+    address,
+    query: textField(f, "query", true) ?? "",
+    timeoutSeconds: 30,
+    credentials: credentialsOf("wavefront-api-tokens", [{ key: address, required: true, secret: true }], f.secrets),
+    secretArgs: f.args.secrets
+  };
+}
+function skyWalkingProvider(f) {
+  refuseUnknown(f, ["address", "query", "interval"]);
+  if (f.body.interval === void 0)
+    f.out.push(diagnosticAt(f.here(), "skywalking provider needs interval (the $duration queried, e.g. 5m)"));
+  return {
+    kind: "skywalking",
+    address: url(f, textField(f, "address", true)),
+    query: textField(f, "query", true) ?? "",
+    intervalSeconds: durationField(f, "interval", 300),
+    // Argo's defaultQueryTimeout.
+    timeoutSeconds: 30,
+    secretArgs: f.args.secrets
+  };
+}
+function url(f, address) {
+  if (address === void 0) return "";
+  if (!/^https?:\/\/[^/]/.test(address) && !address.includes("{{args."))
+    f.out.push(
+      diagnosticAt(f.here("address"), `${f.kind} address ${address} is not a valid URL (http:// or https://)`)
+    );
+  return address;
+}
+
+// src/analysis/provider-prometheus-auth.ts
+init_diagnostics();
+function prometheusAuth(f, address) {
+  const raw = f.body.authentication;
+  if (raw === void 0 || raw === null) return void 0;
+  const at = (...p) => f.here("authentication", ...p);
+  if (!isObject(raw)) {
+    f.out.push(diagnosticAt(at(), "prometheus authentication must be a map of basicAuth, oauth2 or sigv4"));
+    return void 0;
+  }
+  const known = ["basicAuth", "oauth2", "sigv4"];
+  for (const k of Object.keys(raw).filter((k2) => !known.includes(k2)))
+    f.out.push(diagnosticAt(at(k), `prometheus authentication ${k} is not an Argo field; known: ${known.join(", ")}`));
+  const part = (name, fields) => {
+    const v = raw[name];
+    if (v === void 0 || v === null) return void 0;
+    if (!isObject(v)) {
+      f.out.push(diagnosticAt(at(name), `prometheus authentication.${name} must be a map`));
+      return void 0;
+    }
+    for (const k of Object.keys(v).filter((k2) => !fields.includes(k2)))
+      f.out.push(diagnosticAt(at(name, k), `${name} field ${k} is not an Argo field; known: ${fields.join(", ")}`));
+    return v;
+  };
+  const text2 = (name, v, k, required) => textAt(f, v[k], ["authentication", name, k], required);
+  const basic = part("basicAuth", ["username", "password"]);
+  const oauth = part("oauth2", ["tokenUrl", "clientId", "clientSecret", "scopes"]);
+  const sig = part("sigv4", ["region", "profile", "roleArn"]);
+  const auth2 = {
+    ...basic && (basic.username || basic.password) ? {
+      basic: {
+        username: text2("basicAuth", basic, "username", true) ?? "",
+        password: text2("basicAuth", basic, "password", true) ?? ""
+      }
+    } : {},
+    ...oauth && oauth.tokenUrl ? { oauth2: oauth2(f, oauth, text2) } : {},
+    ...sig ? sigv4(f, sig, address, text2, at) : {}
+  };
+  return Object.keys(auth2).length > 0 ? auth2 : void 0;
+}
+function oauth2(f, v, text2) {
+  const scopes = v.scopes === void 0 ? [] : v.scopes;
+  if (!Array.isArray(scopes))
+    f.out.push(diagnosticAt(f.here("authentication", "oauth2", "scopes"), "oauth2 scopes must be a list of strings"));
+  return {
+    tokenUrl: text2("oauth2", v, "tokenUrl", true) ?? "",
+    // Argo: "missing mandatory parameter in metric for OAuth2 setup".
+    clientId: text2("oauth2", v, "clientId", true) ?? "",
+    clientSecret: text2("oauth2", v, "clientSecret", true) ?? "",
+    scopes: Array.isArray(scopes) ? scopes.map((s, i) => textAt(f, s, ["authentication", "oauth2", "scopes", i], true) ?? "") : []
+  };
+}
+function sigv4(f, v, address, text2, at) {
+  const region = text2("sigv4", v, "region", false);
+  const profile = text2("sigv4", v, "profile", false);
+  if (v.roleArn !== void 0)
+    f.out.push(
+      diagnosticAt(
+        at("sigv4", "roleArn"),
+        "sigv4 roleArn is not supported: assume the role in the workflow (aws-actions/configure-aws-credentials role-to-assume) and leave roleArn out"
+      )
+    );
+  if (!region && !profile && v.roleArn === void 0) return {};
+  if (address !== void 0 && !address.includes("aps-workspaces")) {
+    f.out.push(
+      diagnosticAt(
+        at("sigv4"),
+        "sigv4 is not used: as in Argo, requests are signed only for an Amazon Managed Prometheus address (aps-workspaces)",
+        "warning"
+      )
+    );
+    return {};
+  }
+  return { sigv4: { ...region ? { region } : {}, ...profile ? { profile } : {} } };
+}
+
 // src/analysis/provider-spec.ts
-var SUPPORTED_PROVIDERS = ["prometheus", "web"];
-var PROMETHEUS_FIELDS = /* @__PURE__ */ new Set(["address", "query", "timeout", "headers", "insecure"]);
+var SUPPORTED_PROVIDERS = [
+  "prometheus",
+  "web",
+  "datadog",
+  "newRelic",
+  "cloudWatch",
+  "influxdb",
+  "graphite",
+  "wavefront",
+  "skywalking",
+  "kayenta"
+];
+var WHY_NOT = {
+  job: " (a Job committed with the step is planned, issue 28)",
+  plugin: " (rollgen runs no metric plugin binaries)"
+};
+var OWN_MODULE = {
+  datadog: datadogProvider,
+  newRelic: newRelicProvider,
+  cloudWatch: cloudWatchProvider,
+  influxdb: influxDbProvider,
+  graphite: graphiteProvider,
+  wavefront: wavefrontProvider,
+  skywalking: skyWalkingProvider,
+  kayenta: kayentaProvider
+};
+var PROMETHEUS_FIELDS = /* @__PURE__ */ new Set(["address", "query", "timeout", "headers", "insecure", "authentication"]);
 var WEB_FIELDS = /* @__PURE__ */ new Set(["url", "method", "headers", "body", "jsonBody", "jsonPath", "timeoutSeconds", "insecure"]);
-function buildProvider(raw, at, fill, args, out) {
+function buildProvider(raw, at, fill, args, out, secrets) {
   const p = isObject(raw) ? raw : {};
   const kinds = Object.keys(p);
   const here = (...f) => originOf(at, "provider", ...f);
@@ -56705,23 +57260,28 @@ function buildProvider(raw, at, fill, args, out) {
     out.push(
       diagnosticAt(
         here(),
-        `a metric needs exactly one provider (${SUPPORTED_PROVIDERS.join(" or ")}); found ${kinds.length}`
+        `a metric needs exactly one provider (${SUPPORTED_PROVIDERS.join(", ")}); found ${kinds.length}`
       )
     );
     return void 0;
   }
   const kind = kinds[0];
   const body = isObject(p[kind]) ? p[kind] : {};
+  const before = out.length;
+  const own = OWN_MODULE[kind];
+  if (own) {
+    const spec2 = own({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out });
+    return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec2;
+  }
   if (kind !== "prometheus" && kind !== "web") {
     out.push(
       diagnosticAt(
         here(),
-        `metric provider ${kind} is not supported: rollgen measures with ${SUPPORTED_PROVIDERS.join(" and ")} only; query the same data through one of them`
+        `metric provider ${kind} is not supported${WHY_NOT[kind] ?? ""}: rollgen measures with ${SUPPORTED_PROVIDERS.join(", ")}; query the same data through one of them`
       )
     );
     return void 0;
   }
-  const before = out.length;
   const text2 = (field2, required) => {
     const v = body[field2];
     if (v === void 0 || v === null || v === "") {
@@ -56739,12 +57299,15 @@ function buildProvider(raw, at, fill, args, out) {
     out.push(
       diagnosticAt(
         here(kind, k),
-        k === "authentication" ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)` : `${kind} field ${k} is not supported by rollgen`
+        k === "authentication" ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)` : k === "rangeQuery" ? `${kind} rangeQuery is not supported by rollgen; write an instant query over a range (e.g. avg_over_time(...[5m]))` : `${kind} field ${k} is not supported by rollgen`
       )
     );
   const headers2 = readHeaders(body.headers, here(kind, "headers"), fill, args, out);
   const common2 = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
-  const spec = kind === "prometheus" ? prometheus(text2, body, common2, here(kind, "timeout"), out) : web(text2, body, common2, (...f) => here(kind, ...f), fill, out);
+  const spec = kind === "prometheus" ? {
+    ...prometheus(text2, body, common2, here(kind, "timeout"), out),
+    ...authOf({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out }, body.address)
+  } : web(text2, body, common2, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec;
 }
 function prometheus(text2, body, common2, at, out) {
@@ -56796,16 +57359,20 @@ function readHeaders(v, at, fill, args, out) {
     return [];
   }
   return v.map((h) => {
-    const value = fill(String(h.value ?? ""));
-    const leftover = unresolvedArg(value, args);
+    const value2 = fill(String(h.value ?? ""));
+    const leftover = unresolvedArg(value2, args);
     if (leftover)
       out.push(diagnosticAt(at, `header ${String(h.key)} uses {{args.${leftover}}}, which no template declares`));
-    return { key: String(h.key), value };
+    return { key: String(h.key), value: value2 };
   });
+}
+function authOf(f, address) {
+  const authentication = prometheusAuth(f, typeof address === "string" ? f.fill(address) : void 0);
+  return authentication ? { authentication } : {};
 }
 
 // src/analysis/metric.ts
-var METRIC_FIELDS = /* @__PURE__ */ new Set([
+var METRIC_FIELDS2 = /* @__PURE__ */ new Set([
   "name",
   "interval",
   "initialDelay",
@@ -56819,12 +57386,12 @@ var METRIC_FIELDS = /* @__PURE__ */ new Set([
   "provider"
 ]);
 var DEFAULT_CONSECUTIVE_ERROR_LIMIT = 4;
-function buildMetric(template, raw, at, fill, dryRun, args, out) {
+function buildMetric(template, raw, at, fill, dryRun, args, out, secrets) {
   const before = out.length;
   const where8 = (...f) => originOf(at, ...f);
   const name = String(raw.name ?? "");
-  for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS.has(k2))) {
-    const near = suggestName(k, [...METRIC_FIELDS]);
+  for (const k of Object.keys(raw).filter((k2) => !METRIC_FIELDS2.has(k2))) {
+    const near = suggestName(k, [...METRIC_FIELDS2]);
     out.push(
       diagnosticAt(
         where8(k),
@@ -56835,7 +57402,7 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
   }
   const read = { fill, out };
   const int3 = (k, fallback2) => intField(raw[k], where8(k), k, read) ?? fallback2;
-  const duration = (k) => durationField(raw[k], where8(k), k, read);
+  const duration = (k) => durationField2(raw[k], where8(k), k, read);
   const condition = (k) => conditionField(raw[k], fill, where8(k), k, args, out);
   const spec = {
     name,
@@ -56852,11 +57419,26 @@ function buildMetric(template, raw, at, fill, dryRun, args, out) {
     consecutiveSuccessLimit: int3("consecutiveSuccessLimit", 0),
     dryRun
   };
-  const provider = buildProvider(raw.provider, at, fill, args, out);
+  const provider = buildProvider(raw.provider, at, fill, args, out, secrets);
+  if (provider?.kind === "kayenta") judgeChecks(spec, provider.lookback, where8, out);
   validate(spec, where8(), out);
   if (out.slice(before).some((d) => d.severity === "error") || !provider) return void 0;
   const defined = Object.fromEntries(Object.entries(spec).filter(([, v]) => v !== void 0));
   return { ...defined, provider };
+}
+function judgeChecks(m, lookback, where8, out) {
+  for (const field2 of ["successCondition", "failureCondition"])
+    if (m[field2])
+      out.push(
+        diagnosticAt(where8(field2), `${field2} is not used: Kayenta's score against its threshold decides`, "warning")
+      );
+  if (m.interval === void 0 && !lookback)
+    out.push(
+      diagnosticAt(
+        where8(),
+        `metric "${m.name}": kayenta judges the metric's interval; add interval, or lookback: true`
+      )
+    );
 }
 function validate(m, origin, out) {
   const err = (message) => out.push(diagnosticAt(origin, `metric "${m.name}": ${message}`));
@@ -56895,7 +57477,7 @@ function parseGoDuration(text2) {
     0
   );
 }
-function durationField(v, at, field2, { fill, out }) {
+function durationField2(v, at, field2, { fill, out }) {
   if (v === void 0 || v === null || v === "") return void 0;
   const seconds2 = parseGoDuration(fill(String(v)));
   if (seconds2 !== void 0) return seconds2;
@@ -56929,7 +57511,9 @@ function resolveAnalysis(request4, index, ctx, out) {
   const rules = [...templates.flatMap((t) => t.dryRun), ...request4.dryRun];
   const dryRun = rules.flatMap((r) => r.metricName !== void 0 ? [r.metricName] : []);
   const metrics = templates.flatMap(
-    (t) => t.metrics.map((m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems))
+    (t) => t.metrics.map(
+      (m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems, ctx.secrets)
+    )
   );
   checkUniqueNames2(metrics, problems);
   checkDryRunRules(rules, metrics, problems);
@@ -57073,18 +57657,18 @@ function count(r, phase) {
       return { ...r, error: r.error + 1, consecutiveError: r.consecutiveError + 1, consecutiveSuccess: 0 };
   }
 }
-function readRecord(value) {
+function readRecord(value2) {
   const fail = (what) => {
     throw new AnalysisRecordError(`stored analysis record is invalid: ${what}`);
   };
-  if (!isObject(value)) return fail("not an object");
-  if (value.version !== RECORD_VERSION) return fail(`version ${String(value.version)}, expected ${RECORD_VERSION}`);
-  if (typeof value.key !== "string") return fail("key is not a string");
-  if (!isTime(value.startedAt)) return fail("startedAt is not an ISO time");
-  if (!Array.isArray(value.metrics)) return fail("metrics is not a list");
-  const metrics = value.metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fail));
+  if (!isObject(value2)) return fail("not an object");
+  if (value2.version !== RECORD_VERSION) return fail(`version ${String(value2.version)}, expected ${RECORD_VERSION}`);
+  if (typeof value2.key !== "string") return fail("key is not a string");
+  if (!isTime(value2.startedAt)) return fail("startedAt is not an ISO time");
+  if (!Array.isArray(value2.metrics)) return fail("metrics is not a list");
+  const metrics = value2.metrics.map((m, i) => readMetric(m, `metrics[${i}]`, fail));
   if (new Set(metrics.map((m) => m.name)).size !== metrics.length) fail("a metric appears twice");
-  return { version: RECORD_VERSION, key: value.key, startedAt: value.startedAt, metrics };
+  return { version: RECORD_VERSION, key: value2.key, startedAt: value2.startedAt, metrics };
 }
 var COUNTERS = [
   "count",
@@ -57197,8 +57781,8 @@ function effectiveCount(metric) {
 }
 
 // src/analysis/rollout-analysis.ts
-function rolloutAnalysis(spec, index, track, config, out) {
-  const ctx = { rollout: spec.source ?? {}, track };
+function rolloutAnalysis(spec, index, track, config, out, secrets) {
+  const ctx = { rollout: spec.source ?? {}, track, ...secrets ? { secrets } : {} };
   const steps = {};
   let background2;
   spec.steps.forEach((step, i) => {
@@ -57296,7 +57880,7 @@ function readTemplate(doc, out) {
     at: { locate: doc.locate, path: ["spec", "metrics", i] }
   }));
   for (const { raw, at } of metrics)
-    if (raw.successCondition === void 0 && raw.failureCondition === void 0)
+    if (raw.successCondition === void 0 && raw.failureCondition === void 0 && !isJudge(raw.provider))
       out.push({
         ...doc.locate(at.path),
         message: `metric "${String(raw.name ?? "")}" has no successCondition or failureCondition, so every measurement passes (as in Argo): this gate checks nothing; add successCondition`,
@@ -57334,6 +57918,7 @@ var TemplateIndex = class {
     return [...this.byKey.keys()].sort();
   }
 };
+var isJudge = (provider) => isObject(provider) && provider.kayenta !== void 0;
 
 // src/analysis/load.ts
 function loadAnalysis(specs, own, options, out) {
@@ -57344,7 +57929,14 @@ function loadAnalysis(specs, own, options, out) {
   const index = new TemplateIndex(own, shared2, out);
   const found = /* @__PURE__ */ new Map();
   for (const spec of specs) {
-    const a = rolloutAnalysis(spec, index, options.track ?? defaultTrackLabel, options.config, out);
+    const a = rolloutAnalysis(
+      spec,
+      index,
+      options.track ?? defaultTrackLabel,
+      options.config,
+      out,
+      options.metricSecrets
+    );
     if (a) found.set(spec.name, a);
   }
   return found;
@@ -57391,10 +57983,10 @@ function ruleFor(ledger, pattern) {
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value, path35, pattern) => {
-    if (Array.isArray(value)) return value.forEach((item, i) => walk(item, [...path35, i], `${pattern}[]`));
-    if (!isObject(value)) return;
-    for (const [key2, child3] of Object.entries(value)) {
+  const walk = (value2, path35, pattern) => {
+    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path35, i], `${pattern}[]`));
+    if (!isObject(value2)) return;
+    for (const [key2, child3] of Object.entries(value2)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
@@ -57923,12 +58515,12 @@ var ASSIGNED_SPEC_FIELDS = [
   "ipFamilyPolicy",
   "healthCheckNodePort"
 ];
-function withTrackSelector(service, track, value, extra = {}) {
-  if (value === void 0) return service;
+function withTrackSelector(service, track, value2, extra = {}) {
+  if (value2 === void 0) return service;
   const out = cloneJson(service);
   const spec = { ...isObject(out.spec) ? out.spec : {} };
   const selector = isObject(spec.selector) ? spec.selector : {};
-  spec.selector = { ...selector, ...pick(extra, Object.keys(selector)), [track.key]: value };
+  spec.selector = { ...selector, ...pick(extra, Object.keys(selector)), [track.key]: value2 };
   return { ...out, spec };
 }
 function renderCanaryService(stable, name, track, podLabels2) {
@@ -57986,10 +58578,10 @@ function pingPongServices(rollout, resources, phase) {
     [pp.pong, "pong"]
   ];
   const side = { key: PING_PONG_LABEL, stable: "ping", canary: "pong" };
-  return sides.flatMap(([name, value]) => {
+  return sides.flatMap(([name, value2]) => {
     const service = resources.find("Service", name, rollout.namespace)?.object;
     if (!service) return [];
-    return [withTrackSelector(service, side, phase.kind === "adopting" ? void 0 : value)];
+    return [withTrackSelector(service, side, phase.kind === "adopting" ? void 0 : value2)];
   });
 }
 
@@ -58236,7 +58828,7 @@ function coloringEnvoyFilter(c) {
 function coloringLua(c) {
   const lines = ["function envoy_on_request(request_handle)", "  local headers = request_handle:headers()"];
   c.rules.forEach((rule, i) => {
-    const test = Object.entries(rule.when).sort(([a], [b]) => compareText(a, b)).map(([name, value]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value)}`).join(" and ");
+    const test = Object.entries(rule.when).sort(([a], [b]) => compareText(a, b)).map(([name, value2]) => `headers:get(${lua(name.toLowerCase())}) == ${lua(value2)}`).join(" and ");
     lines.push(
       `  ${i === 0 ? "if" : "elseif"} ${test} then`,
       `    headers:replace(${lua(c.header.toLowerCase())}, ${lua(rule.value)})`
@@ -58383,9 +58975,9 @@ function scaleDownPause(bg) {
   const seconds2 = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
   return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
 }
-function analyses(doc, value, key2) {
-  if (value === void 0) return {};
-  return { analyses: [readRequest(value, doc.locate, [...BLUE_GREEN2, key2])] };
+function analyses(doc, value2, key2) {
+  if (value2 === void 0) return {};
+  return { analyses: [readRequest(value2, doc.locate, [...BLUE_GREEN2, key2])] };
 }
 function podMetadata(v) {
   return { labels: stringMap2(obj(v).labels), annotations: stringMap2(obj(v).annotations) };
@@ -58937,11 +59529,11 @@ function checkStringMap(parent, at, field2, report, label) {
   const map3 = parent[field2];
   if (map3 === void 0 || map3 === null) return;
   if (!isObject(map3)) return report([...at, field2], `${field2} must be a map of strings`);
-  for (const [key2, value] of Object.entries(map3)) {
+  for (const [key2, value2] of Object.entries(map3)) {
     const where8 = [...at, field2, key2];
-    if (typeof value !== "string") report(where8, `${field2} ${show2(key2)}: the value must be a string; quote it`);
-    else if (label && (value.length > 63 || !LABEL_VALUE.test(value)))
-      report(where8, `label ${show2(key2)}: value ${show2(value)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
+    if (typeof value2 !== "string") report(where8, `${field2} ${show2(key2)}: the value must be a string; quote it`);
+    else if (label && (value2.length > 63 || !LABEL_VALUE.test(value2)))
+      report(where8, `label ${show2(key2)}: value ${show2(value2)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
     if (label && !isLabelKey(key2)) report(where8, `label key ${show2(key2)} is not a valid label key`);
   }
 }
@@ -60020,9 +60612,9 @@ function outputKustomizationProblems(doc) {
   if (!isObject(doc.value)) return [];
   const problems = [];
   const error7 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
-  for (const [key2, value] of Object.entries(doc.value)) {
+  for (const [key2, value2] of Object.entries(doc.value)) {
     if (key2 in CHANGES) error7([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
-    else if (key2 === "labels") labelProblems(value).forEach((i) => error7([key2, i], labelMessage(value, i)));
+    else if (key2 === "labels") labelProblems(value2).forEach((i) => error7([key2, i], labelMessage(value2, i)));
     else if (!KNOWN.includes(key2)) {
       const meant = suggestName(key2, KNOWN);
       error7(
@@ -60033,14 +60625,14 @@ function outputKustomizationProblems(doc) {
   }
   return problems;
 }
-function labelProblems(value) {
-  if (!Array.isArray(value)) return [];
-  return value.flatMap(
+function labelProblems(value2) {
+  if (!Array.isArray(value2)) return [];
+  return value2.flatMap(
     (entry, i) => isObject(entry) && (entry.includeSelectors === true || entry.includeTemplates === true) ? [i] : []
   );
 }
-function labelMessage(value, i) {
-  const entry = value[i];
+function labelMessage(value2, i) {
+  const entry = value2[i];
   const reach = entry.includeSelectors === true ? "selectors and pod templates" : "pod templates";
   return `\`labels\` with include${entry.includeSelectors === true ? "Selectors" : "Templates"} in the output's kustomization adds labels to the ${reach} rollgen rendered, ${SAME_FOR_EVERY_POD}: ${MOVE}`;
 }
@@ -60122,6 +60714,7 @@ function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => p
     sharedTemplates: shared2,
     track: loc.track,
     ...loc.analysis ? { config: loc.analysis } : {},
+    ...loc.metricSecrets ? { metricSecrets: loc.metricSecrets } : {},
     unparsed
   });
   const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
@@ -60499,18 +61092,18 @@ function encodeApp(app) {
   return out;
 }
 function decodeApp(encoded) {
-  const bytes = [];
+  const bytes2 = [];
   for (let i = 0; i < encoded.length; i++) {
     if (encoded[i] !== "_") {
-      bytes.push(encoded.charCodeAt(i));
+      bytes2.push(encoded.charCodeAt(i));
       continue;
     }
     const hex = encoded.slice(i + 1, i + 3);
     if (!/^[0-9a-f]{2}$/.test(hex)) return void 0;
-    bytes.push(parseInt(hex, 16));
+    bytes2.push(parseInt(hex, 16));
     i += 2;
   }
-  const app = Buffer.from(bytes).toString("utf8");
+  const app = Buffer.from(bytes2).toString("utf8");
   return app.length > 0 && encodeApp(app) === encoded ? app : void 0;
 }
 
@@ -60553,11 +61146,11 @@ function parseMarker(body) {
   const m = MARKER_RE.exec(body);
   if (!m) return void 0;
   try {
-    const value = JSON.parse(m[1]);
-    const fields = [value.app, value.target, value.revision, value.stable, value.digest];
-    if (value.v !== 1 || fields.some((f) => typeof f !== "string") || value.origin !== "flow" && value.origin !== "command")
+    const value2 = JSON.parse(m[1]);
+    const fields = [value2.app, value2.target, value2.revision, value2.stable, value2.digest];
+    if (value2.v !== 1 || fields.some((f) => typeof f !== "string") || value2.origin !== "flow" && value2.origin !== "command")
       return void 0;
-    return value;
+    return value2;
   } catch {
     return void 0;
   }
@@ -61725,9 +62318,9 @@ function yamlPool(expected, given = {}) {
     shares: worth,
     sharedGroups: () => [...live].reduce((n, t) => n + t.received(), done2),
     parseGroups: (groups2, use) => {
-      const bytes = groups2.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
+      const bytes2 = groups2.reduce((n, g) => g.reduce((m, job) => m + job.text.length, n), 0);
       const jobs = groups2.map((g) => g.map((j) => ({ path: j.path, text: j.text })));
-      const helper = bytes >= (options.minBytes ?? MIN_BYTES) ? share2({ kind: "parse", groups: jobs }) : void 0;
+      const helper = bytes2 >= (options.minBytes ?? MIN_BYTES) ? share2({ kind: "parse", groups: jobs }) : void 0;
       const here = (i) => groups2[i].map((j) => parseYamlStream(j.path, j.text));
       const fromWorker = (i, result) => {
         const digests = result;
@@ -61840,7 +62433,7 @@ function appStamp(loc, now, previous) {
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
-    if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous.stats[i];
+    if (same) for (let i = at; i < at + STAT_FIELDS2; i++) same &&= stats[i] === previous.stats[i];
     return st;
   };
   const walk = (dir, rel) => {
@@ -61860,7 +62453,7 @@ function appStamp(loc, now, previous) {
   if (newest >= now - RACY_MS) return void 0;
   return { stamp: { dirs, stats }, unchanged: same && stats.length === previous.stats.length };
 }
-var STAT_FIELDS = 5;
+var STAT_FIELDS2 = 5;
 function asStamp(v) {
   const s = v;
   return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
@@ -62302,8 +62895,8 @@ async function writeAll(ctx, planned, afterEach) {
   for (const line of planned.idle) ctx.stdout(line + "\n");
 }
 function lockWaitMs(ctx) {
-  const value = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
-  return Number.isFinite(value) && value >= 0 ? value * 1e3 : 12e4;
+  const value2 = Number((ctx.env ?? process.env).ROLLGEN_LOCK_TIMEOUT ?? 120);
+  return Number.isFinite(value2) && value2 >= 0 ? value2 * 1e3 : 12e4;
 }
 function changedFiles2(w) {
   return w.files.filter((f) => w.before.texts?.get(f.path) !== f.content);
@@ -62353,8 +62946,8 @@ function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-sha
   const landed = /* @__PURE__ */ new Map();
   const since = /* @__PURE__ */ new Map();
   const landingSha = /* @__PURE__ */ new Map();
-  const firstSeen = (seen, apps2, value) => {
-    for (const i of apps2 ?? []) if (!seen.has(i)) seen.set(i, value);
+  const firstSeen = (seen, apps2, value2) => {
+    for (const i of apps2 ?? []) if (!seen.has(i)) seen.set(i, value2);
   };
   const paths = [.../* @__PURE__ */ new Set([...statusOf3.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
   for (const batch of pathBatches(paths)) {
@@ -63251,21 +63844,21 @@ var http = __toESM(require("http"));
 var https = __toESM(require("https"));
 var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 function request2(req) {
-  const url = new URL(req.url);
-  if (url.protocol !== "http:" && url.protocol !== "https:")
-    return Promise.reject(new Error(`unsupported URL scheme ${url.protocol} in ${req.url}`));
-  const client = url.protocol === "https:" ? https : http;
+  const url2 = new URL(req.url);
+  if (url2.protocol !== "http:" && url2.protocol !== "https:")
+    return Promise.reject(new Error(`unsupported URL scheme ${url2.protocol} in ${req.url}`));
+  const client = url2.protocol === "https:" ? https : http;
   return new Promise((resolve17, reject) => {
     const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
     const r = client.request(
-      url,
+      url2,
       {
         method: req.method,
         headers: {
           ...req.headers,
           ...req.body !== void 0 ? { "content-length": Buffer.byteLength(req.body) } : {}
         },
-        ...url.protocol === "https:" ? { rejectUnauthorized: !req.insecure } : {},
+        ...url2.protocol === "https:" ? { rejectUnauthorized: !req.insecure } : {},
         ...req.signal ? { signal: req.signal } : {}
       },
       (res) => {
@@ -63293,12 +63886,15 @@ function request2(req) {
 
 // src/io/metrics/prometheus.ts
 async function queryPrometheus(q) {
-  const url = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
+  const url2 = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
+  const body = new URLSearchParams({ query: q.query }).toString();
+  const plain = { ...q.headers, "content-type": "application/x-www-form-urlencoded" };
+  const headers2 = q.authorize ? await q.authorize({ url: url2, method: "POST", headers: plain, body }) : plain;
   const res = await request2({
-    url,
+    url: url2,
     method: "POST",
-    headers: { ...q.headers, "content-type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ query: q.query }).toString(),
+    headers: headers2,
+    body,
     insecure: q.insecure,
     timeoutMs: q.timeoutMs,
     ...q.signal ? { signal: q.signal } : {}
@@ -63360,43 +63956,541 @@ async function queryWeb(q) {
   if (q.jsonPath === void 0) return { result: data, text: JSON.stringify(data) };
   const parsed = parseJsonPath(q.jsonPath);
   if ("error" in parsed) throw new Error(parsed.error);
-  const value = readPath(data, parsed.path);
-  return { result: value, text: JSON.stringify(value) };
+  const value2 = readPath(data, parsed.path);
+  return { result: value2, text: JSON.stringify(value2) };
 }
 
-// src/io/metrics/measure.ts
-async function measure(metric, options = {}) {
-  const now = options.now ?? (() => /* @__PURE__ */ new Date());
-  const startedAt = now().toISOString();
-  const redact2 = redactor(metric.provider.secretArgs, options.env ?? process.env);
+// src/io/metrics/datadog.ts
+var DEFAULT_ADDRESS = "https://api.datadoghq.com";
+async function queryDatadog(q) {
+  const s = q.spec;
+  const address = (q.credentials.address ?? DEFAULT_ADDRESS).replace(/\/+$/, "");
+  const to = Math.floor(q.now.getTime() / 1e3);
+  const from = to - Math.floor(s.intervalSeconds);
+  const headers2 = {
+    "Content-Type": "application/json",
+    "DD-API-KEY": q.credentials["api-key"] ?? "",
+    "DD-APPLICATION-KEY": q.credentials["app-key"] ?? ""
+  };
+  const common2 = { headers: headers2, insecure: false, timeoutMs: q.timeoutMs, ...q.signal ? { signal: q.signal } : {} };
+  if (s.apiVersion === "v1") {
+    const params = new URLSearchParams({ query: q.fill(s.query ?? ""), from: String(from), to: String(to) });
+    const res2 = await request2({ ...common2, url: `${address}/api/v1/query?${params}`, method: "GET" });
+    return shapeV1(checked(res2.status, res2.body));
+  }
+  const queries = s.queries ?? { query: s.query ?? "" };
+  const body = {
+    data: {
+      type: "scalar_request",
+      attributes: {
+        from: from * 1e3,
+        to: to * 1e3,
+        queries: Object.entries(queries).map(([name, query3]) => ({
+          aggregator: s.aggregator ?? "last",
+          data_source: "metrics",
+          name,
+          query: q.fill(query3)
+        })),
+        formulas: s.formula !== void 0 ? [{ formula: q.fill(s.formula) }] : []
+      }
+    }
+  };
+  const res = await request2({
+    ...common2,
+    url: `${address}/api/v2/query/scalar`,
+    method: "POST",
+    body: JSON.stringify(body)
+  });
+  return shapeV2(checked(res.status, res.body));
+}
+function checked(status, body) {
+  if (status === 401 || status === 403)
+    throw new Error(`received authentication error response code: ${status} ${body}`);
+  if (status !== 200) throw new Error(`received non 2xx response code: ${status} ${body}`);
   try {
-    const { result, text: text2 } = await query(metric.provider, options);
-    const { phase, message } = assess(metric, result);
-    return {
-      startedAt,
-      finishedAt: now().toISOString(),
-      phase,
-      value: redact2(text2),
-      ...message ? { message: redact2(message) } : {}
-    };
+    return JSON.parse(body);
   } catch (e) {
-    return { startedAt, finishedAt: now().toISOString(), phase: "Error", message: redact2(e.message) };
+    throw new Error(`Could not parse JSON body: ${e.message}`);
   }
 }
-function redactor(secrets, env2) {
-  const values = secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
-  return (text2) => values.reduce((t, v) => t.split(v).join("*****"), text2);
+function shapeV1(payload) {
+  const series = payload.series;
+  const first2 = series?.[0]?.pointlist;
+  if (!series || series.length === 0 || !first2 || first2.length === 0)
+    return { result: null, text: JSON.stringify(series ?? null) };
+  const point = first2[first2.length - 1];
+  if (point.length !== 2) throw new Error("Datapoint does not have 2 values");
+  const value2 = Number(point[1]);
+  return { result: value2, text: String(value2) };
 }
-function query(p, options) {
-  const fill = secretFiller(p.secretArgs, options.env ?? process.env);
+function shapeV2(payload) {
+  const data = payload.data;
+  if (data?.errors) throw new Error(`There were errors in your query: ${data.errors}`);
+  const columns = data?.attributes?.columns ?? [];
+  const numbers2 = columns.find((c) => c.type === void 0 || c.type === "" || c.type === "number");
+  const grouped = columns.some((c) => c.type === "group");
+  const values = [];
+  for (const v of numbers2?.values ?? []) {
+    if (v === null) continue;
+    if (typeof v !== "number")
+      throw new Error(`could not parse numeric value ${JSON.stringify(v)} in column "${numbers2.name}"`);
+    values.push(v);
+  }
+  if (values.length === 0) return { result: null, text: "[]" };
+  if (!grouped) return { result: values[0], text: String(values[0]) };
+  return { result: values, text: `[${values.join(",")}]` };
+}
+
+// src/io/metrics/newrelic.ts
+var NERDGRAPH = { us: "https://api.newrelic.com/graphql", eu: "https://api.eu.newrelic.com/graphql" };
+var NRQL_QUERY = `query ($query: Nrql!, $accountId: Int!, $timeout: Seconds!) {
+  actor { account(id: $accountId) { nrql(query: $query, timeout: $timeout) { results } } }
+}`;
+async function queryNewRelic(q) {
+  const c = q.credentials;
+  const region = c.region ?? "us";
+  if (region !== "us" && region !== "eu" && !c["base-url-nerdgraph"])
+    throw new Error(`New Relic region must be us or eu, not ${region}`);
+  const url2 = c["base-url-nerdgraph"] ?? NERDGRAPH[region];
+  const accountId = Number(c["account-id"]);
+  if (!Number.isInteger(accountId)) throw new Error("could not parse account ID: it must be an integer");
+  const res = await request2({
+    url: url2,
+    method: "POST",
+    headers: { "Content-Type": "application/json", "API-Key": c["personal-api-key"] ?? "" },
+    body: JSON.stringify({
+      query: NRQL_QUERY,
+      variables: { accountId, query: q.fill(q.spec.query), timeout: q.spec.nrqlTimeout }
+    }),
+    insecure: false,
+    timeoutMs: q.timeoutMs,
+    ...q.signal ? { signal: q.signal } : {}
+  });
+  if (res.status < 200 || res.status >= 300)
+    throw new Error(`New Relic NerdGraph answered HTTP ${res.status}: ${res.body}`);
+  let payload;
+  try {
+    payload = JSON.parse(res.body);
+  } catch {
+    throw new Error(`New Relic NerdGraph answered HTTP ${res.status} with a body that is not JSON`);
+  }
+  if (payload.errors?.length) throw new Error(payload.errors.map((e) => e.message ?? "unknown error").join("; "));
+  const results = payload.data?.actor?.account?.nrql?.results ?? [];
+  if (results.length === 0 || results.length === 1 && isEmpty2(results[0]))
+    throw new Error("no results returned from NRQL query");
+  const result = results.length === 1 ? results[0] : results;
+  return { result, text: goJson(result) };
+}
+var isEmpty2 = (v) => v === null || typeof v === "object" && Object.keys(v).length === 0;
+function goJson(v) {
+  return JSON.stringify(
+    v,
+    (_k, x) => x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(
+      Object.keys(x).sort().map((k) => [k, x[k]])
+    ) : x
+  );
+}
+
+// src/io/metrics/cloudwatch.ts
+async function queryCloudWatch(q) {
+  const { CloudWatchClient, GetMetricDataCommand } = awsSdk();
+  const client = new CloudWatchClient(clientConfig(q.env));
+  const queries = JSON.parse(q.fill(JSON.stringify(q.spec.metricDataQueries)));
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error(`no response within ${q.timeoutMs / 1e3}s`)), q.timeoutMs);
+  const stop = () => deadline.abort(q.signal?.reason);
+  q.signal?.addEventListener("abort", stop);
+  try {
+    const out = await client.send(
+      new GetMetricDataCommand({
+        StartTime: new Date(q.now.getTime() - q.spec.intervalSeconds * 1e3),
+        EndTime: q.now,
+        MetricDataQueries: queries
+      }),
+      { abortSignal: deadline.signal }
+    );
+    const results = (out.MetricDataResults ?? []).map(
+      (r) => ({
+        Id: r.Id ?? null,
+        Label: r.Label ?? null,
+        Timestamps: (r.Timestamps ?? []).map((t) => t.toISOString()),
+        Values: r.Values ?? [],
+        StatusCode: r.StatusCode ?? null,
+        Messages: (r.Messages ?? []).map((m) => ({ Code: m.Code ?? null, Value: m.Value ?? null }))
+      })
+    );
+    const text2 = `[${(out.MetricDataResults ?? []).map((r) => `[${(r.Values ?? []).join(" ")}]`).join(" ")}]`;
+    return { result: results, text: text2 };
+  } finally {
+    clearTimeout(timer);
+    q.signal?.removeEventListener("abort", stop);
+    client.destroy();
+  }
+}
+function clientConfig(env2) {
+  const region = env2.AWS_REGION ?? env2.AWS_DEFAULT_REGION;
+  if (!region)
+    throw new Error("CloudWatch needs a region: set AWS_REGION (aws-actions/configure-aws-credentials sets it)");
+  const endpoint2 = env2.AWS_ENDPOINT_URL_CLOUDWATCH ?? env2.AWS_ENDPOINT_URL;
+  const keys = env2.AWS_ACCESS_KEY_ID && env2.AWS_SECRET_ACCESS_KEY ? {
+    credentials: {
+      accessKeyId: env2.AWS_ACCESS_KEY_ID,
+      secretAccessKey: env2.AWS_SECRET_ACCESS_KEY,
+      ...env2.AWS_SESSION_TOKEN ? { sessionToken: env2.AWS_SESSION_TOKEN } : {}
+    }
+  } : {};
+  return { region, maxAttempts: 1, ...endpoint2 ? { endpoint: endpoint2 } : {}, ...keys };
+}
+function awsSdk() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  return require("./vendor/aws.js");
+}
+
+// src/io/metrics/influxdb.ts
+async function queryInfluxDb(q) {
+  const { InfluxDB } = influxClient();
+  const c = q.credentials;
+  const client = new InfluxDB({ url: c.address ?? "", token: c.authToken ?? "", timeout: q.timeoutMs });
+  const rows = await client.getQueryApi(c.org ?? "").collectRows(q.fill(q.spec.query));
+  const values = rows.map((r) => r._value ?? null);
+  if (values.length === 0) throw new Error("no results returned from flux query");
+  return { result: values, text: `[${values.map((v) => typeof v === "string" ? v : JSON.stringify(v)).join(" ")}]` };
+}
+function influxClient() {
+  return require("./vendor/influxdb.js");
+}
+
+// src/io/metrics/graphite.ts
+async function queryGraphite(spec, fill, timeoutMs, signal) {
+  const params = new URLSearchParams(fill(spec.query).replace(/\s+/g, ""));
+  params.set("format", "json");
+  params.sort();
+  const address = fill(spec.address).replace(/\/+$/, "");
+  const res = await request2({
+    url: `${address}/render?${params}`,
+    method: "GET",
+    headers: {},
+    insecure: false,
+    timeoutMs,
+    ...signal ? { signal } : {}
+  });
+  if (res.status >= 400) throw new Error(`error response: ${res.body}`);
+  let targets2;
+  try {
+    targets2 = JSON.parse(res.body);
+  } catch (e) {
+    throw new Error(`Graphite answered a body that is not JSON: ${e.message}`);
+  }
+  const points = Array.isArray(targets2) ? targets2[0]?.datapoints ?? [] : [];
+  if (points.length === 0) throw new Error("no values found");
+  const values = points.map((p) => value(p)).filter((v) => v !== void 0);
+  return { result: values, text: `[${values.map((v) => v.toFixed(6)).join(",")}]` };
+}
+function value(point) {
+  if (!Array.isArray(point) || point.length !== 2)
+    throw new Error(`error unmarshaling data point: ${JSON.stringify(point)}`);
+  const v = point[0];
+  if (v === null) return void 0;
+  const n = typeof v === "string" ? Number(v) : v;
+  if (typeof n !== "number" || Number.isNaN(n)) throw new Error(`error unmarshaling value: ${JSON.stringify(v)}`);
+  return n;
+}
+
+// src/io/metrics/skywalking.ts
+var minute = (d) => d.toISOString().slice(0, 16).replace("T", " ").replace(":", "");
+async function querySkyWalking(spec, fill, now, timeoutMs, signal) {
+  const duration = {
+    start: minute(new Date(now.getTime() - spec.intervalSeconds * 1e3)),
+    end: minute(now),
+    step: "MINUTE"
+  };
+  const res = await request2({
+    url: `${fill(spec.address).replace(/\/+$/, "")}/graphql`,
+    method: "POST",
+    headers: { "Content-Type": "application/json; charset=utf-8", Accept: "application/json; charset=utf-8" },
+    body: JSON.stringify({ query: fill(spec.query), variables: { duration } }),
+    insecure: false,
+    timeoutMs,
+    ...signal ? { signal } : {}
+  });
+  let payload;
+  try {
+    payload = JSON.parse(res.body);
+  } catch {
+    throw new Error(`SkyWalking answered HTTP ${res.status} with a body that is not JSON`);
+  }
+  if (payload.errors?.length) throw new Error(`graphql: ${payload.errors.map((e) => e.message).join("; ")}`);
+  if (res.status < 200 || res.status >= 300) throw new Error(`SkyWalking answered HTTP ${res.status}`);
+  if (payload.data === void 0 || payload.data === null) throw new Error("no results returned from SkyWalking query");
+  return { result: payload.data, text: JSON.stringify(payload.data) };
+}
+
+// src/io/metrics/wavefront.ts
+async function queryWavefront(q) {
+  const at = Math.floor(q.now.getTime() / 1e3);
+  const params = new URLSearchParams({
+    q: q.fill(q.spec.query),
+    s: String(at * 1e3),
+    e: String(at * 1e3),
+    g: "s",
+    p: "1",
+    i: "true"
+  });
+  const base = /^https?:\/\//.test(q.spec.address) ? q.spec.address : `https://${q.spec.address}`;
+  const res = await request2({
+    url: `${base.replace(/\/+$/, "")}/api/v2/chart/api?${params}`,
+    method: "GET",
+    headers: { Authorization: `Bearer ${q.token}`, Accept: "application/json" },
+    insecure: false,
+    timeoutMs: q.timeoutMs,
+    ...q.signal ? { signal: q.signal } : {}
+  });
+  if (res.status < 200 || res.status >= 300) throw new Error(`Wavefront answered HTTP ${res.status}: ${res.body}`);
+  let payload;
+  try {
+    payload = JSON.parse(res.body);
+  } catch {
+    throw new Error(`Wavefront answered HTTP ${res.status} with a body that is not JSON`);
+  }
+  const series = payload.timeseries ?? [];
+  if (series.length === 0) throw new Error("No TimeSeries found in response from Wavefront");
+  const values = series.map((s) => nearest(s.data ?? [], at));
+  if (values.length === 1) return { result: values[0], text: values[0].toFixed(2) };
+  return { result: values, text: `[${values.map((v) => v.toFixed(2)).join(",")}]` };
+}
+function nearest(points, at) {
+  let best = { value: 0, delta: Infinity };
+  for (const [t, v] of points) if (Math.abs(t - at) < Math.abs(best.delta)) best = { value: v, delta: t - at };
+  return best.value;
+}
+
+// src/io/metrics/kayenta.ts
+var POLL_MS = 15e3;
+async function judgeKayenta(k) {
+  const s = k.spec;
+  const deadline = Date.now() + k.timeoutMs;
+  const address = k.fill(s.address).replace(/\/+$/, "");
+  const get = (url2) => call(k, url2, "GET", deadline);
+  const q = (v) => encodeURIComponent(k.fill(v));
+  const configs = await get(
+    `${address}/canaryConfig?application=${q(s.application)}&configurationAccountName=${q(s.storageAccountName)}`
+  );
+  const config = (Array.isArray(configs) ? configs : []).find(
+    (c) => c?.name === k.fill(s.canaryConfigName)
+  );
+  if (!config) throw new Error("Canary config not found");
+  const started2 = await call(
+    k,
+    `${address}/canary/${encodeURIComponent(String(config.id))}?application=${q(s.application)}&metricsAccountName=${q(s.metricsAccountName)}&configurationAccountName=${q(s.configurationAccountName)}&storageAccountName=${q(s.storageAccountName)}`,
+    "POST",
+    deadline,
+    JSON.stringify({ scopes: scopesOf(k), thresholds: s.threshold })
+  );
+  const id = started2?.canaryExecutionId;
+  if (typeof id !== "string" || id === "") throw new Error("Invalid canaryExecutionId");
+  for (let waited = 0; ; waited += POLL_MS) {
+    const execution = await get(`${address}/canary/${encodeURIComponent(id)}`);
+    if (typeof execution?.complete !== "boolean") throw new Error("Missing Complete Status");
+    if (execution.complete) return verdictOf(execution.result?.judgeResult?.score?.score, s.threshold);
+    if (waited + POLL_MS > k.timeoutMs || Date.now() + POLL_MS > deadline)
+      throw new Error(`canary execution ${id} not complete within ${k.timeoutMs / 1e3}s`);
+    await k.sleep(POLL_MS);
+  }
+}
+function verdictOf(raw, t) {
+  if (typeof raw !== "number") throw new Error("Missing Score");
+  const score = Math.trunc(raw);
+  const phase = score >= t.pass ? "Successful" : score >= t.marginal ? "Inconclusive" : "Failed";
+  return { result: score, text: String(score), phase };
+}
+function scopesOf(k) {
+  const end = rfc3339(k.now);
+  const start2 = k.spec.lookback ? rfc3339(new Date(k.analysisStartedAt ?? k.now.toISOString())) : rfc3339(new Date(k.now.getTime() - (k.intervalSeconds ?? 0) * 1e3));
+  const detail = (d) => ({
+    scope: k.fill(d.scope),
+    location: k.fill(d.region),
+    step: d.step,
+    start: d.start !== void 0 ? k.fill(d.start) : start2,
+    end: d.end !== void 0 ? k.fill(d.end) : end
+  });
+  return Object.fromEntries(
+    k.spec.scopes.map((s) => [s.name, { controlScope: detail(s.control), experimentScope: detail(s.experiment) }])
+  );
+}
+var rfc3339 = (d) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+async function call(k, url2, method, deadline, body) {
+  const res = await request2({
+    url: url2,
+    method,
+    headers: body !== void 0 ? { "Content-Type": "application/json" } : {},
+    ...body !== void 0 ? { body } : {},
+    insecure: false,
+    timeoutMs: Math.max(1, Math.min(15e3, deadline - Date.now())),
+    ...k.signal ? { signal: k.signal } : {}
+  });
+  if (res.status !== 200) throw new Error(`Invalid Response: HTTP ${res.status}`);
+  try {
+    return JSON.parse(res.body);
+  } catch {
+    throw new Error(`Kayenta answered a body that is not JSON`);
+  }
+}
+
+// src/io/metrics/credentials.ts
+function readCredentials(c, env2) {
+  const values = {};
+  const missing = [];
+  for (const k of c.keys) {
+    const name = k.env.find((e) => env2[e] !== void 0 && env2[e] !== "");
+    values[k.key] = name === void 0 ? void 0 : env2[name];
+    if (name === void 0 && k.required) missing.push(`${k.key} (set ${k.env.join(" or ")})`);
+  }
+  if (missing.length > 0)
+    throw new Error(
+      `credentials of Secret "${c.secret}" not found: ${missing.join(", ")}; name other variables in rollgen.yaml metricSecrets.${c.secret}`
+    );
+  return values;
+}
+function credentialValues(c, env2) {
+  return c.keys.filter((k) => k.secret).flatMap((k) => k.env.map((e) => env2[e]).filter((v) => !!v));
+}
+
+// src/io/metrics/prometheus-auth.ts
+var import_crypto4 = require("crypto");
+async function authorize(req, auth2, ctx) {
+  let headers2 = { ...req.headers };
+  if (auth2.basic) {
+    const pair = `${ctx.fill(auth2.basic.username)}:${ctx.fill(auth2.basic.password)}`;
+    headers2.Authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+  }
+  if (auth2.sigv4) headers2 = await sign({ ...req, headers: headers2 }, auth2.sigv4, ctx);
+  if (auth2.oauth2) headers2.Authorization = `Bearer ${await clientCredentialsToken(auth2.oauth2, ctx)}`;
+  return headers2;
+}
+async function clientCredentialsToken(o, ctx) {
+  const id = encodeURIComponent(ctx.fill(o.clientId));
+  const secret = encodeURIComponent(ctx.fill(o.clientSecret));
+  const form = new URLSearchParams({ grant_type: "client_credentials" });
+  if (o.scopes.length > 0) form.set("scope", o.scopes.map(ctx.fill).join(" "));
+  const res = await request2({
+    url: ctx.fill(o.tokenUrl),
+    method: "POST",
+    headers: {
+      Authorization: `Basic ${Buffer.from(`${id}:${secret}`).toString("base64")}`,
+      "Content-Type": "application/x-www-form-urlencoded",
+      Accept: "application/json"
+    },
+    body: form.toString(),
+    insecure: ctx.insecure,
+    timeoutMs: ctx.timeoutMs,
+    ...ctx.signal ? { signal: ctx.signal } : {}
+  });
+  let token = {};
+  try {
+    token = JSON.parse(res.body);
+  } catch {
+  }
+  if (res.status < 200 || res.status >= 300 || typeof token.access_token !== "string" || token.access_token === "")
+    throw new Error(
+      `oauth2: cannot fetch token from ${o.tokenUrl}: HTTP ${res.status}${token.error ? ` ${String(token.error)}` : ""}${token.error_description ? `: ${String(token.error_description)}` : ""}`
+    );
+  return token.access_token;
+}
+var Sha256 = class {
+  hash;
+  constructor(secret) {
+    this.hash = secret === void 0 ? (0, import_crypto4.createHash)("sha256") : (0, import_crypto4.createHmac)("sha256", bytes(secret));
+  }
+  update(data) {
+    this.hash.update(bytes(data));
+  }
+  async digest() {
+    return new Uint8Array(this.hash.digest());
+  }
+};
+var bytes = (d) => typeof d === "string" ? d : d instanceof ArrayBuffer ? new Uint8Array(d) : new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+async function sign(req, s, ctx) {
+  const region = s.region && ctx.fill(s.region) || ctx.env.AWS_REGION || ctx.env.AWS_DEFAULT_REGION;
+  if (!region) throw new Error("sigv4 needs a region: write sigv4.region or set AWS_REGION");
+  const { SignatureV4, defaultProvider } = awsSigning();
+  const env2 = ctx.env;
+  const credentials = env2.AWS_ACCESS_KEY_ID && env2.AWS_SECRET_ACCESS_KEY && !s.profile ? {
+    accessKeyId: env2.AWS_ACCESS_KEY_ID,
+    secretAccessKey: env2.AWS_SECRET_ACCESS_KEY,
+    ...env2.AWS_SESSION_TOKEN ? { sessionToken: env2.AWS_SESSION_TOKEN } : {}
+  } : defaultProvider(s.profile ? { profile: ctx.fill(s.profile) } : {});
+  const url2 = new URL(req.url);
+  const signer = new SignatureV4({ service: "aps", region, credentials, sha256: Sha256 });
+  const signed = await signer.sign({
+    method: req.method,
+    protocol: url2.protocol,
+    hostname: url2.hostname,
+    ...url2.port ? { port: Number(url2.port) } : {},
+    path: url2.pathname,
+    query: Object.fromEntries(url2.searchParams),
+    headers: { ...req.headers, host: url2.host },
+    body: req.body
+  });
+  return signed.headers;
+}
+function awsSigning() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  return {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ...require("./vendor/aws.js"),
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    ...require("./vendor/aws.js")
+  };
+}
+
+// src/io/metrics/providers.ts
+function providerSecrets(p, env2) {
+  if ("credentials" in p) return credentialValues(p.credentials, env2);
+  if (p.kind === "cloudwatch" || p.kind === "prometheus" && p.authentication?.sigv4)
+    return [env2.AWS_SECRET_ACCESS_KEY, env2.AWS_SESSION_TOKEN].filter((v) => !!v);
+  return [];
+}
+async function query2(p, options, intervalSeconds) {
+  const env2 = options.env ?? process.env;
+  const fill = secretFiller(p.secretArgs, env2);
   const timeoutMs = options.timeoutMs ?? p.timeoutSeconds * 1e3;
+  const signal = options.signal ? { signal: options.signal } : {};
+  const now = (options.now ?? (() => /* @__PURE__ */ new Date()))();
+  if (p.kind === "datadog")
+    return queryDatadog({ spec: p, fill, credentials: readCredentials(p.credentials, env2), now, timeoutMs, ...signal });
+  if (p.kind === "newrelic")
+    return queryNewRelic({ spec: p, fill, credentials: readCredentials(p.credentials, env2), timeoutMs, ...signal });
+  if (p.kind === "kayenta") {
+    const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const lookback = options.analysisStartedAt ? { analysisStartedAt: options.analysisStartedAt } : {};
+    const interval = intervalSeconds !== void 0 ? { intervalSeconds } : {};
+    return judgeKayenta({ spec: p, fill, now, timeoutMs, sleep, ...interval, ...lookback, ...signal });
+  }
+  if (p.kind === "graphite") return queryGraphite(p, fill, timeoutMs, options.signal);
+  if (p.kind === "skywalking") return querySkyWalking(p, fill, now, timeoutMs, options.signal);
+  if (p.kind === "wavefront") {
+    const token = readCredentials(p.credentials, env2)[p.address] ?? "";
+    return queryWavefront({ spec: p, fill, token, now, timeoutMs, ...signal });
+  }
+  if (p.kind === "influxdb")
+    return queryInfluxDb({ spec: p, fill, credentials: readCredentials(p.credentials, env2), timeoutMs });
+  if (p.kind === "cloudwatch") return queryCloudWatch({ spec: p, fill, now, timeoutMs, env: env2, ...signal });
   const common2 = {
     headers: headers(p.headers, fill),
     insecure: p.insecure,
     timeoutMs,
     ...options.signal ? { signal: options.signal } : {}
   };
-  if (p.kind === "prometheus") return queryPrometheus({ ...common2, address: fill(p.address), query: fill(p.query) });
+  if (p.kind === "prometheus") {
+    const auth2 = p.authentication;
+    const ctx = { fill, env: env2, insecure: p.insecure, timeoutMs, ...signal };
+    return queryPrometheus({
+      ...common2,
+      address: fill(p.address),
+      query: fill(p.query),
+      ...auth2 ? { authorize: (req) => authorize(req, auth2, ctx) } : {}
+    });
+  }
   return queryWeb({
     ...common2,
     url: fill(p.url),
@@ -63412,11 +64506,36 @@ function secretFiller(secrets, env2) {
   return (s) => secrets.reduce((text2, a) => {
     const re = new RegExp(`\\{\\{\\s*args\\.${a.name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*\\}\\}`, "g");
     if (!re.test(text2)) return text2;
-    const value = env2[a.env];
-    if (value === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
-    return text2.replace(re, () => value);
+    const value2 = env2[a.env];
+    if (value2 === void 0) throw new Error(`secret arg "${a.name}" needs the environment variable ${a.env}`);
+    return text2.replace(re, () => value2);
   }, s);
 }
+
+// src/io/metrics/measure.ts
+async function measure(metric, options = {}) {
+  const now = options.now ?? (() => /* @__PURE__ */ new Date());
+  const startedAt = now().toISOString();
+  const env2 = options.env ?? process.env;
+  const redact2 = redactor([...secretValues(metric.provider.secretArgs, env2), ...providerSecrets(metric.provider, env2)]);
+  try {
+    const { result, text: text2, phase: judged } = await query2(metric.provider, options, metric.interval);
+    const { phase, message } = judged ? { phase: judged, message: void 0 } : assess(metric, result);
+    return {
+      startedAt,
+      finishedAt: now().toISOString(),
+      phase,
+      value: redact2(text2),
+      ...message ? { message: redact2(message) } : {}
+    };
+  } catch (e) {
+    return { startedAt, finishedAt: now().toISOString(), phase: "Error", message: redact2(e.message) };
+  }
+}
+function redactor(values) {
+  return (text2) => values.reduce((t, v) => t.split(v).join("*****"), text2);
+}
+var secretValues = (secrets, env2) => secrets.map((s) => env2[s.env]).filter((v) => v !== void 0 && v !== "");
 
 // src/analysis/schedule.ts
 var ERROR_RETRY_SECONDS = 10;
@@ -63452,7 +64571,8 @@ function isoAt(ms, like) {
 // src/io/metrics/run.ts
 async function takeDue(spec, record, o) {
   const names = due(spec, record, o.dueAt ?? o.now()).metrics.filter((m) => !o.only || o.only(m));
-  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), o) })));
+  const options = { ...o, analysisStartedAt: record.startedAt };
+  const taken = await Promise.all(names.map(async (m) => ({ m, x: await measure(metricOf(spec, m), options) })));
   const after = taken.reduce((r, { m, x }) => apply2(spec, r, m, x), record);
   const next = due(spec, after, o.dueAt ?? o.now()).next;
   return { record: after, verdict: verdict(spec, after), taken: taken.length, ...next ? { next } : {} };
@@ -63519,9 +64639,9 @@ function sparkline(ms) {
     return BARS[i];
   }).join("");
 }
-function firstNumber(value) {
-  if (value === void 0) return void 0;
-  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
+function firstNumber(value2) {
+  if (value2 === void 0) return void 0;
+  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value2);
   return m ? Number(m[0]) : void 0;
 }
 
@@ -63618,17 +64738,17 @@ ${json}
 function parseStore(text2) {
   const found = text2 ? FENCE.exec(text2) : null;
   if (!found) return {};
-  let value;
+  let value2;
   try {
-    value = JSON.parse(found[1]);
+    value2 = JSON.parse(found[1]);
   } catch (e) {
     throw new AnalysisRecordError(`stored analysis records are not JSON: ${e.message}`);
   }
-  if (value.v !== STORE_VERSION || typeof value.records !== "object" || value.records === null)
+  if (value2.v !== STORE_VERSION || typeof value2.records !== "object" || value2.records === null)
     throw new AnalysisRecordError(
-      `stored analysis records are invalid: version ${String(value.v)}, expected ${STORE_VERSION}`
+      `stored analysis records are invalid: version ${String(value2.v)}, expected ${STORE_VERSION}`
     );
-  return Object.fromEntries(Object.entries(value.records).map(([k, r]) => [k, readRecord(r)]));
+  return Object.fromEntries(Object.entries(value2.records).map(([k, r]) => [k, readRecord(r)]));
 }
 function combine(results, report) {
   const phases = results.map((r) => r.verdict.phase);
@@ -63708,19 +64828,19 @@ async function runAnalysis(a) {
 
 // src/io/argocd.ts
 async function readArgoApplication(server, name, token) {
-  const url = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
+  const url2 = `${server.replace(/\/+$/, "")}/api/v1/applications/${encodeURIComponent(name)}`;
   try {
     const res = await request2({
-      url,
+      url: url2,
       method: "GET",
       headers: { authorization: `Bearer ${token}`, accept: "application/json" },
       insecure: false,
       timeoutMs: 1e4
     });
-    if (res.status < 200 || res.status >= 300) return { error: `Argo CD answered ${res.status} for ${url}` };
+    if (res.status < 200 || res.status >= 300) return { error: `Argo CD answered ${res.status} for ${url2}` };
     return { app: toApplication(name, JSON.parse(res.body)) };
   } catch (e) {
-    return { error: `Argo CD at ${url}: ${e.message}` };
+    return { error: `Argo CD at ${url2}: ${e.message}` };
   }
 }
 function toApplication(name, a) {
@@ -64150,7 +65270,7 @@ function colorAtGateway(objects, request4) {
   for (const o of objects) {
     if (o.kind !== "EnvoyFilter" || o.metadata.labels?.["app.kubernetes.io/managed-by"] !== "rollgen") continue;
     for (const code of inlineCodes(o)) {
-      const branch = parseLua(code).find((b) => b.when.every(([name, value]) => headers2[name] === value));
+      const branch = parseLua(code).find((b) => b.when.every(([name, value2]) => headers2[name] === value2));
       if (branch) headers2 = { ...headers2, [branch.header]: branch.value };
     }
   }
@@ -64452,8 +65572,8 @@ var SYMBOLS = {
   Held: "॥"
 };
 var WIDTH = 15;
-var field = (label, value) => `${`${label}:`.padEnd(WIDTH)}${value}`;
-var more = (value) => `${"".padEnd(WIDTH)}${value}`;
+var field = (label, value2) => `${`${label}:`.padEnd(WIDTH)}${value2}`;
+var more = (value2) => `${"".padEnd(WIDTH)}${value2}`;
 function formatStatusView(views, disabled = []) {
   return [...views.map(formatRollout), ...disabled.map((d) => d + "\n")].join("\n");
 }
@@ -64478,7 +65598,7 @@ function strategy(v) {
   if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
   return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
 }
-var sub = (label, value) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;
+var sub = (label, value2) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value2}`;
 var tracks = (v) => v.strategy.blueGreen ? { stable: "old", canary: "new" } : { stable: "stable", canary: "canary" };
 function stepLines(v) {
   const name = v.step !== null && v.stepName ? ` (${v.stepName})` : "";
@@ -65148,14 +66268,14 @@ function change(ctx, args, o, command) {
 var version = "0.1.0";
 
 // src/cli.ts
-var collect = (value, previous) => [...previous, value];
-function stepNumber(value) {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a step number (0 = stable only)");
-  return Number(value);
+var collect = (value2, previous) => [...previous, value2];
+function stepNumber(value2) {
+  if (!/^\d+$/.test(value2)) throw new InvalidArgumentError("a step number (0 = stable only)");
+  return Number(value2);
 }
-function seconds(value) {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0) throw new InvalidArgumentError("a number of seconds above 0");
-  return Number(value);
+function seconds(value2) {
+  if (!/^\d+(\.\d+)?$/.test(value2) || Number(value2) <= 0) throw new InvalidArgumentError("a number of seconds above 0");
+  return Number(value2);
 }
 function printing(c) {
   return c.option("--json", "print JSON (the same as -o json)").addOption(
@@ -65366,9 +66486,9 @@ function parseInputs(env2) {
     return `input "command" must be one of ${COMMANDS2.join(", ")}; got "${command}"`;
   const flags3 = {};
   for (const name of Object.keys(FLAG_COMMANDS)) {
-    const value = input2(env2, name).toLowerCase() || "false";
-    if (value !== "true" && value !== "false") return `input "${name}" must be true or false; got "${value}"`;
-    flags3[name] = value === "true";
+    const value2 = input2(env2, name).toLowerCase() || "false";
+    if (value2 !== "true" && value2 !== "false") return `input "${name}" must be true or false; got "${value2}"`;
+    flags3[name] = value2 === "true";
     const problem = flags3[name] ? flagProblem(name, command) : void 0;
     if (problem) return problem;
   }
