@@ -1,4 +1,5 @@
 import { AnalysisRecord, AnalysisSpec, Measurement, MeasurementPhase, Verdict } from './types';
+import { firstNumber } from './value-text';
 
 const MARK: Record<MeasurementPhase, string> = { Successful: '✓', Failed: '✗', Inconclusive: '?', Error: '!' };
 const BARS = '▁▂▃▄▅▆▇█';
@@ -57,10 +58,4 @@ export function sparkline(ms: readonly Measurement[]): string {
       return BARS[i];
     })
     .join('');
-}
-
-function firstNumber(value: string | undefined): number | undefined {
-  if (value === undefined) return undefined;
-  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value);
-  return m ? Number(m[0]) : undefined;
 }

@@ -1,6 +1,7 @@
 import type { AnalysisRecord, AnalysisSpec, MetricSpec, Verdict } from '../analysis/types';
 import { sparkline } from '../analysis/format';
 import { metricRecord } from '../analysis/record';
+import { firstNumber, formatSample } from '../analysis/value-text';
 
 /** One analysis as the report shows it. */
 export interface ReportedAnalysis {
@@ -50,10 +51,7 @@ function conditions(m: MetricSpec): string {
 
 /** The first number of each measurement's value (`[0.99]`, `0.5`, `{"ok": 1}`); NaN when it has none. */
 function numbers(a: ReportedAnalysis, metric: string): number[] {
-  return metricRecord(a.record, metric).measurements.map((m) => {
-    const found = /-?\d+(\.\d+)?(e-?\d+)?/i.exec(m.value ?? '');
-    return found ? Number(found[0]) : NaN;
-  });
+  return metricRecord(a.record, metric).measurements.map((m) => firstNumber(m.value) ?? NaN);
 }
 
 /** A threshold read from a condition like `result[0] >= 0.95` or `result > 5`; undefined for anything else. */
@@ -75,8 +73,8 @@ function chart(m: MetricSpec, values: readonly number[]): string {
     'xychart-beta',
     `  title "${title}"`,
     `  x-axis [${values.map((_, i) => i + 1).join(', ')}]`,
-    `  line [${values.map((v) => (Number.isFinite(v) ? v : 0)).join(', ')}]`,
-    ...(limit !== undefined ? [`  line [${values.map(() => limit).join(', ')}]`] : []),
+    `  line [${values.map((v) => formatSample(Number.isFinite(v) ? v : 0)).join(', ')}]`,
+    ...(limit !== undefined ? [`  line [${values.map(() => formatSample(limit)).join(', ')}]`] : []),
     '```',
   ].join('\n');
 }

@@ -10,6 +10,7 @@ import type { AnalysisGate } from './gate-signals';
  * a record that does not read back is an error, never a silent restart. Pure.
  */
 export const STORE_VERSION = 1;
+const OPENING = '```json rollgen-analysis\n';
 const FENCE = /```json rollgen-analysis\n([\s\S]*?)\n```/;
 
 export type StoredRecords = Readonly<Record<string, AnalysisRecord>>;
@@ -50,6 +51,9 @@ export function formatStore(records: StoredRecords): string {
 /** The records of a check run's text; {} when it has none. Throws AnalysisRecordError when they do not read back. */
 export function parseStore(text: string | undefined): StoredRecords {
   const found = text ? FENCE.exec(text) : null;
+  // An opening fence without its close is a record cut short, never "no record yet".
+  if (!found && text?.includes(OPENING))
+    throw new AnalysisRecordError('stored analysis records are cut off: the JSON block has no closing fence');
   if (!found) return {};
   let value: { v?: unknown; records?: Record<string, unknown> };
   try {
@@ -59,10 +63,12 @@ export function parseStore(text: string | undefined): StoredRecords {
   }
   if (value.v !== STORE_VERSION || typeof value.records !== 'object' || value.records === null)
     throw new AnalysisRecordError(
-      `stored analysis records are invalid: version ${String(value.v)}, expected ${STORE_VERSION}`,
+      `stored analysis records are invalid: version ${String(value.v)}, expected ${STORE_VERSION}${newer(value.v) ? ' (written by a newer rollgen: run one rollgen version in every workflow)' : ''}`,
     );
   return Object.fromEntries(Object.entries(value.records).map(([k, r]) => [k, readRecord(r)]));
 }
+
+const newer = (v: unknown) => typeof v === 'number' && v > STORE_VERSION;
 
 /** One gate's analysis with its record and verdict. */
 export interface GateResult {

@@ -1,4 +1,4 @@
-import { ScmError } from '../errors';
+import { AnalysisRecordError, ScmError } from '../errors';
 import { RunContext } from '../app/context';
 import { holdNotes } from '../state/app-state';
 import { OnFailure } from '../io/config';
@@ -18,6 +18,11 @@ import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
 
+/** One app's error that holds that app alone; the run goes on with the others. */
+type AppFailure = ScmError | AnalysisRecordError;
+
+const isAppFailure = (e: unknown): e is AppFailure => e instanceof ScmError || e instanceof AnalysisRecordError;
+
 interface AppRound {
   readonly state: AppFlowState;
   readonly pulls: readonly RollgenPull[];
@@ -25,8 +30,11 @@ interface AppRound {
   /** The abort PR, when the step failed and a canary is live to abort. */
   readonly abort?: Proposal;
   readonly onFailure: OnFailure;
-  /** The code host refused a read of the app's health or analysis: the app is skipped this run. */
-  readonly refused?: ScmError;
+  /**
+   * The code host refused a read of the app's health or analysis, or the app's analysis record does
+   * not read back: the app is skipped this run (nothing opens, merges or aborts for it).
+   */
+  readonly refused?: AppFailure;
 }
 
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
@@ -51,26 +59,35 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
-    const failed: string[] = [];
+    const failed: { app: string; error: AppFailure }[] = [];
     for (const [i, r] of rounds.entries()) {
       const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
-      // The code host refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
+      // One app's error (the code host refusing its request, an unreadable record) must not starve the others.
       try {
         if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
-        if (!(e instanceof ScmError)) throw e;
+        if (!isAppFailure(e)) throw e;
         ctx.stderr(`${r.state.app}: ${e.message}\n`);
-        failed.push(r.state.app);
+        failed.push({ app: r.state.app, error: e });
       }
     }
-    if (failed.length > 0)
-      throw new ScmError(
-        `rollgen pr`,
-        undefined,
-        `the code host refused requests for ${failed.join(', ')} (above); the other apps are done`,
-      );
+    if (failed.length > 0) throw appsFailed(failed);
   });
+}
+
+/** The run's error once every app was handled: which apps failed (each printed above), and why. */
+function appsFailed(failed: readonly { app: string; error: AppFailure }[]): Error {
+  const names = (scm: boolean) => failed.filter((f) => f.error instanceof ScmError === scm).map((f) => f.app);
+  const refused = names(true);
+  const held = names(false);
+  const why = [
+    ...(refused.length > 0 ? [`the code host refused requests for ${refused.join(', ')} (above)`] : []),
+    ...(held.length > 0 ? [`rollgen holds ${held.join(', ')}: an analysis record does not read back (above)`] : []),
+  ].join('; ');
+  return refused.length > 0
+    ? new ScmError(`rollgen pr`, undefined, `${why}; the other apps are done`)
+    : new AnalysisRecordError(`rollgen pr: ${why}; the other apps are done`);
 }
 
 async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
@@ -91,7 +108,7 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     try {
       signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : undefined;
     } catch (e) {
-      if (!(e instanceof ScmError)) throw e;
+      if (!isAppFailure(e)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
       continue;
     }

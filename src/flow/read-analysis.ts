@@ -4,9 +4,19 @@ import { takeDue } from '../io/metrics/run';
 import type { AnalysisRecord, GateAnalysis, RolloutAnalysis } from '../analysis/types';
 import type { LoadedRollout } from '../spec/loaded-app';
 import type { AppStatus } from '../state/status';
-import type { ScmClient } from '../scm/types';
+import { AnalysisRecordError } from '../errors';
+import type { CheckRun, ScmClient } from '../scm/types';
 import { analysisMarkdown } from './analysis-report';
-import { GateResult, checkRunName, combine, fitStore, formatStore, parseStore, runState } from './analysis-store';
+import {
+  GateResult,
+  StoredRecords,
+  checkRunName,
+  combine,
+  fitStore,
+  formatStore,
+  parseStore,
+  runState,
+} from './analysis-store';
 import type { AnalysisGate } from './gate-signals';
 
 /** One analysis due at the current gate of one rollout, and the key its record is stored under. */
@@ -57,7 +67,7 @@ export async function runAnalysis(a: AnalysisRun): Promise<AnalysisGate> {
   const name = checkRunName(a.app);
   const runs = await a.scm.checkRuns(a.landing, name);
   const run = [...runs].sort((x, y) => y.id - x.id)[0];
-  const stored = parseStore(run?.output?.text);
+  const stored = readStored(a.app, a.landing, run);
   const now = a.now();
   const results: GateResult[] = [];
   const records: Record<string, AnalysisRecord> = { ...stored };
@@ -93,4 +103,24 @@ export async function runAnalysis(a: AnalysisRun): Promise<AnalysisGate> {
       output: { title: `analysis ${gate.verdict}: ${gate.reason}`.slice(0, 255), summary: report, text },
     });
   return gate;
+}
+
+/**
+ * The records of the app's check run. One that does not read back holds this app alone (the flow
+ * goes on with the others): never restarted, never guessed. The error names the app, the commit
+ * and the check run, and what a person can do.
+ */
+function readStored(app: string, landing: string, run: CheckRun | undefined): StoredRecords {
+  try {
+    return parseStore(run?.output?.text);
+  } catch (e) {
+    if (!(e instanceof AnalysisRecordError)) throw e;
+    throw new AnalysisRecordError(
+      `the analysis record in check run "${checkRunName(app)}" (id ${run?.id}) on commit ${landing} does not read back: ${e.message}. ` +
+        `rollgen holds ${app} rather than restart or guess its analysis: no step PR opens or merges for it, and nothing is aborted. ` +
+        `A person decides: \`rollgen retry ${app} --pr\` opens its next step's PR for a person to merge without this analysis ` +
+        `(the next step's analysis is recorded afresh on the commit that lands it), or \`rollgen abort ${app} --pr\` rolls the canary back.`,
+      { cause: e },
+    );
+  }
 }

@@ -19,6 +19,7 @@ beforeAll(async () => {
       seen.push({ method: req.method, headers: req.headers, body });
       if (req.url === '/json') return res.end(JSON.stringify({ data: { ok: true, rate: 0.02, items: [{ v: 5 }] } }));
       if (req.url === '/text') return res.end('healthy');
+      if (req.url === '/go') return res.end('{"data": {"z": -0, "b": [1e-7, 1e21, 0.7999999999999999], "a": "<b>&"}}');
       if (req.url === '/echo') return res.end(JSON.stringify({ got: JSON.parse(body) }));
       if (req.url === '/slow') return; // never answers
       res.statusCode = 503;
@@ -61,6 +62,13 @@ describe('web provider against a loopback server', () => {
     expect(await measure(web({ url: `${base}/text` }, 'result == "healthy"'))).toMatchObject({
       phase: 'Successful',
       value: 'healthy',
+    });
+  });
+
+  test("the value is written as Argo writes it (Go's json.Marshal): keys sorted, HTML escaped, -0 kept", async () => {
+    expect(await measure(web({ url: `${base}/go`, jsonPath: '{$.data}' }, 'result.z == 0'))).toMatchObject({
+      phase: 'Successful',
+      value: '{"a":"\\u003cb\\u003e\\u0026","b":[1e-7,1e+21,0.7999999999999999],"z":-0}',
     });
   });
 

@@ -1,5 +1,6 @@
 import { Value } from '../../analysis/builtins';
 import type { MeasurementPhase } from '../../analysis/types';
+import { formatSample } from '../../analysis/value-text';
 import { request } from './http';
 import type { OutgoingRequest } from './prometheus-auth';
 
@@ -14,7 +15,7 @@ export interface PrometheusQuery {
   readonly authorize?: (req: OutgoingRequest) => Promise<Record<string, string>>;
 }
 
-/** What a measurement of Prometheus yields: the value for conditions and its text as Argo prints it. */
+/** What a measurement yields: the value for conditions and its text as Argo prints it (value-text.ts). */
 export interface ProviderResult {
   readonly result: Value;
   readonly text: string;
@@ -54,15 +55,15 @@ export async function queryPrometheus(q: PrometheusQuery): Promise<ProviderResul
 function shape(type: string | undefined, result: unknown): ProviderResult {
   if (type === 'scalar') {
     const v = sample((result as unknown[])[1]);
-    return { result: v, text: format(v) };
+    return { result: v, text: formatSample(v) };
   }
   if (type === 'vector') {
     const values = (result as { value: unknown[] }[]).map((s) => sample(s.value[1]));
-    return { result: values, text: `[${values.map(format).join(',')}]` };
+    return { result: values, text: `[${values.map(formatSample).join(',')}]` };
   }
   if (type === 'matrix') {
     const values = (result as { values: unknown[][] }[]).flatMap((s) => s.values.map((p) => sample(p[1])));
-    return { result: values, text: `[${values.map(format).join(',')}]` };
+    return { result: values, text: `[${values.map(formatSample).join(',')}]` };
   }
   throw new Error(`Prometheus metric type not supported: ${type ?? 'none'}`);
 }
@@ -72,10 +73,4 @@ function sample(v: unknown): number {
   if (v === '+Inf' || v === 'Inf') return Infinity;
   if (v === '-Inf') return -Infinity;
   return Number(v);
-}
-
-export function format(v: number): string {
-  if (v === Infinity) return '+Inf';
-  if (v === -Infinity) return '-Inf';
-  return String(v);
 }

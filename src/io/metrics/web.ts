@@ -1,6 +1,7 @@
 import { Value } from '../../analysis/builtins';
 import { request } from './http';
 import { parseJsonPath, readPath } from '../../analysis/jsonpath';
+import { formatJson } from '../../analysis/value-text';
 import { ProviderResult } from './prometheus';
 
 export interface WebQuery {
@@ -32,9 +33,9 @@ export async function queryWeb(q: WebQuery): Promise<ProviderResult> {
   } catch {
     return { result: res.body, text: res.body };
   }
-  if (q.jsonPath === undefined) return { result: data, text: JSON.stringify(data) };
+  if (q.jsonPath === undefined) return { result: data, text: formatJson(data) };
   const parsed = parseJsonPath(q.jsonPath);
   if ('error' in parsed) throw new Error(parsed.error);
   const value = readPath(data, parsed.path);
-  return { result: value, text: JSON.stringify(value) };
+  return { result: value, text: formatJson(value) };
 }
