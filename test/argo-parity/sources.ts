@@ -18,11 +18,10 @@ export function lineOf(text: string, needle: string): number {
 }
 
 /** A Service `name` selecting app: `app`, port 80 -> 8080. */
-export const service = (name: string, app: string, ns = 'default'): string => `apiVersion: v1
+export const service = (name: string, app: string): string => `apiVersion: v1
 kind: Service
 metadata:
   name: ${name}
-  namespace: ${ns}
 spec:
   selector:
     app: ${app}
