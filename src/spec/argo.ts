@@ -31,7 +31,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
   const routing = obj(canary.trafficRouting);
-  const diagnostics: Diagnostic[] = rollingUpdateProblems(doc, spec);
+  const diagnostics: Diagnostic[] = [...rollingUpdateProblems(doc, spec), ...notificationSubscriptions(doc, meta)];
   const name = str(meta.name) ?? '';
   const replicas = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
@@ -110,7 +110,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       annotations: stringMap(obj(canary.stableMetadata).annotations),
     },
     ...(pingPong ? { pingPong } : {}),
-    ...removalGatesOf(doc, canary, diagnostics),
+    ...removalGatesOf(doc, canary, steps.length > 0, diagnostics),
     ...antiAffinityOf(doc, canary, ['spec', 'strategy', 'canary'], diagnostics),
     ...(canary.dynamicStableScale === true ? { dynamicStableScale: true } : {}),
     ...(num(canary.minPodsPerReplicaSet) !== undefined
@@ -122,6 +122,20 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
     ...blueGreen,
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
+}
+
+/**
+ * `notifications.argoproj.io/subscribe.<trigger>.<service>` annotations ask Argo's notification
+ * engine to send rollout events; with rollgen no Argo controller runs, so nothing would be sent.
+ */
+function notificationSubscriptions(doc: ParsedDocument, meta: Record<string, unknown>): Diagnostic[] {
+  return Object.keys(obj(meta.annotations))
+    .filter((key) => key.startsWith('notifications.argoproj.io/subscribe.'))
+    .map((key) => ({
+      ...doc.locate(['metadata', 'annotations', key]),
+      message: `${key} subscribes to Argo Rollouts notifications, which no controller sends under rollgen: each step is a pull request, so subscribe there instead (watch the repository, add reviewers or pr.labels in rollgen.yaml, or notify on the check runs of its pull requests); remove the annotation`,
+      severity: 'warning' as const,
+    }));
 }
 
 /** `canary.pingPong`: the two Services take the stable and canary Service roles in turn. */
@@ -156,13 +170,14 @@ function pingPongOf(doc: ParsedDocument, canary: Record<string, unknown>, out: D
 
 /**
  * Argo keeps the old pods scaleDownDelaySeconds after traffic leaves them (abortScaleDownDelaySeconds
- * after an abort; 0 there = never). rollgen removes them in a later commit that waits as long (0 =
- * for a person). Argo's validation refuses scaleDownDelaySeconds without traffic routing or with
+ * after an abort; 0 there = never), 30 s each when not written. rollgen removes them in a later
+ * commit that waits as long (0 = for a person). Argo's validation refuses scaleDownDelaySeconds without traffic routing or with
  * dynamicStableScale; so does rollgen.
  */
 function removalGatesOf(
   doc: ParsedDocument,
   canary: Record<string, unknown>,
+  hasSteps: boolean,
   out: Diagnostic[],
 ): Pick<RolloutSpec, 'removalGates'> {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -180,12 +195,23 @@ function removalGatesOf(
         'dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one',
       ),
     );
-  if (canary.trafficRouting === undefined || (promotion === undefined && abort === undefined)) return {};
-  const timed = (s: number | undefined): Gate => (s ? { kind: 'timed', seconds: s } : { kind: 'automatic' });
+  // Without steps no canary workload runs (the stable Deployment rolls): only a written delay keeps its two commits.
+  if (canary.trafficRouting === undefined || (!hasSteps && promotion === undefined && abort === undefined)) return {};
+  // Argo's defaults (utils/defaults): 30 s each with traffic routing. dynamicStableScale scales the old
+  // stable down at once, and drains the canary with its weight after an abort unless a delay is written.
+  const dynamic = canary.dynamicStableScale === true;
+  if (dynamic && abort === undefined) return {};
+  const timed = (s: number): Gate => (s > 0 ? { kind: 'timed', seconds: s } : { kind: 'automatic' });
   return {
-    removalGates: { promotion: timed(promotion), abort: abort === 0 ? { kind: 'manual' } : timed(abort) },
+    removalGates: {
+      promotion: timed(dynamic ? 0 : (promotion ?? ARGO_SCALE_DOWN_DELAY_SECONDS)),
+      abort: abort === 0 ? { kind: 'manual' } : timed(abort ?? ARGO_SCALE_DOWN_DELAY_SECONDS),
+    },
   };
 }
+
+/** Argo's DefaultScaleDownDelaySeconds and DefaultAbortScaleDownDelaySeconds, with traffic routing. */
+const ARGO_SCALE_DOWN_DELAY_SECONDS = 30;
 
 function argoWorkload(
   doc: ParsedDocument,
