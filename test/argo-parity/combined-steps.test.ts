@@ -1,4 +1,6 @@
 import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import { runCli } from '../helpers/cli';
 import { lineOf, podTemplate, service, sourceDir } from './sources';
 
@@ -181,4 +183,36 @@ test('GIVEN a background analysis and no steps WHEN planned THEN step 1 is the f
   expect(r.stderr).toContain(
     `src/rollout.yaml:${lineOf(text, '      analysis:') + 1}:9: warning: a background analysis with no steps`,
   );
+});
+
+test('GIVEN `steps: [analysis]` with a web metric WHEN `analyze --step 1` runs THEN the analysis is measured at that gate (it said "no analysis gates this step")', async () => {
+  const server = http.createServer((_, res) => res.end(JSON.stringify({ healthy: 1 })));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const { dir } = shop(`        - analysis:\n            templates: [{templateName: web-check}]\n`);
+    fs.writeFileSync(
+      `${dir}/src/web-check.yaml`,
+      `apiVersion: argoproj.io/v1alpha1
+kind: AnalysisTemplate
+metadata:
+  name: web-check
+spec:
+  metrics:
+    - name: healthy
+      count: 1
+      successCondition: result == 1
+      provider:
+        web:
+          url: http://127.0.0.1:${port}/health
+          jsonPath: "{$.healthy}"
+`,
+    );
+    const r = await runCli(['analyze', 'src', '--step', '1'], dir);
+    expect(r.stdout).toMatch(/^src rollout shop step 1 step analysis: Successful/m);
+    expect(r.stdout).toMatch(/healthy \(web\): Successful/);
+    expect(r.code).toBe(0);
+  } finally {
+    server.close();
+  }
 });
