@@ -66,6 +66,9 @@ test('first deploy, every step, promote and clean-up: weights end at 0/100 and h
   expect(JSON.parse(annotations()['rollouts.argoproj.io/managed-alb-annotations'])).toEqual({
     web: [`${P}/actions.web`],
   });
+  // Argo keeps the canary pods 30 s after the routes leave them (scaleDownDelaySeconds' default): a later commit removes them.
+  expect(fs.readdirSync(app.out())).toContain('deployment-web-canary.yaml');
+  expect(await advance()).toMatch(/remove canary workloads -> stable only/);
   expect(fs.readdirSync(app.out())).not.toContain('deployment-web-canary.yaml');
   expect(await advance()).toMatch(/nothing to advance/);
 });

@@ -140,14 +140,18 @@ describe.each(CASES)('ping-pong: $name', (c) => {
     `Promoting ${n} ${side}`,
   ];
   const promoting = 2 + n;
+  // Argo keeps the old stable pods 30 s after the promotion (scaleDownDelaySeconds' default): the clean-up drains first.
+  const cleanedUp = promoting + 2;
 
   test('two rollouts through the CLI: the stable Service swaps to pong and back to ping', () => {
     expect(oneCommit.map((x) => `${x.phase} ${x.stable}`)).toEqual([
       'Adopting 0 ping',
       'Healthy 0 ping',
       ...rollout('ping'),
+      'Healthy draining 0 pong',
       'Healthy 0 pong',
       ...rollout('pong'),
+      'Healthy draining 0 ping',
       'Healthy 0 ping',
     ]);
     // After each clean-up one Deployment runs, on the side of the Service that is stable.
@@ -156,7 +160,7 @@ describe.each(CASES)('ping-pong: $name', (c) => {
         .filter((o) => o.kind === 'Deployment')
         .map((d) => (d.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels)
         .map((l) => l['rollgen.dev/ping-pong']);
-    expect(sides(oneCommit[promoting + 1])).toEqual(['pong']);
+    expect(sides(oneCommit[cleanedUp])).toEqual(['pong']);
     expect(sides(oneCommit[oneCommit.length - 1])).toEqual(['ping']);
   });
 
@@ -183,7 +187,7 @@ describe.each(CASES)('ping-pong: $name', (c) => {
 
   // Negative control: without the promotion commit the stable pods would leave ping while it still serves.
   test('skipping the promotion commit is caught', () => {
-    const skipped = [oneCommit[0], oneCommit[1], oneCommit[promoting - 1], oneCommit[promoting + 1]];
+    const skipped = [oneCommit[0], oneCommit[1], oneCommit[promoting - 1], oneCommit[cleanedUp]];
     expect(walk(app, skipped, syncMoments).problems.length).toBeGreaterThan(0);
     expect(walk(app, skipped, (a, b) => fluxMoments(a, b)).problems.length).toBeGreaterThan(0);
   });
@@ -197,7 +201,7 @@ test('a lost status file is rebuilt with the stable side read from the stable po
     await advance();
     await advance();
     setTag(dir, c.file, c.image, c.tags[0]);
-    for (let i = 0; i < 4; i++) await advance(); // steps 1-2, promote, clean-up: pong is stable
+    for (let i = 0; i < 5; i++) await advance(); // steps 1-2, promote, clean-up (draining, then removal): pong is stable
     setTag(dir, c.file, c.image, c.tags[1]);
     await advance(); // step 1 of the second rollout weighs ping
     const status = path.join(dir, 'out', 'rollgen-status.yaml');

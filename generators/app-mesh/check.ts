@@ -1,8 +1,18 @@
 import { Diagnostic, diagnosticAt } from '../../src/diagnostics';
 import type { RouteClaim } from '../../src/contract/generator';
-import { Ctx, findAppMesh, listOf, objOf, routerNameOf, specOf, targetNode, targetsOf } from './options';
-
-const HASH_LABEL = 'rollouts-pod-template-hash';
+import { defaultTrackLabel } from '../../src/model/track';
+import {
+  Ctx,
+  findAppMesh,
+  HASH_LABEL,
+  listOf,
+  objOf,
+  routerNameOf,
+  selectsArgoHash,
+  specOf,
+  targetNode,
+  targetsOf,
+} from './options';
 
 const where = (ctx: Ctx): string => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 
@@ -55,13 +65,16 @@ function nodeProblems(ctx: Ctx, node: string, service: string, role: string): Di
       ),
     ];
   const out: Diagnostic[] = [];
-  if (HASH_LABEL in objOf(objOf(specOf(found.object).podSelector).matchLabels))
+  if (selectsArgoHash(found.object)) {
+    const track = ctx.track ?? defaultTrackLabel;
     out.push(
       diagnosticAt(
         found.locate(['spec', 'podSelector', 'matchLabels', HASH_LABEL]),
-        `${where(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`,
+        `${where(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, which Argo rewrites at every step; rollgen's pods do not carry it, so rollgen writes the node with ${track.key}: ${role === 'canary' ? track.canary : track.stable} in its place at every step, as Argo writes the hash`,
+        'warning',
       ),
     );
+  }
   const hostname = objOf(objOf(specOf(found.object).serviceDiscovery).dns).hostname;
   if (typeof hostname !== 'string' || hostname.split('.')[0] === service) return out;
   return [

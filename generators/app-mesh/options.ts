@@ -44,3 +44,9 @@ export function targetsOf(route: Json): { type: string; targets: Json[] } | unde
 }
 
 export const targetNode = (target: Json): string => String(objOf(target.virtualNodeRef).name ?? '');
+
+/** The label Argo's App Mesh reconciler owns in both VirtualNodes' podSelector (UpdateHash). */
+export const HASH_LABEL = 'rollouts-pod-template-hash';
+
+export const selectsArgoHash = (node: KubeObject): boolean =>
+  HASH_LABEL in objOf(objOf(specOf(node).podSelector).matchLabels);

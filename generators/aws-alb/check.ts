@@ -32,7 +32,7 @@ export function check(ctx: Ctx): Diagnostic[] {
         'aws-alb with pingPong needs rootService: the action is keyed by it while the ping and pong Services swap roles; add trafficRouting.alb.rootService and point the Ingress path at it',
       ),
     );
-  out.push(...checkServicePort(ctx), ...checkRouteNames(ctx));
+  out.push(...checkServicePort(ctx), ...checkRouteNames(ctx), ...wildcardValues(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find('Ingress', name, ctx.rollout.namespace);
     if (!source) {
@@ -104,6 +104,31 @@ function checkIngress(ctx: Ctx, source: SourceObject): Diagnostic[] {
 }
 
 /** A header route is an action name on the same Ingress: it must not be a Service the rollout routes to. */
+/**
+ * An exact header value holding * or ?: Argo writes it into the condition as is and the ALB reads
+ * them as wildcards (`Mozilla*` matches every value that starts with Mozilla). rollgen does the
+ * same, warned once at the step that sets the route.
+ */
+function wildcardValues(ctx: Ctx): Diagnostic[] {
+  const said = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const step of ctx.rollout.steps)
+    for (const route of step.headerRoutes)
+      for (const h of route.matches.flatMap((m) => m.headers)) {
+        const key = JSON.stringify([route.name, h.name, h.value]);
+        if (h.type !== 'Exact' || !/[*?]/.test(h.value) || said.has(key)) continue;
+        said.add(key);
+        out.push(
+          diagnosticAt(
+            step.origin,
+            `header route "${route.name}": the ALB matches header ${h.name} exact "${h.value}" with * and ? as wildcards (* any run of characters, ? one), as Argo writes it; ALB has no escape for them, so a literal * or ? cannot be matched`,
+            'warning',
+          ),
+        );
+      }
+  return out;
+}
+
 function checkRouteNames(ctx: Ctx): Diagnostic[] {
   const taken = new Set([actionName(ctx.options, ctx.stableService), ctx.stableService, ctx.canaryService]);
   return ctx.rollout.traffic.managedRoutes

@@ -46,7 +46,8 @@ function headerFeatures(label: string, h: ValueMatch): string[] {
   if (h.type === 'RegularExpression')
     return [`${what} (ALB http-header conditions match exact values and * ? wildcards, not regular expressions)`];
   const out: string[] = [];
-  if (/[*?]/.test(h.value))
+  // An Exact value keeps its * and ? as ALB wildcards, as Argo writes it (warned at the step, check.ts).
+  if (h.type !== 'Exact' && /[*?]/.test(h.value))
     out.push(`${what} (ALB reads * and ? in header values as wildcards and has no escape for them)`);
   if (h.value === '' && h.type === 'Exact') out.push(`${what} (ALB http-header values cannot be empty)`);
   if (headerValue(h).length > MAX_VALUE_LENGTH)

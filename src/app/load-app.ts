@@ -23,6 +23,7 @@ import { ParsedDocument, UnparsedObject } from '../yaml/parse';
 import { normalizeArgo } from '../spec/argo';
 import { classifyDocument } from '../spec/classify';
 import { checkObjectHeader } from '../spec/object-checks';
+import { checkApiServerRules } from '../spec/api-server-checks';
 import { kruiseDisabled, normalizeKruise } from '../spec/kruise';
 import {
   checkRouteTemplates,
@@ -63,6 +64,7 @@ export function loadApp(
       if (role.role === 'manifest') rejected.add(objectKey(doc.value as KubeObject));
       continue;
     }
+    checkApiServerRules(doc, diagnostics);
     if (role.role === 'manifest')
       manifests.push({ object: doc.value as KubeObject, origin: doc.origin, locate: doc.locate });
     if (role.role === 'ignored')

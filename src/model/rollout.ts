@@ -44,6 +44,8 @@ export interface RolloutSpec {
   readonly pausedBy?: { readonly field: string; readonly origin: Origin };
   /** Argo `canary.analysis`: checked at every gate from `startingStep` (a rollgen step, 1-based) on. */
   readonly backgroundAnalysis?: { readonly request: AnalysisRequest; readonly startingStep: number };
+  /** Argo: a pause, experiment or plugin before any step holds the start of the rollout (the gate before step 1). */
+  readonly startHold?: PauseSpec;
   /** The rollout object as written (args' fieldRef reads it). */
   readonly source?: unknown;
   /**

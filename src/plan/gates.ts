@@ -38,6 +38,16 @@ export function gateAfter(rollout: RolloutSpec, step: StepSpec, isLast: boolean,
   }
 }
 
+/**
+ * The gate before step 1: a person by default (gates.firstStep). Under `firstStep: automatic` a
+ * pause, experiment or plugin the Rollout writes before its first step still holds, as Argo holds
+ * there: a person starts the rollout (a timed one too: the start gate has no landing of the new
+ * version to count from; the normalizer warns at it).
+ */
+export function startGateOf(rollout: RolloutSpec, policy: GatePolicy): Gate {
+  return { kind: rollout.startHold ? 'manual' : policy.firstStep };
+}
+
 export function describeGate(gate: Gate): string {
   switch (gate.kind) {
     case 'manual':

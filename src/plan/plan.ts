@@ -1,5 +1,5 @@
 import { RolloutSpec, StepSpec } from '../model/rollout';
-import { GatePolicy, defaultGatePolicy, gateAfter } from './gates';
+import { GatePolicy, defaultGatePolicy, gateAfter, startGateOf } from './gates';
 import { argoBasicCanary, resolveAmount, scaledAmount, splitReplicas } from './replicas';
 import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from '../model/plan';
 
@@ -13,7 +13,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     style: rollout.style,
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
+    startGate: startGateOf(rollout, policy),
     steps,
     ...(rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {}),
     ...(rollout.removalGates ? { removalGates: rollout.removalGates } : {}),

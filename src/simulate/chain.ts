@@ -1,5 +1,6 @@
 import type { SimBackend, SimRequest, SimResult, TrafficGenerator } from '../contract/generator';
 import type { KubeObject } from '../model/kube';
+import { plainIngressBackend } from './plain-ingress';
 
 /**
  * Routes a request through every provider it meets, as the data plane would: the entry provider
@@ -19,7 +20,17 @@ export function routeThroughChain(
     const result = g.simulate(objects, request);
     if (result) return followHops(objects, generators, request, result, new Set([g.id]));
   }
-  return undefined;
+  // No provider is the entry: an Ingress of its own may still send the request into a mesh provider.
+  const entry = plainIngressBackend(objects, request);
+  const meshes = generators.filter((g) => g.simulateHop);
+  if (!entry || !firstHop(meshes, objects, entry.service, request)) return undefined;
+  return followHops(
+    objects,
+    generators,
+    request,
+    { backends: [{ service: entry.service, share: 1 }], rule: entry.rule },
+    new Set(),
+  );
 }
 
 function followHops(

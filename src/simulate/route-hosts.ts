@@ -8,7 +8,7 @@ export interface RouteEndpoints {
 
 /**
  * Read from the route APIs providers render to: Ingress (ingress-nginx, ALB, MSE, Higress), Gateway
- * API HTTPRoute, Istio VirtualService and ApisixRoute. Other kinds add nothing. Sorted, unique.
+ * API HTTPRoute, Istio VirtualService, ApisixRoute and Ambassador Mapping. Other kinds add nothing. Sorted, unique.
  */
 export function routeEndpoints(objects: readonly KubeObject[]): RouteEndpoints {
   const hosts = new Set<string>();
@@ -31,6 +31,11 @@ export function routeEndpoints(objects: readonly KubeObject[]): RouteEndpoints {
         texts(match.hosts, hosts);
         texts(match.paths, paths);
       }
+    // Ambassador / Emissary: each Mapping serves its prefix, on its host (or hostname) when it names one.
+    if (o.kind === 'Mapping' && o.apiVersion.startsWith('getambassador.io/')) {
+      text(spec.host_regex === true ? undefined : (spec.host ?? spec.hostname), hosts);
+      text(spec.prefix, paths);
+    }
     if (o.kind === 'VirtualService') {
       texts(spec.hosts, hosts);
       for (const route of list(spec.http))

@@ -101,11 +101,11 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
     honoured(CANARY),
     honoured(
       `${CANARY}.abortScaleDownDelaySeconds`,
-      'after an abort the canary workloads stay one more commit (two-commit removal), merged this many seconds later; 0 = a person merges it',
+      'after an abort the canary workloads stay one more commit (two-commit removal), merged this many seconds later (default 30 s with trafficRouting, as Argo; with dynamicStableScale none unless written); 0 = a person merges it',
     ),
     honoured(
       `${CANARY}.scaleDownDelaySeconds`,
-      'after promotion the canary workloads stay one more commit (two-commit removal), merged this many seconds later (ping-pong: the clean-up waits too); needs trafficRouting',
+      'after promotion the canary workloads stay one more commit (two-commit removal), merged this many seconds later (default 30 s with trafficRouting, as Argo; ping-pong: the clean-up waits too); needs trafficRouting',
     ),
     warned(`${CANARY}.scaleDownDelayRevisionLimit`, 'rollgen keeps no old ReplicaSets running; remove the field'),
     subtree(
@@ -134,8 +134,14 @@ export const argoRolloutFields = (inputs: ProviderInputs): FieldLedger => ({
       `${CANARY}.replicaProgressThreshold`,
       'rollgen does not watch pod readiness; make the step PRs wait for a health check',
     ),
-    honoured(`${CANARY}.steps`),
-    subtree(`${CANARY}.steps[].pause`, 'a manual or timed gate after the step before'),
+    honoured(
+      `${CANARY}.steps`,
+      "each step's setWeight, setCanaryScale, setHeaderRoute and setMirrorRoute make one rollgen step, its pause or analysis the gate after it; two of setWeight, pause, experiment, analysis in one step are refused, as Argo",
+    ),
+    subtree(
+      `${CANARY}.steps[].pause`,
+      'a manual or timed gate after the step before; before the first step, a person starts the rollout (whatever gates.firstStep says)',
+    ),
     {
       path: `${CANARY}.steps[].plugin`,
       status: 'warned',

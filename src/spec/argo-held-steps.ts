@@ -5,11 +5,12 @@ import { PauseSpec, StepSpec } from '../model/rollout';
  * and abort it when it fails (rollout/canary.go completedCurrentCanaryStep; rollout/experiment.go
  * and rollout/stepplugin.go AddAbort). rollgen runs neither, so the gate of the step before becomes
  * one that never passes on its own: a person merges the next step once they have checked it. Before
- * any step, the start already waits for a person. The field ledger warns at the step.
+ * any step (false) the caller holds the start instead. The field ledger warns at the step.
  */
-export function holdForUnrunStep(steps: StepSpec[]): void {
+export function holdForUnrunStep(steps: StepSpec[]): boolean {
   const previous = steps[steps.length - 1];
   if (previous) steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, { kind: 'manual' }) };
+  return previous !== undefined;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { AnalysisRequest, readRequest } from '../model/analysis-request';
+import { readRequest } from '../model/analysis-request';
 import type { ProviderInputs } from '../contract/inputs';
 import { Diagnostic } from '../diagnostics';
 import { KubeObject } from '../model/kube';
@@ -15,32 +15,14 @@ import {
 } from './reader-common';
 import { blueGreenRollingUpdate, readBlueGreen } from './argo-bluegreen';
 import { rollingUpdateProblems } from './argo-rolling-update';
-import { combinedGate, holdForUnrunStep } from './argo-held-steps';
+import { WalkContext, WalkState, snapshot, walkSteps } from './argo-steps';
 import { NormalizeResult, providersFromArgo } from './providers';
-import {
-  MirrorRoute,
-  NamedRoute,
-  PauseSpec,
-  ReplicaAmount,
-  RouteMatch,
-  RolloutSpec,
-  StepSpec,
-  StringMatchType,
-  ValueMatch,
-} from '../model/rollout';
+import { RolloutSpec, StepSpec } from '../model/rollout';
 import { arr, num, obj, str, stringMap } from '../model/values';
 
 type Path = (string | number)[];
 
-/** The state Argo accumulates while walking its steps; each state-changing entry snapshots it as one step. */
-interface WalkState {
-  weight: number;
-  scale?: ReplicaAmount;
-  /** Where a scale of no pods was set, until a step that sends the canary traffic is warned of it. */
-  zeroScaleAt?: Path;
-  headerRoutes: Map<string, NamedRoute>;
-  mirrorRoutes: Map<string, MirrorRoute>;
-}
+export { parseDuration } from './argo-steps';
 
 /** Argo Rollout (canary strategy) -> RolloutSpec. */
 export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): NormalizeResult {
@@ -49,17 +31,19 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
   const routing = obj(canary.trafficRouting);
-  const diagnostics: Diagnostic[] = rollingUpdateProblems(doc, spec);
+  const diagnostics: Diagnostic[] = [...rollingUpdateProblems(doc, spec), ...notificationSubscriptions(doc, meta)];
   const name = str(meta.name) ?? '';
   const replicas = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? '');
   const weightTotal = num(routing.maxTrafficWeight) ?? 100;
-  const { steps, entryOfStep } = walkSteps(
+  const { steps, entryOfStep, startHold } = walkSteps(
     doc,
     arr(canary.steps),
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined },
     diagnostics,
   );
+  if (steps.length === 0 && canary.analysis !== undefined)
+    steps.push(fullCanaryStep(doc, { managed: managedRoutes, weightTotal }, entryOfStep, diagnostics));
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
   const blueGreen = obj(spec.strategy).blueGreen !== undefined ? readBlueGreen(doc, replicas, diagnostics) : undefined;
   if ((obj(spec.strategy).canary === undefined) === (blueGreen === undefined))
@@ -126,17 +110,32 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       annotations: stringMap(obj(canary.stableMetadata).annotations),
     },
     ...(pingPong ? { pingPong } : {}),
-    ...removalGatesOf(doc, canary, diagnostics),
+    ...removalGatesOf(doc, canary, steps.length > 0, diagnostics),
     ...antiAffinityOf(doc, canary, ['spec', 'strategy', 'canary'], diagnostics),
     ...(canary.dynamicStableScale === true ? { dynamicStableScale: true } : {}),
     ...(num(canary.minPodsPerReplicaSet) !== undefined
       ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) }
       : {}),
     ...(backgroundAnalysis ? { backgroundAnalysis } : {}),
+    ...(startHold ? { startHold } : {}),
     source: doc.value,
     ...blueGreen,
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ['spec', 'paused']), diagnostics };
+}
+
+/**
+ * `notifications.argoproj.io/subscribe.<trigger>.<service>` annotations ask Argo's notification
+ * engine to send rollout events; with rollgen no Argo controller runs, so nothing would be sent.
+ */
+function notificationSubscriptions(doc: ParsedDocument, meta: Record<string, unknown>): Diagnostic[] {
+  return Object.keys(obj(meta.annotations))
+    .filter((key) => key.startsWith('notifications.argoproj.io/subscribe.'))
+    .map((key) => ({
+      ...doc.locate(['metadata', 'annotations', key]),
+      message: `${key} subscribes to Argo Rollouts notifications, which no controller sends under rollgen: each step is a pull request, so subscribe there instead (watch the repository, add reviewers or pr.labels in rollgen.yaml, or notify on the check runs of its pull requests); remove the annotation`,
+      severity: 'warning' as const,
+    }));
 }
 
 /** `canary.pingPong`: the two Services take the stable and canary Service roles in turn. */
@@ -171,13 +170,14 @@ function pingPongOf(doc: ParsedDocument, canary: Record<string, unknown>, out: D
 
 /**
  * Argo keeps the old pods scaleDownDelaySeconds after traffic leaves them (abortScaleDownDelaySeconds
- * after an abort; 0 there = never). rollgen removes them in a later commit that waits as long (0 =
- * for a person). Argo's validation refuses scaleDownDelaySeconds without traffic routing or with
+ * after an abort; 0 there = never), 30 s each when not written. rollgen removes them in a later
+ * commit that waits as long (0 = for a person). Argo's validation refuses scaleDownDelaySeconds without traffic routing or with
  * dynamicStableScale; so does rollgen.
  */
 function removalGatesOf(
   doc: ParsedDocument,
   canary: Record<string, unknown>,
+  hasSteps: boolean,
   out: Diagnostic[],
 ): Pick<RolloutSpec, 'removalGates'> {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -195,12 +195,23 @@ function removalGatesOf(
         'dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one',
       ),
     );
-  if (canary.trafficRouting === undefined || (promotion === undefined && abort === undefined)) return {};
-  const timed = (s: number | undefined): Gate => (s ? { kind: 'timed', seconds: s } : { kind: 'automatic' });
+  // Without steps no canary workload runs (the stable Deployment rolls): only a written delay keeps its two commits.
+  if (canary.trafficRouting === undefined || (!hasSteps && promotion === undefined && abort === undefined)) return {};
+  // Argo's defaults (utils/defaults): 30 s each with traffic routing. dynamicStableScale scales the old
+  // stable down at once, and drains the canary with its weight after an abort unless a delay is written.
+  const dynamic = canary.dynamicStableScale === true;
+  if (dynamic && abort === undefined) return {};
+  const timed = (s: number): Gate => (s > 0 ? { kind: 'timed', seconds: s } : { kind: 'automatic' });
   return {
-    removalGates: { promotion: timed(promotion), abort: abort === 0 ? { kind: 'manual' } : timed(abort) },
+    removalGates: {
+      promotion: timed(dynamic ? 0 : (promotion ?? ARGO_SCALE_DOWN_DELAY_SECONDS)),
+      abort: abort === 0 ? { kind: 'manual' } : timed(abort ?? ARGO_SCALE_DOWN_DELAY_SECONDS),
+    },
   };
 }
+
+/** Argo's DefaultScaleDownDelaySeconds and DefaultAbortScaleDownDelaySeconds, with traffic routing. */
+const ARGO_SCALE_DOWN_DELAY_SECONDS = 30;
 
 function argoWorkload(
   doc: ParsedDocument,
@@ -256,60 +267,27 @@ function deploymentFields(spec: Record<string, unknown>): Record<string, unknown
   return out;
 }
 
-interface WalkContext {
-  readonly managed: readonly string[];
-  readonly weightTotal: number;
-  readonly routed: boolean;
-}
-
-/** The rollgen steps, and for each the index of the Argo step entry that made it (to place `startingStep`). */
-function walkSteps(
+/**
+ * A background analysis and no step: Argo scales the new version up at once and aborts if the
+ * analysis fails before it is fully promoted. rollgen makes that one step, the canary at full size
+ * with all the traffic, and the promotion waits for the analysis at its gate.
+ */
+function fullCanaryStep(
   doc: ParsedDocument,
-  raw: unknown[],
-  wc: WalkContext,
+  wc: Pick<WalkContext, 'managed' | 'weightTotal'>,
+  entryOfStep: number[],
   out: Diagnostic[],
-): { steps: StepSpec[]; entryOfStep: number[] } {
-  const steps: StepSpec[] = [];
-  const entryOfStep: number[] = [];
-  const leading: AnalysisRequest[] = [];
-  const state: WalkState = { weight: 0, headerRoutes: new Map(), mirrorRoutes: new Map() };
-  raw.forEach((entry, i) => {
-    const e = obj(entry);
-    const path: Path = ['spec', 'strategy', 'canary', 'steps', i];
-    if (e.pause !== undefined) return applyPause(doc, steps, e.pause, path, out);
-    if (e.analysis !== undefined) return applyAnalysis(doc, steps, leading, e.analysis, path, out);
-    if (e.experiment !== undefined || e.plugin !== undefined) return holdForUnrunStep(steps);
-    if (!applyAction(doc, state, e, path, wc, out)) return;
-    warnTrafficWithoutPods(doc, state, out);
-    steps.push(snapshot(doc.locate(path), state, wc.managed));
-    entryOfStep.push(i);
+): StepSpec {
+  const path: Path = ['spec', 'strategy', 'canary', 'analysis'];
+  out.push({
+    ...doc.locate(path),
+    message:
+      'a background analysis with no steps: Argo runs it while the new version scales up; rollgen runs step 1 with the canary at full size and all traffic, and promotes once the analysis has not failed at its gate',
+    severity: 'warning',
   });
-  if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...(steps[0].analyses ?? [])] };
-  return { steps, entryOfStep };
-}
-
-/** A step analysis gates the step before it, like a pause; one before any step gates step 1 (there is no canary before it). */
-function applyAnalysis(
-  doc: ParsedDocument,
-  steps: StepSpec[],
-  leading: AnalysisRequest[],
-  analysis: unknown,
-  path: Path,
-  out: Diagnostic[],
-): void {
-  const request = readRequest(analysis, doc.locate, [...path, 'analysis']);
-  const previous = steps[steps.length - 1];
-  if (!previous) {
-    out.push({
-      ...doc.locate([...path, 'analysis']),
-      message:
-        'an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1',
-      severity: 'warning',
-    });
-    leading.push(request);
-    return;
-  }
-  steps[steps.length - 1] = { ...previous, analyses: [...(previous.analyses ?? []), request] };
+  entryOfStep.push(0);
+  const state: WalkState = { weight: wc.weightTotal, headerRoutes: new Map(), mirrorRoutes: new Map() };
+  return snapshot(doc.locate(path), state, wc.managed);
 }
 
 /** `canary.analysis`: its startingStep (an index into Argo's steps) becomes the rollgen step whose gate that entry falls in. */
@@ -333,151 +311,6 @@ function background(
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request, startingStep: Math.max(1, covering) };
-}
-
-/** A pause gates the step before it; a leading pause has no step to gate (step 1 waits for a person anyway). */
-function applyPause(doc: ParsedDocument, steps: StepSpec[], pause: unknown, path: Path, out: Diagnostic[]): void {
-  const previous = steps[steps.length - 1];
-  if (!previous) {
-    out.push({
-      ...doc.locate(path),
-      message:
-        'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval',
-      severity: 'warning',
-    });
-    return;
-  }
-  const seconds = parseDuration(obj(pause).duration);
-  const gate: PauseSpec = seconds === undefined ? { kind: 'manual' } : { kind: 'timed', seconds };
-  steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
-}
-
-function applyAction(
-  doc: ParsedDocument,
-  state: WalkState,
-  e: Record<string, unknown>,
-  path: Path,
-  wc: WalkContext,
-  out: Diagnostic[],
-): boolean {
-  if (num(e.setWeight) !== undefined) state.weight = num(e.setWeight)!;
-  else if (e.setCanaryScale !== undefined) {
-    // As Argo's validation: without traffic routing the controller ignores the scale, so it is an error.
-    if (!wc.routed)
-      out.push(
-        error(
-          doc,
-          [...path, 'setCanaryScale'],
-          'setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting',
-        ),
-      );
-    state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
-    const none = state.scale && ('count' in state.scale ? state.scale.count : state.scale.percent) === 0;
-    state.zeroScaleAt = none ? [...path, 'setCanaryScale'] : undefined;
-  } else if (e.setHeaderRoute !== undefined) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
-  else if (e.setMirrorRoute !== undefined) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
-  else {
-    if (Object.keys(e).length === 0)
-      out.push({ ...doc.locate(path), message: 'an empty step does nothing; remove it', severity: 'warning' });
-    return false;
-  }
-  return true;
-}
-
-/**
- * A step that sends the canary traffic always runs a canary pod (plan/replicas.ts): Argo would
- * route that traffic to a Service with no endpoints. Said once, where the scale of no pods was set.
- */
-function warnTrafficWithoutPods(doc: ParsedDocument, state: WalkState, out: Diagnostic[]): void {
-  if (!state.zeroScaleAt || (state.weight === 0 && state.headerRoutes.size === 0)) return;
-  const sends = state.weight > 0 ? `setWeight ${state.weight}` : 'a header route';
-  out.push({
-    ...doc.locate(state.zeroScaleAt),
-    message:
-      `setCanaryScale gives the canary no pods while a step sends it traffic (${sends}): Argo would send ` +
-      'that traffic to no pods; rollgen runs 1 canary pod. Scale to 1 or more, or send no traffic while it has none',
-    severity: 'warning',
-  });
-  state.zeroScaleAt = undefined;
-}
-
-function snapshot(origin: StepSpec['origin'], s: WalkState, managed: readonly string[]): StepSpec {
-  const order = (a: NamedRoute, b: NamedRoute) => managed.indexOf(a.name) - managed.indexOf(b.name);
-  return {
-    origin,
-    ...(s.scale ? { replicas: s.scale } : {}),
-    weight: s.weight,
-    matches: [],
-    headerRoutes: [...s.headerRoutes.values()].sort(order),
-    mirrorRoutes: [...s.mirrorRoutes.values()].sort(order),
-    pause: { kind: 'none' },
-  };
-}
-
-/** A scale weight is in units of maxTrafficWeight, like setWeight. */
-function canaryScale(v: Record<string, unknown>, weightTotal: number): ReplicaAmount | undefined {
-  if (num(v.replicas) !== undefined) return { count: num(v.replicas)! };
-  if (num(v.weight) !== undefined) return { percent: (num(v.weight)! * 100) / weightTotal };
-  return undefined; // matchTrafficWeight: back to the setWeight rule
-}
-
-function setRoute(
-  routes: Map<string, NamedRoute>,
-  v: Record<string, unknown>,
-  read: (m: unknown[]) => RouteMatch[],
-): void {
-  const name = str(v.name) ?? '';
-  if (v.match === undefined) routes.delete(name);
-  else routes.set(name, { name, matches: read(arr(v.match)) });
-}
-
-function setMirror(routes: Map<string, MirrorRoute>, v: Record<string, unknown>): void {
-  const name = str(v.name) ?? '';
-  if (v.match === undefined) routes.delete(name);
-  else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
-}
-
-/** Argo header routes: each entry is its own match block, so entries are ORed. */
-function headerRouteMatches(list: unknown[]): RouteMatch[] {
-  return list.map((m) => {
-    const e = obj(m);
-    return { headers: [stringMatch(str(e.headerName) ?? '', e.headerValue)], queryParams: [], cookies: [] };
-  });
-}
-
-function mirrorMatches(list: unknown[]): RouteMatch[] {
-  return list.map((m) => {
-    const e = obj(m);
-    const headers = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch(k, v));
-    const path = e.path !== undefined ? stringMatch('', e.path) : undefined;
-    // exact, regex or prefix (the schema allows exactly one); each provider says which it can express.
-    const method = e.method !== undefined ? stringMatch('', e.method) : undefined;
-    return {
-      headers,
-      queryParams: [],
-      cookies: [],
-      ...(path
-        ? { path: { type: path.type === 'Prefix' ? 'PathPrefix' : path.type, value: path.value } as RouteMatch['path'] }
-        : {}),
-      ...(method ? { method: { type: method.type, value: method.value } } : {}),
-    };
-  });
-}
-
-function stringMatch(name: string, v: unknown): ValueMatch {
-  const m = obj(v);
-  const type: StringMatchType =
-    m.exact !== undefined ? 'Exact' : m.regex !== undefined ? 'RegularExpression' : 'Prefix';
-  return { name, type, value: String(m.exact ?? m.regex ?? m.prefix ?? '') };
-}
-
-/** Argo durations: an integer (seconds) or a string with an s, m or h suffix. */
-export function parseDuration(v: unknown): number | undefined {
-  if (typeof v === 'number') return v;
-  if (typeof v !== 'string') return undefined;
-  const m = /^(\d+)(s|m|h)?$/.exec(v.trim());
-  if (!m) return undefined;
-  return Number(m[1]) * ({ s: 1, m: 60, h: 3600 } as const)[(m[2] ?? 's') as 's' | 'm' | 'h'];
 }
 
 function error(doc: ParsedDocument, path: Path, message: string): Diagnostic {

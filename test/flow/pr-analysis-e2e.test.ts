@@ -115,6 +115,9 @@ describeWithPrometheus('an Argo Rollout with step and background analysis, drive
     expect(abort.body).toContain('| success-rate |');
     expect(w.fake.pull(pullOf('step-2')).merged).toBe(false);
     expect(status()).toMatch(/phase: Aborted/);
+    // Argo keeps the aborted canary 30 s (abortScaleDownDelaySeconds' default with traffic routing): a later PR removes it.
+    await schedule(1, 5, () => merged().includes('remove'));
+    expect(merged()).toEqual(['adopt', 'select', 'step-1', 'abort', 'remove']);
     // Held: more runs change nothing until a new revision or retry.
     const before = w.fake.calls.length;
     await schedule(1, 3, () => false);

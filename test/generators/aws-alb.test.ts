@@ -125,14 +125,15 @@ describe('action and condition JSON', () => {
 });
 
 describe('unsupported features', () => {
-  test('regex, wildcard characters, different headers ORed and too many values are refused; exact and prefix pass', () => {
+  test('regex, wildcard characters in a prefix, different headers ORed and too many values are refused; exact (wildcards too) and prefix pass', () => {
     expect(
       unsupportedFeatures(traffic(10, [route('a', header('X', 'yes')), route('b', header('X', 'be', 'Prefix'))])),
     ).toEqual([]);
     expect(unsupportedFeatures(traffic(0, [route('a', header('X', '^y', 'RegularExpression'))]))[0]).toMatch(
       /not regular expressions/,
     );
-    expect(unsupportedFeatures(traffic(0, [route('a', header('X', 'a?b'))]))[0]).toMatch(/wildcards/);
+    expect(unsupportedFeatures(traffic(0, [route('a', header('X', 'a?b', 'Prefix'))]))[0]).toMatch(/wildcards/);
+    expect(unsupportedFeatures(traffic(0, [route('a', header('X', 'Mozilla*'))]))).toEqual([]);
     expect(unsupportedFeatures(traffic(0, [route('a', header('X', '1'), header('Y', '2'))]))[0]).toMatch(
       /different headers \(x, y\)/,
     );

@@ -85,6 +85,9 @@ describe('a full Argo subset-mode rollout through rollgen advance', () => {
     await advance();
     expect(weights()).toEqual(['stable=100', 'canary=0']);
     expect(subset('canary')).toEqual({ app: 'ratings' });
+    // Argo keeps the canary 30 s after the routes leave it (scaleDownDelaySeconds' default): a later commit removes it.
+    expect(fs.existsSync(out('deployment-ratings-canary.yaml'))).toBe(true);
+    expect(await advance()).toMatch(/remove canary workloads -> stable only/);
     expect(fs.existsSync(out('deployment-ratings-canary.yaml'))).toBe(false);
     expect(await advance()).toMatch(/nothing to advance/);
   });

@@ -52,18 +52,19 @@ describe('normalizeArgo: setWeight and pause', () => {
     expect(rollout.steps.map((s) => s.pause.kind)).toEqual(['none', 'none', 'manual']);
   });
 
-  test('GIVEN a leading pause WHEN normalized THEN a warning at that step and no step is created for it', () => {
+  test('GIVEN a leading timed pause WHEN normalized THEN it holds the start (a person starts the rollout), warned at it; no step is created for it', () => {
     const text = argoRollout(`- pause: {duration: 30}\n- setWeight: 20`);
     const { rollout, diagnostics } = argo(text);
     expect(rollout.steps).toHaveLength(1);
     expect(rollout.steps[0].pause).toEqual({ kind: 'none' });
+    expect(rollout.startHold).toEqual({ kind: 'timed', seconds: 30 });
     expect(diagnostics).toEqual([
       {
         file: FILE,
         line: lineOf(text, 'pause: {duration: 30}'),
         col: expect.any(Number),
         message:
-          'a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval',
+          'a pause of 30s before the first step: Argo waits that long once the new version appears; rollgen cannot count from there, so a person starts the rollout (step 1 waits for a manual gate)',
         severity: 'warning',
       },
     ]);
