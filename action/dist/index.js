@@ -57,11 +57,11 @@ function printable(text2) {
 function compareText(a, b) {
   return a < b ? -1 : a > b ? 1 : 0;
 }
-function hasErrors(list5) {
-  return list5.some((d) => d.severity === "error");
+function hasErrors(list6) {
+  return list6.some((d) => d.severity === "error");
 }
-function sortDiagnostics(list5) {
-  return [...list5].sort(
+function sortDiagnostics(list6) {
+  return [...list6].sort(
     (a, b) => compareText(a.file, b.file) || a.line - b.line || a.col - b.col || compareText(a.message, b.message)
   );
 }
@@ -79,18 +79,18 @@ var init_diagnostics = __esm({
 });
 
 // src/errors.ts
-function exitCodeFor(error7) {
-  if (error7 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error7.phase];
-  return error7 instanceof InputError ? 2 : 1;
+function exitCodeFor(error8) {
+  if (error8 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error8.phase];
+  return error8 instanceof InputError ? 2 : 1;
 }
-function describeError(error7, debug2) {
-  if (debug2 && error7 instanceof Error && error7.stack) return error7.stack;
-  if (error7 instanceof InputError) return error7.message;
-  if (!(error7 instanceof Error) || error7.name === "Error" || error7 instanceof TypeError) {
-    const text2 = error7 instanceof Error ? error7.message : String(error7);
+function describeError(error8, debug2) {
+  if (debug2 && error8 instanceof Error && error8.stack) return error8.stack;
+  if (error8 instanceof InputError) return error8.message;
+  if (!(error8 instanceof Error) || error8.name === "Error" || error8 instanceof TypeError) {
+    const text2 = error8 instanceof Error ? error8.message : String(error8);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return `error: ${error7.message.split("\n").map(printable).join("\n")}`;
+  return `error: ${error8.message.split("\n").map(printable).join("\n")}`;
 }
 var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -3374,11 +3374,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error7 = !!contextOptions.error;
+        const error8 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error7) {
+        if (error8) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3391,7 +3391,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error7, write: write3, hasColors, helpWidth };
+        return { error: error8, write: write3, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -8382,19 +8382,19 @@ var require_argo_rollout = __commonJS({
   "src/spec/generated/argo-rollout.js"(exports2) {
     "use strict";
     exports2.validate = validate47;
-    var schema60 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary and blueGreen strategies)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "additionalProperties": false, "$comment": "exactly one of canary and blueGreen: checked by the reader (src/spec/argo.ts), located at strategy", "properties": { "canary": { "$ref": "#/definitions/canary" }, "blueGreen": { "$ref": "#/definitions/blueGreen" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } }, "blueGreen": { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0 }, "previewReplicaCount": { "type": "integer", "minimum": 0 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } } } };
+    var schema60 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "argo-rollout", "title": "argoproj.io/v1alpha1 Rollout (canary and blueGreen strategies)", "type": "object", "required": ["apiVersion", "kind", "metadata", "spec"], "additionalProperties": false, "properties": { "apiVersion": { "const": "argoproj.io/v1alpha1" }, "kind": { "const": "Rollout" }, "metadata": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "namespace": { "type": "string" }, "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "spec": { "type": "object", "required": ["strategy"], "additionalProperties": false, "anyOf": [{ "required": ["workloadRef"] }, { "required": ["template"] }], "dependencies": { "workloadRef": { "properties": { "template": false } }, "template": ["selector"] }, "properties": { "replicas": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "selector": { "type": "object" }, "template": { "type": "object" }, "workloadRef": { "type": "object", "required": ["apiVersion", "kind", "name"], "additionalProperties": false, "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "type": "string", "minLength": 1 }, "name": { "type": "string", "minLength": 1 }, "scaleDown": { "enum": ["never", "onsuccess", "progressively"] } } }, "minReadySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "revisionHistoryLimit": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "paused": { "type": "boolean" }, "progressDeadlineSeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "progressDeadlineAbort": { "type": "boolean" }, "restartAt": { "type": "string" }, "rollbackWindow": { "type": "object" }, "analysis": { "type": "object" }, "strategy": { "type": "object", "additionalProperties": false, "$comment": "exactly one of canary and blueGreen: checked by the reader (src/spec/argo.ts), located at strategy", "properties": { "canary": { "$ref": "#/definitions/canary" }, "blueGreen": { "$ref": "#/definitions/blueGreen" } } } } }, "status": { "type": "object" } }, "definitions": { "stringMap": { "type": "object", "additionalProperties": { "type": "string" } }, "podMetadata": { "type": "object", "additionalProperties": false, "properties": { "labels": { "$ref": "#/definitions/stringMap" }, "annotations": { "$ref": "#/definitions/stringMap" } } }, "stringMatch": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "exact": { "type": "string" }, "regex": { "type": "string" }, "prefix": { "type": "string" } } }, "intOrString": { "type": ["integer", "string"], "minimum": 0 }, "step": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "weight": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } }, "trafficRouting": { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1, "maximum": 2147483647 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } }, "canary": { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } }, "blueGreen": { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "previewReplicaCount": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } } } };
     var func2 = require_ucs2length().default;
     var func43 = Object.prototype.hasOwnProperty;
-    var schema63 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
+    var schema63 = { "type": "object", "additionalProperties": false, "properties": { "canaryService": { "type": "string", "minLength": 1 }, "stableService": { "type": "string", "minLength": 1 }, "steps": { "type": "array", "items": { "$ref": "#/definitions/step" } }, "trafficRouting": { "$ref": "#/definitions/trafficRouting" }, "canaryMetadata": { "$ref": "#/definitions/podMetadata" }, "stableMetadata": { "$ref": "#/definitions/podMetadata" }, "maxSurge": { "$ref": "#/definitions/intOrString" }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "dynamicStableScale": { "type": "boolean" }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "minPodsPerReplicaSet": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "antiAffinity": { "type": "object" }, "analysis": { "type": "object" }, "pingPong": { "type": "object", "required": ["pingService", "pongService"], "additionalProperties": false, "properties": { "pingService": { "type": "string", "minLength": 1 }, "pongService": { "type": "string", "minLength": 1 } } }, "replicaProgressThreshold": { "type": "object" } } };
     var schema75 = { "type": ["integer", "string"], "minimum": 0 };
-    var schema64 = { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0 }, "weight": { "type": "integer", "minimum": 0 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } };
+    var schema64 = { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "setWeight": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "pause": { "type": "object", "additionalProperties": false, "properties": { "duration": { "type": ["integer", "string"], "minimum": 0, "pattern": "^[0-9]+(s|m|h)?$" } } }, "setCanaryScale": { "type": "object", "additionalProperties": false, "minProperties": 1, "maxProperties": 1, "properties": { "replicas": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "weight": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "matchTrafficWeight": { "type": "boolean" } } }, "setHeaderRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "match": { "type": "array", "items": { "type": "object", "required": ["headerName", "headerValue"], "additionalProperties": false, "properties": { "headerName": { "type": "string", "minLength": 1 }, "headerValue": { "$ref": "#/definitions/stringMatch" } } } } } }, "setMirrorRoute": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "percentage": { "type": "integer", "minimum": 0, "maximum": 100 }, "match": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "method": { "$ref": "#/definitions/stringMatch" }, "path": { "$ref": "#/definitions/stringMatch" }, "headers": { "type": "object", "additionalProperties": { "$ref": "#/definitions/stringMatch" } } } } } } }, "analysis": { "type": "object" }, "experiment": { "type": "object" }, "plugin": { "type": "object" } } };
     var pattern6 = new RegExp("^[0-9]+(s|m|h)?$", "u");
     function validate49(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
       if (data && typeof data == "object" && !Array.isArray(data)) {
-        if (Object.keys(data).length > 1) {
-          const err0 = { instancePath, schemaPath: "#/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
+        if (Object.keys(data).length < 1) {
+          const err0 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
           if (vErrors === null) {
             vErrors = [err0];
           } else {
@@ -8402,22 +8402,13 @@ var require_argo_rollout = __commonJS({
           }
           errors++;
         }
-        if (Object.keys(data).length < 1) {
-          const err1 = { instancePath, schemaPath: "#/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
-          if (vErrors === null) {
-            vErrors = [err1];
-          } else {
-            vErrors.push(err1);
-          }
-          errors++;
-        }
         for (const key0 in data) {
           if (!(key0 === "setWeight" || key0 === "pause" || key0 === "setCanaryScale" || key0 === "setHeaderRoute" || key0 === "setMirrorRoute" || key0 === "analysis" || key0 === "experiment" || key0 === "plugin")) {
-            const err2 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
+            const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
-              vErrors = [err2];
+              vErrors = [err1];
             } else {
-              vErrors.push(err2);
+              vErrors.push(err1);
             }
             errors++;
           }
@@ -8425,15 +8416,24 @@ var require_argo_rollout = __commonJS({
         if (data.setWeight !== void 0) {
           let data0 = data.setWeight;
           if (!(typeof data0 == "number" && (!(data0 % 1) && !isNaN(data0)))) {
-            const err3 = { instancePath: instancePath + "/setWeight", schemaPath: "#/properties/setWeight/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err2 = { instancePath: instancePath + "/setWeight", schemaPath: "#/properties/setWeight/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err3];
+              vErrors = [err2];
             } else {
-              vErrors.push(err3);
+              vErrors.push(err2);
             }
             errors++;
           }
           if (typeof data0 == "number") {
+            if (data0 > 2147483647 || isNaN(data0)) {
+              const err3 = { instancePath: instancePath + "/setWeight", schemaPath: "#/properties/setWeight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
+              }
+              errors++;
+            }
             if (data0 < 0 || isNaN(data0)) {
               const err4 = { instancePath: instancePath + "/setWeight", schemaPath: "#/properties/setWeight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
@@ -8547,12 +8547,21 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
               if (typeof data4 == "number") {
-                if (data4 < 0 || isNaN(data4)) {
-                  const err14 = { instancePath: instancePath + "/setCanaryScale/replicas", schemaPath: "#/properties/setCanaryScale/properties/replicas/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                if (data4 > 2147483647 || isNaN(data4)) {
+                  const err14 = { instancePath: instancePath + "/setCanaryScale/replicas", schemaPath: "#/properties/setCanaryScale/properties/replicas/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                   if (vErrors === null) {
                     vErrors = [err14];
                   } else {
                     vErrors.push(err14);
+                  }
+                  errors++;
+                }
+                if (data4 < 0 || isNaN(data4)) {
+                  const err15 = { instancePath: instancePath + "/setCanaryScale/replicas", schemaPath: "#/properties/setCanaryScale/properties/replicas/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err15];
+                  } else {
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
@@ -8561,21 +8570,30 @@ var require_argo_rollout = __commonJS({
             if (data3.weight !== void 0) {
               let data5 = data3.weight;
               if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
-                const err15 = { instancePath: instancePath + "/setCanaryScale/weight", schemaPath: "#/properties/setCanaryScale/properties/weight/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                const err16 = { instancePath: instancePath + "/setCanaryScale/weight", schemaPath: "#/properties/setCanaryScale/properties/weight/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
               if (typeof data5 == "number") {
-                if (data5 < 0 || isNaN(data5)) {
-                  const err16 = { instancePath: instancePath + "/setCanaryScale/weight", schemaPath: "#/properties/setCanaryScale/properties/weight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                if (data5 > 2147483647 || isNaN(data5)) {
+                  const err17 = { instancePath: instancePath + "/setCanaryScale/weight", schemaPath: "#/properties/setCanaryScale/properties/weight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err17);
+                  }
+                  errors++;
+                }
+                if (data5 < 0 || isNaN(data5)) {
+                  const err18 = { instancePath: instancePath + "/setCanaryScale/weight", schemaPath: "#/properties/setCanaryScale/properties/weight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err18];
+                  } else {
+                    vErrors.push(err18);
                   }
                   errors++;
                 }
@@ -8583,21 +8601,21 @@ var require_argo_rollout = __commonJS({
             }
             if (data3.matchTrafficWeight !== void 0) {
               if (typeof data3.matchTrafficWeight !== "boolean") {
-                const err17 = { instancePath: instancePath + "/setCanaryScale/matchTrafficWeight", schemaPath: "#/properties/setCanaryScale/properties/matchTrafficWeight/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                const err19 = { instancePath: instancePath + "/setCanaryScale/matchTrafficWeight", schemaPath: "#/properties/setCanaryScale/properties/matchTrafficWeight/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
-                  vErrors = [err17];
+                  vErrors = [err19];
                 } else {
-                  vErrors.push(err17);
+                  vErrors.push(err19);
                 }
                 errors++;
               }
             }
           } else {
-            const err18 = { instancePath: instancePath + "/setCanaryScale", schemaPath: "#/properties/setCanaryScale/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err20 = { instancePath: instancePath + "/setCanaryScale", schemaPath: "#/properties/setCanaryScale/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err18];
+              vErrors = [err20];
             } else {
-              vErrors.push(err18);
+              vErrors.push(err20);
             }
             errors++;
           }
@@ -8606,21 +8624,21 @@ var require_argo_rollout = __commonJS({
           let data7 = data.setHeaderRoute;
           if (data7 && typeof data7 == "object" && !Array.isArray(data7)) {
             if (data7.name === void 0) {
-              const err19 = { instancePath: instancePath + "/setHeaderRoute", schemaPath: "#/properties/setHeaderRoute/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              const err21 = { instancePath: instancePath + "/setHeaderRoute", schemaPath: "#/properties/setHeaderRoute/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
               if (vErrors === null) {
-                vErrors = [err19];
+                vErrors = [err21];
               } else {
-                vErrors.push(err19);
+                vErrors.push(err21);
               }
               errors++;
             }
             for (const key3 in data7) {
               if (!(key3 === "name" || key3 === "match")) {
-                const err20 = { instancePath: instancePath + "/setHeaderRoute", schemaPath: "#/properties/setHeaderRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
+                const err22 = { instancePath: instancePath + "/setHeaderRoute", schemaPath: "#/properties/setHeaderRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key3 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err20];
+                  vErrors = [err22];
                 } else {
-                  vErrors.push(err20);
+                  vErrors.push(err22);
                 }
                 errors++;
               }
@@ -8629,20 +8647,20 @@ var require_argo_rollout = __commonJS({
               let data8 = data7.name;
               if (typeof data8 === "string") {
                 if (func2(data8) < 1) {
-                  const err21 = { instancePath: instancePath + "/setHeaderRoute/name", schemaPath: "#/properties/setHeaderRoute/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err23 = { instancePath: instancePath + "/setHeaderRoute/name", schemaPath: "#/properties/setHeaderRoute/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err21];
+                    vErrors = [err23];
                   } else {
-                    vErrors.push(err21);
+                    vErrors.push(err23);
                   }
                   errors++;
                 }
               } else {
-                const err22 = { instancePath: instancePath + "/setHeaderRoute/name", schemaPath: "#/properties/setHeaderRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err24 = { instancePath: instancePath + "/setHeaderRoute/name", schemaPath: "#/properties/setHeaderRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err22];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err22);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
@@ -8655,48 +8673,26 @@ var require_argo_rollout = __commonJS({
                   let data10 = data9[i0];
                   if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
                     if (data10.headerName === void 0) {
-                      const err23 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/required", keyword: "required", params: { missingProperty: "headerName" }, message: "must have required property 'headerName'" };
+                      const err25 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/required", keyword: "required", params: { missingProperty: "headerName" }, message: "must have required property 'headerName'" };
                       if (vErrors === null) {
-                        vErrors = [err23];
+                        vErrors = [err25];
                       } else {
-                        vErrors.push(err23);
+                        vErrors.push(err25);
                       }
                       errors++;
                     }
                     if (data10.headerValue === void 0) {
-                      const err24 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/required", keyword: "required", params: { missingProperty: "headerValue" }, message: "must have required property 'headerValue'" };
+                      const err26 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/required", keyword: "required", params: { missingProperty: "headerValue" }, message: "must have required property 'headerValue'" };
                       if (vErrors === null) {
-                        vErrors = [err24];
+                        vErrors = [err26];
                       } else {
-                        vErrors.push(err24);
+                        vErrors.push(err26);
                       }
                       errors++;
                     }
                     for (const key4 in data10) {
                       if (!(key4 === "headerName" || key4 === "headerValue")) {
-                        const err25 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err25];
-                        } else {
-                          vErrors.push(err25);
-                        }
-                        errors++;
-                      }
-                    }
-                    if (data10.headerName !== void 0) {
-                      let data11 = data10.headerName;
-                      if (typeof data11 === "string") {
-                        if (func2(data11) < 1) {
-                          const err26 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerName", schemaPath: "#/properties/setHeaderRoute/properties/match/items/properties/headerName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                          if (vErrors === null) {
-                            vErrors = [err26];
-                          } else {
-                            vErrors.push(err26);
-                          }
-                          errors++;
-                        }
-                      } else {
-                        const err27 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerName", schemaPath: "#/properties/setHeaderRoute/properties/match/items/properties/headerName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err27 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
                           vErrors = [err27];
                         } else {
@@ -8705,11 +8701,11 @@ var require_argo_rollout = __commonJS({
                         errors++;
                       }
                     }
-                    if (data10.headerValue !== void 0) {
-                      let data12 = data10.headerValue;
-                      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
-                        if (Object.keys(data12).length > 1) {
-                          const err28 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
+                    if (data10.headerName !== void 0) {
+                      let data11 = data10.headerName;
+                      if (typeof data11 === "string") {
+                        if (func2(data11) < 1) {
+                          const err28 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerName", schemaPath: "#/properties/setHeaderRoute/properties/match/items/properties/headerName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
                             vErrors = [err28];
                           } else {
@@ -8717,40 +8713,40 @@ var require_argo_rollout = __commonJS({
                           }
                           errors++;
                         }
-                        if (Object.keys(data12).length < 1) {
-                          const err29 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                      } else {
+                        const err29 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerName", schemaPath: "#/properties/setHeaderRoute/properties/match/items/properties/headerName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (vErrors === null) {
+                          vErrors = [err29];
+                        } else {
+                          vErrors.push(err29);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data10.headerValue !== void 0) {
+                      let data12 = data10.headerValue;
+                      if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
+                        if (Object.keys(data12).length > 1) {
+                          const err30 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
                           if (vErrors === null) {
-                            vErrors = [err29];
+                            vErrors = [err30];
                           } else {
-                            vErrors.push(err29);
+                            vErrors.push(err30);
+                          }
+                          errors++;
+                        }
+                        if (Object.keys(data12).length < 1) {
+                          const err31 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                          if (vErrors === null) {
+                            vErrors = [err31];
+                          } else {
+                            vErrors.push(err31);
                           }
                           errors++;
                         }
                         for (const key5 in data12) {
                           if (!(key5 === "exact" || key5 === "regex" || key5 === "prefix")) {
-                            const err30 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
-                            if (vErrors === null) {
-                              vErrors = [err30];
-                            } else {
-                              vErrors.push(err30);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data12.exact !== void 0) {
-                          if (typeof data12.exact !== "string") {
-                            const err31 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                            if (vErrors === null) {
-                              vErrors = [err31];
-                            } else {
-                              vErrors.push(err31);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data12.regex !== void 0) {
-                          if (typeof data12.regex !== "string") {
-                            const err32 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err32 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err32];
                             } else {
@@ -8759,9 +8755,9 @@ var require_argo_rollout = __commonJS({
                             errors++;
                           }
                         }
-                        if (data12.prefix !== void 0) {
-                          if (typeof data12.prefix !== "string") {
-                            const err33 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (data12.exact !== void 0) {
+                          if (typeof data12.exact !== "string") {
+                            const err33 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err33];
                             } else {
@@ -8770,42 +8766,64 @@ var require_argo_rollout = __commonJS({
                             errors++;
                           }
                         }
+                        if (data12.regex !== void 0) {
+                          if (typeof data12.regex !== "string") {
+                            const err34 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err34];
+                            } else {
+                              vErrors.push(err34);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data12.prefix !== void 0) {
+                          if (typeof data12.prefix !== "string") {
+                            const err35 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err35];
+                            } else {
+                              vErrors.push(err35);
+                            }
+                            errors++;
+                          }
+                        }
                       } else {
-                        const err34 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err36 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0 + "/headerValue", schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err34];
+                          vErrors = [err36];
                         } else {
-                          vErrors.push(err34);
+                          vErrors.push(err36);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err35 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err37 = { instancePath: instancePath + "/setHeaderRoute/match/" + i0, schemaPath: "#/properties/setHeaderRoute/properties/match/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err35];
+                      vErrors = [err37];
                     } else {
-                      vErrors.push(err35);
+                      vErrors.push(err37);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err36 = { instancePath: instancePath + "/setHeaderRoute/match", schemaPath: "#/properties/setHeaderRoute/properties/match/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err38 = { instancePath: instancePath + "/setHeaderRoute/match", schemaPath: "#/properties/setHeaderRoute/properties/match/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err36];
+                  vErrors = [err38];
                 } else {
-                  vErrors.push(err36);
+                  vErrors.push(err38);
                 }
                 errors++;
               }
             }
           } else {
-            const err37 = { instancePath: instancePath + "/setHeaderRoute", schemaPath: "#/properties/setHeaderRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err39 = { instancePath: instancePath + "/setHeaderRoute", schemaPath: "#/properties/setHeaderRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err37];
+              vErrors = [err39];
             } else {
-              vErrors.push(err37);
+              vErrors.push(err39);
             }
             errors++;
           }
@@ -8814,39 +8832,17 @@ var require_argo_rollout = __commonJS({
           let data16 = data.setMirrorRoute;
           if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
             if (data16.name === void 0) {
-              const err38 = { instancePath: instancePath + "/setMirrorRoute", schemaPath: "#/properties/setMirrorRoute/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+              const err40 = { instancePath: instancePath + "/setMirrorRoute", schemaPath: "#/properties/setMirrorRoute/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
               if (vErrors === null) {
-                vErrors = [err38];
+                vErrors = [err40];
               } else {
-                vErrors.push(err38);
+                vErrors.push(err40);
               }
               errors++;
             }
             for (const key6 in data16) {
               if (!(key6 === "name" || key6 === "percentage" || key6 === "match")) {
-                const err39 = { instancePath: instancePath + "/setMirrorRoute", schemaPath: "#/properties/setMirrorRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err39];
-                } else {
-                  vErrors.push(err39);
-                }
-                errors++;
-              }
-            }
-            if (data16.name !== void 0) {
-              let data17 = data16.name;
-              if (typeof data17 === "string") {
-                if (func2(data17) < 1) {
-                  const err40 = { instancePath: instancePath + "/setMirrorRoute/name", schemaPath: "#/properties/setMirrorRoute/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err40];
-                  } else {
-                    vErrors.push(err40);
-                  }
-                  errors++;
-                }
-              } else {
-                const err41 = { instancePath: instancePath + "/setMirrorRoute/name", schemaPath: "#/properties/setMirrorRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err41 = { instancePath: instancePath + "/setMirrorRoute", schemaPath: "#/properties/setMirrorRoute/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err41];
                 } else {
@@ -8855,33 +8851,55 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
             }
+            if (data16.name !== void 0) {
+              let data17 = data16.name;
+              if (typeof data17 === "string") {
+                if (func2(data17) < 1) {
+                  const err42 = { instancePath: instancePath + "/setMirrorRoute/name", schemaPath: "#/properties/setMirrorRoute/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err42];
+                  } else {
+                    vErrors.push(err42);
+                  }
+                  errors++;
+                }
+              } else {
+                const err43 = { instancePath: instancePath + "/setMirrorRoute/name", schemaPath: "#/properties/setMirrorRoute/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err43];
+                } else {
+                  vErrors.push(err43);
+                }
+                errors++;
+              }
+            }
             if (data16.percentage !== void 0) {
               let data18 = data16.percentage;
               if (!(typeof data18 == "number" && (!(data18 % 1) && !isNaN(data18)))) {
-                const err42 = { instancePath: instancePath + "/setMirrorRoute/percentage", schemaPath: "#/properties/setMirrorRoute/properties/percentage/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                const err44 = { instancePath: instancePath + "/setMirrorRoute/percentage", schemaPath: "#/properties/setMirrorRoute/properties/percentage/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                 if (vErrors === null) {
-                  vErrors = [err42];
+                  vErrors = [err44];
                 } else {
-                  vErrors.push(err42);
+                  vErrors.push(err44);
                 }
                 errors++;
               }
               if (typeof data18 == "number") {
                 if (data18 > 100 || isNaN(data18)) {
-                  const err43 = { instancePath: instancePath + "/setMirrorRoute/percentage", schemaPath: "#/properties/setMirrorRoute/properties/percentage/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
+                  const err45 = { instancePath: instancePath + "/setMirrorRoute/percentage", schemaPath: "#/properties/setMirrorRoute/properties/percentage/maximum", keyword: "maximum", params: { comparison: "<=", limit: 100 }, message: "must be <= 100" };
                   if (vErrors === null) {
-                    vErrors = [err43];
+                    vErrors = [err45];
                   } else {
-                    vErrors.push(err43);
+                    vErrors.push(err45);
                   }
                   errors++;
                 }
                 if (data18 < 0 || isNaN(data18)) {
-                  const err44 = { instancePath: instancePath + "/setMirrorRoute/percentage", schemaPath: "#/properties/setMirrorRoute/properties/percentage/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  const err46 = { instancePath: instancePath + "/setMirrorRoute/percentage", schemaPath: "#/properties/setMirrorRoute/properties/percentage/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
-                    vErrors = [err44];
+                    vErrors = [err46];
                   } else {
-                    vErrors.push(err44);
+                    vErrors.push(err46);
                   }
                   errors++;
                 }
@@ -8896,11 +8914,11 @@ var require_argo_rollout = __commonJS({
                   if (data20 && typeof data20 == "object" && !Array.isArray(data20)) {
                     for (const key7 in data20) {
                       if (!(key7 === "method" || key7 === "path" || key7 === "headers")) {
-                        const err45 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1, schemaPath: "#/properties/setMirrorRoute/properties/match/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                        const err47 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1, schemaPath: "#/properties/setMirrorRoute/properties/match/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err45];
+                          vErrors = [err47];
                         } else {
-                          vErrors.push(err45);
+                          vErrors.push(err47);
                         }
                         errors++;
                       }
@@ -8909,48 +8927,26 @@ var require_argo_rollout = __commonJS({
                       let data21 = data20.method;
                       if (data21 && typeof data21 == "object" && !Array.isArray(data21)) {
                         if (Object.keys(data21).length > 1) {
-                          const err46 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
+                          const err48 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
                           if (vErrors === null) {
-                            vErrors = [err46];
+                            vErrors = [err48];
                           } else {
-                            vErrors.push(err46);
+                            vErrors.push(err48);
                           }
                           errors++;
                         }
                         if (Object.keys(data21).length < 1) {
-                          const err47 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                          const err49 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
                           if (vErrors === null) {
-                            vErrors = [err47];
+                            vErrors = [err49];
                           } else {
-                            vErrors.push(err47);
+                            vErrors.push(err49);
                           }
                           errors++;
                         }
                         for (const key8 in data21) {
                           if (!(key8 === "exact" || key8 === "regex" || key8 === "prefix")) {
-                            const err48 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
-                            if (vErrors === null) {
-                              vErrors = [err48];
-                            } else {
-                              vErrors.push(err48);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data21.exact !== void 0) {
-                          if (typeof data21.exact !== "string") {
-                            const err49 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                            if (vErrors === null) {
-                              vErrors = [err49];
-                            } else {
-                              vErrors.push(err49);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data21.regex !== void 0) {
-                          if (typeof data21.regex !== "string") {
-                            const err50 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err50 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err50];
                             } else {
@@ -8959,9 +8955,9 @@ var require_argo_rollout = __commonJS({
                             errors++;
                           }
                         }
-                        if (data21.prefix !== void 0) {
-                          if (typeof data21.prefix !== "string") {
-                            const err51 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (data21.exact !== void 0) {
+                          if (typeof data21.exact !== "string") {
+                            const err51 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err51];
                             } else {
@@ -8970,12 +8966,34 @@ var require_argo_rollout = __commonJS({
                             errors++;
                           }
                         }
+                        if (data21.regex !== void 0) {
+                          if (typeof data21.regex !== "string") {
+                            const err52 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err52];
+                            } else {
+                              vErrors.push(err52);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data21.prefix !== void 0) {
+                          if (typeof data21.prefix !== "string") {
+                            const err53 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err53];
+                            } else {
+                              vErrors.push(err53);
+                            }
+                            errors++;
+                          }
+                        }
                       } else {
-                        const err52 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err54 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/method", schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err52];
+                          vErrors = [err54];
                         } else {
-                          vErrors.push(err52);
+                          vErrors.push(err54);
                         }
                         errors++;
                       }
@@ -8984,48 +9002,26 @@ var require_argo_rollout = __commonJS({
                       let data25 = data20.path;
                       if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
                         if (Object.keys(data25).length > 1) {
-                          const err53 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
+                          const err55 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
                           if (vErrors === null) {
-                            vErrors = [err53];
+                            vErrors = [err55];
                           } else {
-                            vErrors.push(err53);
+                            vErrors.push(err55);
                           }
                           errors++;
                         }
                         if (Object.keys(data25).length < 1) {
-                          const err54 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                          const err56 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
                           if (vErrors === null) {
-                            vErrors = [err54];
+                            vErrors = [err56];
                           } else {
-                            vErrors.push(err54);
+                            vErrors.push(err56);
                           }
                           errors++;
                         }
                         for (const key9 in data25) {
                           if (!(key9 === "exact" || key9 === "regex" || key9 === "prefix")) {
-                            const err55 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
-                            if (vErrors === null) {
-                              vErrors = [err55];
-                            } else {
-                              vErrors.push(err55);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data25.exact !== void 0) {
-                          if (typeof data25.exact !== "string") {
-                            const err56 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                            if (vErrors === null) {
-                              vErrors = [err56];
-                            } else {
-                              vErrors.push(err56);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data25.regex !== void 0) {
-                          if (typeof data25.regex !== "string") {
-                            const err57 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err57 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err57];
                             } else {
@@ -9034,9 +9030,9 @@ var require_argo_rollout = __commonJS({
                             errors++;
                           }
                         }
-                        if (data25.prefix !== void 0) {
-                          if (typeof data25.prefix !== "string") {
-                            const err58 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        if (data25.exact !== void 0) {
+                          if (typeof data25.exact !== "string") {
+                            const err58 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err58];
                             } else {
@@ -9045,12 +9041,34 @@ var require_argo_rollout = __commonJS({
                             errors++;
                           }
                         }
+                        if (data25.regex !== void 0) {
+                          if (typeof data25.regex !== "string") {
+                            const err59 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err59];
+                            } else {
+                              vErrors.push(err59);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data25.prefix !== void 0) {
+                          if (typeof data25.prefix !== "string") {
+                            const err60 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err60];
+                            } else {
+                              vErrors.push(err60);
+                            }
+                            errors++;
+                          }
+                        }
                       } else {
-                        const err59 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err61 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/path", schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err59];
+                          vErrors = [err61];
                         } else {
-                          vErrors.push(err59);
+                          vErrors.push(err61);
                         }
                         errors++;
                       }
@@ -9062,48 +9080,26 @@ var require_argo_rollout = __commonJS({
                           let data30 = data29[key10];
                           if (data30 && typeof data30 == "object" && !Array.isArray(data30)) {
                             if (Object.keys(data30).length > 1) {
-                              const err60 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
+                              const err62 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/maxProperties", keyword: "maxProperties", params: { limit: 1 }, message: "must NOT have more than 1 properties" };
                               if (vErrors === null) {
-                                vErrors = [err60];
+                                vErrors = [err62];
                               } else {
-                                vErrors.push(err60);
+                                vErrors.push(err62);
                               }
                               errors++;
                             }
                             if (Object.keys(data30).length < 1) {
-                              const err61 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                              const err63 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
                               if (vErrors === null) {
-                                vErrors = [err61];
+                                vErrors = [err63];
                               } else {
-                                vErrors.push(err61);
+                                vErrors.push(err63);
                               }
                               errors++;
                             }
                             for (const key11 in data30) {
                               if (!(key11 === "exact" || key11 === "regex" || key11 === "prefix")) {
-                                const err62 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
-                                if (vErrors === null) {
-                                  vErrors = [err62];
-                                } else {
-                                  vErrors.push(err62);
-                                }
-                                errors++;
-                              }
-                            }
-                            if (data30.exact !== void 0) {
-                              if (typeof data30.exact !== "string") {
-                                const err63 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1") + "/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                if (vErrors === null) {
-                                  vErrors = [err63];
-                                } else {
-                                  vErrors.push(err63);
-                                }
-                                errors++;
-                              }
-                            }
-                            if (data30.regex !== void 0) {
-                              if (typeof data30.regex !== "string") {
-                                const err64 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1") + "/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                const err64 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                                 if (vErrors === null) {
                                   vErrors = [err64];
                                 } else {
@@ -9112,9 +9108,9 @@ var require_argo_rollout = __commonJS({
                                 errors++;
                               }
                             }
-                            if (data30.prefix !== void 0) {
-                              if (typeof data30.prefix !== "string") {
-                                const err65 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1") + "/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (data30.exact !== void 0) {
+                              if (typeof data30.exact !== "string") {
+                                const err65 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1") + "/exact", schemaPath: "#/definitions/stringMatch/properties/exact/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                 if (vErrors === null) {
                                   vErrors = [err65];
                                 } else {
@@ -9123,72 +9119,70 @@ var require_argo_rollout = __commonJS({
                                 errors++;
                               }
                             }
+                            if (data30.regex !== void 0) {
+                              if (typeof data30.regex !== "string") {
+                                const err66 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1") + "/regex", schemaPath: "#/definitions/stringMatch/properties/regex/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                if (vErrors === null) {
+                                  vErrors = [err66];
+                                } else {
+                                  vErrors.push(err66);
+                                }
+                                errors++;
+                              }
+                            }
+                            if (data30.prefix !== void 0) {
+                              if (typeof data30.prefix !== "string") {
+                                const err67 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1") + "/prefix", schemaPath: "#/definitions/stringMatch/properties/prefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                if (vErrors === null) {
+                                  vErrors = [err67];
+                                } else {
+                                  vErrors.push(err67);
+                                }
+                                errors++;
+                              }
+                            }
                           } else {
-                            const err66 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err68 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers/" + key10.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMatch/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                             if (vErrors === null) {
-                              vErrors = [err66];
+                              vErrors = [err68];
                             } else {
-                              vErrors.push(err66);
+                              vErrors.push(err68);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err67 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers", schemaPath: "#/properties/setMirrorRoute/properties/match/items/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err69 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1 + "/headers", schemaPath: "#/properties/setMirrorRoute/properties/match/items/properties/headers/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err67];
+                          vErrors = [err69];
                         } else {
-                          vErrors.push(err67);
+                          vErrors.push(err69);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err68 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1, schemaPath: "#/properties/setMirrorRoute/properties/match/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err70 = { instancePath: instancePath + "/setMirrorRoute/match/" + i1, schemaPath: "#/properties/setMirrorRoute/properties/match/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err68];
+                      vErrors = [err70];
                     } else {
-                      vErrors.push(err68);
+                      vErrors.push(err70);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err69 = { instancePath: instancePath + "/setMirrorRoute/match", schemaPath: "#/properties/setMirrorRoute/properties/match/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err71 = { instancePath: instancePath + "/setMirrorRoute/match", schemaPath: "#/properties/setMirrorRoute/properties/match/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err69];
+                  vErrors = [err71];
                 } else {
-                  vErrors.push(err69);
+                  vErrors.push(err71);
                 }
                 errors++;
               }
             }
           } else {
-            const err70 = { instancePath: instancePath + "/setMirrorRoute", schemaPath: "#/properties/setMirrorRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err70];
-            } else {
-              vErrors.push(err70);
-            }
-            errors++;
-          }
-        }
-        if (data.analysis !== void 0) {
-          let data34 = data.analysis;
-          if (!(data34 && typeof data34 == "object" && !Array.isArray(data34))) {
-            const err71 = { instancePath: instancePath + "/analysis", schemaPath: "#/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err71];
-            } else {
-              vErrors.push(err71);
-            }
-            errors++;
-          }
-        }
-        if (data.experiment !== void 0) {
-          let data35 = data.experiment;
-          if (!(data35 && typeof data35 == "object" && !Array.isArray(data35))) {
-            const err72 = { instancePath: instancePath + "/experiment", schemaPath: "#/properties/experiment/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err72 = { instancePath: instancePath + "/setMirrorRoute", schemaPath: "#/properties/setMirrorRoute/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err72];
             } else {
@@ -9197,10 +9191,10 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
         }
-        if (data.plugin !== void 0) {
-          let data36 = data.plugin;
-          if (!(data36 && typeof data36 == "object" && !Array.isArray(data36))) {
-            const err73 = { instancePath: instancePath + "/plugin", schemaPath: "#/properties/plugin/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        if (data.analysis !== void 0) {
+          let data34 = data.analysis;
+          if (!(data34 && typeof data34 == "object" && !Array.isArray(data34))) {
+            const err73 = { instancePath: instancePath + "/analysis", schemaPath: "#/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err73];
             } else {
@@ -9209,19 +9203,43 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
         }
+        if (data.experiment !== void 0) {
+          let data35 = data.experiment;
+          if (!(data35 && typeof data35 == "object" && !Array.isArray(data35))) {
+            const err74 = { instancePath: instancePath + "/experiment", schemaPath: "#/properties/experiment/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err74];
+            } else {
+              vErrors.push(err74);
+            }
+            errors++;
+          }
+        }
+        if (data.plugin !== void 0) {
+          let data36 = data.plugin;
+          if (!(data36 && typeof data36 == "object" && !Array.isArray(data36))) {
+            const err75 = { instancePath: instancePath + "/plugin", schemaPath: "#/properties/plugin/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err75];
+            } else {
+              vErrors.push(err75);
+            }
+            errors++;
+          }
+        }
       } else {
-        const err74 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err76 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err74];
+          vErrors = [err76];
         } else {
-          vErrors.push(err74);
+          vErrors.push(err76);
         }
         errors++;
       }
       validate49.errors = vErrors;
       return errors === 0;
     }
-    var schema69 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
+    var schema69 = { "type": "object", "additionalProperties": false, "properties": { "maxTrafficWeight": { "type": "integer", "minimum": 1, "maximum": 2147483647 }, "managedRoutes": { "type": "array", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 } } } }, "nginx": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["stableIngress"] }, { "required": ["stableIngresses"] }], "dependencies": { "stableIngress": { "properties": { "stableIngresses": false } } }, "properties": { "stableIngress": { "type": "string", "minLength": 1 }, "stableIngresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "annotationPrefix": { "type": "string", "minLength": 1 }, "additionalIngressAnnotations": { "$ref": "#/definitions/stringMap" }, "canaryIngressAnnotations": { "$ref": "#/definitions/stringMap" } } }, "alb": { "type": "object", "required": ["servicePort"], "additionalProperties": false, "anyOf": [{ "required": ["ingress"] }, { "required": ["ingresses"] }], "dependencies": { "ingress": { "properties": { "ingresses": false } } }, "properties": { "ingress": { "type": "string", "minLength": 1 }, "ingresses": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } }, "servicePort": { "type": "integer", "minimum": 1, "maximum": 65535 }, "rootService": { "type": "string", "minLength": 1 }, "annotationPrefix": { "type": "string", "minLength": 1 }, "stickinessConfig": { "type": "object", "additionalProperties": false, "properties": { "enabled": { "type": "boolean" }, "durationSeconds": { "type": "integer", "minimum": 1 } } } } }, "istio": { "type": "object", "additionalProperties": false, "anyOf": [{ "required": ["virtualService"] }, { "required": ["virtualServices"] }], "dependencies": { "virtualService": { "properties": { "virtualServices": false } } }, "properties": { "virtualService": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 } } } } } }, "virtualServices": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0, "maximum": 2147483647 } } } } } } }, "destinationRule": { "type": "object", "required": ["name", "canarySubsetName", "stableSubsetName"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "smi": { "type": "object", "additionalProperties": false, "properties": { "rootService": { "type": "string", "minLength": 1 }, "trafficSplitName": { "type": "string", "minLength": 1 } } }, "traefik": { "type": "object", "required": ["weightedTraefikServiceName"], "additionalProperties": false, "properties": { "weightedTraefikServiceName": { "type": "string", "minLength": 1 } } }, "apisix": { "type": "object", "required": ["route"], "additionalProperties": false, "properties": { "route": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "minLength": 1 }, "rules": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } } }, "ambassador": { "type": "object", "required": ["mappings"], "additionalProperties": false, "properties": { "mappings": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 } } } }, "appMesh": { "type": "object", "description": "Checked by the app-mesh generator's options schema.", "properties": { "virtualService": { "type": "object" }, "virtualNodeGroup": { "type": "object" } } }, "plugins": { "type": "object" } } };
     function validate51(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -9249,12 +9267,21 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
           if (typeof data0 == "number") {
-            if (data0 < 1 || isNaN(data0)) {
-              const err2 = { instancePath: instancePath + "/maxTrafficWeight", schemaPath: "#/properties/maxTrafficWeight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+            if (data0 > 2147483647 || isNaN(data0)) {
+              const err2 = { instancePath: instancePath + "/maxTrafficWeight", schemaPath: "#/properties/maxTrafficWeight/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err2];
               } else {
                 vErrors.push(err2);
+              }
+              errors++;
+            }
+            if (data0 < 1 || isNaN(data0)) {
+              const err3 = { instancePath: instancePath + "/maxTrafficWeight", schemaPath: "#/properties/maxTrafficWeight/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+              if (vErrors === null) {
+                vErrors = [err3];
+              } else {
+                vErrors.push(err3);
               }
               errors++;
             }
@@ -9268,21 +9295,21 @@ var require_argo_rollout = __commonJS({
               let data2 = data1[i0];
               if (data2 && typeof data2 == "object" && !Array.isArray(data2)) {
                 if (data2.name === void 0) {
-                  const err3 = { instancePath: instancePath + "/managedRoutes/" + i0, schemaPath: "#/properties/managedRoutes/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  const err4 = { instancePath: instancePath + "/managedRoutes/" + i0, schemaPath: "#/properties/managedRoutes/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                   if (vErrors === null) {
-                    vErrors = [err3];
+                    vErrors = [err4];
                   } else {
-                    vErrors.push(err3);
+                    vErrors.push(err4);
                   }
                   errors++;
                 }
                 for (const key1 in data2) {
                   if (!(key1 === "name")) {
-                    const err4 = { instancePath: instancePath + "/managedRoutes/" + i0, schemaPath: "#/properties/managedRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
+                    const err5 = { instancePath: instancePath + "/managedRoutes/" + i0, schemaPath: "#/properties/managedRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err4];
+                      vErrors = [err5];
                     } else {
-                      vErrors.push(err4);
+                      vErrors.push(err5);
                     }
                     errors++;
                   }
@@ -9291,40 +9318,40 @@ var require_argo_rollout = __commonJS({
                   let data3 = data2.name;
                   if (typeof data3 === "string") {
                     if (func2(data3) < 1) {
-                      const err5 = { instancePath: instancePath + "/managedRoutes/" + i0 + "/name", schemaPath: "#/properties/managedRoutes/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err6 = { instancePath: instancePath + "/managedRoutes/" + i0 + "/name", schemaPath: "#/properties/managedRoutes/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err5];
+                        vErrors = [err6];
                       } else {
-                        vErrors.push(err5);
+                        vErrors.push(err6);
                       }
                       errors++;
                     }
                   } else {
-                    const err6 = { instancePath: instancePath + "/managedRoutes/" + i0 + "/name", schemaPath: "#/properties/managedRoutes/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err7 = { instancePath: instancePath + "/managedRoutes/" + i0 + "/name", schemaPath: "#/properties/managedRoutes/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err6];
+                      vErrors = [err7];
                     } else {
-                      vErrors.push(err6);
+                      vErrors.push(err7);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err7 = { instancePath: instancePath + "/managedRoutes/" + i0, schemaPath: "#/properties/managedRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err8 = { instancePath: instancePath + "/managedRoutes/" + i0, schemaPath: "#/properties/managedRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err7];
+                  vErrors = [err8];
                 } else {
-                  vErrors.push(err7);
+                  vErrors.push(err8);
                 }
                 errors++;
               }
             }
           } else {
-            const err8 = { instancePath: instancePath + "/managedRoutes", schemaPath: "#/properties/managedRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err9 = { instancePath: instancePath + "/managedRoutes", schemaPath: "#/properties/managedRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err8];
+              vErrors = [err9];
             } else {
-              vErrors.push(err8);
+              vErrors.push(err9);
             }
             errors++;
           }
@@ -9336,11 +9363,11 @@ var require_argo_rollout = __commonJS({
           const _errs14 = errors;
           if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
             if (data4.stableIngress === void 0) {
-              const err9 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/anyOf/0/required", keyword: "required", params: { missingProperty: "stableIngress" }, message: "must have required property 'stableIngress'" };
+              const err10 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/anyOf/0/required", keyword: "required", params: { missingProperty: "stableIngress" }, message: "must have required property 'stableIngress'" };
               if (vErrors === null) {
-                vErrors = [err9];
+                vErrors = [err10];
               } else {
-                vErrors.push(err9);
+                vErrors.push(err10);
               }
               errors++;
             }
@@ -9351,11 +9378,11 @@ var require_argo_rollout = __commonJS({
             const _errs15 = errors;
             if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
               if (data4.stableIngresses === void 0) {
-                const err10 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/anyOf/1/required", keyword: "required", params: { missingProperty: "stableIngresses" }, message: "must have required property 'stableIngresses'" };
+                const err11 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/anyOf/1/required", keyword: "required", params: { missingProperty: "stableIngresses" }, message: "must have required property 'stableIngresses'" };
                 if (vErrors === null) {
-                  vErrors = [err10];
+                  vErrors = [err11];
                 } else {
-                  vErrors.push(err10);
+                  vErrors.push(err11);
                 }
                 errors++;
               }
@@ -9364,11 +9391,11 @@ var require_argo_rollout = __commonJS({
             valid4 = valid4 || _valid0;
           }
           if (!valid4) {
-            const err11 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            const err12 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
             if (vErrors === null) {
-              vErrors = [err11];
+              vErrors = [err12];
             } else {
-              vErrors.push(err11);
+              vErrors.push(err12);
             }
             errors++;
           } else {
@@ -9384,11 +9411,11 @@ var require_argo_rollout = __commonJS({
           if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
             for (const key2 in data4) {
               if (!(key2 === "stableIngress" || key2 === "stableIngresses" || key2 === "annotationPrefix" || key2 === "additionalIngressAnnotations" || key2 === "canaryIngressAnnotations")) {
-                const err12 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
+                const err13 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key2 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err12];
+                  vErrors = [err13];
                 } else {
-                  vErrors.push(err12);
+                  vErrors.push(err13);
                 }
                 errors++;
               }
@@ -9396,11 +9423,11 @@ var require_argo_rollout = __commonJS({
             if (data4.stableIngress !== void 0) {
               if (data4 && typeof data4 == "object" && !Array.isArray(data4)) {
                 if (data4.stableIngresses !== void 0) {
-                  const err13 = { instancePath: instancePath + "/nginx/stableIngresses", schemaPath: "#/properties/nginx/dependencies/stableIngress/properties/stableIngresses/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
+                  const err14 = { instancePath: instancePath + "/nginx/stableIngresses", schemaPath: "#/properties/nginx/dependencies/stableIngress/properties/stableIngresses/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
                   if (vErrors === null) {
-                    vErrors = [err13];
+                    vErrors = [err14];
                   } else {
-                    vErrors.push(err13);
+                    vErrors.push(err14);
                   }
                   errors++;
                 }
@@ -9410,20 +9437,20 @@ var require_argo_rollout = __commonJS({
               let data6 = data4.stableIngress;
               if (typeof data6 === "string") {
                 if (func2(data6) < 1) {
-                  const err14 = { instancePath: instancePath + "/nginx/stableIngress", schemaPath: "#/properties/nginx/properties/stableIngress/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err15 = { instancePath: instancePath + "/nginx/stableIngress", schemaPath: "#/properties/nginx/properties/stableIngress/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err14];
+                    vErrors = [err15];
                   } else {
-                    vErrors.push(err14);
+                    vErrors.push(err15);
                   }
                   errors++;
                 }
               } else {
-                const err15 = { instancePath: instancePath + "/nginx/stableIngress", schemaPath: "#/properties/nginx/properties/stableIngress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err16 = { instancePath: instancePath + "/nginx/stableIngress", schemaPath: "#/properties/nginx/properties/stableIngress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err15];
+                  vErrors = [err16];
                 } else {
-                  vErrors.push(err15);
+                  vErrors.push(err16);
                 }
                 errors++;
               }
@@ -9432,11 +9459,11 @@ var require_argo_rollout = __commonJS({
               let data7 = data4.stableIngresses;
               if (Array.isArray(data7)) {
                 if (data7.length < 1) {
-                  const err16 = { instancePath: instancePath + "/nginx/stableIngresses", schemaPath: "#/properties/nginx/properties/stableIngresses/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  const err17 = { instancePath: instancePath + "/nginx/stableIngresses", schemaPath: "#/properties/nginx/properties/stableIngresses/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                   if (vErrors === null) {
-                    vErrors = [err16];
+                    vErrors = [err17];
                   } else {
-                    vErrors.push(err16);
+                    vErrors.push(err17);
                   }
                   errors++;
                 }
@@ -9445,30 +9472,30 @@ var require_argo_rollout = __commonJS({
                   let data8 = data7[i1];
                   if (typeof data8 === "string") {
                     if (func2(data8) < 1) {
-                      const err17 = { instancePath: instancePath + "/nginx/stableIngresses/" + i1, schemaPath: "#/properties/nginx/properties/stableIngresses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err18 = { instancePath: instancePath + "/nginx/stableIngresses/" + i1, schemaPath: "#/properties/nginx/properties/stableIngresses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err17];
+                        vErrors = [err18];
                       } else {
-                        vErrors.push(err17);
+                        vErrors.push(err18);
                       }
                       errors++;
                     }
                   } else {
-                    const err18 = { instancePath: instancePath + "/nginx/stableIngresses/" + i1, schemaPath: "#/properties/nginx/properties/stableIngresses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err19 = { instancePath: instancePath + "/nginx/stableIngresses/" + i1, schemaPath: "#/properties/nginx/properties/stableIngresses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err18];
+                      vErrors = [err19];
                     } else {
-                      vErrors.push(err18);
+                      vErrors.push(err19);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err19 = { instancePath: instancePath + "/nginx/stableIngresses", schemaPath: "#/properties/nginx/properties/stableIngresses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err20 = { instancePath: instancePath + "/nginx/stableIngresses", schemaPath: "#/properties/nginx/properties/stableIngresses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err19];
+                  vErrors = [err20];
                 } else {
-                  vErrors.push(err19);
+                  vErrors.push(err20);
                 }
                 errors++;
               }
@@ -9477,20 +9504,20 @@ var require_argo_rollout = __commonJS({
               let data9 = data4.annotationPrefix;
               if (typeof data9 === "string") {
                 if (func2(data9) < 1) {
-                  const err20 = { instancePath: instancePath + "/nginx/annotationPrefix", schemaPath: "#/properties/nginx/properties/annotationPrefix/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err21 = { instancePath: instancePath + "/nginx/annotationPrefix", schemaPath: "#/properties/nginx/properties/annotationPrefix/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err20];
+                    vErrors = [err21];
                   } else {
-                    vErrors.push(err20);
+                    vErrors.push(err21);
                   }
                   errors++;
                 }
               } else {
-                const err21 = { instancePath: instancePath + "/nginx/annotationPrefix", schemaPath: "#/properties/nginx/properties/annotationPrefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err22 = { instancePath: instancePath + "/nginx/annotationPrefix", schemaPath: "#/properties/nginx/properties/annotationPrefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err21];
+                  vErrors = [err22];
                 } else {
-                  vErrors.push(err21);
+                  vErrors.push(err22);
                 }
                 errors++;
               }
@@ -9500,21 +9527,21 @@ var require_argo_rollout = __commonJS({
               if (data10 && typeof data10 == "object" && !Array.isArray(data10)) {
                 for (const key3 in data10) {
                   if (typeof data10[key3] !== "string") {
-                    const err22 = { instancePath: instancePath + "/nginx/additionalIngressAnnotations/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMap/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err23 = { instancePath: instancePath + "/nginx/additionalIngressAnnotations/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMap/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err22];
+                      vErrors = [err23];
                     } else {
-                      vErrors.push(err22);
+                      vErrors.push(err23);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err23 = { instancePath: instancePath + "/nginx/additionalIngressAnnotations", schemaPath: "#/definitions/stringMap/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err24 = { instancePath: instancePath + "/nginx/additionalIngressAnnotations", schemaPath: "#/definitions/stringMap/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err23];
+                  vErrors = [err24];
                 } else {
-                  vErrors.push(err23);
+                  vErrors.push(err24);
                 }
                 errors++;
               }
@@ -9524,31 +9551,31 @@ var require_argo_rollout = __commonJS({
               if (data12 && typeof data12 == "object" && !Array.isArray(data12)) {
                 for (const key4 in data12) {
                   if (typeof data12[key4] !== "string") {
-                    const err24 = { instancePath: instancePath + "/nginx/canaryIngressAnnotations/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMap/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err25 = { instancePath: instancePath + "/nginx/canaryIngressAnnotations/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/stringMap/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err24];
+                      vErrors = [err25];
                     } else {
-                      vErrors.push(err24);
+                      vErrors.push(err25);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err25 = { instancePath: instancePath + "/nginx/canaryIngressAnnotations", schemaPath: "#/definitions/stringMap/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err26 = { instancePath: instancePath + "/nginx/canaryIngressAnnotations", schemaPath: "#/definitions/stringMap/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err25];
+                  vErrors = [err26];
                 } else {
-                  vErrors.push(err25);
+                  vErrors.push(err26);
                 }
                 errors++;
               }
             }
           } else {
-            const err26 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err27 = { instancePath: instancePath + "/nginx", schemaPath: "#/properties/nginx/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err26];
+              vErrors = [err27];
             } else {
-              vErrors.push(err26);
+              vErrors.push(err27);
             }
             errors++;
           }
@@ -9560,11 +9587,11 @@ var require_argo_rollout = __commonJS({
           const _errs41 = errors;
           if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
             if (data14.ingress === void 0) {
-              const err27 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/anyOf/0/required", keyword: "required", params: { missingProperty: "ingress" }, message: "must have required property 'ingress'" };
+              const err28 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/anyOf/0/required", keyword: "required", params: { missingProperty: "ingress" }, message: "must have required property 'ingress'" };
               if (vErrors === null) {
-                vErrors = [err27];
+                vErrors = [err28];
               } else {
-                vErrors.push(err27);
+                vErrors.push(err28);
               }
               errors++;
             }
@@ -9575,11 +9602,11 @@ var require_argo_rollout = __commonJS({
             const _errs42 = errors;
             if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
               if (data14.ingresses === void 0) {
-                const err28 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/anyOf/1/required", keyword: "required", params: { missingProperty: "ingresses" }, message: "must have required property 'ingresses'" };
+                const err29 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/anyOf/1/required", keyword: "required", params: { missingProperty: "ingresses" }, message: "must have required property 'ingresses'" };
                 if (vErrors === null) {
-                  vErrors = [err28];
+                  vErrors = [err29];
                 } else {
-                  vErrors.push(err28);
+                  vErrors.push(err29);
                 }
                 errors++;
               }
@@ -9588,11 +9615,11 @@ var require_argo_rollout = __commonJS({
             valid14 = valid14 || _valid1;
           }
           if (!valid14) {
-            const err29 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            const err30 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err30];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err30);
             }
             errors++;
           } else {
@@ -9607,21 +9634,21 @@ var require_argo_rollout = __commonJS({
           }
           if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
             if (data14.servicePort === void 0) {
-              const err30 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/required", keyword: "required", params: { missingProperty: "servicePort" }, message: "must have required property 'servicePort'" };
+              const err31 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/required", keyword: "required", params: { missingProperty: "servicePort" }, message: "must have required property 'servicePort'" };
               if (vErrors === null) {
-                vErrors = [err30];
+                vErrors = [err31];
               } else {
-                vErrors.push(err30);
+                vErrors.push(err31);
               }
               errors++;
             }
             for (const key5 in data14) {
               if (!(key5 === "ingress" || key5 === "ingresses" || key5 === "servicePort" || key5 === "rootService" || key5 === "annotationPrefix" || key5 === "stickinessConfig")) {
-                const err31 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                const err32 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err31];
+                  vErrors = [err32];
                 } else {
-                  vErrors.push(err31);
+                  vErrors.push(err32);
                 }
                 errors++;
               }
@@ -9629,11 +9656,11 @@ var require_argo_rollout = __commonJS({
             if (data14.ingress !== void 0) {
               if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
                 if (data14.ingresses !== void 0) {
-                  const err32 = { instancePath: instancePath + "/alb/ingresses", schemaPath: "#/properties/alb/dependencies/ingress/properties/ingresses/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
+                  const err33 = { instancePath: instancePath + "/alb/ingresses", schemaPath: "#/properties/alb/dependencies/ingress/properties/ingresses/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
                   if (vErrors === null) {
-                    vErrors = [err32];
+                    vErrors = [err33];
                   } else {
-                    vErrors.push(err32);
+                    vErrors.push(err33);
                   }
                   errors++;
                 }
@@ -9643,20 +9670,20 @@ var require_argo_rollout = __commonJS({
               let data16 = data14.ingress;
               if (typeof data16 === "string") {
                 if (func2(data16) < 1) {
-                  const err33 = { instancePath: instancePath + "/alb/ingress", schemaPath: "#/properties/alb/properties/ingress/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err34 = { instancePath: instancePath + "/alb/ingress", schemaPath: "#/properties/alb/properties/ingress/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err33];
+                    vErrors = [err34];
                   } else {
-                    vErrors.push(err33);
+                    vErrors.push(err34);
                   }
                   errors++;
                 }
               } else {
-                const err34 = { instancePath: instancePath + "/alb/ingress", schemaPath: "#/properties/alb/properties/ingress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err35 = { instancePath: instancePath + "/alb/ingress", schemaPath: "#/properties/alb/properties/ingress/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err34];
+                  vErrors = [err35];
                 } else {
-                  vErrors.push(err34);
+                  vErrors.push(err35);
                 }
                 errors++;
               }
@@ -9665,11 +9692,11 @@ var require_argo_rollout = __commonJS({
               let data17 = data14.ingresses;
               if (Array.isArray(data17)) {
                 if (data17.length < 1) {
-                  const err35 = { instancePath: instancePath + "/alb/ingresses", schemaPath: "#/properties/alb/properties/ingresses/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  const err36 = { instancePath: instancePath + "/alb/ingresses", schemaPath: "#/properties/alb/properties/ingresses/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                   if (vErrors === null) {
-                    vErrors = [err35];
+                    vErrors = [err36];
                   } else {
-                    vErrors.push(err35);
+                    vErrors.push(err36);
                   }
                   errors++;
                 }
@@ -9678,38 +9705,26 @@ var require_argo_rollout = __commonJS({
                   let data18 = data17[i2];
                   if (typeof data18 === "string") {
                     if (func2(data18) < 1) {
-                      const err36 = { instancePath: instancePath + "/alb/ingresses/" + i2, schemaPath: "#/properties/alb/properties/ingresses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err37 = { instancePath: instancePath + "/alb/ingresses/" + i2, schemaPath: "#/properties/alb/properties/ingresses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err36];
+                        vErrors = [err37];
                       } else {
-                        vErrors.push(err36);
+                        vErrors.push(err37);
                       }
                       errors++;
                     }
                   } else {
-                    const err37 = { instancePath: instancePath + "/alb/ingresses/" + i2, schemaPath: "#/properties/alb/properties/ingresses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err38 = { instancePath: instancePath + "/alb/ingresses/" + i2, schemaPath: "#/properties/alb/properties/ingresses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err37];
+                      vErrors = [err38];
                     } else {
-                      vErrors.push(err37);
+                      vErrors.push(err38);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err38 = { instancePath: instancePath + "/alb/ingresses", schemaPath: "#/properties/alb/properties/ingresses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
-                }
-                errors++;
-              }
-            }
-            if (data14.servicePort !== void 0) {
-              let data19 = data14.servicePort;
-              if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)))) {
-                const err39 = { instancePath: instancePath + "/alb/servicePort", schemaPath: "#/properties/alb/properties/servicePort/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                const err39 = { instancePath: instancePath + "/alb/ingresses", schemaPath: "#/properties/alb/properties/ingresses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err39];
                 } else {
@@ -9717,22 +9732,34 @@ var require_argo_rollout = __commonJS({
                 }
                 errors++;
               }
+            }
+            if (data14.servicePort !== void 0) {
+              let data19 = data14.servicePort;
+              if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)))) {
+                const err40 = { instancePath: instancePath + "/alb/servicePort", schemaPath: "#/properties/alb/properties/servicePort/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err40];
+                } else {
+                  vErrors.push(err40);
+                }
+                errors++;
+              }
               if (typeof data19 == "number") {
                 if (data19 > 65535 || isNaN(data19)) {
-                  const err40 = { instancePath: instancePath + "/alb/servicePort", schemaPath: "#/properties/alb/properties/servicePort/maximum", keyword: "maximum", params: { comparison: "<=", limit: 65535 }, message: "must be <= 65535" };
-                  if (vErrors === null) {
-                    vErrors = [err40];
-                  } else {
-                    vErrors.push(err40);
-                  }
-                  errors++;
-                }
-                if (data19 < 1 || isNaN(data19)) {
-                  const err41 = { instancePath: instancePath + "/alb/servicePort", schemaPath: "#/properties/alb/properties/servicePort/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                  const err41 = { instancePath: instancePath + "/alb/servicePort", schemaPath: "#/properties/alb/properties/servicePort/maximum", keyword: "maximum", params: { comparison: "<=", limit: 65535 }, message: "must be <= 65535" };
                   if (vErrors === null) {
                     vErrors = [err41];
                   } else {
                     vErrors.push(err41);
+                  }
+                  errors++;
+                }
+                if (data19 < 1 || isNaN(data19)) {
+                  const err42 = { instancePath: instancePath + "/alb/servicePort", schemaPath: "#/properties/alb/properties/servicePort/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                  if (vErrors === null) {
+                    vErrors = [err42];
+                  } else {
+                    vErrors.push(err42);
                   }
                   errors++;
                 }
@@ -9742,20 +9769,20 @@ var require_argo_rollout = __commonJS({
               let data20 = data14.rootService;
               if (typeof data20 === "string") {
                 if (func2(data20) < 1) {
-                  const err42 = { instancePath: instancePath + "/alb/rootService", schemaPath: "#/properties/alb/properties/rootService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err43 = { instancePath: instancePath + "/alb/rootService", schemaPath: "#/properties/alb/properties/rootService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err42];
+                    vErrors = [err43];
                   } else {
-                    vErrors.push(err42);
+                    vErrors.push(err43);
                   }
                   errors++;
                 }
               } else {
-                const err43 = { instancePath: instancePath + "/alb/rootService", schemaPath: "#/properties/alb/properties/rootService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err44 = { instancePath: instancePath + "/alb/rootService", schemaPath: "#/properties/alb/properties/rootService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err43];
+                  vErrors = [err44];
                 } else {
-                  vErrors.push(err43);
+                  vErrors.push(err44);
                 }
                 errors++;
               }
@@ -9764,20 +9791,20 @@ var require_argo_rollout = __commonJS({
               let data21 = data14.annotationPrefix;
               if (typeof data21 === "string") {
                 if (func2(data21) < 1) {
-                  const err44 = { instancePath: instancePath + "/alb/annotationPrefix", schemaPath: "#/properties/alb/properties/annotationPrefix/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err45 = { instancePath: instancePath + "/alb/annotationPrefix", schemaPath: "#/properties/alb/properties/annotationPrefix/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err44];
+                    vErrors = [err45];
                   } else {
-                    vErrors.push(err44);
+                    vErrors.push(err45);
                   }
                   errors++;
                 }
               } else {
-                const err45 = { instancePath: instancePath + "/alb/annotationPrefix", schemaPath: "#/properties/alb/properties/annotationPrefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err46 = { instancePath: instancePath + "/alb/annotationPrefix", schemaPath: "#/properties/alb/properties/annotationPrefix/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err45];
+                  vErrors = [err46];
                 } else {
-                  vErrors.push(err45);
+                  vErrors.push(err46);
                 }
                 errors++;
               }
@@ -9787,18 +9814,7 @@ var require_argo_rollout = __commonJS({
               if (data22 && typeof data22 == "object" && !Array.isArray(data22)) {
                 for (const key6 in data22) {
                   if (!(key6 === "enabled" || key6 === "durationSeconds")) {
-                    const err46 = { instancePath: instancePath + "/alb/stickinessConfig", schemaPath: "#/properties/alb/properties/stickinessConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err46];
-                    } else {
-                      vErrors.push(err46);
-                    }
-                    errors++;
-                  }
-                }
-                if (data22.enabled !== void 0) {
-                  if (typeof data22.enabled !== "boolean") {
-                    const err47 = { instancePath: instancePath + "/alb/stickinessConfig/enabled", schemaPath: "#/properties/alb/properties/stickinessConfig/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                    const err47 = { instancePath: instancePath + "/alb/stickinessConfig", schemaPath: "#/properties/alb/properties/stickinessConfig/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key6 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err47];
                     } else {
@@ -9807,10 +9823,9 @@ var require_argo_rollout = __commonJS({
                     errors++;
                   }
                 }
-                if (data22.durationSeconds !== void 0) {
-                  let data24 = data22.durationSeconds;
-                  if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)))) {
-                    const err48 = { instancePath: instancePath + "/alb/stickinessConfig/durationSeconds", schemaPath: "#/properties/alb/properties/stickinessConfig/properties/durationSeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (data22.enabled !== void 0) {
+                  if (typeof data22.enabled !== "boolean") {
+                    const err48 = { instancePath: instancePath + "/alb/stickinessConfig/enabled", schemaPath: "#/properties/alb/properties/stickinessConfig/properties/enabled/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
                       vErrors = [err48];
                     } else {
@@ -9818,34 +9833,46 @@ var require_argo_rollout = __commonJS({
                     }
                     errors++;
                   }
+                }
+                if (data22.durationSeconds !== void 0) {
+                  let data24 = data22.durationSeconds;
+                  if (!(typeof data24 == "number" && (!(data24 % 1) && !isNaN(data24)))) {
+                    const err49 = { instancePath: instancePath + "/alb/stickinessConfig/durationSeconds", schemaPath: "#/properties/alb/properties/stickinessConfig/properties/durationSeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (vErrors === null) {
+                      vErrors = [err49];
+                    } else {
+                      vErrors.push(err49);
+                    }
+                    errors++;
+                  }
                   if (typeof data24 == "number") {
                     if (data24 < 1 || isNaN(data24)) {
-                      const err49 = { instancePath: instancePath + "/alb/stickinessConfig/durationSeconds", schemaPath: "#/properties/alb/properties/stickinessConfig/properties/durationSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                      const err50 = { instancePath: instancePath + "/alb/stickinessConfig/durationSeconds", schemaPath: "#/properties/alb/properties/stickinessConfig/properties/durationSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
                       if (vErrors === null) {
-                        vErrors = [err49];
+                        vErrors = [err50];
                       } else {
-                        vErrors.push(err49);
+                        vErrors.push(err50);
                       }
                       errors++;
                     }
                   }
                 }
               } else {
-                const err50 = { instancePath: instancePath + "/alb/stickinessConfig", schemaPath: "#/properties/alb/properties/stickinessConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err51 = { instancePath: instancePath + "/alb/stickinessConfig", schemaPath: "#/properties/alb/properties/stickinessConfig/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err50];
+                  vErrors = [err51];
                 } else {
-                  vErrors.push(err50);
+                  vErrors.push(err51);
                 }
                 errors++;
               }
             }
           } else {
-            const err51 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err52 = { instancePath: instancePath + "/alb", schemaPath: "#/properties/alb/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err51];
+              vErrors = [err52];
             } else {
-              vErrors.push(err51);
+              vErrors.push(err52);
             }
             errors++;
           }
@@ -9857,11 +9884,11 @@ var require_argo_rollout = __commonJS({
           const _errs67 = errors;
           if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
             if (data25.virtualService === void 0) {
-              const err52 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/anyOf/0/required", keyword: "required", params: { missingProperty: "virtualService" }, message: "must have required property 'virtualService'" };
+              const err53 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/anyOf/0/required", keyword: "required", params: { missingProperty: "virtualService" }, message: "must have required property 'virtualService'" };
               if (vErrors === null) {
-                vErrors = [err52];
+                vErrors = [err53];
               } else {
-                vErrors.push(err52);
+                vErrors.push(err53);
               }
               errors++;
             }
@@ -9872,11 +9899,11 @@ var require_argo_rollout = __commonJS({
             const _errs68 = errors;
             if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
               if (data25.virtualServices === void 0) {
-                const err53 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/anyOf/1/required", keyword: "required", params: { missingProperty: "virtualServices" }, message: "must have required property 'virtualServices'" };
+                const err54 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/anyOf/1/required", keyword: "required", params: { missingProperty: "virtualServices" }, message: "must have required property 'virtualServices'" };
                 if (vErrors === null) {
-                  vErrors = [err53];
+                  vErrors = [err54];
                 } else {
-                  vErrors.push(err53);
+                  vErrors.push(err54);
                 }
                 errors++;
               }
@@ -9885,11 +9912,11 @@ var require_argo_rollout = __commonJS({
             valid21 = valid21 || _valid2;
           }
           if (!valid21) {
-            const err54 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
+            const err55 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/anyOf", keyword: "anyOf", params: {}, message: "must match a schema in anyOf" };
             if (vErrors === null) {
-              vErrors = [err54];
+              vErrors = [err55];
             } else {
-              vErrors.push(err54);
+              vErrors.push(err55);
             }
             errors++;
           } else {
@@ -9905,11 +9932,11 @@ var require_argo_rollout = __commonJS({
           if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
             for (const key7 in data25) {
               if (!(key7 === "virtualService" || key7 === "virtualServices" || key7 === "destinationRule")) {
-                const err55 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
+                const err56 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key7 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err55];
+                  vErrors = [err56];
                 } else {
-                  vErrors.push(err55);
+                  vErrors.push(err56);
                 }
                 errors++;
               }
@@ -9917,11 +9944,11 @@ var require_argo_rollout = __commonJS({
             if (data25.virtualService !== void 0) {
               if (data25 && typeof data25 == "object" && !Array.isArray(data25)) {
                 if (data25.virtualServices !== void 0) {
-                  const err56 = { instancePath: instancePath + "/istio/virtualServices", schemaPath: "#/properties/istio/dependencies/virtualService/properties/virtualServices/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
+                  const err57 = { instancePath: instancePath + "/istio/virtualServices", schemaPath: "#/properties/istio/dependencies/virtualService/properties/virtualServices/false schema", keyword: "false schema", params: {}, message: "boolean schema is false" };
                   if (vErrors === null) {
-                    vErrors = [err56];
+                    vErrors = [err57];
                   } else {
-                    vErrors.push(err56);
+                    vErrors.push(err57);
                   }
                   errors++;
                 }
@@ -9931,21 +9958,21 @@ var require_argo_rollout = __commonJS({
               let data27 = data25.virtualService;
               if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
                 if (data27.name === void 0) {
-                  const err57 = { instancePath: instancePath + "/istio/virtualService", schemaPath: "#/properties/istio/properties/virtualService/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  const err58 = { instancePath: instancePath + "/istio/virtualService", schemaPath: "#/properties/istio/properties/virtualService/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                   if (vErrors === null) {
-                    vErrors = [err57];
+                    vErrors = [err58];
                   } else {
-                    vErrors.push(err57);
+                    vErrors.push(err58);
                   }
                   errors++;
                 }
                 for (const key8 in data27) {
                   if (!(key8 === "name" || key8 === "routes" || key8 === "tlsRoutes" || key8 === "tcpRoutes")) {
-                    const err58 = { instancePath: instancePath + "/istio/virtualService", schemaPath: "#/properties/istio/properties/virtualService/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
+                    const err59 = { instancePath: instancePath + "/istio/virtualService", schemaPath: "#/properties/istio/properties/virtualService/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key8 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err58];
+                      vErrors = [err59];
                     } else {
-                      vErrors.push(err58);
+                      vErrors.push(err59);
                     }
                     errors++;
                   }
@@ -9954,20 +9981,20 @@ var require_argo_rollout = __commonJS({
                   let data28 = data27.name;
                   if (typeof data28 === "string") {
                     if (func2(data28) < 1) {
-                      const err59 = { instancePath: instancePath + "/istio/virtualService/name", schemaPath: "#/properties/istio/properties/virtualService/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err60 = { instancePath: instancePath + "/istio/virtualService/name", schemaPath: "#/properties/istio/properties/virtualService/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err59];
+                        vErrors = [err60];
                       } else {
-                        vErrors.push(err59);
+                        vErrors.push(err60);
                       }
                       errors++;
                     }
                   } else {
-                    const err60 = { instancePath: instancePath + "/istio/virtualService/name", schemaPath: "#/properties/istio/properties/virtualService/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err61 = { instancePath: instancePath + "/istio/virtualService/name", schemaPath: "#/properties/istio/properties/virtualService/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err60];
+                      vErrors = [err61];
                     } else {
-                      vErrors.push(err60);
+                      vErrors.push(err61);
                     }
                     errors++;
                   }
@@ -9980,30 +10007,30 @@ var require_argo_rollout = __commonJS({
                       let data30 = data29[i3];
                       if (typeof data30 === "string") {
                         if (func2(data30) < 1) {
-                          const err61 = { instancePath: instancePath + "/istio/virtualService/routes/" + i3, schemaPath: "#/properties/istio/properties/virtualService/properties/routes/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err62 = { instancePath: instancePath + "/istio/virtualService/routes/" + i3, schemaPath: "#/properties/istio/properties/virtualService/properties/routes/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
-                            vErrors = [err61];
+                            vErrors = [err62];
                           } else {
-                            vErrors.push(err61);
+                            vErrors.push(err62);
                           }
                           errors++;
                         }
                       } else {
-                        const err62 = { instancePath: instancePath + "/istio/virtualService/routes/" + i3, schemaPath: "#/properties/istio/properties/virtualService/properties/routes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err63 = { instancePath: instancePath + "/istio/virtualService/routes/" + i3, schemaPath: "#/properties/istio/properties/virtualService/properties/routes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err62];
+                          vErrors = [err63];
                         } else {
-                          vErrors.push(err62);
+                          vErrors.push(err63);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err63 = { instancePath: instancePath + "/istio/virtualService/routes", schemaPath: "#/properties/istio/properties/virtualService/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err64 = { instancePath: instancePath + "/istio/virtualService/routes", schemaPath: "#/properties/istio/properties/virtualService/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                     if (vErrors === null) {
-                      vErrors = [err63];
+                      vErrors = [err64];
                     } else {
-                      vErrors.push(err63);
+                      vErrors.push(err64);
                     }
                     errors++;
                   }
@@ -10017,19 +10044,7 @@ var require_argo_rollout = __commonJS({
                       if (data32 && typeof data32 == "object" && !Array.isArray(data32)) {
                         for (const key9 in data32) {
                           if (!(key9 === "port" || key9 === "sniHosts")) {
-                            const err64 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
-                            if (vErrors === null) {
-                              vErrors = [err64];
-                            } else {
-                              vErrors.push(err64);
-                            }
-                            errors++;
-                          }
-                        }
-                        if (data32.port !== void 0) {
-                          let data33 = data32.port;
-                          if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)))) {
-                            const err65 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            const err65 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key9 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err65];
                             } else {
@@ -10037,13 +10052,34 @@ var require_argo_rollout = __commonJS({
                             }
                             errors++;
                           }
+                        }
+                        if (data32.port !== void 0) {
+                          let data33 = data32.port;
+                          if (!(typeof data33 == "number" && (!(data33 % 1) && !isNaN(data33)))) {
+                            const err66 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            if (vErrors === null) {
+                              vErrors = [err66];
+                            } else {
+                              vErrors.push(err66);
+                            }
+                            errors++;
+                          }
                           if (typeof data33 == "number") {
-                            if (data33 < 0 || isNaN(data33)) {
-                              const err66 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                            if (data33 > 2147483647 || isNaN(data33)) {
+                              const err67 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/port/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                               if (vErrors === null) {
-                                vErrors = [err66];
+                                vErrors = [err67];
                               } else {
-                                vErrors.push(err66);
+                                vErrors.push(err67);
+                              }
+                              errors++;
+                            }
+                            if (data33 < 0 || isNaN(data33)) {
+                              const err68 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                              if (vErrors === null) {
+                                vErrors = [err68];
+                              } else {
+                                vErrors.push(err68);
                               }
                               errors++;
                             }
@@ -10057,50 +10093,50 @@ var require_argo_rollout = __commonJS({
                               let data35 = data34[i5];
                               if (typeof data35 === "string") {
                                 if (func2(data35) < 1) {
-                                  const err67 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/sniHosts/" + i5, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                  const err69 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/sniHosts/" + i5, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                   if (vErrors === null) {
-                                    vErrors = [err67];
+                                    vErrors = [err69];
                                   } else {
-                                    vErrors.push(err67);
+                                    vErrors.push(err69);
                                   }
                                   errors++;
                                 }
                               } else {
-                                const err68 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/sniHosts/" + i5, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                const err70 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/sniHosts/" + i5, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/sniHosts/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                 if (vErrors === null) {
-                                  vErrors = [err68];
+                                  vErrors = [err70];
                                 } else {
-                                  vErrors.push(err68);
+                                  vErrors.push(err70);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err69 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/sniHosts", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/sniHosts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                            const err71 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4 + "/sniHosts", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/properties/sniHosts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                             if (vErrors === null) {
-                              vErrors = [err69];
+                              vErrors = [err71];
                             } else {
-                              vErrors.push(err69);
+                              vErrors.push(err71);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err70 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err72 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes/" + i4, schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err70];
+                          vErrors = [err72];
                         } else {
-                          vErrors.push(err70);
+                          vErrors.push(err72);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err71 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err73 = { instancePath: instancePath + "/istio/virtualService/tlsRoutes", schemaPath: "#/properties/istio/properties/virtualService/properties/tlsRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                     if (vErrors === null) {
-                      vErrors = [err71];
+                      vErrors = [err73];
                     } else {
-                      vErrors.push(err71);
+                      vErrors.push(err73);
                     }
                     errors++;
                   }
@@ -10114,11 +10150,11 @@ var require_argo_rollout = __commonJS({
                       if (data37 && typeof data37 == "object" && !Array.isArray(data37)) {
                         for (const key10 in data37) {
                           if (!(key10 === "port")) {
-                            const err72 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6, schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
+                            const err74 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6, schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key10 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
-                              vErrors = [err72];
+                              vErrors = [err74];
                             } else {
-                              vErrors.push(err72);
+                              vErrors.push(err74);
                             }
                             errors++;
                           }
@@ -10126,52 +10162,61 @@ var require_argo_rollout = __commonJS({
                         if (data37.port !== void 0) {
                           let data38 = data37.port;
                           if (!(typeof data38 == "number" && (!(data38 % 1) && !isNaN(data38)))) {
-                            const err73 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                            const err75 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                             if (vErrors === null) {
-                              vErrors = [err73];
+                              vErrors = [err75];
                             } else {
-                              vErrors.push(err73);
+                              vErrors.push(err75);
                             }
                             errors++;
                           }
                           if (typeof data38 == "number") {
-                            if (data38 < 0 || isNaN(data38)) {
-                              const err74 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                            if (data38 > 2147483647 || isNaN(data38)) {
+                              const err76 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/properties/port/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                               if (vErrors === null) {
-                                vErrors = [err74];
+                                vErrors = [err76];
                               } else {
-                                vErrors.push(err74);
+                                vErrors.push(err76);
+                              }
+                              errors++;
+                            }
+                            if (data38 < 0 || isNaN(data38)) {
+                              const err77 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6 + "/port", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                              if (vErrors === null) {
+                                vErrors = [err77];
+                              } else {
+                                vErrors.push(err77);
                               }
                               errors++;
                             }
                           }
                         }
                       } else {
-                        const err75 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6, schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err78 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes/" + i6, schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err75];
+                          vErrors = [err78];
                         } else {
-                          vErrors.push(err75);
+                          vErrors.push(err78);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err76 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err79 = { instancePath: instancePath + "/istio/virtualService/tcpRoutes", schemaPath: "#/properties/istio/properties/virtualService/properties/tcpRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                     if (vErrors === null) {
-                      vErrors = [err76];
+                      vErrors = [err79];
                     } else {
-                      vErrors.push(err76);
+                      vErrors.push(err79);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err77 = { instancePath: instancePath + "/istio/virtualService", schemaPath: "#/properties/istio/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err80 = { instancePath: instancePath + "/istio/virtualService", schemaPath: "#/properties/istio/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err77];
+                  vErrors = [err80];
                 } else {
-                  vErrors.push(err77);
+                  vErrors.push(err80);
                 }
                 errors++;
               }
@@ -10180,11 +10225,11 @@ var require_argo_rollout = __commonJS({
               let data39 = data25.virtualServices;
               if (Array.isArray(data39)) {
                 if (data39.length < 1) {
-                  const err78 = { instancePath: instancePath + "/istio/virtualServices", schemaPath: "#/properties/istio/properties/virtualServices/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  const err81 = { instancePath: instancePath + "/istio/virtualServices", schemaPath: "#/properties/istio/properties/virtualServices/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                   if (vErrors === null) {
-                    vErrors = [err78];
+                    vErrors = [err81];
                   } else {
-                    vErrors.push(err78);
+                    vErrors.push(err81);
                   }
                   errors++;
                 }
@@ -10193,21 +10238,21 @@ var require_argo_rollout = __commonJS({
                   let data40 = data39[i7];
                   if (data40 && typeof data40 == "object" && !Array.isArray(data40)) {
                     if (data40.name === void 0) {
-                      const err79 = { instancePath: instancePath + "/istio/virtualServices/" + i7, schemaPath: "#/properties/istio/properties/virtualServices/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                      const err82 = { instancePath: instancePath + "/istio/virtualServices/" + i7, schemaPath: "#/properties/istio/properties/virtualServices/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
                       if (vErrors === null) {
-                        vErrors = [err79];
+                        vErrors = [err82];
                       } else {
-                        vErrors.push(err79);
+                        vErrors.push(err82);
                       }
                       errors++;
                     }
                     for (const key11 in data40) {
                       if (!(key11 === "name" || key11 === "routes" || key11 === "tlsRoutes" || key11 === "tcpRoutes")) {
-                        const err80 = { instancePath: instancePath + "/istio/virtualServices/" + i7, schemaPath: "#/properties/istio/properties/virtualServices/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                        const err83 = { instancePath: instancePath + "/istio/virtualServices/" + i7, schemaPath: "#/properties/istio/properties/virtualServices/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                         if (vErrors === null) {
-                          vErrors = [err80];
+                          vErrors = [err83];
                         } else {
-                          vErrors.push(err80);
+                          vErrors.push(err83);
                         }
                         errors++;
                       }
@@ -10216,20 +10261,20 @@ var require_argo_rollout = __commonJS({
                       let data41 = data40.name;
                       if (typeof data41 === "string") {
                         if (func2(data41) < 1) {
-                          const err81 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/name", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err84 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/name", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
-                            vErrors = [err81];
+                            vErrors = [err84];
                           } else {
-                            vErrors.push(err81);
+                            vErrors.push(err84);
                           }
                           errors++;
                         }
                       } else {
-                        const err82 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/name", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err85 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/name", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err82];
+                          vErrors = [err85];
                         } else {
-                          vErrors.push(err82);
+                          vErrors.push(err85);
                         }
                         errors++;
                       }
@@ -10242,30 +10287,30 @@ var require_argo_rollout = __commonJS({
                           let data43 = data42[i8];
                           if (typeof data43 === "string") {
                             if (func2(data43) < 1) {
-                              const err83 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/routes/" + i8, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/routes/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              const err86 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/routes/" + i8, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/routes/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
-                                vErrors = [err83];
+                                vErrors = [err86];
                               } else {
-                                vErrors.push(err83);
+                                vErrors.push(err86);
                               }
                               errors++;
                             }
                           } else {
-                            const err84 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/routes/" + i8, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/routes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err87 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/routes/" + i8, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/routes/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err84];
+                              vErrors = [err87];
                             } else {
-                              vErrors.push(err84);
+                              vErrors.push(err87);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err85 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/routes", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err88 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/routes", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/routes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err85];
+                          vErrors = [err88];
                         } else {
-                          vErrors.push(err85);
+                          vErrors.push(err88);
                         }
                         errors++;
                       }
@@ -10279,11 +10324,11 @@ var require_argo_rollout = __commonJS({
                           if (data45 && typeof data45 == "object" && !Array.isArray(data45)) {
                             for (const key12 in data45) {
                               if (!(key12 === "port" || key12 === "sniHosts")) {
-                                const err86 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
+                                const err89 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
                                 if (vErrors === null) {
-                                  vErrors = [err86];
+                                  vErrors = [err89];
                                 } else {
-                                  vErrors.push(err86);
+                                  vErrors.push(err89);
                                 }
                                 errors++;
                               }
@@ -10291,21 +10336,30 @@ var require_argo_rollout = __commonJS({
                             if (data45.port !== void 0) {
                               let data46 = data45.port;
                               if (!(typeof data46 == "number" && (!(data46 % 1) && !isNaN(data46)))) {
-                                const err87 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                                const err90 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                 if (vErrors === null) {
-                                  vErrors = [err87];
+                                  vErrors = [err90];
                                 } else {
-                                  vErrors.push(err87);
+                                  vErrors.push(err90);
                                 }
                                 errors++;
                               }
                               if (typeof data46 == "number") {
-                                if (data46 < 0 || isNaN(data46)) {
-                                  const err88 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                                if (data46 > 2147483647 || isNaN(data46)) {
+                                  const err91 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/port/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                                   if (vErrors === null) {
-                                    vErrors = [err88];
+                                    vErrors = [err91];
                                   } else {
-                                    vErrors.push(err88);
+                                    vErrors.push(err91);
+                                  }
+                                  errors++;
+                                }
+                                if (data46 < 0 || isNaN(data46)) {
+                                  const err92 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                                  if (vErrors === null) {
+                                    vErrors = [err92];
+                                  } else {
+                                    vErrors.push(err92);
                                   }
                                   errors++;
                                 }
@@ -10319,50 +10373,50 @@ var require_argo_rollout = __commonJS({
                                   let data48 = data47[i10];
                                   if (typeof data48 === "string") {
                                     if (func2(data48) < 1) {
-                                      const err89 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/sniHosts/" + i10, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/sniHosts/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                                      const err93 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/sniHosts/" + i10, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/sniHosts/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                                       if (vErrors === null) {
-                                        vErrors = [err89];
+                                        vErrors = [err93];
                                       } else {
-                                        vErrors.push(err89);
+                                        vErrors.push(err93);
                                       }
                                       errors++;
                                     }
                                   } else {
-                                    const err90 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/sniHosts/" + i10, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/sniHosts/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                    const err94 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/sniHosts/" + i10, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/sniHosts/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                                     if (vErrors === null) {
-                                      vErrors = [err90];
+                                      vErrors = [err94];
                                     } else {
-                                      vErrors.push(err90);
+                                      vErrors.push(err94);
                                     }
                                     errors++;
                                   }
                                 }
                               } else {
-                                const err91 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/sniHosts", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/sniHosts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                                const err95 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9 + "/sniHosts", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/properties/sniHosts/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                                 if (vErrors === null) {
-                                  vErrors = [err91];
+                                  vErrors = [err95];
                                 } else {
-                                  vErrors.push(err91);
+                                  vErrors.push(err95);
                                 }
                                 errors++;
                               }
                             }
                           } else {
-                            const err92 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err96 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes/" + i9, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                             if (vErrors === null) {
-                              vErrors = [err92];
+                              vErrors = [err96];
                             } else {
-                              vErrors.push(err92);
+                              vErrors.push(err96);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err93 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err97 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tlsRoutes", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tlsRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err93];
+                          vErrors = [err97];
                         } else {
-                          vErrors.push(err93);
+                          vErrors.push(err97);
                         }
                         errors++;
                       }
@@ -10376,11 +10430,11 @@ var require_argo_rollout = __commonJS({
                           if (data50 && typeof data50 == "object" && !Array.isArray(data50)) {
                             for (const key13 in data50) {
                               if (!(key13 === "port")) {
-                                const err94 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                                const err98 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
                                 if (vErrors === null) {
-                                  vErrors = [err94];
+                                  vErrors = [err98];
                                 } else {
-                                  vErrors.push(err94);
+                                  vErrors.push(err98);
                                 }
                                 errors++;
                               }
@@ -10388,99 +10442,57 @@ var require_argo_rollout = __commonJS({
                             if (data50.port !== void 0) {
                               let data51 = data50.port;
                               if (!(typeof data51 == "number" && (!(data51 % 1) && !isNaN(data51)))) {
-                                const err95 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                                const err99 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/properties/port/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                                 if (vErrors === null) {
-                                  vErrors = [err95];
+                                  vErrors = [err99];
                                 } else {
-                                  vErrors.push(err95);
+                                  vErrors.push(err99);
                                 }
                                 errors++;
                               }
                               if (typeof data51 == "number") {
-                                if (data51 < 0 || isNaN(data51)) {
-                                  const err96 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                                if (data51 > 2147483647 || isNaN(data51)) {
+                                  const err100 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/properties/port/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                                   if (vErrors === null) {
-                                    vErrors = [err96];
+                                    vErrors = [err100];
                                   } else {
-                                    vErrors.push(err96);
+                                    vErrors.push(err100);
+                                  }
+                                  errors++;
+                                }
+                                if (data51 < 0 || isNaN(data51)) {
+                                  const err101 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11 + "/port", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/properties/port/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                                  if (vErrors === null) {
+                                    vErrors = [err101];
+                                  } else {
+                                    vErrors.push(err101);
                                   }
                                   errors++;
                                 }
                               }
                             }
                           } else {
-                            const err97 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err102 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes/" + i11, schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                             if (vErrors === null) {
-                              vErrors = [err97];
+                              vErrors = [err102];
                             } else {
-                              vErrors.push(err97);
+                              vErrors.push(err102);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err98 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        const err103 = { instancePath: instancePath + "/istio/virtualServices/" + i7 + "/tcpRoutes", schemaPath: "#/properties/istio/properties/virtualServices/items/properties/tcpRoutes/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                         if (vErrors === null) {
-                          vErrors = [err98];
+                          vErrors = [err103];
                         } else {
-                          vErrors.push(err98);
+                          vErrors.push(err103);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err99 = { instancePath: instancePath + "/istio/virtualServices/" + i7, schemaPath: "#/properties/istio/properties/virtualServices/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                    if (vErrors === null) {
-                      vErrors = [err99];
-                    } else {
-                      vErrors.push(err99);
-                    }
-                    errors++;
-                  }
-                }
-              } else {
-                const err100 = { instancePath: instancePath + "/istio/virtualServices", schemaPath: "#/properties/istio/properties/virtualServices/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err100];
-                } else {
-                  vErrors.push(err100);
-                }
-                errors++;
-              }
-            }
-            if (data25.destinationRule !== void 0) {
-              let data52 = data25.destinationRule;
-              if (data52 && typeof data52 == "object" && !Array.isArray(data52)) {
-                if (data52.name === void 0) {
-                  const err101 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-                  if (vErrors === null) {
-                    vErrors = [err101];
-                  } else {
-                    vErrors.push(err101);
-                  }
-                  errors++;
-                }
-                if (data52.canarySubsetName === void 0) {
-                  const err102 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/required", keyword: "required", params: { missingProperty: "canarySubsetName" }, message: "must have required property 'canarySubsetName'" };
-                  if (vErrors === null) {
-                    vErrors = [err102];
-                  } else {
-                    vErrors.push(err102);
-                  }
-                  errors++;
-                }
-                if (data52.stableSubsetName === void 0) {
-                  const err103 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/required", keyword: "required", params: { missingProperty: "stableSubsetName" }, message: "must have required property 'stableSubsetName'" };
-                  if (vErrors === null) {
-                    vErrors = [err103];
-                  } else {
-                    vErrors.push(err103);
-                  }
-                  errors++;
-                }
-                for (const key14 in data52) {
-                  if (!(key14 === "name" || key14 === "canarySubsetName" || key14 === "stableSubsetName" || key14 === "additionalSubsetNames")) {
-                    const err104 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
+                    const err104 = { instancePath: instancePath + "/istio/virtualServices/" + i7, schemaPath: "#/properties/istio/properties/virtualServices/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
                       vErrors = [err104];
                     } else {
@@ -10489,24 +10501,75 @@ var require_argo_rollout = __commonJS({
                     errors++;
                   }
                 }
+              } else {
+                const err105 = { instancePath: instancePath + "/istio/virtualServices", schemaPath: "#/properties/istio/properties/virtualServices/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err105];
+                } else {
+                  vErrors.push(err105);
+                }
+                errors++;
+              }
+            }
+            if (data25.destinationRule !== void 0) {
+              let data52 = data25.destinationRule;
+              if (data52 && typeof data52 == "object" && !Array.isArray(data52)) {
+                if (data52.name === void 0) {
+                  const err106 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err106];
+                  } else {
+                    vErrors.push(err106);
+                  }
+                  errors++;
+                }
+                if (data52.canarySubsetName === void 0) {
+                  const err107 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/required", keyword: "required", params: { missingProperty: "canarySubsetName" }, message: "must have required property 'canarySubsetName'" };
+                  if (vErrors === null) {
+                    vErrors = [err107];
+                  } else {
+                    vErrors.push(err107);
+                  }
+                  errors++;
+                }
+                if (data52.stableSubsetName === void 0) {
+                  const err108 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/required", keyword: "required", params: { missingProperty: "stableSubsetName" }, message: "must have required property 'stableSubsetName'" };
+                  if (vErrors === null) {
+                    vErrors = [err108];
+                  } else {
+                    vErrors.push(err108);
+                  }
+                  errors++;
+                }
+                for (const key14 in data52) {
+                  if (!(key14 === "name" || key14 === "canarySubsetName" || key14 === "stableSubsetName" || key14 === "additionalSubsetNames")) {
+                    const err109 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err109];
+                    } else {
+                      vErrors.push(err109);
+                    }
+                    errors++;
+                  }
+                }
                 if (data52.name !== void 0) {
                   let data53 = data52.name;
                   if (typeof data53 === "string") {
                     if (func2(data53) < 1) {
-                      const err105 = { instancePath: instancePath + "/istio/destinationRule/name", schemaPath: "#/properties/istio/properties/destinationRule/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err110 = { instancePath: instancePath + "/istio/destinationRule/name", schemaPath: "#/properties/istio/properties/destinationRule/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err105];
+                        vErrors = [err110];
                       } else {
-                        vErrors.push(err105);
+                        vErrors.push(err110);
                       }
                       errors++;
                     }
                   } else {
-                    const err106 = { instancePath: instancePath + "/istio/destinationRule/name", schemaPath: "#/properties/istio/properties/destinationRule/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err111 = { instancePath: instancePath + "/istio/destinationRule/name", schemaPath: "#/properties/istio/properties/destinationRule/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err106];
+                      vErrors = [err111];
                     } else {
-                      vErrors.push(err106);
+                      vErrors.push(err111);
                     }
                     errors++;
                   }
@@ -10515,20 +10578,20 @@ var require_argo_rollout = __commonJS({
                   let data54 = data52.canarySubsetName;
                   if (typeof data54 === "string") {
                     if (func2(data54) < 1) {
-                      const err107 = { instancePath: instancePath + "/istio/destinationRule/canarySubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/canarySubsetName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err112 = { instancePath: instancePath + "/istio/destinationRule/canarySubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/canarySubsetName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err107];
+                        vErrors = [err112];
                       } else {
-                        vErrors.push(err107);
+                        vErrors.push(err112);
                       }
                       errors++;
                     }
                   } else {
-                    const err108 = { instancePath: instancePath + "/istio/destinationRule/canarySubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/canarySubsetName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err113 = { instancePath: instancePath + "/istio/destinationRule/canarySubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/canarySubsetName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err108];
+                      vErrors = [err113];
                     } else {
-                      vErrors.push(err108);
+                      vErrors.push(err113);
                     }
                     errors++;
                   }
@@ -10537,20 +10600,20 @@ var require_argo_rollout = __commonJS({
                   let data55 = data52.stableSubsetName;
                   if (typeof data55 === "string") {
                     if (func2(data55) < 1) {
-                      const err109 = { instancePath: instancePath + "/istio/destinationRule/stableSubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/stableSubsetName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err114 = { instancePath: instancePath + "/istio/destinationRule/stableSubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/stableSubsetName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err109];
+                        vErrors = [err114];
                       } else {
-                        vErrors.push(err109);
+                        vErrors.push(err114);
                       }
                       errors++;
                     }
                   } else {
-                    const err110 = { instancePath: instancePath + "/istio/destinationRule/stableSubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/stableSubsetName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err115 = { instancePath: instancePath + "/istio/destinationRule/stableSubsetName", schemaPath: "#/properties/istio/properties/destinationRule/properties/stableSubsetName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err110];
+                      vErrors = [err115];
                     } else {
-                      vErrors.push(err110);
+                      vErrors.push(err115);
                     }
                     errors++;
                   }
@@ -10563,50 +10626,50 @@ var require_argo_rollout = __commonJS({
                       let data57 = data56[i12];
                       if (typeof data57 === "string") {
                         if (func2(data57) < 1) {
-                          const err111 = { instancePath: instancePath + "/istio/destinationRule/additionalSubsetNames/" + i12, schemaPath: "#/properties/istio/properties/destinationRule/properties/additionalSubsetNames/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err116 = { instancePath: instancePath + "/istio/destinationRule/additionalSubsetNames/" + i12, schemaPath: "#/properties/istio/properties/destinationRule/properties/additionalSubsetNames/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
-                            vErrors = [err111];
+                            vErrors = [err116];
                           } else {
-                            vErrors.push(err111);
+                            vErrors.push(err116);
                           }
                           errors++;
                         }
                       } else {
-                        const err112 = { instancePath: instancePath + "/istio/destinationRule/additionalSubsetNames/" + i12, schemaPath: "#/properties/istio/properties/destinationRule/properties/additionalSubsetNames/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err117 = { instancePath: instancePath + "/istio/destinationRule/additionalSubsetNames/" + i12, schemaPath: "#/properties/istio/properties/destinationRule/properties/additionalSubsetNames/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err112];
+                          vErrors = [err117];
                         } else {
-                          vErrors.push(err112);
+                          vErrors.push(err117);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err113 = { instancePath: instancePath + "/istio/destinationRule/additionalSubsetNames", schemaPath: "#/properties/istio/properties/destinationRule/properties/additionalSubsetNames/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err118 = { instancePath: instancePath + "/istio/destinationRule/additionalSubsetNames", schemaPath: "#/properties/istio/properties/destinationRule/properties/additionalSubsetNames/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                     if (vErrors === null) {
-                      vErrors = [err113];
+                      vErrors = [err118];
                     } else {
-                      vErrors.push(err113);
+                      vErrors.push(err118);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err114 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err119 = { instancePath: instancePath + "/istio/destinationRule", schemaPath: "#/properties/istio/properties/destinationRule/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err114];
+                  vErrors = [err119];
                 } else {
-                  vErrors.push(err114);
+                  vErrors.push(err119);
                 }
                 errors++;
               }
             }
           } else {
-            const err115 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err120 = { instancePath: instancePath + "/istio", schemaPath: "#/properties/istio/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err115];
+              vErrors = [err120];
             } else {
-              vErrors.push(err115);
+              vErrors.push(err120);
             }
             errors++;
           }
@@ -10616,11 +10679,11 @@ var require_argo_rollout = __commonJS({
           if (data58 && typeof data58 == "object" && !Array.isArray(data58)) {
             for (const key15 in data58) {
               if (!(key15 === "rootService" || key15 === "trafficSplitName")) {
-                const err116 = { instancePath: instancePath + "/smi", schemaPath: "#/properties/smi/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties" };
+                const err121 = { instancePath: instancePath + "/smi", schemaPath: "#/properties/smi/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err116];
+                  vErrors = [err121];
                 } else {
-                  vErrors.push(err116);
+                  vErrors.push(err121);
                 }
                 errors++;
               }
@@ -10629,71 +10692,16 @@ var require_argo_rollout = __commonJS({
               let data59 = data58.rootService;
               if (typeof data59 === "string") {
                 if (func2(data59) < 1) {
-                  const err117 = { instancePath: instancePath + "/smi/rootService", schemaPath: "#/properties/smi/properties/rootService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err122 = { instancePath: instancePath + "/smi/rootService", schemaPath: "#/properties/smi/properties/rootService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err117];
+                    vErrors = [err122];
                   } else {
-                    vErrors.push(err117);
+                    vErrors.push(err122);
                   }
                   errors++;
                 }
               } else {
-                const err118 = { instancePath: instancePath + "/smi/rootService", schemaPath: "#/properties/smi/properties/rootService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err118];
-                } else {
-                  vErrors.push(err118);
-                }
-                errors++;
-              }
-            }
-            if (data58.trafficSplitName !== void 0) {
-              let data60 = data58.trafficSplitName;
-              if (typeof data60 === "string") {
-                if (func2(data60) < 1) {
-                  const err119 = { instancePath: instancePath + "/smi/trafficSplitName", schemaPath: "#/properties/smi/properties/trafficSplitName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err119];
-                  } else {
-                    vErrors.push(err119);
-                  }
-                  errors++;
-                }
-              } else {
-                const err120 = { instancePath: instancePath + "/smi/trafficSplitName", schemaPath: "#/properties/smi/properties/trafficSplitName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err120];
-                } else {
-                  vErrors.push(err120);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err121 = { instancePath: instancePath + "/smi", schemaPath: "#/properties/smi/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err121];
-            } else {
-              vErrors.push(err121);
-            }
-            errors++;
-          }
-        }
-        if (data.traefik !== void 0) {
-          let data61 = data.traefik;
-          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
-            if (data61.weightedTraefikServiceName === void 0) {
-              const err122 = { instancePath: instancePath + "/traefik", schemaPath: "#/properties/traefik/required", keyword: "required", params: { missingProperty: "weightedTraefikServiceName" }, message: "must have required property 'weightedTraefikServiceName'" };
-              if (vErrors === null) {
-                vErrors = [err122];
-              } else {
-                vErrors.push(err122);
-              }
-              errors++;
-            }
-            for (const key16 in data61) {
-              if (!(key16 === "weightedTraefikServiceName")) {
-                const err123 = { instancePath: instancePath + "/traefik", schemaPath: "#/properties/traefik/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key16 }, message: "must NOT have additional properties" };
+                const err123 = { instancePath: instancePath + "/smi/rootService", schemaPath: "#/properties/smi/properties/rootService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err123];
                 } else {
@@ -10702,11 +10710,11 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
             }
-            if (data61.weightedTraefikServiceName !== void 0) {
-              let data62 = data61.weightedTraefikServiceName;
-              if (typeof data62 === "string") {
-                if (func2(data62) < 1) {
-                  const err124 = { instancePath: instancePath + "/traefik/weightedTraefikServiceName", schemaPath: "#/properties/traefik/properties/weightedTraefikServiceName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data58.trafficSplitName !== void 0) {
+              let data60 = data58.trafficSplitName;
+              if (typeof data60 === "string") {
+                if (func2(data60) < 1) {
+                  const err124 = { instancePath: instancePath + "/smi/trafficSplitName", schemaPath: "#/properties/smi/properties/trafficSplitName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err124];
                   } else {
@@ -10715,7 +10723,7 @@ var require_argo_rollout = __commonJS({
                   errors++;
                 }
               } else {
-                const err125 = { instancePath: instancePath + "/traefik/weightedTraefikServiceName", schemaPath: "#/properties/traefik/properties/weightedTraefikServiceName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err125 = { instancePath: instancePath + "/smi/trafficSplitName", schemaPath: "#/properties/smi/properties/trafficSplitName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err125];
                 } else {
@@ -10725,7 +10733,7 @@ var require_argo_rollout = __commonJS({
               }
             }
           } else {
-            const err126 = { instancePath: instancePath + "/traefik", schemaPath: "#/properties/traefik/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err126 = { instancePath: instancePath + "/smi", schemaPath: "#/properties/smi/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
               vErrors = [err126];
             } else {
@@ -10734,11 +10742,11 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
         }
-        if (data.apisix !== void 0) {
-          let data63 = data.apisix;
-          if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
-            if (data63.route === void 0) {
-              const err127 = { instancePath: instancePath + "/apisix", schemaPath: "#/properties/apisix/required", keyword: "required", params: { missingProperty: "route" }, message: "must have required property 'route'" };
+        if (data.traefik !== void 0) {
+          let data61 = data.traefik;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            if (data61.weightedTraefikServiceName === void 0) {
+              const err127 = { instancePath: instancePath + "/traefik", schemaPath: "#/properties/traefik/required", keyword: "required", params: { missingProperty: "weightedTraefikServiceName" }, message: "must have required property 'weightedTraefikServiceName'" };
               if (vErrors === null) {
                 vErrors = [err127];
               } else {
@@ -10746,9 +10754,9 @@ var require_argo_rollout = __commonJS({
               }
               errors++;
             }
-            for (const key17 in data63) {
-              if (!(key17 === "route")) {
-                const err128 = { instancePath: instancePath + "/apisix", schemaPath: "#/properties/apisix/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key17 }, message: "must NOT have additional properties" };
+            for (const key16 in data61) {
+              if (!(key16 === "weightedTraefikServiceName")) {
+                const err128 = { instancePath: instancePath + "/traefik", schemaPath: "#/properties/traefik/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key16 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err128];
                 } else {
@@ -10757,11 +10765,11 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
             }
-            if (data63.route !== void 0) {
-              let data64 = data63.route;
-              if (data64 && typeof data64 == "object" && !Array.isArray(data64)) {
-                if (data64.name === void 0) {
-                  const err129 = { instancePath: instancePath + "/apisix/route", schemaPath: "#/properties/apisix/properties/route/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+            if (data61.weightedTraefikServiceName !== void 0) {
+              let data62 = data61.weightedTraefikServiceName;
+              if (typeof data62 === "string") {
+                if (func2(data62) < 1) {
+                  const err129 = { instancePath: instancePath + "/traefik/weightedTraefikServiceName", schemaPath: "#/properties/traefik/properties/weightedTraefikServiceName/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err129];
                   } else {
@@ -10769,13 +10777,68 @@ var require_argo_rollout = __commonJS({
                   }
                   errors++;
                 }
+              } else {
+                const err130 = { instancePath: instancePath + "/traefik/weightedTraefikServiceName", schemaPath: "#/properties/traefik/properties/weightedTraefikServiceName/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err130];
+                } else {
+                  vErrors.push(err130);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err131 = { instancePath: instancePath + "/traefik", schemaPath: "#/properties/traefik/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err131];
+            } else {
+              vErrors.push(err131);
+            }
+            errors++;
+          }
+        }
+        if (data.apisix !== void 0) {
+          let data63 = data.apisix;
+          if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
+            if (data63.route === void 0) {
+              const err132 = { instancePath: instancePath + "/apisix", schemaPath: "#/properties/apisix/required", keyword: "required", params: { missingProperty: "route" }, message: "must have required property 'route'" };
+              if (vErrors === null) {
+                vErrors = [err132];
+              } else {
+                vErrors.push(err132);
+              }
+              errors++;
+            }
+            for (const key17 in data63) {
+              if (!(key17 === "route")) {
+                const err133 = { instancePath: instancePath + "/apisix", schemaPath: "#/properties/apisix/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key17 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data63.route !== void 0) {
+              let data64 = data63.route;
+              if (data64 && typeof data64 == "object" && !Array.isArray(data64)) {
+                if (data64.name === void 0) {
+                  const err134 = { instancePath: instancePath + "/apisix/route", schemaPath: "#/properties/apisix/properties/route/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err134];
+                  } else {
+                    vErrors.push(err134);
+                  }
+                  errors++;
+                }
                 for (const key18 in data64) {
                   if (!(key18 === "name" || key18 === "rules")) {
-                    const err130 = { instancePath: instancePath + "/apisix/route", schemaPath: "#/properties/apisix/properties/route/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key18 }, message: "must NOT have additional properties" };
+                    const err135 = { instancePath: instancePath + "/apisix/route", schemaPath: "#/properties/apisix/properties/route/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key18 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err130];
+                      vErrors = [err135];
                     } else {
-                      vErrors.push(err130);
+                      vErrors.push(err135);
                     }
                     errors++;
                   }
@@ -10784,20 +10847,20 @@ var require_argo_rollout = __commonJS({
                   let data65 = data64.name;
                   if (typeof data65 === "string") {
                     if (func2(data65) < 1) {
-                      const err131 = { instancePath: instancePath + "/apisix/route/name", schemaPath: "#/properties/apisix/properties/route/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err136 = { instancePath: instancePath + "/apisix/route/name", schemaPath: "#/properties/apisix/properties/route/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err131];
+                        vErrors = [err136];
                       } else {
-                        vErrors.push(err131);
+                        vErrors.push(err136);
                       }
                       errors++;
                     }
                   } else {
-                    const err132 = { instancePath: instancePath + "/apisix/route/name", schemaPath: "#/properties/apisix/properties/route/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err137 = { instancePath: instancePath + "/apisix/route/name", schemaPath: "#/properties/apisix/properties/route/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err132];
+                      vErrors = [err137];
                     } else {
-                      vErrors.push(err132);
+                      vErrors.push(err137);
                     }
                     errors++;
                   }
@@ -10810,50 +10873,50 @@ var require_argo_rollout = __commonJS({
                       let data67 = data66[i13];
                       if (typeof data67 === "string") {
                         if (func2(data67) < 1) {
-                          const err133 = { instancePath: instancePath + "/apisix/route/rules/" + i13, schemaPath: "#/properties/apisix/properties/route/properties/rules/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                          const err138 = { instancePath: instancePath + "/apisix/route/rules/" + i13, schemaPath: "#/properties/apisix/properties/route/properties/rules/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                           if (vErrors === null) {
-                            vErrors = [err133];
+                            vErrors = [err138];
                           } else {
-                            vErrors.push(err133);
+                            vErrors.push(err138);
                           }
                           errors++;
                         }
                       } else {
-                        const err134 = { instancePath: instancePath + "/apisix/route/rules/" + i13, schemaPath: "#/properties/apisix/properties/route/properties/rules/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                        const err139 = { instancePath: instancePath + "/apisix/route/rules/" + i13, schemaPath: "#/properties/apisix/properties/route/properties/rules/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                         if (vErrors === null) {
-                          vErrors = [err134];
+                          vErrors = [err139];
                         } else {
-                          vErrors.push(err134);
+                          vErrors.push(err139);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err135 = { instancePath: instancePath + "/apisix/route/rules", schemaPath: "#/properties/apisix/properties/route/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err140 = { instancePath: instancePath + "/apisix/route/rules", schemaPath: "#/properties/apisix/properties/route/properties/rules/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                     if (vErrors === null) {
-                      vErrors = [err135];
+                      vErrors = [err140];
                     } else {
-                      vErrors.push(err135);
+                      vErrors.push(err140);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err136 = { instancePath: instancePath + "/apisix/route", schemaPath: "#/properties/apisix/properties/route/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err141 = { instancePath: instancePath + "/apisix/route", schemaPath: "#/properties/apisix/properties/route/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err136];
+                  vErrors = [err141];
                 } else {
-                  vErrors.push(err136);
+                  vErrors.push(err141);
                 }
                 errors++;
               }
             }
           } else {
-            const err137 = { instancePath: instancePath + "/apisix", schemaPath: "#/properties/apisix/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err142 = { instancePath: instancePath + "/apisix", schemaPath: "#/properties/apisix/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err137];
+              vErrors = [err142];
             } else {
-              vErrors.push(err137);
+              vErrors.push(err142);
             }
             errors++;
           }
@@ -10862,21 +10925,21 @@ var require_argo_rollout = __commonJS({
           let data68 = data.ambassador;
           if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
             if (data68.mappings === void 0) {
-              const err138 = { instancePath: instancePath + "/ambassador", schemaPath: "#/properties/ambassador/required", keyword: "required", params: { missingProperty: "mappings" }, message: "must have required property 'mappings'" };
+              const err143 = { instancePath: instancePath + "/ambassador", schemaPath: "#/properties/ambassador/required", keyword: "required", params: { missingProperty: "mappings" }, message: "must have required property 'mappings'" };
               if (vErrors === null) {
-                vErrors = [err138];
+                vErrors = [err143];
               } else {
-                vErrors.push(err138);
+                vErrors.push(err143);
               }
               errors++;
             }
             for (const key19 in data68) {
               if (!(key19 === "mappings")) {
-                const err139 = { instancePath: instancePath + "/ambassador", schemaPath: "#/properties/ambassador/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key19 }, message: "must NOT have additional properties" };
+                const err144 = { instancePath: instancePath + "/ambassador", schemaPath: "#/properties/ambassador/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key19 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err139];
+                  vErrors = [err144];
                 } else {
-                  vErrors.push(err139);
+                  vErrors.push(err144);
                 }
                 errors++;
               }
@@ -10885,11 +10948,11 @@ var require_argo_rollout = __commonJS({
               let data69 = data68.mappings;
               if (Array.isArray(data69)) {
                 if (data69.length < 1) {
-                  const err140 = { instancePath: instancePath + "/ambassador/mappings", schemaPath: "#/properties/ambassador/properties/mappings/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                  const err145 = { instancePath: instancePath + "/ambassador/mappings", schemaPath: "#/properties/ambassador/properties/mappings/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
                   if (vErrors === null) {
-                    vErrors = [err140];
+                    vErrors = [err145];
                   } else {
-                    vErrors.push(err140);
+                    vErrors.push(err145);
                   }
                   errors++;
                 }
@@ -10898,40 +10961,40 @@ var require_argo_rollout = __commonJS({
                   let data70 = data69[i14];
                   if (typeof data70 === "string") {
                     if (func2(data70) < 1) {
-                      const err141 = { instancePath: instancePath + "/ambassador/mappings/" + i14, schemaPath: "#/properties/ambassador/properties/mappings/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err146 = { instancePath: instancePath + "/ambassador/mappings/" + i14, schemaPath: "#/properties/ambassador/properties/mappings/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err141];
+                        vErrors = [err146];
                       } else {
-                        vErrors.push(err141);
+                        vErrors.push(err146);
                       }
                       errors++;
                     }
                   } else {
-                    const err142 = { instancePath: instancePath + "/ambassador/mappings/" + i14, schemaPath: "#/properties/ambassador/properties/mappings/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err147 = { instancePath: instancePath + "/ambassador/mappings/" + i14, schemaPath: "#/properties/ambassador/properties/mappings/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err142];
+                      vErrors = [err147];
                     } else {
-                      vErrors.push(err142);
+                      vErrors.push(err147);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err143 = { instancePath: instancePath + "/ambassador/mappings", schemaPath: "#/properties/ambassador/properties/mappings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err148 = { instancePath: instancePath + "/ambassador/mappings", schemaPath: "#/properties/ambassador/properties/mappings/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err143];
+                  vErrors = [err148];
                 } else {
-                  vErrors.push(err143);
+                  vErrors.push(err148);
                 }
                 errors++;
               }
             }
           } else {
-            const err144 = { instancePath: instancePath + "/ambassador", schemaPath: "#/properties/ambassador/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err149 = { instancePath: instancePath + "/ambassador", schemaPath: "#/properties/ambassador/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err144];
+              vErrors = [err149];
             } else {
-              vErrors.push(err144);
+              vErrors.push(err149);
             }
             errors++;
           }
@@ -10942,11 +11005,11 @@ var require_argo_rollout = __commonJS({
             if (data71.virtualService !== void 0) {
               let data72 = data71.virtualService;
               if (!(data72 && typeof data72 == "object" && !Array.isArray(data72))) {
-                const err145 = { instancePath: instancePath + "/appMesh/virtualService", schemaPath: "#/properties/appMesh/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err150 = { instancePath: instancePath + "/appMesh/virtualService", schemaPath: "#/properties/appMesh/properties/virtualService/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err145];
+                  vErrors = [err150];
                 } else {
-                  vErrors.push(err145);
+                  vErrors.push(err150);
                 }
                 errors++;
               }
@@ -10954,21 +11017,21 @@ var require_argo_rollout = __commonJS({
             if (data71.virtualNodeGroup !== void 0) {
               let data73 = data71.virtualNodeGroup;
               if (!(data73 && typeof data73 == "object" && !Array.isArray(data73))) {
-                const err146 = { instancePath: instancePath + "/appMesh/virtualNodeGroup", schemaPath: "#/properties/appMesh/properties/virtualNodeGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err151 = { instancePath: instancePath + "/appMesh/virtualNodeGroup", schemaPath: "#/properties/appMesh/properties/virtualNodeGroup/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err146];
+                  vErrors = [err151];
                 } else {
-                  vErrors.push(err146);
+                  vErrors.push(err151);
                 }
                 errors++;
               }
             }
           } else {
-            const err147 = { instancePath: instancePath + "/appMesh", schemaPath: "#/properties/appMesh/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err152 = { instancePath: instancePath + "/appMesh", schemaPath: "#/properties/appMesh/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err147];
+              vErrors = [err152];
             } else {
-              vErrors.push(err147);
+              vErrors.push(err152);
             }
             errors++;
           }
@@ -10976,21 +11039,21 @@ var require_argo_rollout = __commonJS({
         if (data.plugins !== void 0) {
           let data74 = data.plugins;
           if (!(data74 && typeof data74 == "object" && !Array.isArray(data74))) {
-            const err148 = { instancePath: instancePath + "/plugins", schemaPath: "#/properties/plugins/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err153 = { instancePath: instancePath + "/plugins", schemaPath: "#/properties/plugins/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err148];
+              vErrors = [err153];
             } else {
-              vErrors.push(err148);
+              vErrors.push(err153);
             }
             errors++;
           }
         }
       } else {
-        const err149 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err154 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err149];
+          vErrors = [err154];
         } else {
-          vErrors.push(err149);
+          vErrors.push(err154);
         }
         errors++;
       }
@@ -11238,12 +11301,21 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
           if (typeof data10 == "number") {
-            if (data10 < 0 || isNaN(data10)) {
-              const err12 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data10 > 2147483647 || isNaN(data10)) {
+              const err12 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
                 vErrors.push(err12);
+              }
+              errors++;
+            }
+            if (data10 < 0 || isNaN(data10)) {
+              const err13 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err13];
+              } else {
+                vErrors.push(err13);
               }
               errors++;
             }
@@ -11252,40 +11324,26 @@ var require_argo_rollout = __commonJS({
         if (data.scaleDownDelayRevisionLimit !== void 0) {
           let data11 = data.scaleDownDelayRevisionLimit;
           if (!(typeof data11 == "number" && (!(data11 % 1) && !isNaN(data11)))) {
-            const err13 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err14 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err13];
+              vErrors = [err14];
             } else {
-              vErrors.push(err13);
+              vErrors.push(err14);
             }
             errors++;
           }
           if (typeof data11 == "number") {
-            if (data11 < 0 || isNaN(data11)) {
-              const err14 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data11 > 2147483647 || isNaN(data11)) {
+              const err15 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
-                vErrors = [err14];
+                vErrors = [err15];
               } else {
-                vErrors.push(err14);
+                vErrors.push(err15);
               }
               errors++;
             }
-          }
-        }
-        if (data.abortScaleDownDelaySeconds !== void 0) {
-          let data12 = data.abortScaleDownDelaySeconds;
-          if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
-            const err15 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err15];
-            } else {
-              vErrors.push(err15);
-            }
-            errors++;
-          }
-          if (typeof data12 == "number") {
-            if (data12 < 0 || isNaN(data12)) {
-              const err16 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data11 < 0 || isNaN(data11)) {
+              const err16 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err16];
               } else {
@@ -11295,10 +11353,10 @@ var require_argo_rollout = __commonJS({
             }
           }
         }
-        if (data.minPodsPerReplicaSet !== void 0) {
-          let data13 = data.minPodsPerReplicaSet;
-          if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)))) {
-            const err17 = { instancePath: instancePath + "/minPodsPerReplicaSet", schemaPath: "#/properties/minPodsPerReplicaSet/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (data.abortScaleDownDelaySeconds !== void 0) {
+          let data12 = data.abortScaleDownDelaySeconds;
+          if (!(typeof data12 == "number" && (!(data12 % 1) && !isNaN(data12)))) {
+            const err17 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err17];
             } else {
@@ -11306,13 +11364,54 @@ var require_argo_rollout = __commonJS({
             }
             errors++;
           }
-          if (typeof data13 == "number") {
-            if (data13 < 0 || isNaN(data13)) {
-              const err18 = { instancePath: instancePath + "/minPodsPerReplicaSet", schemaPath: "#/properties/minPodsPerReplicaSet/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (typeof data12 == "number") {
+            if (data12 > 2147483647 || isNaN(data12)) {
+              const err18 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err18];
               } else {
                 vErrors.push(err18);
+              }
+              errors++;
+            }
+            if (data12 < 0 || isNaN(data12)) {
+              const err19 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err19];
+              } else {
+                vErrors.push(err19);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.minPodsPerReplicaSet !== void 0) {
+          let data13 = data.minPodsPerReplicaSet;
+          if (!(typeof data13 == "number" && (!(data13 % 1) && !isNaN(data13)))) {
+            const err20 = { instancePath: instancePath + "/minPodsPerReplicaSet", schemaPath: "#/properties/minPodsPerReplicaSet/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err20];
+            } else {
+              vErrors.push(err20);
+            }
+            errors++;
+          }
+          if (typeof data13 == "number") {
+            if (data13 > 2147483647 || isNaN(data13)) {
+              const err21 = { instancePath: instancePath + "/minPodsPerReplicaSet", schemaPath: "#/properties/minPodsPerReplicaSet/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
+              }
+              errors++;
+            }
+            if (data13 < 0 || isNaN(data13)) {
+              const err22 = { instancePath: instancePath + "/minPodsPerReplicaSet", schemaPath: "#/properties/minPodsPerReplicaSet/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err22];
+              } else {
+                vErrors.push(err22);
               }
               errors++;
             }
@@ -11321,11 +11420,11 @@ var require_argo_rollout = __commonJS({
         if (data.antiAffinity !== void 0) {
           let data14 = data.antiAffinity;
           if (!(data14 && typeof data14 == "object" && !Array.isArray(data14))) {
-            const err19 = { instancePath: instancePath + "/antiAffinity", schemaPath: "#/properties/antiAffinity/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err23 = { instancePath: instancePath + "/antiAffinity", schemaPath: "#/properties/antiAffinity/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err23];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err23);
             }
             errors++;
           }
@@ -11333,11 +11432,11 @@ var require_argo_rollout = __commonJS({
         if (data.analysis !== void 0) {
           let data15 = data.analysis;
           if (!(data15 && typeof data15 == "object" && !Array.isArray(data15))) {
-            const err20 = { instancePath: instancePath + "/analysis", schemaPath: "#/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err24 = { instancePath: instancePath + "/analysis", schemaPath: "#/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err24];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err24);
             }
             errors++;
           }
@@ -11346,70 +11445,26 @@ var require_argo_rollout = __commonJS({
           let data16 = data.pingPong;
           if (data16 && typeof data16 == "object" && !Array.isArray(data16)) {
             if (data16.pingService === void 0) {
-              const err21 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/required", keyword: "required", params: { missingProperty: "pingService" }, message: "must have required property 'pingService'" };
+              const err25 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/required", keyword: "required", params: { missingProperty: "pingService" }, message: "must have required property 'pingService'" };
               if (vErrors === null) {
-                vErrors = [err21];
+                vErrors = [err25];
               } else {
-                vErrors.push(err21);
+                vErrors.push(err25);
               }
               errors++;
             }
             if (data16.pongService === void 0) {
-              const err22 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/required", keyword: "required", params: { missingProperty: "pongService" }, message: "must have required property 'pongService'" };
+              const err26 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/required", keyword: "required", params: { missingProperty: "pongService" }, message: "must have required property 'pongService'" };
               if (vErrors === null) {
-                vErrors = [err22];
+                vErrors = [err26];
               } else {
-                vErrors.push(err22);
+                vErrors.push(err26);
               }
               errors++;
             }
             for (const key1 in data16) {
               if (!(key1 === "pingService" || key1 === "pongService")) {
-                const err23 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err23];
-                } else {
-                  vErrors.push(err23);
-                }
-                errors++;
-              }
-            }
-            if (data16.pingService !== void 0) {
-              let data17 = data16.pingService;
-              if (typeof data17 === "string") {
-                if (func2(data17) < 1) {
-                  const err24 = { instancePath: instancePath + "/pingPong/pingService", schemaPath: "#/properties/pingPong/properties/pingService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err24];
-                  } else {
-                    vErrors.push(err24);
-                  }
-                  errors++;
-                }
-              } else {
-                const err25 = { instancePath: instancePath + "/pingPong/pingService", schemaPath: "#/properties/pingPong/properties/pingService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            if (data16.pongService !== void 0) {
-              let data18 = data16.pongService;
-              if (typeof data18 === "string") {
-                if (func2(data18) < 1) {
-                  const err26 = { instancePath: instancePath + "/pingPong/pongService", schemaPath: "#/properties/pingPong/properties/pongService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err26];
-                  } else {
-                    vErrors.push(err26);
-                  }
-                  errors++;
-                }
-              } else {
-                const err27 = { instancePath: instancePath + "/pingPong/pongService", schemaPath: "#/properties/pingPong/properties/pongService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err27 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key1 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err27];
                 } else {
@@ -11418,12 +11473,56 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
             }
+            if (data16.pingService !== void 0) {
+              let data17 = data16.pingService;
+              if (typeof data17 === "string") {
+                if (func2(data17) < 1) {
+                  const err28 = { instancePath: instancePath + "/pingPong/pingService", schemaPath: "#/properties/pingPong/properties/pingService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err28];
+                  } else {
+                    vErrors.push(err28);
+                  }
+                  errors++;
+                }
+              } else {
+                const err29 = { instancePath: instancePath + "/pingPong/pingService", schemaPath: "#/properties/pingPong/properties/pingService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err29];
+                } else {
+                  vErrors.push(err29);
+                }
+                errors++;
+              }
+            }
+            if (data16.pongService !== void 0) {
+              let data18 = data16.pongService;
+              if (typeof data18 === "string") {
+                if (func2(data18) < 1) {
+                  const err30 = { instancePath: instancePath + "/pingPong/pongService", schemaPath: "#/properties/pingPong/properties/pongService/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
+              } else {
+                const err31 = { instancePath: instancePath + "/pingPong/pongService", schemaPath: "#/properties/pingPong/properties/pongService/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err31];
+                } else {
+                  vErrors.push(err31);
+                }
+                errors++;
+              }
+            }
           } else {
-            const err28 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err32 = { instancePath: instancePath + "/pingPong", schemaPath: "#/properties/pingPong/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err28];
+              vErrors = [err32];
             } else {
-              vErrors.push(err28);
+              vErrors.push(err32);
             }
             errors++;
           }
@@ -11431,28 +11530,28 @@ var require_argo_rollout = __commonJS({
         if (data.replicaProgressThreshold !== void 0) {
           let data19 = data.replicaProgressThreshold;
           if (!(data19 && typeof data19 == "object" && !Array.isArray(data19))) {
-            const err29 = { instancePath: instancePath + "/replicaProgressThreshold", schemaPath: "#/properties/replicaProgressThreshold/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err33 = { instancePath: instancePath + "/replicaProgressThreshold", schemaPath: "#/properties/replicaProgressThreshold/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err29];
+              vErrors = [err33];
             } else {
-              vErrors.push(err29);
+              vErrors.push(err33);
             }
             errors++;
           }
         }
       } else {
-        const err30 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err34 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err30];
+          vErrors = [err34];
         } else {
-          vErrors.push(err30);
+          vErrors.push(err34);
         }
         errors++;
       }
       validate48.errors = vErrors;
       return errors === 0;
     }
-    var schema77 = { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0 }, "previewReplicaCount": { "type": "integer", "minimum": 0 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } };
+    var schema77 = { "type": "object", "required": ["activeService"], "additionalProperties": false, "properties": { "activeService": { "type": "string", "minLength": 1 }, "previewService": { "type": "string", "minLength": 1 }, "autoPromotionEnabled": { "type": "boolean" }, "autoPromotionSeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "previewReplicaCount": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "scaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "scaleDownDelayRevisionLimit": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "abortScaleDownDelaySeconds": { "type": "integer", "minimum": 0, "maximum": 2147483647 }, "maxUnavailable": { "$ref": "#/definitions/intOrString" }, "activeMetadata": { "$ref": "#/definitions/podMetadata" }, "previewMetadata": { "$ref": "#/definitions/podMetadata" }, "antiAffinity": { "type": "object" }, "prePromotionAnalysis": { "type": "object" }, "postPromotionAnalysis": { "type": "object" } } };
     function validate57(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       let vErrors = null;
       let errors = 0;
@@ -11544,12 +11643,21 @@ var require_argo_rollout = __commonJS({
             errors++;
           }
           if (typeof data3 == "number") {
-            if (data3 < 0 || isNaN(data3)) {
-              const err8 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data3 > 2147483647 || isNaN(data3)) {
+              const err8 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err8];
               } else {
                 vErrors.push(err8);
+              }
+              errors++;
+            }
+            if (data3 < 0 || isNaN(data3)) {
+              const err9 = { instancePath: instancePath + "/autoPromotionSeconds", schemaPath: "#/properties/autoPromotionSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err9];
+              } else {
+                vErrors.push(err9);
               }
               errors++;
             }
@@ -11558,40 +11666,26 @@ var require_argo_rollout = __commonJS({
         if (data.previewReplicaCount !== void 0) {
           let data4 = data.previewReplicaCount;
           if (!(typeof data4 == "number" && (!(data4 % 1) && !isNaN(data4)))) {
-            const err9 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err10 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err9];
+              vErrors = [err10];
             } else {
-              vErrors.push(err9);
+              vErrors.push(err10);
             }
             errors++;
           }
           if (typeof data4 == "number") {
-            if (data4 < 0 || isNaN(data4)) {
-              const err10 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data4 > 2147483647 || isNaN(data4)) {
+              const err11 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
-                vErrors = [err10];
+                vErrors = [err11];
               } else {
-                vErrors.push(err10);
+                vErrors.push(err11);
               }
               errors++;
             }
-          }
-        }
-        if (data.scaleDownDelaySeconds !== void 0) {
-          let data5 = data.scaleDownDelaySeconds;
-          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
-            const err11 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-            if (vErrors === null) {
-              vErrors = [err11];
-            } else {
-              vErrors.push(err11);
-            }
-            errors++;
-          }
-          if (typeof data5 == "number") {
-            if (data5 < 0 || isNaN(data5)) {
-              const err12 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data4 < 0 || isNaN(data4)) {
+              const err12 = { instancePath: instancePath + "/previewReplicaCount", schemaPath: "#/properties/previewReplicaCount/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
                 vErrors = [err12];
               } else {
@@ -11601,10 +11695,10 @@ var require_argo_rollout = __commonJS({
             }
           }
         }
-        if (data.scaleDownDelayRevisionLimit !== void 0) {
-          let data6 = data.scaleDownDelayRevisionLimit;
-          if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
-            const err13 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+        if (data.scaleDownDelaySeconds !== void 0) {
+          let data5 = data.scaleDownDelaySeconds;
+          if (!(typeof data5 == "number" && (!(data5 % 1) && !isNaN(data5)))) {
+            const err13 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
               vErrors = [err13];
             } else {
@@ -11612,13 +11706,54 @@ var require_argo_rollout = __commonJS({
             }
             errors++;
           }
-          if (typeof data6 == "number") {
-            if (data6 < 0 || isNaN(data6)) {
-              const err14 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+          if (typeof data5 == "number") {
+            if (data5 > 2147483647 || isNaN(data5)) {
+              const err14 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
                 vErrors = [err14];
               } else {
                 vErrors.push(err14);
+              }
+              errors++;
+            }
+            if (data5 < 0 || isNaN(data5)) {
+              const err15 = { instancePath: instancePath + "/scaleDownDelaySeconds", schemaPath: "#/properties/scaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err15];
+              } else {
+                vErrors.push(err15);
+              }
+              errors++;
+            }
+          }
+        }
+        if (data.scaleDownDelayRevisionLimit !== void 0) {
+          let data6 = data.scaleDownDelayRevisionLimit;
+          if (!(typeof data6 == "number" && (!(data6 % 1) && !isNaN(data6)))) {
+            const err16 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (vErrors === null) {
+              vErrors = [err16];
+            } else {
+              vErrors.push(err16);
+            }
+            errors++;
+          }
+          if (typeof data6 == "number") {
+            if (data6 > 2147483647 || isNaN(data6)) {
+              const err17 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+              if (vErrors === null) {
+                vErrors = [err17];
+              } else {
+                vErrors.push(err17);
+              }
+              errors++;
+            }
+            if (data6 < 0 || isNaN(data6)) {
+              const err18 = { instancePath: instancePath + "/scaleDownDelayRevisionLimit", schemaPath: "#/properties/scaleDownDelayRevisionLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err18];
+              } else {
+                vErrors.push(err18);
               }
               errors++;
             }
@@ -11627,21 +11762,30 @@ var require_argo_rollout = __commonJS({
         if (data.abortScaleDownDelaySeconds !== void 0) {
           let data7 = data.abortScaleDownDelaySeconds;
           if (!(typeof data7 == "number" && (!(data7 % 1) && !isNaN(data7)))) {
-            const err15 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            const err19 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
             if (vErrors === null) {
-              vErrors = [err15];
+              vErrors = [err19];
             } else {
-              vErrors.push(err15);
+              vErrors.push(err19);
             }
             errors++;
           }
           if (typeof data7 == "number") {
-            if (data7 < 0 || isNaN(data7)) {
-              const err16 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+            if (data7 > 2147483647 || isNaN(data7)) {
+              const err20 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
               if (vErrors === null) {
-                vErrors = [err16];
+                vErrors = [err20];
               } else {
-                vErrors.push(err16);
+                vErrors.push(err20);
+              }
+              errors++;
+            }
+            if (data7 < 0 || isNaN(data7)) {
+              const err21 = { instancePath: instancePath + "/abortScaleDownDelaySeconds", schemaPath: "#/properties/abortScaleDownDelaySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (vErrors === null) {
+                vErrors = [err21];
+              } else {
+                vErrors.push(err21);
               }
               errors++;
             }
@@ -11650,21 +11794,21 @@ var require_argo_rollout = __commonJS({
         if (data.maxUnavailable !== void 0) {
           let data8 = data.maxUnavailable;
           if (!(typeof data8 == "number" && (!(data8 % 1) && !isNaN(data8))) && typeof data8 !== "string") {
-            const err17 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
+            const err22 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/type", keyword: "type", params: { type: schema75.type }, message: "must be integer,string" };
             if (vErrors === null) {
-              vErrors = [err17];
+              vErrors = [err22];
             } else {
-              vErrors.push(err17);
+              vErrors.push(err22);
             }
             errors++;
           }
           if (typeof data8 == "number") {
             if (data8 < 0 || isNaN(data8)) {
-              const err18 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              const err23 = { instancePath: instancePath + "/maxUnavailable", schemaPath: "#/definitions/intOrString/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
               if (vErrors === null) {
-                vErrors = [err18];
+                vErrors = [err23];
               } else {
-                vErrors.push(err18);
+                vErrors.push(err23);
               }
               errors++;
             }
@@ -11685,11 +11829,11 @@ var require_argo_rollout = __commonJS({
         if (data.antiAffinity !== void 0) {
           let data11 = data.antiAffinity;
           if (!(data11 && typeof data11 == "object" && !Array.isArray(data11))) {
-            const err19 = { instancePath: instancePath + "/antiAffinity", schemaPath: "#/properties/antiAffinity/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err24 = { instancePath: instancePath + "/antiAffinity", schemaPath: "#/properties/antiAffinity/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err19];
+              vErrors = [err24];
             } else {
-              vErrors.push(err19);
+              vErrors.push(err24);
             }
             errors++;
           }
@@ -11697,11 +11841,11 @@ var require_argo_rollout = __commonJS({
         if (data.prePromotionAnalysis !== void 0) {
           let data12 = data.prePromotionAnalysis;
           if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
-            const err20 = { instancePath: instancePath + "/prePromotionAnalysis", schemaPath: "#/properties/prePromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err25 = { instancePath: instancePath + "/prePromotionAnalysis", schemaPath: "#/properties/prePromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err20];
+              vErrors = [err25];
             } else {
-              vErrors.push(err20);
+              vErrors.push(err25);
             }
             errors++;
           }
@@ -11709,21 +11853,21 @@ var require_argo_rollout = __commonJS({
         if (data.postPromotionAnalysis !== void 0) {
           let data13 = data.postPromotionAnalysis;
           if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
-            const err21 = { instancePath: instancePath + "/postPromotionAnalysis", schemaPath: "#/properties/postPromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err26 = { instancePath: instancePath + "/postPromotionAnalysis", schemaPath: "#/properties/postPromotionAnalysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err21];
+              vErrors = [err26];
             } else {
-              vErrors.push(err21);
+              vErrors.push(err26);
             }
             errors++;
           }
         }
       } else {
-        const err22 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err27 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err22];
+          vErrors = [err27];
         } else {
-          vErrors.push(err22);
+          vErrors.push(err27);
         }
         errors++;
       }
@@ -12021,12 +12165,21 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
               if (typeof data11 == "number") {
-                if (data11 < 0 || isNaN(data11)) {
-                  const err24 = { instancePath: instancePath + "/spec/replicas", schemaPath: "#/properties/spec/properties/replicas/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                if (data11 > 2147483647 || isNaN(data11)) {
+                  const err24 = { instancePath: instancePath + "/spec/replicas", schemaPath: "#/properties/spec/properties/replicas/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
                   if (vErrors === null) {
                     vErrors = [err24];
                   } else {
                     vErrors.push(err24);
+                  }
+                  errors++;
+                }
+                if (data11 < 0 || isNaN(data11)) {
+                  const err25 = { instancePath: instancePath + "/spec/replicas", schemaPath: "#/properties/spec/properties/replicas/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err25];
+                  } else {
+                    vErrors.push(err25);
                   }
                   errors++;
                 }
@@ -12035,19 +12188,7 @@ var require_argo_rollout = __commonJS({
             if (data9.selector !== void 0) {
               let data12 = data9.selector;
               if (!(data12 && typeof data12 == "object" && !Array.isArray(data12))) {
-                const err25 = { instancePath: instancePath + "/spec/selector", schemaPath: "#/properties/spec/properties/selector/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err25];
-                } else {
-                  vErrors.push(err25);
-                }
-                errors++;
-              }
-            }
-            if (data9.template !== void 0) {
-              let data13 = data9.template;
-              if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
-                const err26 = { instancePath: instancePath + "/spec/template", schemaPath: "#/properties/spec/properties/template/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err26 = { instancePath: instancePath + "/spec/selector", schemaPath: "#/properties/spec/properties/selector/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err26];
                 } else {
@@ -12056,20 +12197,23 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
             }
+            if (data9.template !== void 0) {
+              let data13 = data9.template;
+              if (!(data13 && typeof data13 == "object" && !Array.isArray(data13))) {
+                const err27 = { instancePath: instancePath + "/spec/template", schemaPath: "#/properties/spec/properties/template/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err27];
+                } else {
+                  vErrors.push(err27);
+                }
+                errors++;
+              }
+            }
             if (data9.workloadRef !== void 0) {
               let data14 = data9.workloadRef;
               if (data14 && typeof data14 == "object" && !Array.isArray(data14)) {
                 if (data14.apiVersion === void 0) {
-                  const err27 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/required", keyword: "required", params: { missingProperty: "apiVersion" }, message: "must have required property 'apiVersion'" };
-                  if (vErrors === null) {
-                    vErrors = [err27];
-                  } else {
-                    vErrors.push(err27);
-                  }
-                  errors++;
-                }
-                if (data14.kind === void 0) {
-                  const err28 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
+                  const err28 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/required", keyword: "required", params: { missingProperty: "apiVersion" }, message: "must have required property 'apiVersion'" };
                   if (vErrors === null) {
                     vErrors = [err28];
                   } else {
@@ -12077,8 +12221,8 @@ var require_argo_rollout = __commonJS({
                   }
                   errors++;
                 }
-                if (data14.name === void 0) {
-                  const err29 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                if (data14.kind === void 0) {
+                  const err29 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/required", keyword: "required", params: { missingProperty: "kind" }, message: "must have required property 'kind'" };
                   if (vErrors === null) {
                     vErrors = [err29];
                   } else {
@@ -12086,13 +12230,22 @@ var require_argo_rollout = __commonJS({
                   }
                   errors++;
                 }
+                if (data14.name === void 0) {
+                  const err30 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err30];
+                  } else {
+                    vErrors.push(err30);
+                  }
+                  errors++;
+                }
                 for (const key4 in data14) {
                   if (!(key4 === "apiVersion" || key4 === "kind" || key4 === "name" || key4 === "scaleDown")) {
-                    const err30 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
+                    const err31 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key4 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err30];
+                      vErrors = [err31];
                     } else {
-                      vErrors.push(err30);
+                      vErrors.push(err31);
                     }
                     errors++;
                   }
@@ -12101,20 +12254,20 @@ var require_argo_rollout = __commonJS({
                   let data15 = data14.apiVersion;
                   if (typeof data15 === "string") {
                     if (func2(data15) < 1) {
-                      const err31 = { instancePath: instancePath + "/spec/workloadRef/apiVersion", schemaPath: "#/properties/spec/properties/workloadRef/properties/apiVersion/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err32 = { instancePath: instancePath + "/spec/workloadRef/apiVersion", schemaPath: "#/properties/spec/properties/workloadRef/properties/apiVersion/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err31];
+                        vErrors = [err32];
                       } else {
-                        vErrors.push(err31);
+                        vErrors.push(err32);
                       }
                       errors++;
                     }
                   } else {
-                    const err32 = { instancePath: instancePath + "/spec/workloadRef/apiVersion", schemaPath: "#/properties/spec/properties/workloadRef/properties/apiVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err33 = { instancePath: instancePath + "/spec/workloadRef/apiVersion", schemaPath: "#/properties/spec/properties/workloadRef/properties/apiVersion/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err32];
+                      vErrors = [err33];
                     } else {
-                      vErrors.push(err32);
+                      vErrors.push(err33);
                     }
                     errors++;
                   }
@@ -12123,20 +12276,20 @@ var require_argo_rollout = __commonJS({
                   let data16 = data14.kind;
                   if (typeof data16 === "string") {
                     if (func2(data16) < 1) {
-                      const err33 = { instancePath: instancePath + "/spec/workloadRef/kind", schemaPath: "#/properties/spec/properties/workloadRef/properties/kind/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err34 = { instancePath: instancePath + "/spec/workloadRef/kind", schemaPath: "#/properties/spec/properties/workloadRef/properties/kind/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err33];
+                        vErrors = [err34];
                       } else {
-                        vErrors.push(err33);
+                        vErrors.push(err34);
                       }
                       errors++;
                     }
                   } else {
-                    const err34 = { instancePath: instancePath + "/spec/workloadRef/kind", schemaPath: "#/properties/spec/properties/workloadRef/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err35 = { instancePath: instancePath + "/spec/workloadRef/kind", schemaPath: "#/properties/spec/properties/workloadRef/properties/kind/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err34];
+                      vErrors = [err35];
                     } else {
-                      vErrors.push(err34);
+                      vErrors.push(err35);
                     }
                     errors++;
                   }
@@ -12145,28 +12298,16 @@ var require_argo_rollout = __commonJS({
                   let data17 = data14.name;
                   if (typeof data17 === "string") {
                     if (func2(data17) < 1) {
-                      const err35 = { instancePath: instancePath + "/spec/workloadRef/name", schemaPath: "#/properties/spec/properties/workloadRef/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      const err36 = { instancePath: instancePath + "/spec/workloadRef/name", schemaPath: "#/properties/spec/properties/workloadRef/properties/name/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err35];
+                        vErrors = [err36];
                       } else {
-                        vErrors.push(err35);
+                        vErrors.push(err36);
                       }
                       errors++;
                     }
                   } else {
-                    const err36 = { instancePath: instancePath + "/spec/workloadRef/name", schemaPath: "#/properties/spec/properties/workloadRef/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err36];
-                    } else {
-                      vErrors.push(err36);
-                    }
-                    errors++;
-                  }
-                }
-                if (data14.scaleDown !== void 0) {
-                  let data18 = data14.scaleDown;
-                  if (!(data18 === "never" || data18 === "onsuccess" || data18 === "progressively")) {
-                    const err37 = { instancePath: instancePath + "/spec/workloadRef/scaleDown", schemaPath: "#/properties/spec/properties/workloadRef/properties/scaleDown/enum", keyword: "enum", params: { allowedValues: schema60.properties.spec.properties.workloadRef.properties.scaleDown.enum }, message: "must be equal to one of the allowed values" };
+                    const err37 = { instancePath: instancePath + "/spec/workloadRef/name", schemaPath: "#/properties/spec/properties/workloadRef/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err37];
                     } else {
@@ -12175,20 +12316,20 @@ var require_argo_rollout = __commonJS({
                     errors++;
                   }
                 }
-              } else {
-                const err38 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err38];
-                } else {
-                  vErrors.push(err38);
+                if (data14.scaleDown !== void 0) {
+                  let data18 = data14.scaleDown;
+                  if (!(data18 === "never" || data18 === "onsuccess" || data18 === "progressively")) {
+                    const err38 = { instancePath: instancePath + "/spec/workloadRef/scaleDown", schemaPath: "#/properties/spec/properties/workloadRef/properties/scaleDown/enum", keyword: "enum", params: { allowedValues: schema60.properties.spec.properties.workloadRef.properties.scaleDown.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err38];
+                    } else {
+                      vErrors.push(err38);
+                    }
+                    errors++;
+                  }
                 }
-                errors++;
-              }
-            }
-            if (data9.minReadySeconds !== void 0) {
-              let data19 = data9.minReadySeconds;
-              if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)))) {
-                const err39 = { instancePath: instancePath + "/spec/minReadySeconds", schemaPath: "#/properties/spec/properties/minReadySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+              } else {
+                const err39 = { instancePath: instancePath + "/spec/workloadRef", schemaPath: "#/properties/spec/properties/workloadRef/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err39];
                 } else {
@@ -12196,32 +12337,30 @@ var require_argo_rollout = __commonJS({
                 }
                 errors++;
               }
-              if (typeof data19 == "number") {
-                if (data19 < 0 || isNaN(data19)) {
-                  const err40 = { instancePath: instancePath + "/spec/minReadySeconds", schemaPath: "#/properties/spec/properties/minReadySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
-                  if (vErrors === null) {
-                    vErrors = [err40];
-                  } else {
-                    vErrors.push(err40);
-                  }
-                  errors++;
-                }
-              }
             }
-            if (data9.revisionHistoryLimit !== void 0) {
-              let data20 = data9.revisionHistoryLimit;
-              if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)))) {
-                const err41 = { instancePath: instancePath + "/spec/revisionHistoryLimit", schemaPath: "#/properties/spec/properties/revisionHistoryLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            if (data9.minReadySeconds !== void 0) {
+              let data19 = data9.minReadySeconds;
+              if (!(typeof data19 == "number" && (!(data19 % 1) && !isNaN(data19)))) {
+                const err40 = { instancePath: instancePath + "/spec/minReadySeconds", schemaPath: "#/properties/spec/properties/minReadySeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                 if (vErrors === null) {
-                  vErrors = [err41];
+                  vErrors = [err40];
                 } else {
-                  vErrors.push(err41);
+                  vErrors.push(err40);
                 }
                 errors++;
               }
-              if (typeof data20 == "number") {
-                if (data20 < 0 || isNaN(data20)) {
-                  const err42 = { instancePath: instancePath + "/spec/revisionHistoryLimit", schemaPath: "#/properties/spec/properties/revisionHistoryLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+              if (typeof data19 == "number") {
+                if (data19 > 2147483647 || isNaN(data19)) {
+                  const err41 = { instancePath: instancePath + "/spec/minReadySeconds", schemaPath: "#/properties/spec/properties/minReadySeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+                  if (vErrors === null) {
+                    vErrors = [err41];
+                  } else {
+                    vErrors.push(err41);
+                  }
+                  errors++;
+                }
+                if (data19 < 0 || isNaN(data19)) {
+                  const err42 = { instancePath: instancePath + "/spec/minReadySeconds", schemaPath: "#/properties/spec/properties/minReadySeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
                     vErrors = [err42];
                   } else {
@@ -12231,9 +12370,10 @@ var require_argo_rollout = __commonJS({
                 }
               }
             }
-            if (data9.paused !== void 0) {
-              if (typeof data9.paused !== "boolean") {
-                const err43 = { instancePath: instancePath + "/spec/paused", schemaPath: "#/properties/spec/properties/paused/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (data9.revisionHistoryLimit !== void 0) {
+              let data20 = data9.revisionHistoryLimit;
+              if (!(typeof data20 == "number" && (!(data20 % 1) && !isNaN(data20)))) {
+                const err43 = { instancePath: instancePath + "/spec/revisionHistoryLimit", schemaPath: "#/properties/spec/properties/revisionHistoryLimit/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                 if (vErrors === null) {
                   vErrors = [err43];
                 } else {
@@ -12241,21 +12381,18 @@ var require_argo_rollout = __commonJS({
                 }
                 errors++;
               }
-            }
-            if (data9.progressDeadlineSeconds !== void 0) {
-              let data22 = data9.progressDeadlineSeconds;
-              if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)))) {
-                const err44 = { instancePath: instancePath + "/spec/progressDeadlineSeconds", schemaPath: "#/properties/spec/properties/progressDeadlineSeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err44];
-                } else {
-                  vErrors.push(err44);
+              if (typeof data20 == "number") {
+                if (data20 > 2147483647 || isNaN(data20)) {
+                  const err44 = { instancePath: instancePath + "/spec/revisionHistoryLimit", schemaPath: "#/properties/spec/properties/revisionHistoryLimit/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+                  if (vErrors === null) {
+                    vErrors = [err44];
+                  } else {
+                    vErrors.push(err44);
+                  }
+                  errors++;
                 }
-                errors++;
-              }
-              if (typeof data22 == "number") {
-                if (data22 < 0 || isNaN(data22)) {
-                  const err45 = { instancePath: instancePath + "/spec/progressDeadlineSeconds", schemaPath: "#/properties/spec/properties/progressDeadlineSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                if (data20 < 0 || isNaN(data20)) {
+                  const err45 = { instancePath: instancePath + "/spec/revisionHistoryLimit", schemaPath: "#/properties/spec/properties/revisionHistoryLimit/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
                   if (vErrors === null) {
                     vErrors = [err45];
                   } else {
@@ -12265,9 +12402,9 @@ var require_argo_rollout = __commonJS({
                 }
               }
             }
-            if (data9.progressDeadlineAbort !== void 0) {
-              if (typeof data9.progressDeadlineAbort !== "boolean") {
-                const err46 = { instancePath: instancePath + "/spec/progressDeadlineAbort", schemaPath: "#/properties/spec/properties/progressDeadlineAbort/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+            if (data9.paused !== void 0) {
+              if (typeof data9.paused !== "boolean") {
+                const err46 = { instancePath: instancePath + "/spec/paused", schemaPath: "#/properties/spec/properties/paused/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                 if (vErrors === null) {
                   vErrors = [err46];
                 } else {
@@ -12276,9 +12413,10 @@ var require_argo_rollout = __commonJS({
                 errors++;
               }
             }
-            if (data9.restartAt !== void 0) {
-              if (typeof data9.restartAt !== "string") {
-                const err47 = { instancePath: instancePath + "/spec/restartAt", schemaPath: "#/properties/spec/properties/restartAt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (data9.progressDeadlineSeconds !== void 0) {
+              let data22 = data9.progressDeadlineSeconds;
+              if (!(typeof data22 == "number" && (!(data22 % 1) && !isNaN(data22)))) {
+                const err47 = { instancePath: instancePath + "/spec/progressDeadlineSeconds", schemaPath: "#/properties/spec/properties/progressDeadlineSeconds/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                 if (vErrors === null) {
                   vErrors = [err47];
                 } else {
@@ -12286,15 +12424,57 @@ var require_argo_rollout = __commonJS({
                 }
                 errors++;
               }
+              if (typeof data22 == "number") {
+                if (data22 > 2147483647 || isNaN(data22)) {
+                  const err48 = { instancePath: instancePath + "/spec/progressDeadlineSeconds", schemaPath: "#/properties/spec/properties/progressDeadlineSeconds/maximum", keyword: "maximum", params: { comparison: "<=", limit: 2147483647 }, message: "must be <= 2147483647" };
+                  if (vErrors === null) {
+                    vErrors = [err48];
+                  } else {
+                    vErrors.push(err48);
+                  }
+                  errors++;
+                }
+                if (data22 < 0 || isNaN(data22)) {
+                  const err49 = { instancePath: instancePath + "/spec/progressDeadlineSeconds", schemaPath: "#/properties/spec/properties/progressDeadlineSeconds/minimum", keyword: "minimum", params: { comparison: ">=", limit: 0 }, message: "must be >= 0" };
+                  if (vErrors === null) {
+                    vErrors = [err49];
+                  } else {
+                    vErrors.push(err49);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data9.progressDeadlineAbort !== void 0) {
+              if (typeof data9.progressDeadlineAbort !== "boolean") {
+                const err50 = { instancePath: instancePath + "/spec/progressDeadlineAbort", schemaPath: "#/properties/spec/properties/progressDeadlineAbort/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                if (vErrors === null) {
+                  vErrors = [err50];
+                } else {
+                  vErrors.push(err50);
+                }
+                errors++;
+              }
+            }
+            if (data9.restartAt !== void 0) {
+              if (typeof data9.restartAt !== "string") {
+                const err51 = { instancePath: instancePath + "/spec/restartAt", schemaPath: "#/properties/spec/properties/restartAt/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err51];
+                } else {
+                  vErrors.push(err51);
+                }
+                errors++;
+              }
             }
             if (data9.rollbackWindow !== void 0) {
               let data25 = data9.rollbackWindow;
               if (!(data25 && typeof data25 == "object" && !Array.isArray(data25))) {
-                const err48 = { instancePath: instancePath + "/spec/rollbackWindow", schemaPath: "#/properties/spec/properties/rollbackWindow/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err52 = { instancePath: instancePath + "/spec/rollbackWindow", schemaPath: "#/properties/spec/properties/rollbackWindow/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err48];
+                  vErrors = [err52];
                 } else {
-                  vErrors.push(err48);
+                  vErrors.push(err52);
                 }
                 errors++;
               }
@@ -12302,11 +12482,11 @@ var require_argo_rollout = __commonJS({
             if (data9.analysis !== void 0) {
               let data26 = data9.analysis;
               if (!(data26 && typeof data26 == "object" && !Array.isArray(data26))) {
-                const err49 = { instancePath: instancePath + "/spec/analysis", schemaPath: "#/properties/spec/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err53 = { instancePath: instancePath + "/spec/analysis", schemaPath: "#/properties/spec/properties/analysis/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err49];
+                  vErrors = [err53];
                 } else {
-                  vErrors.push(err49);
+                  vErrors.push(err53);
                 }
                 errors++;
               }
@@ -12316,11 +12496,11 @@ var require_argo_rollout = __commonJS({
               if (data27 && typeof data27 == "object" && !Array.isArray(data27)) {
                 for (const key5 in data27) {
                   if (!(key5 === "canary" || key5 === "blueGreen")) {
-                    const err50 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
+                    const err54 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key5 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err50];
+                      vErrors = [err54];
                     } else {
-                      vErrors.push(err50);
+                      vErrors.push(err54);
                     }
                     errors++;
                   }
@@ -12338,21 +12518,21 @@ var require_argo_rollout = __commonJS({
                   }
                 }
               } else {
-                const err51 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err55 = { instancePath: instancePath + "/spec/strategy", schemaPath: "#/properties/spec/properties/strategy/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err51];
+                  vErrors = [err55];
                 } else {
-                  vErrors.push(err51);
+                  vErrors.push(err55);
                 }
                 errors++;
               }
             }
           } else {
-            const err52 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err56 = { instancePath: instancePath + "/spec", schemaPath: "#/properties/spec/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err52];
+              vErrors = [err56];
             } else {
-              vErrors.push(err52);
+              vErrors.push(err56);
             }
             errors++;
           }
@@ -12360,21 +12540,21 @@ var require_argo_rollout = __commonJS({
         if (data.status !== void 0) {
           let data30 = data.status;
           if (!(data30 && typeof data30 == "object" && !Array.isArray(data30))) {
-            const err53 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err57 = { instancePath: instancePath + "/status", schemaPath: "#/properties/status/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err53];
+              vErrors = [err57];
             } else {
-              vErrors.push(err53);
+              vErrors.push(err57);
             }
             errors++;
           }
         }
       } else {
-        const err54 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err58 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err54];
+          vErrors = [err58];
         } else {
-          vErrors.push(err54);
+          vErrors.push(err58);
         }
         errors++;
       }
@@ -20344,11 +20524,11 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format2 = opts.format || (posix3 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix3 ? utils.toPosixSlashes : null);
       let match = input3 === glob2;
-      let output = match && format2 ? format2(input3) : input3;
+      let output = match && format ? format(input3) : input3;
       if (match === false) {
-        output = format2 ? format2(input3) : input3;
+        output = format ? format(input3) : input3;
         match = output === glob2;
       }
       if (match === false || opts.capture === true) {
@@ -20569,8 +20749,8 @@ var require_dist = __commonJS({
     var resolveSymlinksAsync = function(path$1, state, callback$1) {
       const { queue, fs: fs$1, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs$1.realpath(path$1, (error7, resolvedPath) => {
-        if (error7) return queue.dequeue(suppressErrors ? null : error7, state);
+      fs$1.realpath(path$1, (error8, resolvedPath) => {
+        if (error8) return queue.dequeue(suppressErrors ? null : error8, state);
         fs$1.stat(resolvedPath, (error$1, stat) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
           if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
@@ -20623,24 +20803,24 @@ var require_dist = __commonJS({
     var limitFilesSync = (state) => {
       return state.paths.slice(0, state.options.maxFiles);
     };
-    var onlyCountsAsync = (state, error7, callback$1) => {
-      report(error7, callback$1, state.counts, state.options.suppressErrors);
+    var onlyCountsAsync = (state, error8, callback$1) => {
+      report(error8, callback$1, state.counts, state.options.suppressErrors);
       return null;
     };
-    var defaultAsync = (state, error7, callback$1) => {
-      report(error7, callback$1, state.paths, state.options.suppressErrors);
+    var defaultAsync = (state, error8, callback$1) => {
+      report(error8, callback$1, state.paths, state.options.suppressErrors);
       return null;
     };
-    var limitFilesAsync = (state, error7, callback$1) => {
-      report(error7, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+    var limitFilesAsync = (state, error8, callback$1) => {
+      report(error8, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
       return null;
     };
-    var groupsAsync = (state, error7, callback$1) => {
-      report(error7, callback$1, state.groups, state.options.suppressErrors);
+    var groupsAsync = (state, error8, callback$1) => {
+      report(error8, callback$1, state.groups, state.options.suppressErrors);
       return null;
     };
-    function report(error7, callback$1, output, suppressErrors) {
-      if (error7 && !suppressErrors) callback$1(error7, output);
+    function report(error8, callback$1, output, suppressErrors) {
+      if (error8 && !suppressErrors) callback$1(error8, output);
       else callback$1(null, output);
     }
     function build$1(options, isSynchronous) {
@@ -20657,9 +20837,9 @@ var require_dist = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error7, entries2 = []) => {
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error8, entries2 = []) => {
         callback$1(entries2, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error7, state);
+        state.queue.dequeue(state.options.suppressErrors ? null : error8, state);
       });
     };
     var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
@@ -20687,10 +20867,10 @@ var require_dist = __commonJS({
         this.count++;
         return this.count;
       }
-      dequeue(error7, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error7)) {
-          this.onQueueEmpty(error7, output);
-          if (error7) {
+      dequeue(error8, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error8)) {
+          this.onQueueEmpty(error8, output);
+          if (error8) {
             output.controller.abort();
             this.onQueueEmpty = void 0;
           }
@@ -20748,7 +20928,7 @@ var require_dist = __commonJS({
           groups: [],
           counts: new Counter(),
           options,
-          queue: new Queue((error7, state) => this.callbackInvoker(state, error7, callback$1)),
+          queue: new Queue((error8, state) => this.callbackInvoker(state, error8, callback$1)),
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
@@ -21178,8 +21358,8 @@ var require_dist2 = __commonJS({
       const matcher = (0, picomatch.default)(processed.match, matchOptions);
       const ignore = (0, picomatch.default)(processed.ignore, matchOptions);
       const partialMatcher = getPartialMatcher(processed.match, matchOptions);
-      const format2 = buildFormat(cwd, root, absolute);
-      const excludeFormatter = absolute ? format2 : buildFormat(cwd, root, true);
+      const format = buildFormat(cwd, root, absolute);
+      const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
       const excludePredicate = (_, p) => {
         const relativePath = excludeFormatter(p, true);
         return relativePath !== "." && !partialMatcher(relativePath) || ignore(relativePath);
@@ -21188,12 +21368,12 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug2 ? (p, isDirectory2) => {
-          const path36 = format2(p, isDirectory2);
+          const path36 = format(p, isDirectory2);
           const matches3 = matcher(path36) && !ignore(path36);
           if (matches3) log(`matched ${path36}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path36 = format2(p, isDirectory2);
+          const path36 = format(p, isDirectory2);
           return matcher(path36) && !ignore(path36);
         }],
         exclude: debug2 ? (_, p) => {
@@ -21293,7 +21473,7 @@ var require_utils2 = __commonJS({
     };
     var badChars = /[&<>"'`=]/g;
     var possible = /[&<>"'`=]/;
-    function escapeChar(chr) {
+    function escapeChar2(chr) {
       return escape2[chr];
     }
     function extend(obj2) {
@@ -21343,7 +21523,7 @@ var require_utils2 = __commonJS({
       if (!possible.test(string2)) {
         return string2;
       }
-      return string2.replace(badChars, escapeChar);
+      return string2.replace(badChars, escapeChar2);
     }
     function isEmpty3(value2) {
       if (!value2 && value2 !== 0) {
@@ -23522,25 +23702,25 @@ var require_helpers2 = __commonJS({
     }
     function preparePath(data, parts, loc) {
       loc = this.locInfo(loc);
-      var original = data ? "@" : "", dig = [], depth = 0;
+      var original = data ? "@" : "", dig2 = [], depth = 0;
       for (var i = 0, l = parts.length; i < l; i++) {
         var part = parts[i].part, isLiteral = parts[i].original !== part;
         original += (parts[i].separator || "") + part;
         if (!isLiteral && (part === ".." || part === "." || part === "this")) {
-          if (dig.length > 0) {
+          if (dig2.length > 0) {
             throw new _exception2["default"]("Invalid path: " + original, { loc });
           } else if (part === "..") {
             depth++;
           }
         } else {
-          dig.push(part);
+          dig2.push(part);
         }
       }
       return {
         type: "PathExpression",
         data,
         depth,
-        parts: dig,
+        parts: dig2,
         original,
         loc
       };
@@ -27518,10 +27698,10 @@ var require_jsep_cjs = __commonJS({
        * @throws
        */
       throwError(message) {
-        const error7 = new Error(message + " at character " + this.index);
-        error7.index = this.index;
-        error7.description = message;
-        throw error7;
+        const error8 = new Error(message + " at character " + this.index);
+        error8.index = this.index;
+        error8.description = message;
+        throw error8;
       }
       /**
        * Run a given hook
@@ -28619,9 +28799,9 @@ var require_codegen = __commonJS({
       }
     };
     var Throw = class extends Node3 {
-      constructor(error7) {
+      constructor(error8) {
         super();
-        this.error = error7;
+        this.error = error8;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -28858,9 +29038,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error7) {
+      constructor(error8) {
         super();
-        this.error = error7;
+        this.error = error8;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -29051,9 +29231,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error7 = this.name("e");
-          this._currNode = node.catch = new Catch(error7);
-          catchCode(error7);
+          const error8 = this.name("e");
+          this._currNode = node.catch = new Catch(error8);
+          catchCode(error8);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -29062,8 +29242,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error7) {
-        return this._leafNode(new Throw(error7));
+      throw(error8) {
+        return this._leafNode(new Throw(error8));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -29419,10 +29599,10 @@ var require_errors = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error7 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error8 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error7, errorPaths);
+      const errObj = errorObjectCode(cxt, error8, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -29430,10 +29610,10 @@ var require_errors = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error7 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error8 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error7, errorPaths);
+      const errObj = errorObjectCode(cxt, error8, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -29484,19 +29664,19 @@ var require_errors = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error7, errorPaths) {
+    function errorObjectCode(cxt, error8, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error7, errorPaths);
+      return errorObject(cxt, error8, errorPaths);
     }
-    function errorObject(cxt, error7, errorPaths = {}) {
+    function errorObject(cxt, error8, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error7, keyValues);
+      extraErrorProps(cxt, error8, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -32818,10 +32998,10 @@ var require_core = __commonJS({
         return this;
       }
       // Add format
-      addFormat(name, format2) {
-        if (typeof format2 == "string")
-          format2 = new RegExp(format2);
-        this.formats[name] = format2;
+      addFormat(name, format) {
+        if (typeof format == "string")
+          format = new RegExp(format);
+        this.formats[name] = format;
         return this;
       }
       errorsText(errors = this.errors, { separator = ", ", dataVar = "data" } = {}) {
@@ -32939,9 +33119,9 @@ var require_core = __commonJS({
     }
     function addInitialFormats() {
       for (const name in this.opts.formats) {
-        const format2 = this.opts.formats[name];
-        if (format2)
-          this.addFormat(name, format2);
+        const format = this.opts.formats[name];
+        if (format)
+          this.addFormat(name, format);
       }
     }
     function addInitialKeywords(defs) {
@@ -33217,7 +33397,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error7 = {
+    var error8 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -33226,7 +33406,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -33242,7 +33422,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error7 = {
+    var error8 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -33251,7 +33431,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -33272,7 +33452,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error7 = {
+    var error8 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -33284,7 +33464,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33304,7 +33484,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error7 = {
+    var error8 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -33313,7 +33493,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -33339,7 +33519,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error7 = {
+    var error8 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -33351,7 +33531,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33370,7 +33550,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -33379,7 +33559,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, schema: schema4, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -33450,7 +33630,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error7 = {
+    var error8 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -33462,7 +33642,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33493,7 +33673,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error7 = {
+    var error8 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -33502,7 +33682,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, data, $data, schema: schema4, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema4)
@@ -33559,14 +33739,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error7 = {
+    var error8 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema: schema4 } = cxt;
         if ($data || schema4 && typeof schema4 == "object") {
@@ -33588,7 +33768,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error7 = {
+    var error8 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -33596,7 +33776,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         if (!$data && schema4.length === 0)
@@ -33675,7 +33855,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -33684,7 +33864,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error7,
+      error: error8,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -33803,7 +33983,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error7 = {
+    var error8 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -33812,7 +33992,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error7,
+      error: error8,
       code(cxt) {
         const { schema: schema4, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -33836,7 +34016,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -33846,7 +34026,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, data, it } = cxt;
         let min;
@@ -34024,7 +34204,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -34032,7 +34212,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, schema: schema4, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema4))
@@ -34069,7 +34249,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -34079,7 +34259,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -34353,7 +34533,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -34361,7 +34541,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, it } = cxt;
         if (!Array.isArray(schema4))
@@ -34438,7 +34618,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -34446,7 +34626,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -34572,7 +34752,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error7 = {
+    var error8 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -34581,7 +34761,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error7,
+      error: error8,
       code(cxt, ruleType) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -34598,18 +34778,18 @@ var require_format = __commonJS({
           });
           const fDef = gen.const("fDef", (0, codegen_1._)`${fmts}[${schemaCode}]`);
           const fType = gen.let("fType");
-          const format2 = gen.let("format");
-          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format2, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format2, fDef));
+          const format = gen.let("format");
+          gen.if((0, codegen_1._)`typeof ${fDef} == "object" && !(${fDef} instanceof RegExp)`, () => gen.assign(fType, (0, codegen_1._)`${fDef}.type || "string"`).assign(format, (0, codegen_1._)`${fDef}.validate`), () => gen.assign(fType, (0, codegen_1._)`"string"`).assign(format, fDef));
           cxt.fail$data((0, codegen_1.or)(unknownFmt(), invalidFmt()));
           function unknownFmt() {
             if (opts.strictSchema === false)
               return codegen_1.nil;
-            return (0, codegen_1._)`${schemaCode} && !${format2}`;
+            return (0, codegen_1._)`${schemaCode} && !${format}`;
           }
           function invalidFmt() {
-            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format2}(${data}) : ${format2}(${data}))` : (0, codegen_1._)`${format2}(${data})`;
-            const validData = (0, codegen_1._)`(typeof ${format2} == "function" ? ${callFormat} : ${format2}.test(${data}))`;
-            return (0, codegen_1._)`${format2} && ${format2} !== true && ${fType} === ${ruleType} && !${validData}`;
+            const callFormat = schemaEnv.$async ? (0, codegen_1._)`(${fDef}.async ? await ${format}(${data}) : ${format}(${data}))` : (0, codegen_1._)`${format}(${data})`;
+            const validData = (0, codegen_1._)`(typeof ${format} == "function" ? ${callFormat} : ${format}.test(${data}))`;
+            return (0, codegen_1._)`${format} && ${format} !== true && ${fType} === ${ruleType} && !${validData}`;
           }
         }
         function validateFormat() {
@@ -34620,7 +34800,7 @@ var require_format = __commonJS({
           }
           if (formatDef === true)
             return;
-          const [fmtType, format2, fmtRef] = getFormat(formatDef);
+          const [fmtType, format, fmtRef] = getFormat(formatDef);
           if (fmtType === ruleType)
             cxt.pass(validCondition());
           function unknownFormat() {
@@ -34647,7 +34827,7 @@ var require_format = __commonJS({
                 throw new Error("async format in sync schema");
               return (0, codegen_1._)`await ${fmtRef}(${data})`;
             }
-            return typeof format2 == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
+            return typeof format == "function" ? (0, codegen_1._)`${fmtRef}(${data})` : (0, codegen_1._)`${fmtRef}.test(${data})`;
           }
         }
       }
@@ -34662,8 +34842,8 @@ var require_format2 = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var format_1 = require_format();
-    var format2 = [format_1.default];
-    exports2.default = format2;
+    var format = [format_1.default];
+    exports2.default = format;
   }
 });
 
@@ -34736,7 +34916,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error7 = {
+    var error8 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -34744,7 +34924,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error7,
+      error: error8,
       code(cxt) {
         const { gen, data, schema: schema4, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -35120,11 +35300,11 @@ function redact(text2, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error7, token, forbidden) {
-  if (error7 instanceof ScmError) return error7;
-  const failure2 = typeof error7 === "object" && error7 !== null ? error7 : { message: String(error7) };
+function toScmError(action, error8, token, forbidden) {
+  if (error8 instanceof ScmError) return error8;
+  const failure2 = typeof error8 === "object" && error8 !== null ? error8 : { message: String(error8) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error7));
+  const exists = status === 422 && /already exists/i.test(messageOf(error8));
   const text2 = explain2(failure2, status);
   const denied = status === 403 && forbidden && text2 === responseText(failure2) ? `${text2}; ${forbidden}` : text2;
   return new ScmError(action, status, redact(denied, token), {
@@ -35159,12 +35339,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error7) {
-  const status = error7?.response?.status;
+function statusOf2(error8) {
+  const status = error8?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error7) {
-  return responseMessage(error7?.response?.data) ?? "";
+function messageOf(error8) {
+  return responseMessage(error8?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH, responseText;
 var init_errors2 = __esm({
@@ -35182,9 +35362,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error7) {
-    if (statusOf2(error7) === 404) return void 0;
-    throw error7;
+  } catch (error8) {
+    if (statusOf2(error8) === 404) return void 0;
+    throw error8;
   }
 }
 async function createCommitOnBranch(gh, req) {
@@ -35208,8 +35388,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error7) {
-    if (statusOf2(error7) !== 422 || !/already exists/i.test(messageOf(error7))) throw error7;
+  } catch (error8) {
+    if (statusOf2(error8) !== 422 || !/already exists/i.test(messageOf(error8))) throw error8;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -35400,8 +35580,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error7) {
-                e2 = error7;
+              } catch (error8) {
+                e2 = error8;
                 {
                   this.trigger("error", e2);
                 }
@@ -35411,8 +35591,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises4)).find(function(x) {
               return x != null;
             });
-          } catch (error7) {
-            e = error7;
+          } catch (error8) {
+            e = error8;
             {
               this.trigger("error", e);
             }
@@ -35463,16 +35643,16 @@ var require_light = __commonJS({
           }
         }
         shiftAll(fn) {
-          return this._lists.forEach(function(list5) {
-            return list5.forEachShift(fn);
+          return this._lists.forEach(function(list6) {
+            return list6.forEachShift(fn);
           });
         }
         getFirst(arr2 = this._lists) {
-          var j, len, list5;
+          var j, len, list6;
           for (j = 0, len = arr2.length; j < len; j++) {
-            list5 = arr2[j];
-            if (list5.length > 0) {
-              return list5;
+            list6 = arr2[j];
+            if (list6.length > 0) {
+              return list6;
             }
           }
           return [];
@@ -35524,10 +35704,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error7, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error8, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error7 != null ? error7 : new BottleneckError$1(message));
+              this._reject(error8 != null ? error8 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -35561,7 +35741,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error7, eventInfo, passed;
+          var error8, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -35579,24 +35759,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error7 = error1;
-            return this._onFailure(error7, eventInfo, clearGlobalState, run3, free);
+            error8 = error1;
+            return this._onFailure(error8, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error7, eventInfo;
+          var error8, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error7 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error7, eventInfo, clearGlobalState, run3, free);
+          error8 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error8, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error7, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error8, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error7, eventInfo);
+            retry2 = await this.Events.trigger("failed", error8, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -35606,7 +35786,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error7);
+              return this._reject(error8);
             }
           }
         }
@@ -35885,7 +36065,7 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error7, reject, resolve17, returned, task;
+          var args, cb, error8, reject, resolve17, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
             ({ task, args, resolve: resolve17, reject } = this._queue.shift());
@@ -35896,9 +36076,9 @@ var require_light = __commonJS({
                   return resolve17(returned);
                 };
               } catch (error1) {
-                error7 = error1;
+                error8 = error1;
                 return function() {
-                  return reject(error7);
+                  return reject(error8);
                 };
               }
             })();
@@ -36032,8 +36212,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error7) {
-                  e = error7;
+                } catch (error8) {
+                  e = error8;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -36366,14 +36546,14 @@ var require_light = __commonJS({
             return done2;
           }
           async _addToQueue(job) {
-            var args, blocked, error7, options, reachedHWM, shifted, strategy2;
+            var args, blocked, error8, options, reachedHWM, shifted, strategy2;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy: strategy2 } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error7 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error7 });
-              job.doDrop({ error: error7 });
+              error8 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error8 });
+              job.doDrop({ error: error8 });
               return false;
             }
             if (blocked) {
@@ -36584,25 +36764,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error7) {
-  return error7.request !== void 0;
+function isRequestError(error8) {
+  return error8.request !== void 0;
 }
-async function errorRequest(state, octokit, error7, options) {
-  if (!isRequestError(error7) || !error7?.request.request) {
-    throw error7;
+async function errorRequest(state, octokit, error8, options) {
+  if (!isRequestError(error8) || !error8?.request.request) {
+    throw error8;
   }
-  if (error7.status >= 400 && !state.doNotRetry.includes(error7.status)) {
+  if (error8.status >= 400 && !state.doNotRetry.includes(error8.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error7, retries, retryAfter);
+    throw octokit.retry.retryRequest(error8, retries, retryAfter);
   }
-  throw error7;
+  throw error8;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error7, info) {
-    const maxRetries = ~~error7.request.request?.retries;
-    const after = ~~error7.request.request?.retryAfter;
+  limiter.on("failed", function(error8, info) {
+    const maxRetries = ~~error8.request.request?.retries;
+    const after = ~~error8.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -36618,11 +36798,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error7 = new RequestError(response.data.errors[0].message, 500, {
+    const error8 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error7, options);
+    return errorRequest(state, octokit, error8, options);
   }
   return response;
 }
@@ -36638,12 +36818,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error7, retries, retryAfter) => {
-        error7.request.request = Object.assign({}, error7.request.request, {
+      retryRequest: (error8, retries, retryAfter) => {
+        error8.request.request = Object.assign({}, error8.request.request, {
           retries,
           retryAfter
         });
-        return error7;
+        return error8;
       }
     }
   };
@@ -36690,12 +36870,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error7) => error7.type === "RATE_LIMITED")) {
-      const error7 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error8) => error8.type === "RATE_LIMITED")) {
+      const error8 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error7;
+      throw error8;
     }
   }
   return req;
@@ -36776,19 +36956,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error7, info) {
+    state.retryLimiter.on("failed", async function(error8, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error7.status !== 401;
-      if (!(shouldRetryGraphQL || error7.status === 403 || error7.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error8.status !== 401;
+      if (!(shouldRetryGraphQL || error8.status === 403 || error8.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error7.message)) {
-          const retryAfter2 = Number(error7.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error8.message)) {
+          const retryAfter2 = Number(error8.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -36798,11 +36978,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error7.response.headers != null && error7.response.headers["x-ratelimit-remaining"] === "0" || (error7.response.data?.errors ?? []).some(
+        if (error8.response.headers != null && error8.response.headers["x-ratelimit-remaining"] === "0" || (error8.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error7.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error8.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -36964,8 +37144,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error7) => {
-        return orig(error7, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error8) => {
+        return orig(error8, options);
       });
     };
   }
@@ -37284,7 +37464,7 @@ function parse2(options) {
   if (!isBinaryRequest) {
     if (options.mediaType.format) {
       headers2.accept = headers2.accept.split(/,/).map(
-        (format2) => format2.replace(
+        (format) => format.replace(
           /application\/vnd(\.\w+)(\.v3)?(\.\w+)?(\+json)?$/,
           `application/vnd$1$2.${options.mediaType.format}`
         )
@@ -37294,8 +37474,8 @@ function parse2(options) {
       if (options.mediaType.previews?.length) {
         const previewsFromAcceptHeader = headers2.accept.match(/(?<![\w-])[\w-]+(?=-preview)/g) || [];
         headers2.accept = previewsFromAcceptHeader.concat(options.mediaType.previews).map((preview2) => {
-          const format2 = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
-          return `application/vnd.github.${preview2}-preview${format2}`;
+          const format = options.mediaType.format ? `.${options.mediaType.format}` : "+json";
+          return `application/vnd.github.${preview2}-preview${format}`;
         }).join(",");
       }
     }
@@ -37363,7 +37543,7 @@ var require_dist3 = __commonJS({
   "node_modules/@octokit/request/node_modules/content-type/dist/index.js"(exports2) {
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
-    exports2.format = format2;
+    exports2.format = format;
     exports2.parse = parse4;
     var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
     var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
@@ -37375,7 +37555,7 @@ var require_dist3 = __commonJS({
       C.prototype = /* @__PURE__ */ Object.create(null);
       return C;
     })();
-    function format2(obj2) {
+    function format(obj2) {
       const { type, parameters } = obj2;
       if (!type || !TYPE_REGEXP.test(type)) {
         throw new TypeError(`Invalid type: ${type}`);
@@ -37703,8 +37883,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error7) {
-        if (error7 instanceof RangeError) {
+      } catch (error8) {
+        if (error8 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value2, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -37712,7 +37892,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error7;
+        throw error8;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -37825,13 +38005,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value2, context) => convertMarkedBigIntsReviver(key2, value2, context, reviver)
         );
-      } catch (error7) {
-        if (error7 instanceof RangeError) {
+      } catch (error8) {
+        if (error8 instanceof RangeError) {
           const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error7;
+        throw error8;
       }
     };
   }
@@ -37874,26 +38054,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error7) {
+  } catch (error8) {
     let message = "Unknown Error";
-    if (error7 instanceof Error) {
-      if (error7.name === "AbortError") {
-        error7.status = 500;
-        throw error7;
+    if (error8 instanceof Error) {
+      if (error8.name === "AbortError") {
+        error8.status = 500;
+        throw error8;
       }
-      message = error7.message;
-      if (error7.name === "TypeError" && "cause" in error7) {
-        if (error7.cause instanceof Error) {
-          message = error7.cause.message;
-        } else if (typeof error7.cause === "string") {
-          message = error7.cause;
+      message = error8.message;
+      if (error8.name === "TypeError" && "cause" in error8) {
+        if (error8.cause instanceof Error) {
+          message = error8.cause.message;
+        } else if (typeof error8.cause === "string") {
+          message = error8.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error7;
+    requestError.cause = error8;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -38370,12 +38550,12 @@ function requestLog(octokit) {
         `${requestOptions.method} ${path35} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error7) => {
-      const requestId = error7.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error8) => {
+      const requestId = error8.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path35} - ${error7.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path35} - ${error8.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error7;
+      throw error8;
     });
   });
 }
@@ -38444,8 +38624,8 @@ function iterator(octokit, route2, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error7) {
-          if (error7.status !== 409) throw error7;
+        } catch (error8) {
+          if (error8.status !== 409) throw error8;
           url2 = "";
           return {
             value: {
@@ -41007,11 +41187,11 @@ function retryAfterAsSecondaryLimit(octokit) {
     try {
       return await request4(options);
     } catch (e) {
-      const error7 = e;
-      const headers2 = error7.response?.headers ?? {};
-      const limited = error7.status === 429 || error7.status === 403;
-      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error7.message))
-        error7.message = `${error7.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      const error8 = e;
+      const headers2 = error8.response?.headers ?? {};
+      const limited = error8.status === 429 || error8.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error8.message))
+        error8.message = `${error8.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
       throw e;
     }
   });
@@ -41175,24 +41355,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error7) {
-    const status = statusOf2(error7);
+  } catch (error8) {
+    const status = statusOf2(error8);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error7)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error8)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error7)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error8)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error7;
+    throw error8;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -41208,9 +41388,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error7) {
-    const status = statusOf2(error7);
-    if (status !== void 0 && status < 500) throw error7;
+  } catch (error8) {
+    const status = statusOf2(error8);
+    if (status !== void 0 && status < 500) throw error8;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -41327,8 +41507,8 @@ function createGitHubScm(connection2, options = {}) {
   const guard = async (action, work, forbidden) => {
     try {
       return await work();
-    } catch (error7) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error7, connection2.token, forbidden);
+    } catch (error8) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error8, connection2.token, forbidden);
     }
   };
   return {
@@ -41775,8 +41955,8 @@ var Directives = class _Directives {
     if (prefix) {
       try {
         return prefix + decodeURIComponent(suffix);
-      } catch (error7) {
-        onError(String(error7));
+      } catch (error8) {
+        onError(String(error8));
         return null;
       }
     }
@@ -41870,9 +42050,9 @@ function createNodeAnchors(doc, prefix) {
         if (typeof ref === "object" && ref.anchor && (isScalar(ref.node) || isCollection(ref.node))) {
           ref.node.anchor = ref.anchor;
         } else {
-          const error7 = new Error("Failed to resolve repeated object (this should not happen)");
-          error7.source = source;
-          throw error7;
+          const error8 = new Error("Failed to resolve repeated object (this should not happen)");
+          error8.source = source;
+          throw error8;
         }
       }
     },
@@ -43536,14 +43716,14 @@ var boolTag = {
 };
 
 // node_modules/yaml/browser/dist/stringify/stringifyNumber.js
-function stringifyNumber({ format: format2, minFractionDigits, tag, value: value2 }) {
+function stringifyNumber({ format, minFractionDigits, tag, value: value2 }) {
   if (typeof value2 === "bigint")
     return String(value2);
   const num3 = typeof value2 === "number" ? value2 : Number(value2);
   if (!isFinite(num3))
     return isNaN(num3) ? ".nan" : num3 < 0 ? "-.inf" : ".inf";
   let n = Object.is(value2, -0) ? "-0" : JSON.stringify(value2);
-  if (!format2 && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
+  if (!format && minFractionDigits && (!tag || tag === "tag:yaml.org,2002:float") && /^-?\d/.test(n) && !n.includes("e")) {
     let i = n.indexOf(".");
     if (i < 0) {
       i = n.length;
@@ -44676,12 +44856,12 @@ var YAMLWarning = class extends YAMLError {
     super("YAMLWarning", pos, code, message);
   }
 };
-var prettifyError = (src, lc) => (error7) => {
-  if (error7.pos[0] === -1)
+var prettifyError = (src, lc) => (error8) => {
+  if (error8.pos[0] === -1)
     return;
-  error7.linePos = error7.pos.map((pos) => lc.linePos(pos));
-  const { line, col } = error7.linePos[0];
-  error7.message += ` at line ${line}, column ${col}`;
+  error8.linePos = error8.pos.map((pos) => lc.linePos(pos));
+  const { line, col } = error8.linePos[0];
+  error8.message += ` at line ${line}, column ${col}`;
   let ci = col - 1;
   let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
   if (ci >= 60 && lineStr.length > 80) {
@@ -44699,12 +44879,12 @@ var prettifyError = (src, lc) => (error7) => {
   }
   if (/[^ ]/.test(lineStr)) {
     let count3 = 1;
-    const end = error7.linePos[1];
+    const end = error8.linePos[1];
     if (end?.line === line && end.col > col) {
       count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
     }
     const pointer = " ".repeat(ci) + "^".repeat(count3);
-    error7.message += `:
+    error8.message += `:
 
 ${lineStr}
 ${pointer}
@@ -45417,7 +45597,7 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
   const mode = source[0];
   let indent = 0;
   let chomp = "";
-  let error7 = -1;
+  let error8 = -1;
   for (let i = 1; i < source.length; ++i) {
     const ch = source[i];
     if (!chomp && (ch === "-" || ch === "+"))
@@ -45426,12 +45606,12 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
       const n = Number(ch);
       if (!indent && n)
         indent = n;
-      else if (error7 === -1)
-        error7 = offset + i;
+      else if (error8 === -1)
+        error8 = offset + i;
     }
   }
-  if (error7 !== -1)
-    onError(error7, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+  if (error8 !== -1)
+    onError(error8, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
   let hasSpace = false;
   let comment = "";
   let length2 = source.length;
@@ -45709,8 +45889,8 @@ function composeScalar(ctx, token, tagToken, onError) {
   try {
     const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
     scalar = isScalar(res) ? res : new Scalar(res);
-  } catch (error7) {
-    const msg = error7 instanceof Error ? error7.message : String(error7);
+  } catch (error8) {
+    const msg = error8 instanceof Error ? error8.message : String(error8);
     onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
     scalar = new Scalar(value2);
   }
@@ -45815,8 +45995,8 @@ function composeNode(ctx, token, props, onError) {
         node = composeCollection(CN, ctx, token, props, onError);
         if (anchor)
           node.anchor = anchor.source.substring(1);
-      } catch (error7) {
-        const message = error7 instanceof Error ? error7.message : String(error7);
+      } catch (error8) {
+        const message = error8 instanceof Error ? error8.message : String(error8);
         onError(token, "RESOURCE_EXHAUSTION", message);
       }
       break;
@@ -46055,11 +46235,11 @@ ${cb}` : comment;
         break;
       case "error": {
         const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-        const error7 = new YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+        const error8 = new YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
         if (this.atDirectives || !this.doc)
-          this.errors.push(error7);
+          this.errors.push(error8);
         else
-          this.doc.errors.push(error7);
+          this.doc.errors.push(error8);
         break;
       }
       case "doc-end": {
@@ -46835,15 +47015,15 @@ var LineCounter = class {
 };
 
 // node_modules/yaml/browser/dist/parse/parser.js
-function includesToken(list5, type) {
-  for (let i = 0; i < list5.length; ++i)
-    if (list5[i].type === type)
+function includesToken(list6, type) {
+  for (let i = 0; i < list6.length; ++i)
+    if (list6[i].type === type)
       return true;
   return false;
 }
-function findNonEmptyIndex(list5) {
-  for (let i = 0; i < list5.length; ++i) {
-    switch (list5[i].type) {
+function findNonEmptyIndex(list6) {
+  for (let i = 0; i < list6.length; ++i) {
+    switch (list6[i].type) {
       case "space":
       case "comment":
       case "newline":
@@ -47059,8 +47239,8 @@ var Parser = class {
   peek(n) {
     return this.stack[this.stack.length - n];
   }
-  *pop(error7) {
-    const token = error7 ?? this.stack.pop();
+  *pop(error8) {
+    const token = error8 ?? this.stack.pop();
     if (!token) {
       const message = "Tried to pop an empty stack";
       yield { type: "error", offset: this.offset, source: "", message };
@@ -47996,6 +48176,9 @@ function gateAfter(rollout, step, isLast, policy) {
       return policy.unpaused === "automatic" ? { kind: "automatic" } : { kind: "manual" };
   }
 }
+function startGateOf(rollout, policy) {
+  return { kind: rollout.startHold ? "manual" : policy.firstStep };
+}
 function describeGate(gate) {
   switch (gate.kind) {
     case "manual":
@@ -48055,10 +48238,10 @@ function placeholderFields(e) {
   const fields = [];
   for (const key2 of ["output", "build"]) if (typeof e[key2] === "string") fields.push([[key2], e[key2]]);
   const health = isObject(e.health) ? e.health : {};
-  for (const list5 of ["statuses", "checkRuns"])
-    if (Array.isArray(health[list5]))
-      health[list5].forEach((v, i) => {
-        if (typeof v === "string") fields.push([["health", list5, i], v]);
+  for (const list6 of ["statuses", "checkRuns"])
+    if (Array.isArray(health[list6]))
+      health[list6].forEach((v, i) => {
+        if (typeof v === "string") fields.push([["health", list6, i], v]);
       });
   return fields;
 }
@@ -48160,9 +48343,9 @@ function dropGenericErrors(errors) {
   const covered = (g) => specific.some((e) => e.instancePath === g.instancePath || e.instancePath.startsWith(`${g.instancePath}/`));
   return errors.filter((e) => !GENERIC.has(e.keyword) || !covered(e));
 }
-function dedupe(list5) {
+function dedupe(list6) {
   const seen = /* @__PURE__ */ new Set();
-  return list5.filter((d) => {
+  return list6.filter((d) => {
     const key2 = `${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -48770,16 +48953,16 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error7 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
+  const error8 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
-    error7("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+    error8("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
-    error7(
+    error8(
       "output",
       `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
     );
   if (isPattern(source) && typeof e.name === "string")
-    error7(
+    error8(
       "name",
       `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
     );
@@ -48833,9 +49016,9 @@ function overlappingAppProblems(apps, entryOf, cwd) {
   });
   return out;
 }
-function dedupe2(list5) {
+function dedupe2(list6) {
   const seen = /* @__PURE__ */ new Set();
-  return list5.filter((d) => {
+  return list6.filter((d) => {
     const key2 = `${d.line}:${d.col}:${d.message}`;
     return seen.has(key2) ? false : (seen.add(key2), true);
   });
@@ -50786,8 +50969,8 @@ function describeOrders(peers) {
       add(d.listeners, order, slot, `canary of app ${d.app}${kept ? " (committed)" : ""}`);
     }
   }
-  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list5]) => {
-    const sorted = list5.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
+  return [...rows].sort(([a], [b]) => a.localeCompare(b)).flatMap(([l, list6]) => {
+    const sorted = list6.sort((a, b) => a.order - b.order || a.name.localeCompare(b.name));
     const width = Math.max(...sorted.map((r) => r.name.length));
     return [
       `ALB orders on ${describeListener(l)} (lower first):`,
@@ -51577,9 +51760,10 @@ function targetsOf(route2) {
   return type ? { type, targets: listOf2(objOf(objOf(route2[type]).action).weightedTargets) } : void 0;
 }
 var targetNode = (target) => String(objOf(target.virtualNodeRef).name ?? "");
+var HASH_LABEL = "rollouts-pod-template-hash";
+var selectsArgoHash = (node) => HASH_LABEL in objOf(objOf(specOf3(node).podSelector).matchLabels);
 
 // generators/app-mesh/check.ts
-var HASH_LABEL = "rollouts-pod-template-hash";
 var where3 = (ctx) => `app ${ctx.app}, rollout ${ctx.rollout.name}`;
 function check4(ctx) {
   const at = (m) => diagnosticAt(ctx.optionsOrigin, `${where3(ctx)}: ${m}`);
@@ -51627,13 +51811,16 @@ function nodeProblems(ctx, node, service, role) {
       )
     ];
   const out = [];
-  if (HASH_LABEL in objOf(objOf(specOf3(found.object).podSelector).matchLabels))
+  if (selectsArgoHash(found.object)) {
+    const track = ctx.track ?? defaultTrackLabel;
     out.push(
       diagnosticAt(
         found.locate(["spec", "podSelector", "matchLabels", HASH_LABEL]),
-        `${where3(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, a label Argo sets and rollgen's pods do not carry; rollgen selects the ${role} track instead, so remove it`
+        `${where3(ctx)}: VirtualNode "${node}" selects ${HASH_LABEL}, which Argo rewrites at every step; rollgen's pods do not carry it, so rollgen writes the node with ${track.key}: ${role === "canary" ? track.canary : track.stable} in its place at every step, as Argo writes the hash`,
+        "warning"
       )
     );
+  }
   const hostname2 = objOf(objOf(specOf3(found.object).serviceDiscovery).dns).hostname;
   if (typeof hostname2 !== "string" || hostname2.split(".")[0] === service) return out;
   return [
@@ -51682,8 +51869,15 @@ function render4(ctx, traffic) {
     (r) => names && !names.includes(String(r.name)) ? r : weighRoute(r, ctx, canary)
   );
   const out = [{ ...router, spec: { ...specOf3(router), routes } }];
-  if (hasCanaryRoutes(traffic)) out.push(...trackNodes(ctx));
+  if (hasCanaryRoutes(traffic) || argoOwnedNodes(ctx)) out.push(...trackNodes(ctx));
   return out;
+}
+function argoOwnedNodes(ctx) {
+  const { canaryVirtualNodeRef: c, stableVirtualNodeRef: s } = ctx.options.virtualNodeGroup;
+  return [c.name, s.name].some((name) => {
+    const node = findAppMesh(ctx, "VirtualNode", name)?.object;
+    return node !== void 0 && selectsArgoHash(node);
+  });
 }
 function weighRoute(route2, ctx, canary) {
   const found = targetsOf(route2);
@@ -51713,7 +51907,8 @@ function trackNodes(ctx) {
     if (!node) return [];
     const spec = specOf3(node);
     const selector = objOf(spec.podSelector);
-    const matchLabels = { ...objOf(selector.matchLabels), [track.key]: value2 };
+    const { [HASH_LABEL]: _argoHash, ...written } = objOf(selector.matchLabels);
+    const matchLabels = { ...written, [track.key]: value2 };
     return [{ ...node, spec: { ...spec, podSelector: { ...selector, matchLabels } } }];
   });
 }
@@ -51857,7 +52052,7 @@ function headerFeatures(label, h) {
   if (h.type === "RegularExpression")
     return [`${what} (ALB http-header conditions match exact values and * ? wildcards, not regular expressions)`];
   const out = [];
-  if (/[*?]/.test(h.value))
+  if (h.type !== "Exact" && /[*?]/.test(h.value))
     out.push(`${what} (ALB reads * and ? in header values as wildcards and has no escape for them)`);
   if (h.value === "" && h.type === "Exact") out.push(`${what} (ALB http-header values cannot be empty)`);
   if (headerValue2(h).length > MAX_VALUE_LENGTH)
@@ -52118,7 +52313,7 @@ function check5(ctx) {
         "aws-alb with pingPong needs rootService: the action is keyed by it while the ping and pong Services swap roles; add trafficRouting.alb.rootService and point the Ingress path at it"
       )
     );
-  out.push(...checkServicePort(ctx), ...checkRouteNames(ctx));
+  out.push(...checkServicePort(ctx), ...checkRouteNames(ctx), ...wildcardValues(ctx));
   for (const name of ctx.options.ingresses) {
     const source = ctx.resources.find("Ingress", name, ctx.rollout.namespace);
     if (!source) {
@@ -52185,6 +52380,25 @@ function checkIngress2(ctx, source) {
       stableValues
     )
   );
+  return out;
+}
+function wildcardValues(ctx) {
+  const said = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const step of ctx.rollout.steps)
+    for (const route2 of step.headerRoutes)
+      for (const h of route2.matches.flatMap((m) => m.headers)) {
+        const key2 = JSON.stringify([route2.name, h.name, h.value]);
+        if (h.type !== "Exact" || !/[*?]/.test(h.value) || said.has(key2)) continue;
+        said.add(key2);
+        out.push(
+          diagnosticAt(
+            step.origin,
+            `header route "${route2.name}": the ALB matches header ${h.name} exact "${h.value}" with * and ? as wildcards (* any run of characters, ? one), as Argo writes it; ALB has no escape for them, so a literal * or ? cannot be matched`,
+            "warning"
+          )
+        );
+      }
   return out;
 }
 function checkRouteNames(ctx) {
@@ -52284,9 +52498,9 @@ function evaluateConditions(raw, request4) {
   } catch {
     return { matched: false, why: "unreadable conditions" };
   }
-  const list5 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
+  const list6 = Array.isArray(parsed) ? parsed.filter(isObject) : [];
   const described = [];
-  for (const c of list5) {
+  for (const c of list6) {
     const result = evaluateOne(c, request4);
     if (!result.matched) return result;
     described.push(result.why);
@@ -52896,9 +53110,9 @@ function readNames(node, out = /* @__PURE__ */ new Set()) {
   }
   return out;
 }
-function dedupe3(list5) {
+function dedupe3(list6) {
   const seen = /* @__PURE__ */ new Set();
-  return list5.filter((d) => {
+  return list6.filter((d) => {
     const key2 = `${d.file}:${d.line}:${d.col}:${d.message}`;
     if (seen.has(key2)) return false;
     seen.add(key2);
@@ -53675,10 +53889,10 @@ var ARGO_GATEWAY_KEYS = [
 ];
 function argoGatewayOptions(g) {
   const single = str(g.httpRoute);
-  const list5 = arr(g.httpRoutes).map(obj);
+  const list6 = arr(g.httpRoutes).map(obj);
   const routes = [
     ...single ? [{ name: single, useHeaderRoutes: true }] : [],
-    ...list5.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
+    ...list6.map((r) => ({ name: str(r.name) ?? "", useHeaderRoutes: r.useHeaderRoutes === true }))
   ];
   const labelKey = str(g.inProgressLabelKey) ?? "rollouts.argoproj.io/gatewayapi-canary";
   const labelValue = str(g.inProgressLabelValue) ?? "in-progress";
@@ -54544,10 +54758,10 @@ function checkCommitted2(peers) {
     }
   }
   const out = [];
-  for (const [route2, list5] of byRoute) {
-    const names = new Set(list5.map((x) => `${x.app}/${x.item.object.metadata.name}`));
+  for (const [route2, list6] of byRoute) {
+    const names = new Set(list6.map((x) => `${x.app}/${x.item.object.metadata.name}`));
     if (names.size < 2) continue;
-    for (const x of list5)
+    for (const x of list6)
       out.push(
         diagnosticAt(
           x.item.origin,
@@ -54949,8 +55163,8 @@ function splitName(raw, fallback2) {
 var groupOf2 = (apiVersion) => apiVersion.includes("/") ? apiVersion.slice(0, apiVersion.indexOf("/")) : "";
 function targets(options, namespace) {
   if (options.refs) return kruiseTargets(options.refs, namespace);
-  const list5 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
-  const virtualServices = list5.map((vs) => ({
+  const list6 = options.virtualServices ?? (options.virtualService ? [options.virtualService] : []);
+  const virtualServices = list6.map((vs) => ({
     ...splitName(vs.name, namespace),
     group: ISTIO_GROUP,
     select: { ...vs.routes ? { http: vs.routes } : {}, tls: vs.tlsRoutes ?? [], tcp: vs.tcpRoutes ?? [] }
@@ -56284,9 +56498,9 @@ init_diagnostics();
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
 function readRequest(value2, locate2, path35) {
   const v = isObject(value2) ? value2 : {};
-  const list5 = (k) => Array.isArray(v[k]) ? v[k] : [];
+  const list6 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
-    templates: list5("templates").map((t, i) => {
+    templates: list6("templates").map((t, i) => {
       const e = isObject(t) ? t : {};
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
@@ -56294,20 +56508,20 @@ function readRequest(value2, locate2, path35) {
         at: { locate: locate2, path: [...path35, "templates", i] }
       };
     }),
-    args: readArgs(list5("args"), locate2, [...path35, "args"]),
-    dryRun: readDryRun(list5("dryRun"), locate2, [...path35, "dryRun"]),
+    args: readArgs(list6("args"), locate2, [...path35, "args"]),
+    dryRun: readDryRun(list6("dryRun"), locate2, [...path35, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
     at: { locate: locate2, path: path35 }
   };
 }
-function readDryRun(list5, locate2, path35) {
-  return list5.map((d, i) => ({
+function readDryRun(list6, locate2, path35) {
+  return list6.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
     at: { locate: locate2, path: [...path35, i] }
   }));
 }
-function readArgs(list5, locate2, path35) {
-  return list5.map((a, i) => {
+function readArgs(list6, locate2, path35) {
+  return list6.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
@@ -56600,7 +56814,7 @@ var BINARY = new Set(
 );
 var UNARY = /* @__PURE__ */ new Set(["!", "not", "-", "+"]);
 var unavailable = (op2) => `operator ${op2} is not available in conditions; use ${[...BINARY].join(" ")} or unary ! not -`;
-var first = (list5) => list5.find((p) => p !== void 0);
+var first = (list6) => list6.find((p) => p !== void 0);
 function evaluate(n, scope) {
   switch (n.type) {
     case "Literal":
@@ -56934,15 +57148,15 @@ var STAT_FIELDS = ["metric", "period", "stat", "unit"];
 var METRIC_FIELDS = ["dimensions", "metricName", "namespace"];
 function cloudWatchProvider(f) {
   refuseUnknown(f, ["interval", "metricDataQueries"]);
-  const list5 = f.body.metricDataQueries;
-  if (!Array.isArray(list5) || list5.length === 0)
+  const list6 = f.body.metricDataQueries;
+  if (!Array.isArray(list6) || list6.length === 0)
     f.out.push(
       diagnosticAt(f.here(), "cloudWatch provider needs metricDataQueries (a list of {id, expression or metricStat})")
     );
   return {
     kind: "cloudwatch",
     intervalSeconds: durationField(f, "interval", 300),
-    metricDataQueries: (Array.isArray(list5) ? list5 : []).map((q, i) => query(f, q, ["metricDataQueries", i])),
+    metricDataQueries: (Array.isArray(list6) ? list6 : []).map((q, i) => query(f, q, ["metricDataQueries", i])),
     timeoutSeconds: 30,
     secretArgs: f.args.secrets
   };
@@ -57804,7 +58018,7 @@ function rolloutAnalysis(spec, index, track, config, out, secrets) {
       );
     else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
   }
-  for (const [n, list5] of Object.entries(steps)) list5.forEach((a) => warnUnbounded(spec, Number(n), a, out));
+  for (const [n, list6] of Object.entries(steps)) list6.forEach((a) => warnUnbounded(spec, Number(n), a, out));
   if (Object.keys(steps).length === 0 && !background2) return void 0;
   return { steps, ...background2 ? { background: background2 } : {} };
 }
@@ -58144,11 +58358,11 @@ var argoRolloutFields = (inputs10) => ({
     honoured(CANARY2),
     honoured(
       `${CANARY2}.abortScaleDownDelaySeconds`,
-      "after an abort the canary workloads stay one more commit (two-commit removal), merged this many seconds later; 0 = a person merges it"
+      "after an abort the canary workloads stay one more commit (two-commit removal), merged this many seconds later (default 30 s with trafficRouting, as Argo; with dynamicStableScale none unless written); 0 = a person merges it"
     ),
     honoured(
       `${CANARY2}.scaleDownDelaySeconds`,
-      "after promotion the canary workloads stay one more commit (two-commit removal), merged this many seconds later (ping-pong: the clean-up waits too); needs trafficRouting"
+      "after promotion the canary workloads stay one more commit (two-commit removal), merged this many seconds later (default 30 s with trafficRouting, as Argo; ping-pong: the clean-up waits too); needs trafficRouting"
     ),
     warned(`${CANARY2}.scaleDownDelayRevisionLimit`, "rollgen keeps no old ReplicaSets running; remove the field"),
     subtree(
@@ -58177,8 +58391,14 @@ var argoRolloutFields = (inputs10) => ({
       `${CANARY2}.replicaProgressThreshold`,
       "rollgen does not watch pod readiness; make the step PRs wait for a health check"
     ),
-    honoured(`${CANARY2}.steps`),
-    subtree(`${CANARY2}.steps[].pause`, "a manual or timed gate after the step before"),
+    honoured(
+      `${CANARY2}.steps`,
+      "each step's setWeight, setCanaryScale, setHeaderRoute and setMirrorRoute make one rollgen step, its pause or analysis the gate after it; two of setWeight, pause, experiment, analysis in one step are refused, as Argo"
+    ),
+    subtree(
+      `${CANARY2}.steps[].pause`,
+      "a manual or timed gate after the step before; before the first step, a person starts the rollout (whatever gates.firstStep says)"
+    ),
     {
       path: `${CANARY2}.steps[].plugin`,
       status: "warned",
@@ -58400,7 +58620,7 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     style: rollout.style,
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
-    startGate: { kind: policy.firstStep },
+    startGate: startGateOf(rollout, policy),
     steps,
     ...rollout.pausedBy ? { pausedBy: rollout.pausedBy.field } : {},
     ...rollout.removalGates ? { removalGates: rollout.removalGates } : {},
@@ -58475,8 +58695,8 @@ function withAntiAffinity(canary, rule, track) {
   const anti = isObject(affinity.podAntiAffinity) ? affinity.podAntiAffinity : {};
   const key2 = rule.preferredWeight !== void 0 ? "preferredDuringSchedulingIgnoredDuringExecution" : "requiredDuringSchedulingIgnoredDuringExecution";
   const entry = rule.preferredWeight !== void 0 ? { weight: rule.preferredWeight, podAffinityTerm: term } : term;
-  const list5 = Array.isArray(anti[key2]) ? anti[key2] : [];
-  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list5, entry] } };
+  const list6 = Array.isArray(anti[key2]) ? anti[key2] : [];
+  podSpec.affinity = { ...affinity, podAntiAffinity: { ...anti, [key2]: [...list6, entry] } };
   template.spec = podSpec;
   return out;
 }
@@ -58608,14 +58828,14 @@ function repoPeers(apps, committed2) {
   for (const app of apps) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
-        const list5 = out.get(p.generator.id) ?? [];
+        const list6 = out.get(p.generator.id) ?? [];
         const output = committed2?.get(app.name);
-        list5.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
-        out.set(p.generator.id, list5);
+        list6.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
+        out.set(p.generator.id, list6);
       }
     }
   }
-  for (const list5 of out.values()) list5.sort(byAppThenRollout);
+  for (const list6 of out.values()) list6.sort(byAppThenRollout);
   return out;
 }
 function byAppThenRollout(a, b) {
@@ -59027,11 +59247,189 @@ function error4(doc, path35, message) {
 function holdForUnrunStep(steps) {
   const previous = steps[steps.length - 1];
   if (previous) steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, { kind: "manual" }) };
+  return previous !== void 0;
 }
 function combinedGate(a, b) {
   if (a.kind === "manual" || b.kind === "manual") return { kind: "manual" };
   if (a.kind === "timed" && b.kind === "timed") return { kind: "timed", seconds: a.seconds + b.seconds };
   return b.kind === "none" ? a : b;
+}
+
+// src/spec/argo-steps.ts
+function walkSteps(doc, raw, wc, out) {
+  const steps = [];
+  const entryOfStep = [];
+  const leading = [];
+  const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
+  let startHold;
+  const holdStart = (gate) => void (startHold = combinedGate(startHold ?? { kind: "none" }, gate));
+  raw.forEach((entry, i) => {
+    const e = obj(entry);
+    const path35 = ["spec", "strategy", "canary", "steps", i];
+    if (!oneKindOfStep(doc, e, path35, out)) return;
+    if (ACTIONS.some((a) => e[a] !== void 0)) {
+      applyActions(doc, state, e, path35, wc, out);
+      warnTrafficWithoutPods(doc, state, out);
+      steps.push(snapshot(doc.locate(path35), state, wc.managed));
+      entryOfStep.push(i);
+    } else if (Object.keys(e).length === 0)
+      out.push({ ...doc.locate(path35), message: "an empty step does nothing; remove it", severity: "warning" });
+    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path35, holdStart, out);
+    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path35, out);
+    if (e.experiment !== void 0 || e.plugin !== void 0) {
+      if (!holdForUnrunStep(steps)) holdStart({ kind: "manual" });
+    }
+    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path35, out);
+  });
+  if (leading.length > 0 && !steps[0]) {
+    steps.push(snapshot(originOf(leading[0].at), state, wc.managed));
+    entryOfStep.push(raw.length - 1);
+  }
+  if (leading.length > 0) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
+  return { steps, entryOfStep, ...startHold ? { startHold } : {} };
+}
+var ACTIONS = ["setWeight", "setCanaryScale", "setHeaderRoute", "setMirrorRoute"];
+var EXCLUSIVE = ["setWeight", "pause", "experiment", "analysis"];
+function oneKindOfStep(doc, e, path35, out) {
+  const kinds = EXCLUSIVE.filter((k) => e[k] !== void 0);
+  if (kinds.length < 2) return true;
+  out.push(
+    error5(
+      doc,
+      [...path35, kinds[1]],
+      `a step may hold only one of setWeight, pause, experiment and analysis (as Argo), this one has ${kinds.join(" and ")}; split it into ${kinds.length} steps`
+    )
+  );
+  return false;
+}
+function warnScaleCompletesFirst(doc, e, path35, out) {
+  if (e.analysis === void 0) return;
+  out.push({
+    ...doc.locate([...path35, "analysis"]),
+    message: "Argo ends a step with setCanaryScale once its canary pods are ready, without waiting for the analysis in the same step; rollgen waits for the analysis before the next step. Put the analysis in a step of its own to say so",
+    severity: "warning"
+  });
+}
+function applyAnalysis(doc, steps, leading, analysis, path35, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path35, "analysis"]);
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    out.push({
+      ...doc.locate([...path35, "analysis"]),
+      message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
+      severity: "warning"
+    });
+    leading.push(request4);
+    return;
+  }
+  steps[steps.length - 1] = { ...previous, analyses: [...previous.analyses ?? [], request4] };
+}
+function applyPause(doc, steps, pause, path35, holdStart, out) {
+  const seconds2 = parseDuration(obj(pause).duration);
+  const gate = seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    if (gate.kind === "timed" && gate.seconds === 0) return;
+    if (gate.kind === "timed")
+      out.push({
+        ...doc.locate([...path35, "pause"]),
+        message: `a pause of ${gate.seconds}s before the first step: Argo waits that long once the new version appears; rollgen cannot count from there, so a person starts the rollout (step 1 waits for a manual gate)`,
+        severity: "warning"
+      });
+    return holdStart(gate);
+  }
+  steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
+}
+function applyActions(doc, state, e, path35, wc, out) {
+  if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
+  if (e.setCanaryScale !== void 0) {
+    if (!wc.routed)
+      out.push(
+        error5(
+          doc,
+          [...path35, "setCanaryScale"],
+          "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
+        )
+      );
+    state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
+    const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
+    state.zeroScaleAt = none ? [...path35, "setCanaryScale"] : void 0;
+  }
+  if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
+  if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
+}
+function warnTrafficWithoutPods(doc, state, out) {
+  if (!state.zeroScaleAt || state.weight === 0 && state.headerRoutes.size === 0) return;
+  const sends = state.weight > 0 ? `setWeight ${state.weight}` : "a header route";
+  out.push({
+    ...doc.locate(state.zeroScaleAt),
+    message: `setCanaryScale gives the canary no pods while a step sends it traffic (${sends}): Argo would send that traffic to no pods; rollgen runs 1 canary pod. Scale to 1 or more, or send no traffic while it has none`,
+    severity: "warning"
+  });
+  state.zeroScaleAt = void 0;
+}
+function snapshot(origin, s, managed) {
+  const order = (a, b) => managed.indexOf(a.name) - managed.indexOf(b.name);
+  return {
+    origin,
+    ...s.scale ? { replicas: s.scale } : {},
+    weight: s.weight,
+    matches: [],
+    headerRoutes: [...s.headerRoutes.values()].sort(order),
+    mirrorRoutes: [...s.mirrorRoutes.values()].sort(order),
+    pause: { kind: "none" }
+  };
+}
+function canaryScale(v, weightTotal) {
+  if (num(v.replicas) !== void 0) return { count: num(v.replicas) };
+  if (num(v.weight) !== void 0) return { percent: num(v.weight) * 100 / weightTotal };
+  return void 0;
+}
+function setRoute(routes, v, read) {
+  const name = str(v.name) ?? "";
+  if (v.match === void 0) routes.delete(name);
+  else routes.set(name, { name, matches: read(arr(v.match)) });
+}
+function setMirror(routes, v) {
+  const name = str(v.name) ?? "";
+  if (v.match === void 0) routes.delete(name);
+  else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
+}
+function headerRouteMatches(list6) {
+  return list6.map((m) => {
+    const e = obj(m);
+    return { headers: [stringMatch2(str(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
+  });
+}
+function mirrorMatches(list6) {
+  return list6.map((m) => {
+    const e = obj(m);
+    const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
+    const path35 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const method = e.method !== void 0 ? stringMatch2("", e.method) : void 0;
+    return {
+      headers: headers2,
+      queryParams: [],
+      cookies: [],
+      ...path35 ? { path: { type: path35.type === "Prefix" ? "PathPrefix" : path35.type, value: path35.value } } : {},
+      ...method ? { method: { type: method.type, value: method.value } } : {}
+    };
+  });
+}
+function stringMatch2(name, v) {
+  const m = obj(v);
+  const type = m.exact !== void 0 ? "Exact" : m.regex !== void 0 ? "RegularExpression" : "Prefix";
+  return { name, type, value: String(m.exact ?? m.regex ?? m.prefix ?? "") };
+}
+function parseDuration(v) {
+  if (typeof v === "number") return v;
+  if (typeof v !== "string") return void 0;
+  const m = /^(\d+)(s|m|h)?$/.exec(v.trim());
+  if (!m) return void 0;
+  return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
+}
+function error5(doc, path35, message) {
+  return { ...doc.locate(path35), message, severity: "error" };
 }
 
 // src/spec/providers.ts
@@ -59097,22 +59495,24 @@ function normalizeArgo(doc, inputs10) {
   const spec = obj(root.spec);
   const canary = obj(obj(spec.strategy).canary);
   const routing = obj(canary.trafficRouting);
-  const diagnostics = rollingUpdateProblems(doc, spec);
+  const diagnostics = [...rollingUpdateProblems(doc, spec), ...notificationSubscriptions(doc, meta)];
   const name = str(meta.name) ?? "";
   const replicas2 = num(spec.replicas) ?? 1;
   const managedRoutes = arr(routing.managedRoutes).map((r) => str(obj(r).name) ?? "");
   const weightTotal = num(routing.maxTrafficWeight) ?? 100;
-  const { steps, entryOfStep } = walkSteps(
+  const { steps, entryOfStep, startHold } = walkSteps(
     doc,
     arr(canary.steps),
     { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
     diagnostics
   );
+  if (steps.length === 0 && canary.analysis !== void 0)
+    steps.push(fullCanaryStep(doc, { managed: managedRoutes, weightTotal }, entryOfStep, diagnostics));
   const backgroundAnalysis = background(doc, canary, entryOfStep, diagnostics);
   const blueGreen = obj(spec.strategy).blueGreen !== void 0 ? readBlueGreen(doc, replicas2, diagnostics) : void 0;
   if (obj(spec.strategy).canary === void 0 === (blueGreen === void 0))
     diagnostics.push(
-      error5(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+      error6(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
     );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const pingPong = pingPongOf(doc, canary, diagnostics);
@@ -59127,7 +59527,7 @@ function normalizeArgo(doc, inputs10) {
     });
   if (!sides && stable !== void 0 && stable === canarySvc)
     diagnostics.push(
-      error5(
+      error6(
         doc,
         ["spec", "strategy", "canary", "canaryService"],
         `canaryService and stableService are both "${stable}"; name a second Service for the canary (Argo refuses this too)`
@@ -59168,15 +59568,23 @@ function normalizeArgo(doc, inputs10) {
       annotations: stringMap2(obj(canary.stableMetadata).annotations)
     },
     ...pingPong ? { pingPong } : {},
-    ...removalGatesOf(doc, canary, diagnostics),
+    ...removalGatesOf(doc, canary, steps.length > 0, diagnostics),
     ...antiAffinityOf(doc, canary, ["spec", "strategy", "canary"], diagnostics),
     ...canary.dynamicStableScale === true ? { dynamicStableScale: true } : {},
     ...num(canary.minPodsPerReplicaSet) !== void 0 ? { minPodsPerReplicaSet: num(canary.minPodsPerReplicaSet) } : {},
     ...backgroundAnalysis ? { backgroundAnalysis } : {},
+    ...startHold ? { startHold } : {},
     source: doc.value,
     ...blueGreen
   };
   return { rollout: withPause(doc, rollout, spec.paused === true, ["spec", "paused"]), diagnostics };
+}
+function notificationSubscriptions(doc, meta) {
+  return Object.keys(obj(meta.annotations)).filter((key2) => key2.startsWith("notifications.argoproj.io/subscribe.")).map((key2) => ({
+    ...doc.locate(["metadata", "annotations", key2]),
+    message: `${key2} subscribes to Argo Rollouts notifications, which no controller sends under rollgen: each step is a pull request, so subscribe there instead (watch the repository, add reviewers or pr.labels in rollgen.yaml, or notify on the check runs of its pull requests); remove the annotation`,
+    severity: "warning"
+  }));
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
@@ -59185,11 +59593,11 @@ function pingPongOf(doc, canary, out) {
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error5(doc, [...path35, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error6(doc, [...path35, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
-        error5(
+        error6(
           doc,
           path35,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
@@ -59197,7 +59605,7 @@ function pingPongOf(doc, canary, out) {
       );
   if (canary.trafficRouting === void 0)
     out.push(
-      error5(
+      error6(
         doc,
         path35,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
@@ -59206,36 +59614,42 @@ function pingPongOf(doc, canary, out) {
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
   return { ping, pong, origin: doc.locate(path35), alongside };
 }
-function removalGatesOf(doc, canary, out) {
+function removalGatesOf(doc, canary, hasSteps, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
   const abort = num(canary.abortScaleDownDelaySeconds);
   const at = (f) => ["spec", "strategy", "canary", f];
   if (promotion !== void 0 && canary.trafficRouting === void 0)
     out.push(
-      error5(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
+      error6(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
     );
   if (promotion !== void 0 && canary.dynamicStableScale === true)
     out.push(
-      error5(
+      error6(
         doc,
         at("dynamicStableScale"),
         "dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one"
       )
     );
-  if (canary.trafficRouting === void 0 || promotion === void 0 && abort === void 0) return {};
-  const timed = (s) => s ? { kind: "timed", seconds: s } : { kind: "automatic" };
+  if (canary.trafficRouting === void 0 || !hasSteps && promotion === void 0 && abort === void 0) return {};
+  const dynamic = canary.dynamicStableScale === true;
+  if (dynamic && abort === void 0) return {};
+  const timed = (s) => s > 0 ? { kind: "timed", seconds: s } : { kind: "automatic" };
   return {
-    removalGates: { promotion: timed(promotion), abort: abort === 0 ? { kind: "manual" } : timed(abort) }
+    removalGates: {
+      promotion: timed(dynamic ? 0 : promotion ?? ARGO_SCALE_DOWN_DELAY_SECONDS),
+      abort: abort === 0 ? { kind: "manual" } : timed(abort ?? ARGO_SCALE_DOWN_DELAY_SECONDS)
+    }
   };
 }
+var ARGO_SCALE_DOWN_DELAY_SECONDS = 30;
 function argoWorkload(doc, root, replicas2, out) {
   const spec = obj(root.spec);
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error5(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+      out.push(error6(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
     else if (!isAppsV1(ref.apiVersion))
-      out.push(error5(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
+      out.push(error6(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
@@ -59274,38 +59688,16 @@ function deploymentFields(spec) {
   if (Object.keys(rollingUpdate).length > 0) out.strategy = { type: "RollingUpdate", rollingUpdate };
   return out;
 }
-function walkSteps(doc, raw, wc, out) {
-  const steps = [];
-  const entryOfStep = [];
-  const leading = [];
-  const state = { weight: 0, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
-  raw.forEach((entry, i) => {
-    const e = obj(entry);
-    const path35 = ["spec", "strategy", "canary", "steps", i];
-    if (e.pause !== void 0) return applyPause(doc, steps, e.pause, path35, out);
-    if (e.analysis !== void 0) return applyAnalysis(doc, steps, leading, e.analysis, path35, out);
-    if (e.experiment !== void 0 || e.plugin !== void 0) return holdForUnrunStep(steps);
-    if (!applyAction(doc, state, e, path35, wc, out)) return;
-    warnTrafficWithoutPods(doc, state, out);
-    steps.push(snapshot(doc.locate(path35), state, wc.managed));
-    entryOfStep.push(i);
+function fullCanaryStep(doc, wc, entryOfStep, out) {
+  const path35 = ["spec", "strategy", "canary", "analysis"];
+  out.push({
+    ...doc.locate(path35),
+    message: "a background analysis with no steps: Argo runs it while the new version scales up; rollgen runs step 1 with the canary at full size and all traffic, and promotes once the analysis has not failed at its gate",
+    severity: "warning"
   });
-  if (leading.length > 0 && steps[0]) steps[0] = { ...steps[0], analyses: [...leading, ...steps[0].analyses ?? []] };
-  return { steps, entryOfStep };
-}
-function applyAnalysis(doc, steps, leading, analysis, path35, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path35, "analysis"]);
-  const previous = steps[steps.length - 1];
-  if (!previous) {
-    out.push({
-      ...doc.locate([...path35, "analysis"]),
-      message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
-      severity: "warning"
-    });
-    leading.push(request4);
-    return;
-  }
-  steps[steps.length - 1] = { ...previous, analyses: [...previous.analyses ?? [], request4] };
+  entryOfStep.push(0);
+  const state = { weight: wc.weightTotal, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
+  return snapshot(doc.locate(path35), state, wc.managed);
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
@@ -59314,7 +59706,7 @@ function background(doc, canary, entryOfStep, out) {
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error5(
+      error6(
         doc,
         [...path35, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
@@ -59323,114 +59715,7 @@ function background(doc, canary, entryOfStep, out) {
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function applyPause(doc, steps, pause, path35, out) {
-  const previous = steps[steps.length - 1];
-  if (!previous) {
-    out.push({
-      ...doc.locate(path35),
-      message: "a pause before any setWeight/setCanaryScale/setHeaderRoute/setMirrorRoute gates nothing; step 1 already waits for approval",
-      severity: "warning"
-    });
-    return;
-  }
-  const seconds2 = parseDuration(obj(pause).duration);
-  const gate = seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
-  steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
-}
-function applyAction(doc, state, e, path35, wc, out) {
-  if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
-  else if (e.setCanaryScale !== void 0) {
-    if (!wc.routed)
-      out.push(
-        error5(
-          doc,
-          [...path35, "setCanaryScale"],
-          "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
-        )
-      );
-    state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
-    const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
-    state.zeroScaleAt = none ? [...path35, "setCanaryScale"] : void 0;
-  } else if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
-  else if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
-  else {
-    if (Object.keys(e).length === 0)
-      out.push({ ...doc.locate(path35), message: "an empty step does nothing; remove it", severity: "warning" });
-    return false;
-  }
-  return true;
-}
-function warnTrafficWithoutPods(doc, state, out) {
-  if (!state.zeroScaleAt || state.weight === 0 && state.headerRoutes.size === 0) return;
-  const sends = state.weight > 0 ? `setWeight ${state.weight}` : "a header route";
-  out.push({
-    ...doc.locate(state.zeroScaleAt),
-    message: `setCanaryScale gives the canary no pods while a step sends it traffic (${sends}): Argo would send that traffic to no pods; rollgen runs 1 canary pod. Scale to 1 or more, or send no traffic while it has none`,
-    severity: "warning"
-  });
-  state.zeroScaleAt = void 0;
-}
-function snapshot(origin, s, managed) {
-  const order = (a, b) => managed.indexOf(a.name) - managed.indexOf(b.name);
-  return {
-    origin,
-    ...s.scale ? { replicas: s.scale } : {},
-    weight: s.weight,
-    matches: [],
-    headerRoutes: [...s.headerRoutes.values()].sort(order),
-    mirrorRoutes: [...s.mirrorRoutes.values()].sort(order),
-    pause: { kind: "none" }
-  };
-}
-function canaryScale(v, weightTotal) {
-  if (num(v.replicas) !== void 0) return { count: num(v.replicas) };
-  if (num(v.weight) !== void 0) return { percent: num(v.weight) * 100 / weightTotal };
-  return void 0;
-}
-function setRoute(routes, v, read) {
-  const name = str(v.name) ?? "";
-  if (v.match === void 0) routes.delete(name);
-  else routes.set(name, { name, matches: read(arr(v.match)) });
-}
-function setMirror(routes, v) {
-  const name = str(v.name) ?? "";
-  if (v.match === void 0) routes.delete(name);
-  else routes.set(name, { name, matches: mirrorMatches(arr(v.match)), percentage: num(v.percentage) ?? 100 });
-}
-function headerRouteMatches(list5) {
-  return list5.map((m) => {
-    const e = obj(m);
-    return { headers: [stringMatch2(str(e.headerName) ?? "", e.headerValue)], queryParams: [], cookies: [] };
-  });
-}
-function mirrorMatches(list5) {
-  return list5.map((m) => {
-    const e = obj(m);
-    const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path35 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
-    const method = e.method !== void 0 ? stringMatch2("", e.method) : void 0;
-    return {
-      headers: headers2,
-      queryParams: [],
-      cookies: [],
-      ...path35 ? { path: { type: path35.type === "Prefix" ? "PathPrefix" : path35.type, value: path35.value } } : {},
-      ...method ? { method: { type: method.type, value: method.value } } : {}
-    };
-  });
-}
-function stringMatch2(name, v) {
-  const m = obj(v);
-  const type = m.exact !== void 0 ? "Exact" : m.regex !== void 0 ? "RegularExpression" : "Prefix";
-  return { name, type, value: String(m.exact ?? m.regex ?? m.prefix ?? "") };
-}
-function parseDuration(v) {
-  if (typeof v === "number") return v;
-  if (typeof v !== "string") return void 0;
-  const m = /^(\d+)(s|m|h)?$/.exec(v.trim());
-  if (!m) return void 0;
-  return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
-}
-function error5(doc, path35, message) {
+function error6(doc, path35, message) {
   return { ...doc.locate(path35), message, severity: "error" };
 }
 
@@ -59551,6 +59836,119 @@ function show2(v) {
   return JSON.stringify(v) ?? String(v);
 }
 
+// src/spec/api-server-checks.ts
+function checkApiServerRules(doc, out) {
+  const v = doc.value;
+  const report = (path35, message) => out.push({ ...doc.locate(path35), message: `${v.kind} ${message}`, severity: "error" });
+  const podPath = podSpecPath(v.kind);
+  const pod = podPath && dig(v, podPath);
+  if (podPath && isObject(pod)) checkPodSpec(pod, podPath, report);
+  if (v.kind === "Service" && isObject(v.spec)) checkServicePorts(v.spec, report);
+}
+function podSpecPath(kind) {
+  if (kind === "Pod") return ["spec"];
+  if (kind === "CronJob") return ["spec", "jobTemplate", "spec", "template", "spec"];
+  return TEMPLATED.has(kind) ? ["spec", "template", "spec"] : void 0;
+}
+var TEMPLATED = /* @__PURE__ */ new Set(["Deployment", "StatefulSet", "DaemonSet", "ReplicaSet", "Job", "Rollout", "CloneSet"]);
+var CONTAINER_LISTS = ["initContainers", "containers", "ephemeralContainers"];
+function checkPodSpec(pod, at, report) {
+  const seen = /* @__PURE__ */ new Set();
+  for (const list6 of CONTAINER_LISTS) {
+    const containers2 = pod[list6];
+    if (!Array.isArray(containers2)) continue;
+    containers2.forEach((c, i) => {
+      if (!isObject(c)) return;
+      const path35 = [...at, list6, i];
+      const name = c.name;
+      if (typeof name === "string") {
+        if (!isDnsLabel(name))
+          report([...path35, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
+        else if (seen.has(name))
+          report([...path35, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
+        seen.add(name);
+      }
+      checkResources(c.resources, [...path35, "resources"], report);
+      checkContainerPorts(c.ports, [...path35, "ports"], report);
+    });
+  }
+}
+function checkResources(resources, at, report) {
+  if (!isObject(resources)) return;
+  for (const kind of ["limits", "requests"]) {
+    const map3 = resources[kind];
+    if (!isObject(map3)) continue;
+    for (const [resource, amount] of Object.entries(map3)) {
+      const problem = quantityProblem(amount);
+      if (problem) report([...at, kind, resource], `${kind}.${resource} ${show3(amount)} ${problem}`);
+    }
+  }
+}
+var QUANTITY = /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+|Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E)?$/;
+function quantityProblem(amount) {
+  const text2 = typeof amount === "number" ? String(amount) : amount;
+  if (typeof text2 !== "string" || !QUANTITY.test(text2))
+    return "is not a quantity: write a number with an optional suffix (100m, 0.5, 128Mi, 1G)";
+  if (text2.startsWith("-")) return "must not be negative";
+  return void 0;
+}
+function checkContainerPorts(ports, at, report) {
+  if (!Array.isArray(ports)) return;
+  const names = /* @__PURE__ */ new Set();
+  ports.forEach((p, i) => {
+    if (!isObject(p)) return;
+    const path35 = [...at, i];
+    checkPortNumber(p.containerPort, [...path35, "containerPort"], "containerPort", 1, report);
+    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path35, "hostPort"], "hostPort", 0, report);
+    checkPortName(p.name, [...path35, "name"], names, report);
+  });
+}
+function checkServicePorts(spec, report) {
+  const ports = spec.ports;
+  if (!Array.isArray(ports)) return;
+  const names = /* @__PURE__ */ new Set();
+  ports.forEach((p, i) => {
+    if (!isObject(p)) return;
+    const path35 = ["spec", "ports", i];
+    checkPortNumber(p.port, [...path35, "port"], "port", 1, report);
+    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path35, "nodePort"], "nodePort", 0, report);
+    if (typeof p.targetPort === "number")
+      checkPortNumber(p.targetPort, [...path35, "targetPort"], "targetPort", 1, report);
+    else if (typeof p.targetPort === "string" && !isPortName(p.targetPort))
+      report([...path35, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
+    checkPortName(p.name, [...path35, "name"], names, report);
+    if (p.name === void 0 && ports.length > 1)
+      report(path35, "port needs a name: a Service with several ports names each of them");
+  });
+}
+function checkPortNumber(value2, path35, field2, min, report) {
+  if (typeof value2 !== "number") return;
+  if (!Number.isInteger(value2) || value2 < min || value2 > 65535)
+    report(path35, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
+}
+function checkPortName(name, path35, seen, report) {
+  if (typeof name !== "string") return;
+  if (!isPortName(name))
+    report(
+      path35,
+      `port name ${show3(name)} must be at most 15 of a-z, 0-9 and '-', with a letter, no '--', not at an end`
+    );
+  else if (seen.has(name)) report(path35, `port name ${show3(name)} is used twice; name each port once`);
+  seen.add(name);
+}
+function isPortName(name) {
+  return name.length <= 15 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name) && /[a-z]/.test(name) && !name.includes("--");
+}
+function isDnsLabel(name) {
+  return name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
+}
+function dig(v, path35) {
+  return path35.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
+}
+function show3(v) {
+  return JSON.stringify(v) ?? String(v);
+}
+
 // src/spec/kruise-values.ts
 function parseAmount(v) {
   if (typeof v === "number") return { count: v };
@@ -59601,7 +59999,7 @@ function normalizeKruise(doc, inputs10) {
   const strategyKey = blueGreen ? "blueGreen" : "canary";
   if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== void 0))
     diagnostics.push(
-      error6(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+      error7(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
     );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap2(meta.annotations);
@@ -59609,9 +60007,9 @@ function normalizeKruise(doc, inputs10) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error6(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(error7(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   } else if (!isAppsV1(ref.apiVersion))
-    diagnostics.push(error6(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
+    diagnostics.push(error7(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
   const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));
@@ -59666,7 +60064,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error6(
+      error7(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -59680,7 +60078,7 @@ function fractionalTraffic(doc, steps, stepsPath) {
     const traffic = obj(s).traffic;
     if (typeof traffic !== "string" || !/^\s*\d+\.\d+%\s*$/.test(traffic)) return [];
     return [
-      error6(
+      error7(
         doc,
         [...stepsPath, i, "traffic"],
         `step ${i + 1}: traffic ${traffic.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic))}% or ${Math.ceil(parseFloat(traffic))}%`
@@ -59766,7 +60164,7 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error6(doc, path35, message) {
+function error7(doc, path35, message) {
   const o = doc.locate(path35);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
@@ -60263,6 +60661,7 @@ function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } 
       if (role.role === "manifest") rejected.add(objectKey(doc.value));
       continue;
     }
+    checkApiServerRules(doc, diagnostics);
     if (role.role === "manifest")
       manifests.push({ object: doc.value, origin: doc.origin, locate: doc.locate });
     if (role.role === "ignored")
@@ -60373,10 +60772,10 @@ function loadRoutings(app, shared2, rollouts, resources, policy, out) {
     const members = rollouts.filter((r) => r.spec.trafficRoutingRef === s.name);
     const counts = new Set(members.map((m) => m.plan.steps.length));
     if (counts.size > 1) {
-      const list5 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
+      const list6 = members.map((m) => `${m.spec.name} (${m.plan.steps.length})`).join(", ");
       out.push({
         ...s.rollout.origin,
-        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list5}`,
+        message: `rollouts sharing TrafficRouting ${s.name} advance in lock-step, so they need the same number of steps; found ${list6}`,
         severity: "error"
       });
     }
@@ -60611,13 +61010,13 @@ var MOVE = "move it to the app's source, where rollgen renders it and rolls a ch
 function outputKustomizationProblems(doc) {
   if (!isObject(doc.value)) return [];
   const problems = [];
-  const error7 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
+  const error8 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
   for (const [key2, value2] of Object.entries(doc.value)) {
-    if (key2 in CHANGES) error7([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
-    else if (key2 === "labels") labelProblems(value2).forEach((i) => error7([key2, i], labelMessage(value2, i)));
+    if (key2 in CHANGES) error8([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
+    else if (key2 === "labels") labelProblems(value2).forEach((i) => error8([key2, i], labelMessage(value2, i)));
     else if (!KNOWN.includes(key2)) {
       const meant = suggestName(key2, KNOWN);
-      error7(
+      error8(
         [key2],
         `\`${key2}\` is not a Kustomization field: kustomize refuses this file${meant ? ` (did you mean ${meant}?)` : ""}`
       );
@@ -61313,9 +61712,9 @@ function groupPulls(pulls) {
     const parsed = parseBranch(pr.branch);
     if (!parsed) continue;
     const marker = parseMarker(pr.body);
-    const list5 = byApp.get(parsed.app) ?? [];
-    list5.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
-    byApp.set(parsed.app, list5);
+    const list6 = byApp.get(parsed.app) ?? [];
+    list6.push({ pr, app: parsed.app, target: parsed.target, ...marker ? { marker } : {} });
+    byApp.set(parsed.app, list6);
   }
   return byApp;
 }
@@ -61757,9 +62156,9 @@ function fieldChanges(rendered, found, at = []) {
   return [{ path: at, rendered, found }];
 }
 function describeField(c) {
-  const show3 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
+  const show4 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
   const path35 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path35 || "(whole object)"}: rendered ${show3(c.rendered)}, found ${show3(c.found)}`;
+  return `${path35 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
 }
 function kustomizationDrift(listed2, owned) {
   if (owned.length === 0) return void 0;
@@ -62393,7 +62792,7 @@ function* everyClaim(apps, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list5]) => getGenerator(id)?.checkRepo?.(list5) ?? []);
+  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list6]) => getGenerator(id)?.checkRepo?.(list6) ?? []);
 }
 function conflict2(first2, app, owner, claim) {
   return {
@@ -62403,10 +62802,10 @@ function conflict2(first2, app, owner, claim) {
   };
 }
 function committedProblems(peers) {
-  return byProvider(peers).flatMap(([id, list5]) => getGenerator(id)?.checkCommitted?.(list5) ?? []);
+  return byProvider(peers).flatMap(([id, list6]) => getGenerator(id)?.checkCommitted?.(list6) ?? []);
 }
 function describeAllocations(peers) {
-  return byProvider(peers).flatMap(([id, list5]) => [...getGenerator(id)?.describeRepo?.(list5) ?? []]);
+  return byProvider(peers).flatMap(([id, list6]) => [...getGenerator(id)?.describeRepo?.(list6) ?? []]);
 }
 function byProvider(peers) {
   return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
@@ -63318,31 +63717,31 @@ function done(text2) {
 }
 
 // src/flow/template-change.ts
-var CONTAINER_LISTS = ["initContainers", "containers"];
+var CONTAINER_LISTS2 = ["initContainers", "containers"];
 function templateChange(from, to) {
   const images = [];
   const fields = [];
-  for (const list5 of CONTAINER_LISTS) {
-    const before = containers(from, list5);
-    const after = containers(to, list5);
+  for (const list6 of CONTAINER_LISTS2) {
+    const before = containers(from, list6);
+    const after = containers(to, list6);
     for (const name of union(before.keys(), after.keys())) {
       const a = before.get(name);
       const b = after.get(name);
-      const label = list5 === "containers" ? name : `${name} (init)`;
+      const label = list6 === "containers" ? name : `${name} (init)`;
       const image = (c) => c && typeof c.image === "string" ? c.image : null;
       images.push({ container: label, from: image(a), to: image(b), changed: image(a) !== image(b) });
       if (!a || !b) continue;
-      for (const key2 of changedKeys(withoutImage(a), withoutImage(b))) fields.push(`spec.${list5}[${name}].${key2}`);
+      for (const key2 of changedKeys(withoutImage(a), withoutImage(b))) fields.push(`spec.${list6}[${name}].${key2}`);
     }
   }
   for (const key2 of changedKeys(from.metadata, to.metadata)) fields.push(`metadata.${key2}`);
-  const rest = (t) => isObject(t.spec) ? omit2(t.spec, CONTAINER_LISTS) : {};
+  const rest = (t) => isObject(t.spec) ? omit2(t.spec, CONTAINER_LISTS2) : {};
   for (const key2 of changedKeys(rest(from), rest(to))) fields.push(`spec.${key2}`);
   return { images, fields };
 }
-function containers(template, list5) {
+function containers(template, list6) {
   const spec = isObject(template.spec) ? template.spec : {};
-  const items = Array.isArray(spec[list5]) ? spec[list5] : [];
+  const items = Array.isArray(spec[list6]) ? spec[list6] : [];
   return new Map(items.filter(isObject).map((c, i) => [typeof c.name === "string" ? c.name : `#${i}`, c]));
 }
 function union(a, b) {
@@ -63839,17 +64238,95 @@ function run(kind, c, result) {
   }
 }
 
+// src/analysis/value-text.ts
+function formatSample(v) {
+  if (Number.isNaN(v)) return "NaN";
+  if (v === Infinity) return "+Inf";
+  if (v === -Infinity) return "-Inf";
+  if (Object.is(v, -0)) return "-0";
+  const text2 = String(v);
+  const exp = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text2);
+  if (!exp) return text2;
+  const [, sign2, first2, rest = "", power] = exp;
+  const digits = first2 + rest;
+  const e = Number(power);
+  return e >= 0 ? sign2 + digits + "0".repeat(e - rest.length) : `${sign2}0.${"0".repeat(-e - 1)}${digits}`;
+}
+function formatJson(v) {
+  if (v === null || v === void 0) return "null";
+  if (typeof v === "number") return Object.is(v, -0) ? "-0" : JSON.stringify(v);
+  if (typeof v === "string") return JSON.stringify(v).replace(/[<>&\u2028\u2029]/g, escapeChar);
+  if (typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return `[${v.map(formatJson).join(",")}]`;
+  const keys = Object.keys(v).sort(byCodePoint);
+  return `{${keys.map((k) => `${formatJson(k)}:${formatJson(v[k])}`).join(",")}}`;
+}
+var escapeChar = (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
+function byCodePoint(a, b) {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+function firstNumber(value2) {
+  if (value2 === void 0) return void 0;
+  const found = /(?<![\w.])(?:[-+]?Inf|NaN)(?!\w)|-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?/.exec(value2);
+  if (!found) return void 0;
+  return found[0].endsWith("Inf") ? found[0].startsWith("-") ? -Infinity : Infinity : Number(found[0]);
+}
+
 // src/io/metrics/http.ts
 var http = __toESM(require("http"));
 var https = __toESM(require("https"));
 var MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
-function request2(req) {
+var MAX_REDIRECTS = 10;
+async function request2(req) {
+  const deadline = Date.now() + req.timeoutMs;
+  const origin = new URL(req.url);
+  const chain = [req.url];
+  let hop = req;
+  let keepHeaders = true;
+  for (; ; ) {
+    const res = await send(hop, deadline, req.timeoutMs);
+    const next = redirected(hop, res);
+    if (!next) return res;
+    chain.push(next.url);
+    if (chain.length > MAX_REDIRECTS)
+      throw new Error(`stopped after ${MAX_REDIRECTS} redirects: ${chain.join(" -> ")}`);
+    keepHeaders &&= sameHost(origin, new URL(next.url));
+    hop = { ...next, headers: keepHeaders ? req.headers : {} };
+  }
+}
+var REDIRECTS = /* @__PURE__ */ new Set([301, 302, 303, 307, 308]);
+function redirected(hop, res) {
+  if (!REDIRECTS.has(res.status) || !res.location) return void 0;
+  let url2;
+  try {
+    url2 = new URL(res.location, hop.url);
+  } catch {
+    throw new Error(`failed to parse Location header ${JSON.stringify(res.location)} from ${hop.url}`);
+  }
+  if (res.status === 307 || res.status === 308) return { ...hop, url: url2.href };
+  const { body: _dropped, ...rest } = hop;
+  return { ...rest, url: url2.href, method: hop.method === "HEAD" ? "HEAD" : "GET" };
+}
+function sameHost(origin, dest) {
+  if (origin.protocol === "https:" && dest.protocol === "http:") return false;
+  const [o, d] = [origin.hostname, dest.hostname];
+  if (d === o) return true;
+  return !/[:%[]/.test(d) && d.endsWith(`.${o}`);
+}
+function send(req, deadline, timeoutMs) {
   const url2 = new URL(req.url);
   if (url2.protocol !== "http:" && url2.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url2.protocol} in ${req.url}`));
   const client = url2.protocol === "https:" ? https : http;
   return new Promise((resolve17, reject) => {
-    const timer = setTimeout(() => r.destroy(new Error(`no response within ${req.timeoutMs / 1e3}s`)), req.timeoutMs);
+    const late = () => r.destroy(new Error(`no response within ${timeoutMs / 1e3}s`));
+    const timer = setTimeout(late, Math.max(0, deadline - Date.now()));
     const r = client.request(
       url2,
       {
@@ -63871,7 +64348,12 @@ function request2(req) {
         });
         res.on("end", () => {
           clearTimeout(timer);
-          resolve17({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") });
+          const location = res.headers.location;
+          resolve17({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString("utf8"),
+            ...location ? { location } : {}
+          });
         });
         res.on("error", (e) => (clearTimeout(timer), reject(e)));
       }
@@ -63912,15 +64394,15 @@ async function queryPrometheus(q) {
 function shape(type, result) {
   if (type === "scalar") {
     const v = sample(result[1]);
-    return { result: v, text: format(v) };
+    return { result: v, text: formatSample(v) };
   }
   if (type === "vector") {
     const values = result.map((s) => sample(s.value[1]));
-    return { result: values, text: `[${values.map(format).join(",")}]` };
+    return { result: values, text: `[${values.map(formatSample).join(",")}]` };
   }
   if (type === "matrix") {
     const values = result.flatMap((s) => s.values.map((p) => sample(p[1])));
-    return { result: values, text: `[${values.map(format).join(",")}]` };
+    return { result: values, text: `[${values.map(formatSample).join(",")}]` };
   }
   throw new Error(`Prometheus metric type not supported: ${type ?? "none"}`);
 }
@@ -63928,11 +64410,6 @@ function sample(v) {
   if (v === "+Inf" || v === "Inf") return Infinity;
   if (v === "-Inf") return -Infinity;
   return Number(v);
-}
-function format(v) {
-  if (v === Infinity) return "+Inf";
-  if (v === -Infinity) return "-Inf";
-  return String(v);
 }
 
 // src/io/metrics/web.ts
@@ -63953,11 +64430,11 @@ async function queryWeb(q) {
   } catch {
     return { result: res.body, text: res.body };
   }
-  if (q.jsonPath === void 0) return { result: data, text: JSON.stringify(data) };
+  if (q.jsonPath === void 0) return { result: data, text: formatJson(data) };
   const parsed = parseJsonPath(q.jsonPath);
   if ("error" in parsed) throw new Error(parsed.error);
   const value2 = readPath(data, parsed.path);
-  return { result: value2, text: JSON.stringify(value2) };
+  return { result: value2, text: formatJson(value2) };
 }
 
 // src/io/metrics/datadog.ts
@@ -64499,8 +64976,8 @@ async function query2(p, options, intervalSeconds) {
     ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
   });
 }
-function headers(list5, fill) {
-  return Object.fromEntries(list5.map((h) => [h.key, fill(h.value)]));
+function headers(list6, fill) {
+  return Object.fromEntries(list6.map((h) => [h.key, fill(h.value)]));
 }
 function secretFiller(secrets, env2) {
   return (s) => secrets.reduce((text2, a) => {
@@ -64596,6 +65073,9 @@ function unboundedDone(spec, record, name) {
 }
 var metricDone = (m, record) => isCompleted(assessMetric(m, metricRecord(record, m.name), false).phase);
 
+// src/flow/read-analysis.ts
+init_errors();
+
 // src/analysis/format.ts
 var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
 var BARS = "▁▂▃▄▅▆▇█";
@@ -64639,11 +65119,6 @@ function sparkline(ms) {
     return BARS[i];
   }).join("");
 }
-function firstNumber(value2) {
-  if (value2 === void 0) return void 0;
-  const m = /-?\d+(\.\d+)?([eE][-+]?\d+)?/.exec(value2);
-  return m ? Number(m[0]) : void 0;
-}
 
 // src/flow/analysis-report.ts
 function analysisMarkdown(analyses2) {
@@ -64675,10 +65150,7 @@ function conditions(m) {
   ].filter(Boolean).join("; ");
 }
 function numbers(a, metric) {
-  return metricRecord(a.record, metric).measurements.map((m) => {
-    const found = /-?\d+(\.\d+)?(e-?\d+)?/i.exec(m.value ?? "");
-    return found ? Number(found[0]) : NaN;
-  });
+  return metricRecord(a.record, metric).measurements.map((m) => firstNumber(m.value) ?? NaN);
 }
 function threshold(m) {
   for (const c of [m.failureCondition, m.successCondition]) {
@@ -64697,8 +65169,8 @@ function chart(m, values) {
     "xychart-beta",
     `  title "${title}"`,
     `  x-axis [${values.map((_, i) => i + 1).join(", ")}]`,
-    `  line [${values.map((v) => Number.isFinite(v) ? v : 0).join(", ")}]`,
-    ...limit !== void 0 ? [`  line [${values.map(() => limit).join(", ")}]`] : [],
+    `  line [${values.map((v) => formatSample(Number.isFinite(v) ? v : 0)).join(", ")}]`,
+    ...limit !== void 0 ? [`  line [${values.map(() => formatSample(limit)).join(", ")}]`] : [],
     "```"
   ].join("\n");
 }
@@ -64707,6 +65179,7 @@ var cell2 = (text2) => text2.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
 // src/flow/analysis-store.ts
 init_errors();
 var STORE_VERSION = 1;
+var OPENING = "```json rollgen-analysis\n";
 var FENCE = /```json rollgen-analysis\n([\s\S]*?)\n```/;
 function checkRunName(app) {
   return `rollgen analysis: ${app}`;
@@ -64737,6 +65210,8 @@ ${json}
 }
 function parseStore(text2) {
   const found = text2 ? FENCE.exec(text2) : null;
+  if (!found && text2?.includes(OPENING))
+    throw new AnalysisRecordError("stored analysis records are cut off: the JSON block has no closing fence");
   if (!found) return {};
   let value2;
   try {
@@ -64746,10 +65221,11 @@ function parseStore(text2) {
   }
   if (value2.v !== STORE_VERSION || typeof value2.records !== "object" || value2.records === null)
     throw new AnalysisRecordError(
-      `stored analysis records are invalid: version ${String(value2.v)}, expected ${STORE_VERSION}`
+      `stored analysis records are invalid: version ${String(value2.v)}, expected ${STORE_VERSION}${newer(value2.v) ? " (written by a newer rollgen: run one rollgen version in every workflow)" : ""}`
     );
   return Object.fromEntries(Object.entries(value2.records).map(([k, r]) => [k, readRecord(r)]));
 }
+var newer = (v) => typeof v === "number" && v > STORE_VERSION;
 function combine(results, report) {
   const phases = results.map((r) => r.verdict.phase);
   const reasons = results.flatMap((r) => r.verdict.reasons.map((x) => `${r.gate.spec.templates.join("+")}: ${x}`));
@@ -64793,7 +65269,7 @@ async function runAnalysis(a) {
   const name = checkRunName(a.app);
   const runs = await a.scm.checkRuns(a.landing, name);
   const run3 = [...runs].sort((x, y) => y.id - x.id)[0];
-  const stored = parseStore(run3?.output?.text);
+  const stored = readStored(a.app, a.landing, run3);
   const now = a.now();
   const results = [];
   const records = { ...stored };
@@ -64824,6 +65300,17 @@ async function runAnalysis(a) {
       output: { title: `analysis ${gate.verdict}: ${gate.reason}`.slice(0, 255), summary: report, text: text2 }
     });
   return gate;
+}
+function readStored(app, landing, run3) {
+  try {
+    return parseStore(run3?.output?.text);
+  } catch (e) {
+    if (!(e instanceof AnalysisRecordError)) throw e;
+    throw new AnalysisRecordError(
+      `the analysis record in check run "${checkRunName(app)}" (id ${run3?.id}) on commit ${landing} does not read back: ${e.message}. rollgen holds ${app} rather than restart or guess its analysis: no step PR opens or merges for it, and nothing is aborted. A person decides: \`rollgen retry ${app} --pr\` opens its next step's PR for a person to merge without this analysis (the next step's analysis is recorded afresh on the commit that lands it), or \`rollgen abort ${app} --pr\` rolls the canary back.`,
+      { cause: e }
+    );
+  }
 }
 
 // src/io/argocd.ts
@@ -65059,6 +65546,7 @@ function withFailureReport(p, why, onFailure, report) {
 }
 
 // src/flow/pr-command.ts
+var isAppFailure = (e) => e instanceof ScmError || e instanceof AnalysisRecordError;
 function decideRound(r, now, checks) {
   if (r.refused) return [];
   return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt) ?? decide2(r.state, r.pulls, now, r.history, checks);
@@ -65081,19 +65569,24 @@ async function prCommand(ctx, args, opts) {
         if (r.refused) throw r.refused;
         await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
       } catch (e) {
-        if (!(e instanceof ScmError)) throw e;
+        if (!isAppFailure(e)) throw e;
         ctx.stderr(`${r.state.app}: ${e.message}
 `);
-        failed.push(r.state.app);
+        failed.push({ app: r.state.app, error: e });
       }
     }
-    if (failed.length > 0)
-      throw new ScmError(
-        `rollgen pr`,
-        void 0,
-        `the code host refused requests for ${failed.join(", ")} (above); the other apps are done`
-      );
+    if (failed.length > 0) throw appsFailed(failed);
   });
+}
+function appsFailed(failed) {
+  const names = (scm) => failed.filter((f) => f.error instanceof ScmError === scm).map((f) => f.app);
+  const refused = names(true);
+  const held = names(false);
+  const why = [
+    ...refused.length > 0 ? [`the code host refused requests for ${refused.join(", ")} (above)`] : [],
+    ...held.length > 0 ? [`rollgen holds ${held.join(", ")}: an analysis record does not read back (above)`] : []
+  ].join("; ");
+  return refused.length > 0 ? new ScmError(`rollgen pr`, void 0, `${why}; the other apps are done`) : new AnalysisRecordError(`rollgen pr: ${why}; the other apps are done`);
 }
 async function gather2(s, dryRun) {
   const proposals = proposalsFor(s, s.apps, { kind: "advance" }, "flow");
@@ -65112,7 +65605,7 @@ async function gather2(s, dryRun) {
     try {
       signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : void 0;
     } catch (e) {
-      if (!(e instanceof ScmError)) throw e;
+      if (!isAppFailure(e)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
       continue;
     }
@@ -65168,24 +65661,24 @@ function isMachineOutput(o) {
 function outputDocument(kind, data) {
   return { apiVersion: OUTPUT_API_VERSION, kind, ...data };
 }
-function printDocument(ctx, format2, kind, data) {
+function printDocument(ctx, format, kind, data) {
   const doc = outputDocument(kind, data);
-  ctx.stdout(format2 === "yaml" ? serializeValue(doc) : JSON.stringify(doc, null, 2) + "\n");
+  ctx.stdout(format === "yaml" ? serializeValue(doc) : JSON.stringify(doc, null, 2) + "\n");
 }
-function errorDocument(error7, message) {
-  const diagnostics = error7 instanceof InputError ? error7.diagnostics : [];
+function errorDocument(error8, message) {
+  const diagnostics = error8 instanceof InputError ? error8.diagnostics : [];
   return {
     error: {
-      type: errorType(error7),
-      exitCode: exitCodeFor(error7),
+      type: errorType(error8),
+      exitCode: exitCodeFor(error8),
       message,
       diagnostics: diagnostics.map(diagnosticData),
-      ...error7 instanceof AnalysisVerdictError ? { verdict: error7.phase } : {}
+      ...error8 instanceof AnalysisVerdictError ? { verdict: error8.phase } : {}
     }
   };
 }
-function errorType(error7) {
-  if (error7 instanceof Error && error7.name !== "Error" && !(error7 instanceof TypeError)) return error7.name;
+function errorType(error8) {
+  if (error8 instanceof Error && error8.name !== "Error" && !(error8 instanceof TypeError)) return error8.name;
   return "InternalError";
 }
 var carried = /* @__PURE__ */ new WeakSet();
@@ -65303,6 +65796,49 @@ function unquote(s) {
   return s.replace(/\\(.)/g, "$1");
 }
 
+// src/simulate/plain-ingress.ts
+function plainIngressBackend(objects, request4) {
+  for (const ing of objects.filter((o) => o.kind === "Ingress")) {
+    const spec = isObject(ing.spec) ? ing.spec : {};
+    const hit = bestPath(
+      list4(spec.rules).filter((r) => hostFits2(r.host, request4.host)),
+      request4.path
+    );
+    const service = serviceOf2(hit?.backend) ?? serviceOf2(spec.defaultBackend);
+    if (service)
+      return { service, rule: `Ingress ${ing.metadata.name} ${hit ? String(hit.path ?? "/") : "(default backend)"}` };
+  }
+  return void 0;
+}
+function hostFits2(ruleHost, host) {
+  if (typeof ruleHost !== "string" || ruleHost === "") return true;
+  if (!host) return false;
+  const want = host.split(":")[0].toLowerCase();
+  const rule = ruleHost.toLowerCase();
+  if (!rule.startsWith("*.")) return rule === want;
+  const dot = want.indexOf(".");
+  return dot > 0 && want.slice(dot) === rule.slice(1);
+}
+function bestPath(rules, requestPath2) {
+  const path35 = requestPath2.split(/[?#]/)[0] || "/";
+  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path35));
+  return fitting.sort((a, b) => String(b.path ?? "/").length - String(a.path ?? "/").length)[0];
+}
+function pathFits(p, path35) {
+  const want = typeof p.path === "string" && p.path !== "" ? p.path : "/";
+  if (p.pathType === "Exact") return path35 === want;
+  if (p.pathType === "ImplementationSpecific") return path35.startsWith(want);
+  const prefix = want.endsWith("/") ? want : `${want}/`;
+  return want === "/" || path35 === want || path35.startsWith(prefix);
+}
+function serviceOf2(backend2) {
+  const service = isObject(backend2) && isObject(backend2.service) ? backend2.service.name : void 0;
+  return typeof service === "string" ? service : void 0;
+}
+function list4(v) {
+  return Array.isArray(v) ? v.filter(isObject) : [];
+}
+
 // src/simulate/chain.ts
 function routeThroughChain(objects, generators2, request4) {
   const ordered2 = [...generators2.filter((g) => !g.simulateHop), ...generators2.filter((g) => g.simulateHop)];
@@ -65310,7 +65846,16 @@ function routeThroughChain(objects, generators2, request4) {
     const result = g.simulate(objects, request4);
     if (result) return followHops(objects, generators2, request4, result, /* @__PURE__ */ new Set([g.id]));
   }
-  return void 0;
+  const entry = plainIngressBackend(objects, request4);
+  const meshes = generators2.filter((g) => g.simulateHop);
+  if (!entry || !firstHop(meshes, objects, entry.service, request4)) return void 0;
+  return followHops(
+    objects,
+    generators2,
+    request4,
+    { backends: [{ service: entry.service, share: 1 }], rule: entry.rule },
+    /* @__PURE__ */ new Set()
+  );
 }
 function followHops(objects, generators2, request4, result, used) {
   const meshes = generators2.filter((g) => g.simulateHop && !used.has(g.id));
@@ -65382,25 +65927,29 @@ function routeEndpoints(objects) {
   for (const o of objects) {
     const spec = isObject(o.spec) ? o.spec : {};
     if (o.kind === "Ingress")
-      for (const rule of list4(spec.rules)) {
+      for (const rule of list5(spec.rules)) {
         text(rule.host, hosts);
-        for (const p of list4(isObject(rule.http) ? rule.http.paths : void 0)) text(p.path, paths);
+        for (const p of list5(isObject(rule.http) ? rule.http.paths : void 0)) text(p.path, paths);
       }
     if (o.kind === "HTTPRoute") {
       texts(spec.hostnames, hosts);
-      for (const rule of list4(spec.rules))
-        for (const m of list4(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
+      for (const rule of list5(spec.rules))
+        for (const m of list5(rule.matches)) text(isObject(m.path) ? m.path.value : void 0, paths);
     }
     if (o.kind === "ApisixRoute")
-      for (const rule of list4(spec.http)) {
+      for (const rule of list5(spec.http)) {
         const match = isObject(rule.match) ? rule.match : {};
         texts(match.hosts, hosts);
         texts(match.paths, paths);
       }
+    if (o.kind === "Mapping" && o.apiVersion.startsWith("getambassador.io/")) {
+      text(spec.host_regex === true ? void 0 : spec.host ?? spec.hostname, hosts);
+      text(spec.prefix, paths);
+    }
     if (o.kind === "VirtualService") {
       texts(spec.hosts, hosts);
-      for (const route2 of list4(spec.http))
-        for (const m of list4(route2.match)) {
+      for (const route2 of list5(spec.http))
+        for (const m of list5(route2.match)) {
           const uri = isObject(m.uri) ? m.uri : {};
           text(uri.exact ?? uri.prefix, paths);
         }
@@ -65408,7 +65957,7 @@ function routeEndpoints(objects) {
   }
   return { hosts: [...hosts].sort(), paths: [...paths].sort() };
 }
-function list4(v) {
+function list5(v) {
   return Array.isArray(v) ? v.filter(isObject) : [];
 }
 function text(v, into) {
@@ -65460,7 +66009,7 @@ async function simulateCommand(ctx, args, opts) {
   for (const p of split3.mirror ?? []) ctx.stdout(line(p, "mirror copy to "));
 }
 function simulationData(req, split3, services, routes) {
-  const pods2 = (list5) => (list5 ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
+  const pods2 = (list6) => (list6 ?? []).map((p) => ({ share: p.share, service: p.service, deployment: p.deployment ?? null }));
   return {
     request: { host: req.host ?? null, path: req.path, headers: req.headers, cookies: req.cookies, query: req.query },
     matched: split3 !== void 0,
@@ -65510,9 +66059,9 @@ function request3(o, routes) {
     query: pairs2(o.query)
   };
 }
-function pairs2(list5, lower = false) {
+function pairs2(list6, lower = false) {
   const out = {};
-  for (const item of list5 ?? []) {
+  for (const item of list6 ?? []) {
     const eq = item.indexOf("=");
     if (eq <= 0) throw new InputError([], `"${item}" must be key=value`);
     out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
@@ -65625,7 +66174,7 @@ function trafficText(t, canary) {
   return parts.join("; ");
 }
 function imageLines(v) {
-  const tagged = (list5, track) => (list5 ?? []).map((c) => `${c.image} (${track}${list5.length > 1 ? `, ${c.container}` : ""})`);
+  const tagged = (list6, track) => (list6 ?? []).map((c) => `${c.image} (${track}${list6.length > 1 ? `, ${c.container}` : ""})`);
   const n = tracks(v);
   const shown2 = [...tagged(v.images.stable, n.stable), ...tagged(v.images.canary, n.canary)];
   if (v.sourceChanged || shown2.length === 0) shown2.push(...tagged(v.images.source, "source"));
@@ -66046,8 +66595,8 @@ function appViews(ctx, { loc, app }, byName, landedAt, github2, now) {
 function imagesOf(d) {
   if (!d) return null;
   const spec = isObject(d.spec) && isObject(d.spec.template) && isObject(d.spec.template.spec) ? d.spec.template.spec : {};
-  const list5 = Array.isArray(spec.containers) ? spec.containers : [];
-  return list5.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
+  const list6 = Array.isArray(spec.containers) ? spec.containers : [];
+  return list6.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
 }
 function baseHistories(ctx, apps) {
   const git = flowEdges(ctx).git;
@@ -66099,8 +66648,8 @@ async function withReport(ctx, opts, kind, head, work) {
   const messages = text2.split("\n").filter((l) => l !== "");
   const local = kind === "ChangeReport" ? { moves } : {};
   const preview2 = previews.length > 0 ? { previews } : {};
-  const error7 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
-  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error7 });
+  const error8 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error8 });
   if (failure2 !== void 0) {
     carryError(failure2);
     throw failure2;
@@ -66213,12 +66762,12 @@ async function run2(request4, ctx, debug2 = false) {
     checkOptions(request4.command, request4.options);
     await dispatch({ ...request4, options: { ...request4.options, ...output ? { output } : {} } }, ctx);
     return 0;
-  } catch (error7) {
-    const message = describeError(error7, debug2);
+  } catch (error8) {
+    const message = describeError(error8, debug2);
     ctx.stderr(message + "\n");
-    if (isMachineOutput({ output }) && !(error7 instanceof AnalysisVerdictError) && !errorCarried(error7))
-      printDocument(ctx, output, "Error", errorDocument(error7, describeError(error7, false)));
-    return exitCodeFor(error7);
+    if (isMachineOutput({ output }) && !(error8 instanceof AnalysisVerdictError) && !errorCarried(error8))
+      printDocument(ctx, output, "Error", errorDocument(error8, describeError(error8, false)));
+    return exitCodeFor(error8);
   }
 }
 function dispatch(r, ctx) {
@@ -66521,8 +67070,8 @@ function unknownInputs(env2) {
 function flagProblem(name, command) {
   const applies = FLAG_COMMANDS[name];
   if (applies.includes(command)) return void 0;
-  const list5 = applies.length === 1 ? applies[0] : `${applies.slice(0, -1).join(", ")} and ${applies.at(-1)}`;
-  return `input "${name}" applies to ${list5}, not to ${command} (rollgen ${command} has no --${name}); remove it or set it to false`;
+  const list6 = applies.length === 1 ? applies[0] : `${applies.slice(0, -1).join(", ")} and ${applies.at(-1)}`;
+  return `input "${name}" applies to ${list6}, not to ${command} (rollgen ${command} has no --${name}); remove it or set it to false`;
 }
 function buildArgv(inputs10) {
   const argv = [inputs10.command, `--config=${inputs10.config}`];
@@ -66571,8 +67120,8 @@ async function runAction(env2, io) {
 var { stdout, stderr } = processContext();
 runAction(process.env, { stdout, stderr }).then(
   (code) => process.exitCode = code,
-  (error7) => {
-    process.stdout.write(formatErrorAnnotation("action", error7 instanceof Error ? error7.message : String(error7)));
+  (error8) => {
+    process.stdout.write(formatErrorAnnotation("action", error8 instanceof Error ? error8.message : String(error8)));
     process.exitCode = 1;
   }
 );
