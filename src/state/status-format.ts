@@ -44,8 +44,11 @@ function formatRollout(v: RolloutView): string {
 
 function strategy(v: RolloutView): string {
   const providers = v.strategy.providers.length > 0 ? `; ${v.strategy.providers.join(', ')}` : '';
-  if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
-  return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
+  const s = v.strategy;
+  // Named as `kubectl argo rollouts get rollout` names them; Kruise's partition is its in-place canary.
+  if (s.name === 'blue-green') return `BlueGreen (${s.format}${providers})`;
+  const kind = s.name === 'partition' ? ', partition: new pods replace stable ones' : s.pingPong ? ', ping-pong' : '';
+  return `Canary (${s.format}${kind}${providers})`;
 }
 
 const sub = (label: string, value: string) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;

@@ -1,4 +1,4 @@
-import { Gate, Plan } from '../model/plan';
+import { Gate, Plan, StrategyName } from '../model/plan';
 import { RolloutStatus } from './status';
 
 /** The data of `rollgen status` (status-view.ts builds it): plain JSON, printed as is by `status -o json`. */
@@ -97,6 +97,10 @@ export interface RolloutView {
   readonly message: string;
   readonly strategy: {
     readonly format: string;
+    /** canary, partition or blue-green: the strategy as users name it (`style` is the workload arrangement only). */
+    readonly name: StrategyName;
+    /** Argo canary.pingPong: the two Services swap the stable and canary roles at each clean-up. */
+    readonly pingPong: boolean;
     readonly style: string;
     readonly blueGreen: boolean;
     readonly providers: readonly string[];

@@ -26,6 +26,8 @@ export function rolloutView(i: StatusInput): RolloutView {
     message: messageFor(phase, i, gate),
     strategy: {
       format: i.plan.format,
+      name: i.plan.strategy,
+      pingPong: i.plan.pingPong !== undefined,
       style: i.plan.style,
       blueGreen: i.plan.blueGreen === true,
       providers: i.plan.providers,

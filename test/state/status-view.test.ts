@@ -16,6 +16,7 @@ const PLAN: Plan = {
   format: 'argo',
   workload: 'web',
   style: 'canary',
+  strategy: 'canary',
   replicas: 4,
   providers: ['istio'],
   startGate: { kind: 'manual' },
