@@ -12,7 +12,10 @@ import { processTicker, watchLoop } from '../io/watch';
 import { KubeObject, isObject } from '../model/kube';
 import { sourcePod } from '../state/pods';
 import { formatStatusView } from '../state/status-format';
-import { ContainerImage, RolloutView, rolloutView } from '../state/status-view';
+import { ContainerImage, RenderedWorkload, RolloutView, rolloutView } from '../state/status-view';
+import { CANARY_SUFFIX, REVISION_ANNOTATION } from '../model/track';
+import { replicasOf } from '../render/workload';
+import { flowMode } from './status-mode';
 import { ConnectionFlags } from './connection';
 import { flowEdges } from './edges';
 import { BaseHistory, readAppHistories } from './history';
@@ -59,7 +62,9 @@ async function readViews(
   const histories = baseHistories(ctx, apps);
   const github = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i].landedAt, github[i], now));
+  const views = apps.flatMap((entry, i) =>
+    appViews(ctx, entry, byName, histories[i], github[i], now, opts.pr === true),
+  );
   const disabled = apps.flatMap(({ app }) =>
     app.disabledRollouts
       ? [
@@ -74,13 +79,15 @@ function appViews(
   ctx: RunContext,
   { loc, app }: LoadedEntry,
   byName: boolean,
-  landedAt: Date | undefined,
+  history: BaseHistory,
   github: AppGitHub,
   now: Date,
+  viaPr: boolean,
 ): RolloutView[] {
   const output = readAppOutput(ctx, loc, app);
   const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
   const target = commandTarget(ctx.cwd, loc, byName);
+  const mode = appMode(ctx, loc.output, viaPr, history.landingSha);
   return app.rollouts.map((r) => {
     const status = output.status?.rollouts.find((x) => x.name === r.spec.name);
     const deployment = (name: string) => output.resources.find('Deployment', name, r.spec.namespace)?.object;
@@ -91,12 +98,13 @@ function appViews(
       plan: r.plan,
       status,
       sourceRevision: sourcePod(r, loc.track).revision,
-      images: {
-        stable: status ? imagesOf(deployment(r.spec.workload.name)) : null,
-        canary: status ? imagesOf(deployment(`${r.spec.workload.name}-canary`)) : null,
-        source: imagesOf(r.deployment) ?? [],
+      workloads: {
+        stable: renderedWorkload(deployment(r.spec.workload.name)),
+        canary: renderedWorkload(deployment(`${r.spec.workload.name}${CANARY_SUFFIX}`)),
       },
-      landedAt: github.countFrom ?? landedAt,
+      sourceImages: imagesOf(r.deployment),
+      mode,
+      landedAt: github.countFrom ?? history.landedAt,
       now,
       signals: github.signals,
       github: github.view,
@@ -105,9 +113,21 @@ function appViews(
   });
 }
 
-/** The containers of a Deployment's pod template and their images; null when the Deployment is not there. */
-function imagesOf(d: KubeObject | undefined): ContainerImage[] | null {
+function appMode(ctx: RunContext, output: string | undefined, viaPr: boolean, landingSha: string | undefined) {
+  const git = flowEdges(ctx).git;
+  const top = output ? gitTopLevel(git, path.resolve(output)) : undefined;
+  return flowMode(git, top, output, viaPr, landingSha);
+}
+
+/** What a Deployment of the output runs: its images, its rollgen revision and its replicas; null when it is not there. */
+function renderedWorkload(d: KubeObject | undefined): RenderedWorkload | null {
   if (!d) return null;
+  const revision = d.metadata.annotations?.[REVISION_ANNOTATION];
+  return { images: imagesOf(d), revision: typeof revision === 'string' ? revision : null, replicas: replicasOf(d) };
+}
+
+/** The containers of a Deployment's pod template and their images. */
+function imagesOf(d: KubeObject): ContainerImage[] {
   const spec =
     isObject(d.spec) && isObject(d.spec.template) && isObject(d.spec.template.spec) ? d.spec.template.spec : {};
   const list = Array.isArray(spec.containers) ? spec.containers : [];
