@@ -73,7 +73,7 @@ test('offline, status says it did not look at GitHub; with --pr it names the ope
   expect(online.writes).toEqual([]);
   // Read through GitHub, the commands it suggests are the PR-mode ones.
   expect(online.stdout).toMatch(
-    /^Next: +rollgen pr echo +# opens or updates the step 2 PR; merging it is the approval; rollgen never merges it\n +or rollgen promote echo --pr +# opens a PR that moves to step 2 without waiting for the gate; merging it applies it\n +or rollgen abort echo --pr /m,
+    /^Next: +rollgen pr echo +# opens or updates the step 2 PR; merging it is the approval; rollgen never merges it\n +or rollgen promote echo --pr +# opens or updates a PR that moves to step 2 without waiting for the gate; merging it applies it\n +or rollgen abort echo --pr /m,
   );
   // The fake's merges land as `Merge #N`, not as GitHub names them: offline, status takes them for commits by hand.
   expect(offline.stdout).toMatch(

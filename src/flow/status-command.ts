@@ -16,6 +16,7 @@ import { ContainerImage, RenderedWorkload, RolloutView, rolloutView } from '../s
 import { CANARY_SUFFIX, REVISION_ANNOTATION } from '../model/track';
 import { replicasOf } from '../render/workload';
 import { flowMode } from './status-mode';
+import { existingAncestor } from './local-commit';
 import { ConnectionFlags } from './connection';
 import { flowEdges } from './edges';
 import { BaseHistory, readAppHistories } from './history';
@@ -115,7 +116,8 @@ function appViews(
 
 function appMode(ctx: RunContext, output: string | undefined, viaPr: boolean, landingSha: string | undefined) {
   const git = flowEdges(ctx).git;
-  const top = output ? gitTopLevel(git, path.resolve(output)) : undefined;
+  // Before the first deploy the output does not exist yet: ask git from the nearest directory that does.
+  const top = output ? gitTopLevel(git, existingAncestor(path.resolve(output))) : undefined;
   return flowMode(git, top, output, viaPr, landingSha);
 }
 

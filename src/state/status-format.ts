@@ -56,7 +56,10 @@ const sub = (label: string, value: string) => `  ${`${label}:`.padEnd(WIDTH - 2)
 
 /** Blue-green has no canary: the two tracks are the old version and the new one the preview runs. */
 const tracks = (v: RolloutView) =>
-  v.strategy.blueGreen ? { stable: 'old', canary: 'new' } : { stable: 'stable', canary: 'canary' };
+  !v.strategy.blueGreen
+    ? { stable: 'stable', canary: 'canary' }
+    : // Promotion has put the new version on the stable Deployment: it is no longer the old one.
+      { stable: v.phase === 'Promoting' ? 'stable' : 'old', canary: 'new' };
 
 function stepLines(v: RolloutView): string[] {
   const name = v.step !== null && v.stepName ? ` (${v.stepName})` : '';

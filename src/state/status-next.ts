@@ -1,4 +1,4 @@
-import { promotesFirst, sourceChanged } from './status-gate';
+import { sourceChanged } from './status-gate';
 import { GateView, NextCommand, StatusInput, ViewPhase } from './status-types';
 
 /**
@@ -27,14 +27,14 @@ export function commandsFor(
       return { next: run('advance', 'switches the Service selectors to the track label'), others: [] };
     case 'Draining':
       return { next: run('advance', 'removes the canary workloads'), others: [] };
-    case 'Promoting':
-      return {
-        next: run(
-          'advance',
-          `cleans up: routes to stable only, canary removed${sourceChanged(i) ? '; the advance after starts the new revision at step 1' : ''}`,
-        ),
-        others: [],
-      };
+    case 'Promoting': {
+      // Ping-pong: the canary's Service already has all traffic; clean-up makes it the stable one.
+      const cleanUp = i.plan.pingPong
+        ? 'cleans up: the stable pods take the new version and the two Services swap roles, canary removed'
+        : 'cleans up: routes to stable only, canary removed';
+      const then = sourceChanged(i) ? '; the advance after starts the new revision at step 1' : '';
+      return { next: run('advance', `${cleanUp}${then}`), others: [] };
+    }
     case 'Healthy':
       return i.status && sourceChanged(i)
         ? { next: run('advance', 'starts the rollout at step 1'), others: [] }
@@ -65,7 +65,12 @@ function commandIn(i: StatusInput): Run {
           : command === 'advance'
             ? `rollgen pr ${i.target}`
             : `rollgen ${command} ${i.target} --pr`;
-    return { command: wait ? `sleep ${wait} && ${line}` : line, does };
+    // In the PR flow every command opens a PR (rollgen pr opens the step's own): what it does lands when it is merged.
+    const viaPr = i.mode.name === 'pr' && !does.startsWith('opens');
+    const told = !viaPr
+      ? does
+      : `opens or updates ${command === 'advance' ? 'the PR' : 'a PR'} that ${does}; merging it applies it`;
+    return { command: wait ? `sleep ${wait} && ${line}` : line, does: told };
   };
 }
 
@@ -74,8 +79,7 @@ function moveOn(i: StatusInput, gate: GateView | null, run: Run): NextCommand {
   const before = gate?.before ?? 'the next step';
   if (i.mode.name === 'pr')
     return run('advance', `opens or updates the ${before} PR; rollgen merges it once its gate and checks pass`);
-  if (promotesFirst(i) || i.mode.name === 'local') return run('advance', `moves to ${before}`);
-  return run('advance', `moves to ${before} (advance --commit holds while a gate has not passed)`);
+  return run('advance', `moves to ${before}`);
 }
 
 /** A manual gate, or a timed one with time left: waiting (or the person's approval) first, passing it after. */
@@ -92,9 +96,7 @@ function paused(i: StatusInput, gate: GateView | null, run: Run): { next: NextCo
           : 'rollgen merges it once its gate has passed and its checks are green';
     return {
       next: run('advance', `opens or updates the ${before} PR; ${merged}`),
-      others: [
-        run('promote', `opens a PR that moves to ${before} without waiting for the gate; merging it applies it`),
-      ],
+      others: [run('promote', `moves to ${before} without waiting for the gate`)],
     };
   }
   if (mode === 'local') {
