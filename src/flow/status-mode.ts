@@ -20,7 +20,7 @@ export function flowMode(
   viaPr: boolean,
   landingSha: string | undefined,
 ): ModeView {
-  if (viaPr) return { name: 'pr', why: 'read through GitHub (--pr)' };
+  if (viaPr) return { name: 'pr', why: 'read through GitHub with --pr' };
   if (!top || !output) return { name: 'local', why: 'the output is not in a git work tree' };
   const rel = path.relative(top, path.resolve(output)) || '.';
   if (git(['status', '--porcelain', '--', rel], top).trim() !== '')
