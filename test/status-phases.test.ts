@@ -159,10 +159,11 @@ function check(file: string, actual: string): void {
 describe.each(CASES)('status at every phase: $name', (c) => {
   let w: StatusWorld;
   let snaps: Snapshot[];
+  // Some forty commands per strategy: a shared, loaded machine may need more than the default timeout.
   beforeAll(async () => {
     w = new StatusWorld(c.example, true);
     snaps = await walk(w);
-  });
+  }, 300_000);
   afterAll(() => w.remove());
 
   test('each phase reads as its golden file', () => {

@@ -45,7 +45,7 @@ export function checkCommittable(ctx: RunContext, writes: readonly PendingWrite[
 }
 
 /** A first deploy's output does not exist yet: ask git from the nearest directory that does. */
-export function existingAncestor(dir: string): string {
+function existingAncestor(dir: string): string {
   return fs.existsSync(dir) || path.dirname(dir) === dir ? dir : existingAncestor(path.dirname(dir));
 }
 

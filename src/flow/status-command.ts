@@ -12,11 +12,10 @@ import { processTicker, watchLoop } from '../io/watch';
 import { KubeObject, isObject } from '../model/kube';
 import { sourcePod } from '../state/pods';
 import { formatStatusView } from '../state/status-format';
-import { ContainerImage, RenderedWorkload, RolloutView, rolloutView } from '../state/status-view';
+import { ContainerImage, ModeView, RenderedWorkload, RolloutView, rolloutView } from '../state/status-view';
 import { CANARY_SUFFIX, REVISION_ANNOTATION } from '../model/track';
 import { replicasOf } from '../render/workload';
-import { flowMode } from './status-mode';
-import { existingAncestor } from './local-commit';
+import { flowModes } from './status-mode';
 import { ConnectionFlags } from './connection';
 import { flowEdges } from './edges';
 import { BaseHistory, readAppHistories } from './history';
@@ -63,9 +62,14 @@ async function readViews(
   const histories = baseHistories(ctx, apps);
   const github = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) =>
-    appViews(ctx, entry, byName, histories[i], github[i], now, opts.pr === true),
+  const git = edges.git;
+  const modes = flowModes(
+    git,
+    gitTopLevel(git, ctx.cwd),
+    apps.map((a, i) => ({ output: a.loc.output, landingSha: histories[i].landingSha })),
+    opts.pr === true,
   );
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i], github[i], now, modes[i]));
   const disabled = apps.flatMap(({ app }) =>
     app.disabledRollouts
       ? [
@@ -83,12 +87,11 @@ function appViews(
   history: BaseHistory,
   github: AppGitHub,
   now: Date,
-  viaPr: boolean,
+  mode: ModeView,
 ): RolloutView[] {
   const output = readAppOutput(ctx, loc, app);
   const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
   const target = commandTarget(ctx.cwd, loc, byName);
-  const mode = appMode(ctx, loc.output, viaPr, history.landingSha);
   return app.rollouts.map((r) => {
     const status = output.status?.rollouts.find((x) => x.name === r.spec.name);
     const deployment = (name: string) => output.resources.find('Deployment', name, r.spec.namespace)?.object;
@@ -112,13 +115,6 @@ function appViews(
       drift,
     });
   });
-}
-
-function appMode(ctx: RunContext, output: string | undefined, viaPr: boolean, landingSha: string | undefined) {
-  const git = flowEdges(ctx).git;
-  // Before the first deploy the output does not exist yet: ask git from the nearest directory that does.
-  const top = output ? gitTopLevel(git, existingAncestor(path.resolve(output))) : undefined;
-  return flowMode(git, top, output, viaPr, landingSha);
 }
 
 /** What a Deployment of the output runs: its images, its rollgen revision and its replicas; null when it is not there. */
