@@ -104,6 +104,21 @@ test('without --pr, status takes an output whose last change is a merged rollgen
   expect(await w.ok(['status', 'shop'])).toMatch(/^Mode: +PR flow: rollgen pr opens each step's PR/m);
 });
 
+test('a merge commit of a rollgen PR branch is the PR flow too; changes not committed are local, whatever the last commit', async () => {
+  const w = await atStep('commit', 1);
+  const subject = git(w.dir, ['log', '-1', '--format=%s']).trim();
+  git(
+    w.dir,
+    ['commit', '--quiet', '--amend', '-m', `Merge pull request #7 from acme/rollgen/shop/step-1\n\n${subject}`],
+    w.now,
+  );
+  expect((await w.view()).mode.name).toBe('pr');
+  await w.ok(['promote', 'shop']); // written, not committed
+  const view = await w.view();
+  expect(view.mode).toEqual({ name: 'local', why: 'the output has changes that are not committed' });
+  expect(view.next!.command).toMatch(/^(sleep \d+ && )?rollgen advance shop$/);
+});
+
 const CONFIG = 'apps:\n  - source: apps/echo\n    output: deploy/echo\n';
 
 /** The step recorded in the checkout (what the merged PRs brought to main). */

@@ -3,8 +3,8 @@ import * as path from 'path';
 import { StatusViewJson, StatusWorld } from './helpers/status-world';
 
 /**
- * `rollgen status` at every phase of a rollout, for each strategy (canary, blue-green, ping-pong;
- * Kruise and Argo), driven as a user drives it in local git mode (`--commit`). Each phase's text is
+ * `rollgen status` at every phase of a rollout, for each strategy (canary, blue-green, ping-pong,
+ * Kruise's partition; Kruise and Argo), driven as a user drives it in local git mode (`--commit`). Each phase's text is
  * a golden file (test/status-phases/<case>/<nn>-<phase>.txt; UPDATE_GOLDEN=1 rewrites them), and
  * each view is checked against the output rollgen rendered, parsed from its files: the images,
  * revisions and replicas it shows on each track are those the rendered Deployments carry, the
@@ -23,6 +23,11 @@ const CASES = [
     strategy: 'blue-green',
   },
   { name: 'argo-blue-green', example: path.join(EXAMPLES, 'argo-blue-green', 'web'), strategy: 'blue-green' },
+  {
+    name: 'kruise-partition',
+    example: path.join(__dirname, 'golden', 'ingress-nginx', 'kruise-v1beta1-partition', 'source'),
+    strategy: 'partition',
+  },
   {
     name: 'argo-ping-pong',
     example: path.join(__dirname, 'golden', 'istio', 'argo-ping-pong', 'source'),
