@@ -44,6 +44,8 @@ export function flowModes(
   ];
   const subjects = top && shas.length > 0 ? subjectsOf(git, top, shas) : new Map<string, string>();
   return apps.map((a, i) => {
+    if (a.output === undefined)
+      return { name: 'local', why: 'no output named: commands write to the OUT you give them' };
     if (!inside(a.output)) return { name: 'local', why: 'the output is not in a git work tree' };
     if (dirty.has(i)) return { name: 'local', why: 'the output has changes that are not committed' };
     if (!a.landingSha) return { name: 'local', why: 'nothing in the output is committed yet' };
