@@ -46,7 +46,10 @@ test('a timed gate counts from the commit that landed the step: the time left, t
   expect(waiting.stdout).toContain(
     'Gate:          before step 3: after 600s; 500s left of 600s (counting from 2026-03-01T09:05:00.000Z)\n',
   );
-  expect(waiting.stdout).toMatch(/^Next: +rollgen promote echo +# moves to step 3 without waiting for the gate$/m);
+  // Written by plain advance and committed by hand: local mode, where advance moves at once; waiting first.
+  expect(waiting.stdout).toMatch(
+    /^Next: +sleep 500 && rollgen advance echo +# moves to step 3 once the gate's 500s are up\n +or rollgen advance echo +# moves to step 3 at once: without --commit, you are the gate$/m,
+  );
   const due = await statusAt(repo, 901, '--json');
   const [view] = JSON.parse(due.stdout).rollouts;
   expect(view).toMatchObject({
@@ -70,9 +73,12 @@ test('offline, status says it did not look at GitHub; with --pr it names the ope
   expect(online.writes).toEqual([]);
   // Read through GitHub, the commands it suggests are the PR-mode ones.
   expect(online.stdout).toMatch(
-    /^Next: +rollgen promote echo --pr +# moves to step 2 without waiting for the gate\n +or rollgen abort echo --pr /m,
+    /^Next: +rollgen pr echo +# opens or updates the step 2 PR; merging it is the approval; rollgen never merges it\n +or rollgen promote echo --pr +# opens or updates a PR that moves to step 2 without waiting for the gate; merging it applies it\n +or rollgen abort echo --pr /m,
   );
-  expect(offline.stdout).toMatch(/^Next: +rollgen promote echo +# /m);
+  // The fake's merges land as `Merge #N`, not as GitHub names them: offline, status takes them for commits by hand.
+  expect(offline.stdout).toMatch(
+    /^Next: +rollgen advance echo +# moves to step 2 at once: without --commit, you are the gate$/m,
+  );
   const json = JSON.parse((await w.run(['status', 'echo', '--pr', '--json'])).stdout);
   expect(json.rollouts[0].github).toEqual({
     looked: true,

@@ -12,7 +12,10 @@ import { processTicker, watchLoop } from '../io/watch';
 import { KubeObject, isObject } from '../model/kube';
 import { sourcePod } from '../state/pods';
 import { formatStatusView } from '../state/status-format';
-import { ContainerImage, RolloutView, rolloutView } from '../state/status-view';
+import { ContainerImage, ModeView, RenderedWorkload, RolloutView, rolloutView } from '../state/status-view';
+import { CANARY_SUFFIX, REVISION_ANNOTATION } from '../model/track';
+import { replicasOf } from '../render/workload';
+import { flowModes } from './status-mode';
 import { ConnectionFlags } from './connection';
 import { flowEdges } from './edges';
 import { BaseHistory, readAppHistories } from './history';
@@ -59,7 +62,14 @@ async function readViews(
   const histories = baseHistories(ctx, apps);
   const github = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i].landedAt, github[i], now));
+  const git = edges.git;
+  const modes = flowModes(
+    git,
+    gitTopLevel(git, ctx.cwd),
+    apps.map((a, i) => ({ output: a.loc.output, landingSha: histories[i].landingSha })),
+    opts.pr === true,
+  );
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i], github[i], now, modes[i]));
   const disabled = apps.flatMap(({ app }) =>
     app.disabledRollouts
       ? [
@@ -74,9 +84,10 @@ function appViews(
   ctx: RunContext,
   { loc, app }: LoadedEntry,
   byName: boolean,
-  landedAt: Date | undefined,
+  history: BaseHistory,
   github: AppGitHub,
   now: Date,
+  mode: ModeView,
 ): RolloutView[] {
   const output = readAppOutput(ctx, loc, app);
   const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
@@ -91,12 +102,13 @@ function appViews(
       plan: r.plan,
       status,
       sourceRevision: sourcePod(r, loc.track).revision,
-      images: {
-        stable: status ? imagesOf(deployment(r.spec.workload.name)) : null,
-        canary: status ? imagesOf(deployment(`${r.spec.workload.name}-canary`)) : null,
-        source: imagesOf(r.deployment) ?? [],
+      workloads: {
+        stable: renderedWorkload(deployment(r.spec.workload.name)),
+        canary: renderedWorkload(deployment(`${r.spec.workload.name}${CANARY_SUFFIX}`)),
       },
-      landedAt: github.countFrom ?? landedAt,
+      sourceImages: imagesOf(r.deployment),
+      mode,
+      landedAt: github.countFrom ?? history.landedAt,
       now,
       signals: github.signals,
       github: github.view,
@@ -105,9 +117,15 @@ function appViews(
   });
 }
 
-/** The containers of a Deployment's pod template and their images; null when the Deployment is not there. */
-function imagesOf(d: KubeObject | undefined): ContainerImage[] | null {
+/** What a Deployment of the output runs: its images, its rollgen revision and its replicas; null when it is not there. */
+function renderedWorkload(d: KubeObject | undefined): RenderedWorkload | null {
   if (!d) return null;
+  const revision = d.metadata.annotations?.[REVISION_ANNOTATION];
+  return { images: imagesOf(d), revision: typeof revision === 'string' ? revision : null, replicas: replicasOf(d) };
+}
+
+/** The containers of a Deployment's pod template and their images. */
+function imagesOf(d: KubeObject): ContainerImage[] {
   const spec =
     isObject(d.spec) && isObject(d.spec.template) && isObject(d.spec.template.spec) ? d.spec.template.spec : {};
   const list = Array.isArray(spec.containers) ? spec.containers : [];

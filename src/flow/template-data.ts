@@ -2,7 +2,7 @@ import { sortDiagnostics } from '../diagnostics';
 import { describeGate } from '../plan/gates';
 import { ALL_TRAFFIC, BY_PODS, trafficLabel } from '../plan/traffic-label';
 import { matches } from '../plan/format';
-import { Gate, PlannedStep } from '../model/plan';
+import { Gate, PlannedStep, strategyLabel } from '../model/plan';
 import { describePhase } from '../render/phase';
 import { HealthPolicy } from '../io/config';
 import { TrackLabel } from '../model/track';
@@ -49,6 +49,8 @@ export interface PrTemplateData {
 
 export interface RolloutView {
   readonly name: string;
+  /** canary, partition or blue-green (and `canary (ping-pong)`), as plan and status name it. */
+  readonly strategy: string;
   readonly canaryReplicas: number;
   readonly stableReplicas: number;
   /** `20%`, `40/1000`, or `by pods` when Services share both tracks. */
@@ -91,15 +93,17 @@ export function templateData(i: TemplateInput): PrTemplateData {
   const status = i.transition.status.rollouts;
   const first = status.find((s) => i.transition.actions.some((a) => a.rollout === s.name)) ?? status[0];
   const steps = Math.max(0, ...status.map((s) => s.steps));
-  const rollouts = i.app.rollouts.map((r) =>
-    rolloutView(
-      r.spec.name,
-      r.plan.replicas,
-      r.plan.steps,
-      renderPhaseOf(status.find((s) => s.name === r.spec.name)),
-      r.spec.pingPong !== undefined,
-    ),
-  );
+  const rollouts = i.app.rollouts
+    .map((r) =>
+      rolloutView(
+        r.spec.name,
+        r.plan.replicas,
+        r.plan.steps,
+        renderPhaseOf(status.find((s) => s.name === r.spec.name)),
+        r.spec.pingPong !== undefined,
+      ),
+    )
+    .map((view, n) => ({ ...view, strategy: strategyLabel(i.app.rollouts[n].plan) }));
   return {
     app: i.app.name,
     action: describeTarget(i.target, i.transition),
@@ -137,7 +141,7 @@ function rolloutView(
   steps: readonly PlannedStep[],
   phase: ReturnType<typeof renderPhaseOf>,
   pingPong = false,
-): RolloutView {
+): Omit<RolloutView, 'strategy'> {
   const step = phase.kind === 'step' || phase.kind === 'promoting' ? steps[phase.step - 1] : undefined;
   // Ping-pong promotion: every request to the canary's Service, the canary at full size.
   if (pingPong && phase.kind === 'promoting')

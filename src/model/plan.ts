@@ -6,6 +6,11 @@ export interface Plan {
   readonly format: string;
   readonly workload: string;
   readonly style: 'canary' | 'partition';
+  /**
+   * The strategy as users name it: canary (new pods beside the stable ones), partition (Kruise's
+   * in-place canary: the new version replaces stable pods) or blue-green. `style` is only the workload arrangement.
+   */
+  readonly strategy: StrategyName;
   readonly replicas: number;
   readonly providers: readonly string[];
   /** What must happen before the PR that starts a rollout (step 1) may land. */
@@ -23,6 +28,24 @@ export interface Plan {
   readonly blueGreen?: boolean;
   /** After an abort the canary workloads are removed by a later commit behind this gate (Argo abortScaleDownDelaySeconds). */
   readonly abortGate?: Gate;
+}
+
+export type StrategyName = 'canary' | 'partition' | 'blue-green';
+
+/** How a rollout is named in plan, status and PR bodies: `style` alone reads as the strategy and says "canary" for blue-green. */
+export function strategyName(r: {
+  readonly format: string;
+  readonly style: 'canary' | 'partition';
+  readonly blueGreen?: boolean;
+}): StrategyName {
+  if (r.blueGreen) return 'blue-green';
+  // An Argo canary without traffic routing shares by pod count (partition style here), but Argo and its users call it a canary.
+  return r.format !== 'argo' && r.style === 'partition' ? 'partition' : 'canary';
+}
+
+/** The strategy as plan's header, status and PR bodies print it: `blue-green`, `canary (ping-pong)`. */
+export function strategyLabel(plan: Pick<Plan, 'strategy' | 'pingPong'>): string {
+  return `${plan.strategy}${plan.pingPong ? ' (ping-pong)' : ''}`;
 }
 
 export interface SharedRoutingPlan {

@@ -1,6 +1,6 @@
 import { trafficLabel, weightOf } from './traffic-label';
 import { describeGate } from './gates';
-import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
+import { Plan, PlannedStep, TrafficState, stableTraffic, strategyLabel } from '../model/plan';
 
 /** The human table of `rollgen plan`. */
 export function formatPlan(app: string, plan: Plan): string {
@@ -9,7 +9,7 @@ export function formatPlan(app: string, plan: Plan): string {
     ...plan.providers,
     ...(shared?.providers.map((p) => `${p} (TrafficRouting ${shared.name})`) ?? []),
   ];
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${count(plan.replicas, 'replica')}, providers: ${providers.join(', ') || 'none'})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${strategyLabel(plan)}, ${count(plan.replicas, 'replica')}, providers: ${providers.join(', ') || 'none'})`;
   const rows = [
     ['STEP', 'CANARY', 'STABLE', 'TRAFFIC', 'MATCHES', 'MIRROR', 'GATE'],
     ['start', '-', '-', '-', '-', '-', describeGate(plan.startGate)],

@@ -1,7 +1,7 @@
 import { RolloutSpec, StepSpec } from '../model/rollout';
 import { GatePolicy, defaultGatePolicy, gateAfter, startGateOf } from './gates';
 import { argoBasicCanary, resolveAmount, scaledAmount, splitReplicas } from './replicas';
-import { Plan, PlannedStep, TrafficState, hasCanaryRoutes } from '../model/plan';
+import { Plan, PlannedStep, TrafficState, hasCanaryRoutes, strategyName } from '../model/plan';
 
 /** RolloutSpec + the workload's replicas -> every step as plain data. Pure. */
 export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: GatePolicy = defaultGatePolicy): Plan {
@@ -11,6 +11,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
     format: rollout.format,
     workload: rollout.workload.name,
     style: rollout.style,
+    strategy: strategyName(rollout),
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: startGateOf(rollout, policy),

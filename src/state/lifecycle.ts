@@ -103,11 +103,17 @@ export function activeServesCanary(c: RolloutStatus | undefined, switchStep: num
   return c?.phase === 'Progressing' && c.draining === undefined && switchStep !== undefined && c.step >= switchStep;
 }
 
-function start(c: RolloutStatus, revision: string, action = 'start'): Transition {
+function start(current: RolloutStatus, revision: string, action = 'start'): Transition {
+  const c = notAborted(current);
   // A canary with no steps (Argo's rolling-update form) goes straight to promotion, as Argo does.
   if (c.steps === 0)
     return { status: { ...c, phase: 'Promoting', step: 0, canaryRevision: revision }, action: 'promote (no steps)' };
   return { status: { ...c, phase: 'Progressing', step: 1, canaryRevision: revision }, action };
+}
+
+function notAborted(c: RolloutStatus): RolloutStatus {
+  const { abortedStep: _dropped, ...rest } = c;
+  return rest;
 }
 
 /** Ping-pong: the Service that served the canary is stable after promotion. */
@@ -116,7 +122,7 @@ function swapped(c: RolloutStatus): Pick<RolloutStatus, 'pingPong'> {
 }
 
 function withoutCanary(c: RolloutStatus): RolloutStatus {
-  const { canaryRevision: _dropped, ...rest } = c;
+  const { canaryRevision: _dropped, ...rest } = notAborted(c);
   return rest;
 }
 
@@ -147,7 +153,8 @@ function drainFirst(from: RolloutStatus, t: Transition): Transition {
 export function abortRollout(c: RolloutStatus, removal: Removal = 'one-commit'): Transition {
   if (c.phase !== 'Progressing')
     throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
-  const t: Transition = { status: { ...c, phase: 'Aborted', step: 0 }, action: 'abort' };
+  const reached = c.step > 0 ? { abortedStep: c.step } : {};
+  const t: Transition = { status: { ...c, phase: 'Aborted', step: 0, ...reached }, action: 'abort' };
   return removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
@@ -164,7 +171,7 @@ export function promoteRollout(c: RolloutStatus, full: boolean): Transition {
 export function retryRollout(c: RolloutStatus): Transition {
   if (c.phase !== 'Aborted' || !c.canaryRevision)
     throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
-  return { status: { ...undrained(c), phase: 'Progressing', step: 1 }, action: 'retry' };
+  return { status: { ...notAborted(undrained(c)), phase: 'Progressing', step: 1 }, action: 'retry' };
 }
 
 export function renderPhaseOf(s: RolloutStatus | undefined): RenderPhase {

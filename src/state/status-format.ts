@@ -36,6 +36,7 @@ function formatRollout(v: RolloutView): string {
     ...gateLines(v),
     ...signalLines(v),
     ...githubLines(v),
+    field('Mode', modeText(v)),
     ...nextLines(v),
     ...v.drift.map((d, i) => (i === 0 ? field('Drift', d) : more(d))),
   ];
@@ -44,19 +45,26 @@ function formatRollout(v: RolloutView): string {
 
 function strategy(v: RolloutView): string {
   const providers = v.strategy.providers.length > 0 ? `; ${v.strategy.providers.join(', ')}` : '';
-  if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
-  return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
+  const s = v.strategy;
+  // Named as `kubectl argo rollouts get rollout` names them; Kruise's partition is its in-place canary.
+  if (s.name === 'blue-green') return `BlueGreen (${s.format}${providers})`;
+  const kind = s.name === 'partition' ? ', partition: new pods replace stable ones' : s.pingPong ? ', ping-pong' : '';
+  return `Canary (${s.format}${kind}${providers})`;
 }
 
 const sub = (label: string, value: string) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value}`;
 
 /** Blue-green has no canary: the two tracks are the old version and the new one the preview runs. */
 const tracks = (v: RolloutView) =>
-  v.strategy.blueGreen ? { stable: 'old', canary: 'new' } : { stable: 'stable', canary: 'canary' };
+  !v.strategy.blueGreen
+    ? { stable: 'stable', canary: 'canary' }
+    : // Promotion has put the new version on the stable Deployment: it is no longer the old one.
+      { stable: v.phase === 'Promoting' ? 'stable' : 'old', canary: 'new' };
 
 function stepLines(v: RolloutView): string[] {
   const name = v.step !== null && v.stepName ? ` (${v.stepName})` : '';
-  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}`;
+  const reached = v.aborted?.step ? ` (aborted at step ${v.aborted.step})` : '';
+  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}${reached}`;
   const t = v.traffic;
   const traffic = t === null ? '-' : trafficText(t, v.strategy.blueGreen ? 'the new version' : 'canary');
   const r = v.replicas;
@@ -86,9 +94,13 @@ function imageLines(v: RolloutView): string[] {
   const tagged = (list: readonly ContainerImage[] | null, track: string) =>
     (list ?? []).map((c) => `${c.image} (${track}${list!.length > 1 ? `, ${c.container}` : ''})`);
   const n = tracks(v);
-  const shown = [...tagged(v.images.stable, n.stable), ...tagged(v.images.canary, n.canary)];
+  // An aborted rollout's canary Deployment (while draining) runs the held-back revision: it is shown once, as aborted.
+  const held = v.aborted ? tagged(v.aborted.images, 'aborted') : [];
+  const canary = v.aborted ? [] : tagged(v.images.canary, n.canary);
+  const shown = [...tagged(v.images.stable, n.stable), ...canary, ...held];
   if (v.sourceChanged || shown.length === 0) shown.push(...tagged(v.images.source, 'source'));
-  const revisions = `revisions: stable ${v.revisions.stable ?? '-'}, canary ${v.revisions.canary ?? '-'}, source ${v.revisions.source}`;
+  const aborted = v.aborted ? `, aborted ${v.aborted.revision}` : '';
+  const revisions = `revisions: stable ${v.revisions.stable ?? '-'}, canary ${v.revisions.canary ?? '-'}${aborted}, source ${v.revisions.source}`;
   return [...shown.map((s, i) => (i === 0 ? field('Images', s) : more(s))), more(revisions)];
 }
 
@@ -117,6 +129,14 @@ function githubLines(v: RolloutView): string[] {
     const line = `PR #${p.number} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
     return i === 0 ? field('GitHub', line) : more(line);
   });
+}
+
+/** Which commands Next gives, and why status took the user for that mode (status-mode.ts). */
+function modeText(v: RolloutView): string {
+  const m = v.mode;
+  if (m.name === 'pr') return `PR flow: rollgen pr opens each step's PR and merges it when its gate passes (${m.why})`;
+  if (m.name === 'commit') return `local git (--commit): advance --commit waits for each gate (${m.why})`;
+  return `local: advance writes the next state at once, you are the gate (${m.why})`;
 }
 
 function nextLines(v: RolloutView): string[] {

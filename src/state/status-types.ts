@@ -1,4 +1,4 @@
-import { Gate, Plan } from '../model/plan';
+import { Gate, Plan, StrategyName } from '../model/plan';
 import { RolloutStatus } from './status';
 
 /** The data of `rollgen status` (status-view.ts builds it): plain JSON, printed as is by `status -o json`. */
@@ -39,6 +39,24 @@ export type GitHubView =
   | { readonly looked: false; readonly why: string }
   | { readonly looked: true; readonly pulls: readonly PendingPull[] };
 
+/** A Deployment of the output as rendered: what runs on one track. */
+export interface RenderedWorkload {
+  readonly images: readonly ContainerImage[];
+  /** Its `rollgen.dev/revision`; null when it carries none. */
+  readonly revision: string | null;
+  readonly replicas: number;
+}
+
+/**
+ * How the user moves the app (status-mode.ts): `local` writes files and the person running it is the
+ * gate, `commit` is local git mode (`--commit`, which waits for gates), `pr` the GitHub PR flow.
+ */
+export interface ModeView {
+  readonly name: 'local' | 'commit' | 'pr';
+  /** What told it: `--pr`, the output's last commit, changes not committed, ... */
+  readonly why: string;
+}
+
 export interface StatusInput {
   readonly app: string;
   readonly namespace?: string;
@@ -47,11 +65,10 @@ export interface StatusInput {
   readonly plan: Plan;
   readonly status: RolloutStatus | undefined;
   readonly sourceRevision: string;
-  readonly images: {
-    readonly stable: readonly ContainerImage[] | null;
-    readonly canary: readonly ContainerImage[] | null;
-    readonly source: readonly ContainerImage[];
-  };
+  /** The stable and canary Deployments in the output (null: not there): images, revisions and replicas come from them. */
+  readonly workloads: { readonly stable: RenderedWorkload | null; readonly canary: RenderedWorkload | null };
+  readonly sourceImages: readonly ContainerImage[];
+  readonly mode: ModeView;
   /** When the current state landed (the commit that last changed the status file); undefined when not committed. */
   readonly landedAt: Date | undefined;
   readonly now: Date;
@@ -97,6 +114,10 @@ export interface RolloutView {
   readonly message: string;
   readonly strategy: {
     readonly format: string;
+    /** canary, partition or blue-green: the strategy as users name it (`style` is the workload arrangement only). */
+    readonly name: StrategyName;
+    /** Argo canary.pingPong: the two Services swap the stable and canary roles at each clean-up. */
+    readonly pingPong: boolean;
     readonly style: string;
     readonly blueGreen: boolean;
     readonly providers: readonly string[];
@@ -113,10 +134,17 @@ export interface RolloutView {
     readonly canary: readonly ContainerImage[] | null;
     readonly source: readonly ContainerImage[];
   };
+  /** An aborted rollout: the revision held back, the step it had reached (null: not recorded) and its images (null: no longer known). */
+  readonly aborted: {
+    readonly revision: string;
+    readonly step: number | null;
+    readonly images: readonly ContainerImage[] | null;
+  } | null;
   readonly sourceChanged: boolean;
   readonly gate: GateView | null;
   readonly signals: GateSignalsView | null;
   readonly github: GitHubView;
+  readonly mode: ModeView;
   readonly next: NextCommand | null;
   readonly otherCommands: readonly NextCommand[];
   readonly drift: readonly string[];

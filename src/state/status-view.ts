@@ -2,7 +2,8 @@ import { Plan, PlannedStep, TrafficState } from '../model/plan';
 import { matches as describeMatches } from '../plan/format';
 import { RolloutStatus } from './status';
 import { gateView, promotesFirst, signalHold, sourceChanged } from './status-gate';
-import { GateView, NextCommand, RolloutView, StatusInput, TrafficView, ViewPhase } from './status-types';
+import { commandsFor } from './status-next';
+import { GateView, RolloutView, StatusInput, TrafficView, ViewPhase } from './status-types';
 
 export type * from './status-types';
 
@@ -18,6 +19,7 @@ export function rolloutView(i: StatusInput): RolloutView {
   const gate = gateView(i);
   const phase = phaseOf(i, gate);
   const { next, others } = commandsFor(phase, i, gate);
+  const w = i.workloads;
   return {
     app: i.app,
     rollout: i.plan.rollout,
@@ -26,6 +28,8 @@ export function rolloutView(i: StatusInput): RolloutView {
     message: messageFor(phase, i, gate),
     strategy: {
       format: i.plan.format,
+      name: i.plan.strategy,
+      pingPong: i.plan.pingPong !== undefined,
       style: i.plan.style,
       blueGreen: i.plan.blueGreen === true,
       providers: i.plan.providers,
@@ -33,18 +37,26 @@ export function rolloutView(i: StatusInput): RolloutView {
     step: live ?? null,
     stepName: step?.name ?? null,
     steps: i.plan.steps.length,
-    traffic: s ? trafficOf(i.plan, s.draining === undefined ? step : undefined) : null,
-    replicas: replicasOf(i.plan, s?.draining === undefined ? step : undefined),
+    traffic: s ? trafficOf(i.plan, s.draining === undefined ? step : undefined, pingPongPromotion(i)) : null,
+    replicas: replicasOf(i, s?.draining === undefined ? step : undefined),
+    // What runs is read from the rendered Deployments, so every field tells the same state (promotion
+    // moves the new revision onto the stable Deployment before the status records it as stable).
     revisions: {
-      stable: s?.stableRevision ?? null,
-      canary: s?.canaryRevision ?? null,
+      stable: s ? (w.stable?.revision ?? s.stableRevision) : null,
+      canary: s && w.canary ? (w.canary.revision ?? s.canaryRevision ?? null) : null,
       source: i.sourceRevision,
     },
-    images: i.images,
+    images: {
+      stable: s ? (w.stable?.images ?? null) : null,
+      canary: s ? (w.canary?.images ?? null) : null,
+      source: i.sourceImages,
+    },
+    aborted: abortedOf(i),
     sourceChanged: sourceChanged(i),
     gate,
     signals: i.signals,
     github: i.github,
+    mode: i.mode,
     next,
     otherCommands: others,
     drift: i.drift,
@@ -60,13 +72,33 @@ function liveStep(s: RolloutStatus | undefined): number | undefined {
   return undefined;
 }
 
-function trafficOf(plan: Plan, step: PlannedStep | undefined): TrafficView {
+/** Ping-pong promotion sends every request to the canary's Service (render-rollout.ts), whatever the last step sent. */
+function pingPongPromotion(i: StatusInput): boolean {
+  return i.plan.pingPong !== undefined && i.status?.phase === 'Promoting' && i.status.draining === undefined;
+}
+
+/** The revision an abort held back, the step it had reached and its images while they are known. */
+function abortedOf(i: StatusInput): RolloutView['aborted'] {
+  const s = i.status;
+  if (s?.phase !== 'Aborted' || !s.canaryRevision) return null;
+  // Two-commit removal keeps its canary Deployment one more commit; after that the source holds it until it changes.
+  const images =
+    i.workloads.canary?.revision === s.canaryRevision
+      ? i.workloads.canary.images
+      : i.sourceRevision === s.canaryRevision
+        ? i.sourceImages
+        : null;
+  return { revision: s.canaryRevision, step: s.abortedStep ?? s.draining ?? null, images };
+}
+
+function trafficOf(plan: Plan, step: PlannedStep | undefined, allToCanary = false): TrafficView {
   const shared = plan.trafficRouting;
   const base = {
     sharedRouting: shared
       ? { name: shared.name, weight: shared.traffic.weight, matches: matchesOf(shared.traffic) }
       : null,
   };
+  if (allToCanary) return { weight: 100, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   const t = step.traffic;
   const byPods = step.serviceSelection === 'shared' && t.weight === 0 && t.matches.length === 0;
@@ -86,9 +118,13 @@ function matchesOf(t: TrafficState): string | null {
   return text === '-' ? null : text;
 }
 
-function replicasOf(plan: Plan, step: PlannedStep | undefined): RolloutView['replicas'] {
-  if (!step) return { desired: plan.replicas, stable: plan.replicas, canary: 0 };
-  return { desired: plan.replicas, stable: step.stableReplicas, canary: step.canaryReplicas };
+/** The replicas of the rendered Deployments; the plan's where the output has none yet. */
+function replicasOf(i: StatusInput, step: PlannedStep | undefined): RolloutView['replicas'] {
+  const desired = i.plan.replicas;
+  const { stable, canary } = i.workloads;
+  if (i.status && stable) return { desired, stable: stable.replicas, canary: canary?.replicas ?? 0 };
+  if (!step) return { desired, stable: desired, canary: 0 };
+  return { desired, stable: step.stableReplicas, canary: step.canaryReplicas };
 }
 
 function phaseOf(i: StatusInput, gate: GateView | null): ViewPhase {
@@ -122,72 +158,20 @@ function messageFor(phase: ViewPhase, i: StatusInput, gate: GateView | null): st
         ? `the source has a new pod template (revision ${i.sourceRevision}); a rollout starts at step 1`
         : 'the output runs the source';
     case 'Promoting':
+      if (pingPongPromotion(i))
+        return `all traffic to the canary's Service, the canary at full size; clean-up moves the stable pods onto the new version${sourceChanged(i) ? `, then the source's new revision ${i.sourceRevision} starts at step 1` : ''}`;
       return sourceChanged(i)
         ? `the stable Deployment runs the new version, traffic as in the last step; clean-up follows, then the source's new revision ${i.sourceRevision} starts at step 1`
         : 'the stable Deployment runs the new version, traffic as in the last step; clean-up follows';
     case 'Aborted':
       return sourceChanged(i)
         ? `aborted revision ${s!.canaryRevision ?? '?'}; the source has a new one, which starts at step 1`
-        : `aborted: revision ${s!.canaryRevision ?? '?'} is held back, all traffic on stable`;
+        : `aborted${s!.abortedStep ? ` at step ${s!.abortedStep}` : ''}: revision ${s!.canaryRevision ?? '?'} is held back, all traffic on stable`;
     case 'Paused':
     case 'Progressing':
       if (promotesFirst(i))
         return `the active Service serves revision ${s!.canaryRevision ?? '?'}: it is promoted first (its gate below), then the source's revision ${i.sourceRevision} starts against it`;
       if (sourceChanged(i)) return `the source has a new revision; the next advance restarts at step 1 with it`;
       return `step ${s!.step} of ${n}; ${gate ? `the gate before ${gate.before}: ${gate.kind}, ${gate.detail}` : ''}`;
-  }
-}
-
-function commandsFor(
-  phase: ViewPhase,
-  i: StatusInput,
-  gate: GateView | null,
-): { next: NextCommand | null; others: NextCommand[] } {
-  // Read through GitHub (--pr), the app moves by PRs: the same commands in PR mode, advance as `rollgen pr`.
-  const viaPr = i.github.looked;
-  const run = (cmd: string, does: string): NextCommand => ({
-    command: !viaPr
-      ? `rollgen ${cmd} ${i.target}`
-      : cmd === 'advance'
-        ? `rollgen pr ${i.target}`
-        : `rollgen ${cmd} ${i.target} --pr`,
-    does,
-  });
-  const abort = run('abort', 'routes all traffic to stable and removes the canary');
-  switch (phase) {
-    case 'Held':
-      return {
-        next: null,
-        others: i.status?.phase === 'Progressing' ? [run('promote', 'moves it one step by hand'), abort] : [],
-      };
-    case 'NotDeployed':
-      return { next: run('advance', 'adopts the Deployment (first deploy)'), others: [] };
-    case 'Adopting':
-      return { next: run('advance', 'switches the Service selectors to the track label'), others: [] };
-    case 'Draining':
-      return { next: run('advance', 'removes the canary workloads'), others: [] };
-    case 'Promoting':
-      return {
-        next: run(
-          'advance',
-          `cleans up: routes to stable only, canary removed${sourceChanged(i) ? '; the advance after starts the new revision at step 1' : ''}`,
-        ),
-        others: [],
-      };
-    case 'Healthy':
-      return i.status && sourceChanged(i)
-        ? { next: run('advance', 'starts the rollout at step 1'), others: [] }
-        : { next: null, others: [] };
-    case 'Aborted':
-      return sourceChanged(i)
-        ? { next: run('advance', 'starts the new revision at step 1'), others: [] }
-        : { next: run('retry', 'restarts it at step 1'), others: [] };
-    case 'Paused':
-      return {
-        next: run('promote', `moves to ${gate?.before ?? 'the next step'} without waiting for the gate`),
-        others: [abort, ...(gate?.kind === 'timed' ? [run('advance', `moves on once the time is up`)] : [])],
-      };
-    case 'Progressing':
-      return { next: run('advance', `moves to ${gate?.before ?? 'the next step'}`), others: [abort] };
   }
 }

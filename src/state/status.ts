@@ -22,6 +22,8 @@ export interface RolloutStatus {
   readonly drainingPromotion?: boolean;
   /** Argo pingPong: which of the two Services is stable now; they swap at each clean-up. */
   readonly pingPong?: PingPongSide;
+  /** Aborted: the step the rollout had reached, for status (the step itself is 0 once routes left the canary). */
+  readonly abortedStep?: number;
 }
 
 export type RolloutPhase = 'Adopting' | 'Healthy' | 'Progressing' | 'Promoting' | 'Aborted';
@@ -125,6 +127,8 @@ function numbersProblem(r: Record<string, unknown>): string | undefined {
   if (r.canaryRevision !== undefined && typeof r.canaryRevision !== 'string') return 'canaryRevision must be a string';
   if (r.pingPong !== undefined && r.pingPong !== 'ping' && r.pingPong !== 'pong')
     return 'pingPong must be ping or pong (the Service that is stable)';
+  if (r.abortedStep !== undefined && !(count(r.abortedStep) && (r.abortedStep as number) >= 1))
+    return 'abortedStep must be the step number (1 or more) the aborted rollout had reached';
   if (r.drainingPromotion !== undefined && typeof r.drainingPromotion !== 'boolean')
     return 'drainingPromotion must be true or false';
   if (r.draining === undefined) return undefined;

@@ -45,7 +45,7 @@ test('both services in one PR per step; a new revision of one restarts both at s
       'virtualservice-mockb.yaml',
     ]),
   );
-  expect(step1.body).toMatch(/\| mocka \| 1 \|[\s\S]*\| mockb \| 1 \|/);
+  expect(step1.body).toMatch(/\| mocka \| canary \| 1 \|[\s\S]*\| mockb \| canary \| 1 \|/);
   w.merge(step1.number);
   await w.pr();
   const step2 = w.openPr('rollgen/full-link/step-2');

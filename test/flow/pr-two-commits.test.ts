@@ -50,7 +50,7 @@ test('clean-up takes two automatic PRs: routes to stable (cleanup), then the can
   expect(cleanup.labels).toContain('rollgen:automatic');
   expect(cleanup.title).toBe('rollgen(echo): clean up after 67bc2de5cb: routes to stable, canary workloads next');
   expect(cleanup.body).toContain('the canary Deployment and Service stay until the next PR removes them');
-  expect(cleanup.body).toMatch(/\| echo-rollout \| 5 \| 5 \| 0% \| - \|/); // canary pods still run, without traffic
+  expect(cleanup.body).toMatch(/\| echo-rollout \| canary \| 5 \| 5 \| 0% \| - \|/); // canary pods still run, without traffic
   expect(ops(await w.pr())).toEqual(['mergePull']);
   expect(status()).toMatch(/draining: 4/);
   expect(out()).toContain('deployment-echo-canary.yaml');

@@ -25,7 +25,7 @@ test('the default body: app, step k of n, replicas, a picture of the split, the 
   const pr = w.openPr('rollgen/echo/step-2');
   expect(pr.title).toMatch(/^rollgen\(echo\): step 2 of 4 \([0-9a-f]{10}\)$/);
   expect(pr.body).toContain('**Step 2 of 4**');
-  expect(pr.body).toContain('| echo-rollout | 2 | 5 | 40% | x-canary=on |');
+  expect(pr.body).toContain('| echo-rollout | canary | 2 | 5 | 40% | x-canary=on |');
   expect(pr.body).toContain('echo-rollout: stable ████████████░░░░░░░░ 60% / 40% canary');
   expect(pr.body).toContain('**Gate:** manual: merging this PR is the approval');
   expect(pr.body).toContain('**Merging this PR:** Argo CD or Flux applies step 2');

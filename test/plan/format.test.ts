@@ -29,6 +29,6 @@ test('plan shows the promote and clean-up rows and says what the gate column mea
 
 test('plan counts in the singular for one', async () => {
   const plan = await planWithReplicas(1);
-  expect(plan.split('\n')[0]).toMatch(/, canary style, 1 replica, providers: ingress-nginx\)$/);
+  expect(plan.split('\n')[0]).toMatch(/, canary, 1 replica, providers: ingress-nginx\)$/);
   expect(await planWithReplicas(2)).toMatch(/, 2 replicas,/);
 });

@@ -16,6 +16,7 @@ const PLAN: Plan = {
   format: 'argo',
   workload: 'web',
   style: 'canary',
+  strategy: 'canary',
   replicas: 4,
   providers: ['istio'],
   startGate: { kind: 'manual' },
@@ -37,7 +38,9 @@ const input = (over: Partial<StatusInput>): StatusInput => ({
   plan: PLAN,
   status: status({}),
   sourceRevision: 'new',
-  images: { stable: [], canary: [], source: [] },
+  workloads: { stable: null, canary: null },
+  sourceImages: [],
+  mode: { name: 'local', why: 'test' },
   landedAt: new Date(NOW.getTime() - 20_000),
   now: NOW,
   signals: null,
@@ -80,7 +83,7 @@ test('two-commit clean-up is Draining, not Healthy; an aborted rollout says how 
 test('a paused spec is Held whatever its phase, and a rollout with no state is NotDeployed with nulls', () => {
   const held = rolloutView(input({ plan: { ...PLAN, pausedBy: 'spec.paused' } }));
   expect(held).toMatchObject({ phase: 'Held', next: null });
-  const fresh = rolloutView(input({ status: undefined, images: { stable: null, canary: null, source: [] } }));
+  const fresh = rolloutView(input({ status: undefined }));
   expect(fresh).toMatchObject({
     phase: 'NotDeployed',
     step: null,
