@@ -71,7 +71,16 @@ async function walk(w: StatusWorld): Promise<Snapshot[]> {
   }
   await w.ok(['promote', 'shop', '--full', '--commit']);
   await snap('promoting');
+  // Ping-pong's clean-up replaces the old stable pods: it waits scaleDownDelaySeconds itself.
+  w.later(3600);
   await w.ok(['advance', 'shop', '--commit']);
+  if ((await w.view()).phase === 'Draining') {
+    // Argo's scaleDownDelaySeconds (30 s by default with traffic routing): routes leave the canary
+    // first, its pods go in the next commit, once the delay has passed.
+    await snap('draining');
+    w.later(3600);
+    await w.ok(['advance', 'shop', '--commit']);
+  }
   await snap('cleaned-up');
   w.bumpImage();
   await w.ok(['advance', 'shop', '--commit']);
