@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { readOutputDir } from '../src/io/output-dir';
 import { runCli } from './helpers/cli';
-import { OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
+import { BASE_REPO, OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /**
@@ -52,6 +52,39 @@ function copyOf(repo: string, name: string): string {
   return copy;
 }
 
+/**
+ * What a reader of an output directory takes: every file Argo CD's directory mode reads (each
+ * .yaml/.yml/.json/.jsonnet file, hidden ones too; Flux's generated kustomization takes a subset of
+ * these), by name and bytes. `kubectl kustomize`, Argo CD and Flux build a directory that holds a
+ * kustomization file with kustomize.
+ */
+const READ_BY_ARGO = /\.(ya?ml|json|jsonnet)$/;
+const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+function readable(dir: string): string {
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  const files = names.filter((n) => READ_BY_ARGO.test(n) || KUSTOMIZATION_NAMES.includes(n));
+  return JSON.stringify(files.map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]));
+}
+
+const kustomize = (dir: string) => spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+
+/**
+ * The output as the tools see it at a kill point: the old files or the new ones byte for byte (so
+ * any tool builds the old or the new state), or else a kustomization (Argo CD and Flux then use
+ * kustomize, never their fallbacks) whose build fails naming the interrupted write. Returns whether
+ * kustomize ran (only a state that is neither the old nor the new one needs it).
+ */
+function expectOldNewOrRefused(dir: string, oldDir: string, newDir: string): boolean {
+  const seen = readable(dir);
+  if (seen === readable(oldDir) || seen === readable(newDir)) return false;
+  expect(KUSTOMIZATION_NAMES.filter((n) => fs.existsSync(path.join(dir, n)))).toEqual(['kustomization.yaml']);
+  const built = kustomize(dir);
+  expect({ status: built.status, stdout: built.stdout }).toEqual({ status: 1, stdout: '' });
+  expect(built.stderr).toContain('rollgen-write-interrupted-run-rollgen-again-to-complete-it.yaml');
+  return true;
+}
+
 /** Kills `command` at every write point; returns how many points it has. */
 /** `stride` > 1 kills at every stride-th point only (and reports the points there are). */
 async function crashEverywhere(before: string, command: readonly string[], outs = [OUT], stride = 1): Promise<number> {
@@ -60,14 +93,23 @@ async function crashEverywhere(before: string, command: readonly string[], outs 
   const twice = copyOf(once, 'twice');
   await run(command, twice); // the rerun after a committed crash: whatever the command does a second time
   const [viewBefore, viewOnce] = [view(before, outs), view(once, outs)];
+  // The old and new states build (each once); a kill point with the same files builds the same.
+  for (const out of outs) {
+    expect(kustomize(path.join(once, out)).status).toBe(0);
+    if (fs.existsSync(path.join(before, out))) expect(kustomize(path.join(before, out)).status).toBe(0);
+  }
+  let refused = 0;
   for (let n = 1; ; n += stride) {
     const work = copyOf(before, 'work');
     const crashed = rollgen(command, work, n);
     if (crashed.signal !== 'SIGKILL') {
       expect(crashed.code).toBe(0);
+      expect(refused).toBeGreaterThan(0); // the states between the old and the new files were met
       return n - 1;
     }
-    const committed = /commit-mark|journal-committed|apply-file|remove-file|journal-removed/.test(crashed.stderr);
+    for (const out of outs)
+      if (expectOldNewOrRefused(path.join(work, out), path.join(before, out), path.join(once, out))) refused += 1;
+    const committed = /commit-mark|journal-committed|guard|apply-file|remove-file|journal-removed/.test(crashed.stderr);
     expect(view(work, outs)).toEqual(committed ? viewOnce : viewBefore);
     await run(command, work);
     for (const out of outs)
@@ -78,6 +120,13 @@ async function crashEverywhere(before: string, command: readonly string[], outs 
 test('advance that starts a canary (files added), killed at every write point', async () => {
   const points = await crashEverywhere(await repoAt('start', []), ['advance']);
   expect(points).toBeGreaterThan(10);
+});
+
+test('a first deploy (no output yet), killed at every write point', async () => {
+  const repo = path.join(tmp, 'first');
+  fs.cpSync(BASE_REPO, repo, { recursive: true });
+  const points = await crashEverywhere(repo, ['advance']);
+  expect(points).toBeGreaterThan(5);
 });
 
 test('abort (files removed), killed at every write point', async () => {
