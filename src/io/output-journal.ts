@@ -4,7 +4,7 @@ import { InputError, IoError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { crashPoint } from './crash-points';
 import { flushAll, fsyncDir, removeFile, tryLink, writeNewFile, writeNewFileFlushed } from './fs-safe';
-import { LOCK_FILE } from './output-lock';
+import { LOCK_FILE, removeLockTemps } from './output-lock';
 import { ENTRY, GUARD_STAGED, currentEntry, isGuarded, needsGuard } from './output-guard';
 import { TXN_DIR, pendingChangesV1, recoverOutputV1, stagedPathV1 } from './output-journal-v1';
 
@@ -195,6 +195,7 @@ function marks(entries: readonly string[]): { staged: string[]; removed: string[
 export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' | 'unguarded' {
   const older = recoverOutputV1(dir);
   const entries = fs.readdirSync(dir);
+  removeLockTemps(dir, entries);
   const { staged, removed } = marks(entries);
   if (checkedCommit(dir, entries, staged)) {
     apply(dir, staged, removed);
