@@ -67,6 +67,7 @@ function readable(dir: string): string {
   return JSON.stringify(files.map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]));
 }
 
+const INTERRUPTED = 'rollgen-write-interrupted-run-rollgen-again-to-complete-it.yaml';
 const kustomize = (dir: string) => spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
 
 /**
@@ -81,7 +82,7 @@ function expectOldNewOrRefused(dir: string, oldDir: string, newDir: string): boo
   expect(KUSTOMIZATION_NAMES.filter((n) => fs.existsSync(path.join(dir, n)))).toEqual(['kustomization.yaml']);
   const built = kustomize(dir);
   expect({ status: built.status, stdout: built.stdout }).toEqual({ status: 1, stdout: '' });
-  expect(built.stderr).toContain('rollgen-write-interrupted-run-rollgen-again-to-complete-it.yaml');
+  expect(built.stderr).toContain(INTERRUPTED);
   return true;
 }
 
@@ -245,4 +246,37 @@ test('an error planning a later app leaves every output as it was: what was stag
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('output changed by hand');
   expect(treeHashes(path.join(repo, 'deploy'))).toEqual(before);
+});
+
+test('status and validate name a write killed mid-apply and what completes it; the next advance completes it', async () => {
+  const work = await repoAt('named', []);
+  const once = copyOf(work, 'named-once');
+  expect((await run(['advance'], once)).code).toBe(0);
+  expect(rollgen(['advance'], work, 'guard').signal).toBe('SIGKILL');
+  expect(kustomize(path.join(work, OUT)).stderr).toContain(INTERRUPTED);
+  for (const command of [['status'], ['validate'], ['status', '-o', 'json']]) {
+    const r = await run(command, work);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`warning: ${OUT} holds a write an interrupted rollgen run committed but did not finish`);
+    expect(r.stderr).toContain('next rollgen advance, abort, promote or retry of this app completes it first');
+  }
+  const r = await run(['advance'], work);
+  expect(r.stderr).toContain('completed the write an interrupted rollgen run committed');
+  expect(kustomize(path.join(work, OUT)).status).toBe(0);
+});
+
+test('a guard without its write (an output copied mid-write) keeps failing every build until it is written anew', async () => {
+  const work = await repoAt('orphan', []);
+  expect(rollgen(['advance'], work, 'guard').signal).toBe('SIGKILL');
+  const out = path.join(work, OUT);
+  // What a copy of the visible files (or a commit of the tracked ones) takes: no commit mark, no staged names.
+  for (const n of fs.readdirSync(out)) if (n.startsWith('.')) fs.rmSync(path.join(out, n));
+  const status = await run(['status'], work);
+  expect(status.stderr).toContain(`warning: ${OUT}/kustomization.yaml is the guard of a write interrupted elsewhere`);
+  const refused = await run(['advance'], work);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('rerun with --force');
+  expect(kustomize(out).stderr).toContain(INTERRUPTED); // still refused: never the fallback of a directory without one
+  expect((await run(['advance', '--force'], work)).code).toBe(0);
+  expect(kustomize(out).status).toBe(0);
 });

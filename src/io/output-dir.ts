@@ -54,12 +54,12 @@ export function readOutputDir(dir: string | undefined, cwd: string): OutputConte
 /** What status and validate say of an output an interrupted write left. */
 function interruptedNote(dir: string, committed: boolean): string {
   return committed
-    ? `${dir} holds a write an interrupted rollgen run committed but did not finish (builds fail naming ` +
-        `${INTERRUPTED_RESOURCE} meanwhile); shown here as written. The next rollgen advance, abort, promote ` +
-        'or retry of this app completes it before anything else'
+    ? `${dir} holds a write an interrupted rollgen run committed but did not finish applying (until it ` +
+        `is, builds fail naming ${INTERRUPTED_RESOURCE} or give the old state); shown here as written. The ` +
+        'next rollgen advance, abort, promote or retry of this app completes it first'
     : `${dir}/${ENTRY} is the guard of a write interrupted elsewhere (the output was copied or committed ` +
         `mid-write): every build fails naming ${INTERRUPTED_RESOURCE}. Restore the output from git ` +
-        `(\`git checkout -- ${dir}\`), or the next rollgen advance, abort, promote or retry removes it and writes a new one`;
+        `(\`git checkout -- ${dir}\`), or write it anew: the app's advance, abort, promote or retry with --force`;
 }
 
 export interface OutputDirWrite {

@@ -189,10 +189,11 @@ function marks(entries: readonly string[]): { staged: string[]; removed: string[
 
 /**
  * Completes or discards what an interrupted run left; returns what it did, for a note to the user.
- * A poison kustomization.yaml without a commit mark (an output copied or committed mid-write) is
- * removed: the write it guarded is not here to complete, and the next write makes a new one.
+ * A poison kustomization.yaml without its commit mark (an output copied or committed mid-write) stays:
+ * the write it guarded is not here to complete, and without it the output would build half written.
+ * Readers take it for a missing kustomization (drift: `--force` writes the output anew).
  */
-export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' | 'unguarded' {
+export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' {
   const older = recoverOutputV1(dir);
   const entries = fs.readdirSync(dir);
   removeLockTemps(dir, entries);
@@ -203,11 +204,6 @@ export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' |
     fs.rmSync(path.join(dir, COMMIT_MARK));
     crashPoint('journal-removed');
     return 'completed';
-  }
-  if (isGuarded(dir)) {
-    removeFile(path.join(dir, ENTRY));
-    discard(dir, staged, removed);
-    return 'unguarded';
   }
   if (staged.length === 0 && removed.length === 0 && !entries.includes(GUARD_STAGED)) return older;
   discard(dir, staged, removed);

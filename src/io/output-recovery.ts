@@ -1,7 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { recoverOutput } from './output-journal';
-import { ENTRY } from './output-guard';
 import { LOCK_FILE } from './output-lock';
 
 /**
@@ -36,11 +35,6 @@ function recoverOutputDir(dir: string, candidates: readonly string[]): string[] 
   const done = fs.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : 'none';
   if (done === 'completed') notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done === 'discarded') notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
-  if (done === 'unguarded')
-    notes.push(
-      `removed ${path.join(dir, ENTRY)}: it is the guard of a write interrupted elsewhere (the output was copied or ` +
-        'committed mid-write) and fails every build; rollgen writes a new one, add back any resources of your own',
-    );
   return notes;
 }
 
