@@ -238,14 +238,17 @@ export function pendingChanges(dir: string, entries: readonly string[]): Pending
 /** Whether `dir` holds a commit mark; refused where it, or a staged file it would move, is not a regular file. */
 function checkedCommit(dir: string, entries: readonly string[], staged: readonly string[]): boolean {
   if (!entries.includes(COMMIT_MARK)) return false;
-  const notFile = [COMMIT_MARK, ...staged.map(stagedName)].find((n) => !fs.lstatSync(path.join(dir, n)).isFile());
+  const guard = entries.includes(GUARD_STAGED) ? [GUARD_STAGED] : [];
+  const notFile = [COMMIT_MARK, ...staged.map(stagedName), ...guard].find(
+    (n) => !fs.lstatSync(path.join(dir, n)).isFile(),
+  );
   if (notFile === undefined) return true;
   throw new InputError([
     {
       file: path.join(path.basename(dir), notFile),
       line: 1,
       col: 1,
-      message: `is not a file rollgen wrote; delete ${COMMIT_MARK} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
+      message: `is not a file rollgen wrote; delete ${COMMIT_MARK}, ${GUARD_STAGED} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
       severity: 'error',
     },
   ]);
