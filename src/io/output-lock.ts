@@ -18,7 +18,7 @@ export const LOCK_FILE = '.rollgen-lock';
 /** A lock with no owner recorded is stale once this old (by its mtime): no live run leaves one that long. */
 export const UNOWNED_STALE_MS = 5000;
 /** The temporary names locks are written under (`.rollgen-lock.PID.tmp`), for recovery to remove a killed run's. */
-export const LOCK_TEMP = /^\.rollgen-lock\.\d+\.tmp$/;
+export const LOCK_TEMP = /^\.rollgen-lock(\.break)?\.\d+\.tmp$/;
 
 export interface OutputLock {
   readonly release: () => Promise<void>;
@@ -122,6 +122,8 @@ interface HeldLock {
  * (another file system, EPERM), the file is created.
  */
 function tryCreate(file: string, sameOwner?: string): boolean {
+  // Waiting runs poll: one that finds the lock there writes no temporary name for nothing.
+  if (fs.lstatSync(file, { throwIfNoEntry: false })) return false;
   try {
     if (sameOwner === undefined || !tryLink(sameOwner, file)) createWhole(file);
     return true;
