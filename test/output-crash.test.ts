@@ -4,7 +4,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { readOutputDir } from '../src/io/output-dir';
 import { runCli } from './helpers/cli';
-import { OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
+import { BASE_REPO, OUTPUT, startedRepo, startedTwoApps } from './helpers/started-repo';
 import { treeHashes } from './helpers/tree-hash';
 
 /**
@@ -52,6 +52,43 @@ function copyOf(repo: string, name: string): string {
   return copy;
 }
 
+/**
+ * What a reader of an output directory takes: every file Argo CD's directory mode reads (each
+ * .yaml/.yml/.json/.jsonnet file, hidden ones too; Flux's generated kustomization takes a subset of
+ * these), by name and bytes. `kubectl kustomize`, Argo CD and Flux build a directory that holds a
+ * kustomization file with kustomize.
+ */
+const READ_BY_ARGO = /\.(ya?ml|json|jsonnet)$/;
+const KUSTOMIZATION_NAMES = ['kustomization.yaml', 'kustomization.yml', 'Kustomization'];
+
+function readable(dir: string): string {
+  const names = fs.existsSync(dir) ? fs.readdirSync(dir).sort() : [];
+  const files = names.filter((n) => READ_BY_ARGO.test(n) || KUSTOMIZATION_NAMES.includes(n));
+  return JSON.stringify(files.map((n) => [n, fs.readFileSync(path.join(dir, n), 'utf8')]));
+}
+
+const INTERRUPTED = 'rollgen-write-interrupted-run-rollgen-again-to-complete-it.yaml';
+const kustomize = (dir: string) => spawnSync('kubectl', ['kustomize', dir], { encoding: 'utf8' });
+
+/**
+ * The output as the tools see it at a kill point: the old files or the new ones byte for byte (so
+ * any tool builds the old or the new state), or else a kustomization (Argo CD and Flux then use
+ * kustomize, never their fallbacks) whose build fails naming the interrupted write. Returns whether
+ * kustomize ran (only a state that is neither the old nor the new one needs it).
+ */
+function expectOldNewOrRefused(dir: string, oldDir: string, newDir: string): boolean {
+  const seen = readable(dir);
+  if (seen === readable(oldDir) || seen === readable(newDir)) return false;
+  expect(KUSTOMIZATION_NAMES.filter((n) => fs.existsSync(path.join(dir, n)))).toEqual(['kustomization.yaml']);
+  const built = kustomize(dir);
+  expect({ status: built.status, stdout: built.stdout }).toEqual({ status: 1, stdout: '' });
+  expect(built.stderr).toContain(INTERRUPTED);
+  return true;
+}
+
+/** A kill at every write point runs the CLI some 20 times (and kustomize): a shared machine may need minutes. */
+const CRASH_TEST_TIMEOUT = 300_000;
+
 /** Kills `command` at every write point; returns how many points it has. */
 /** `stride` > 1 kills at every stride-th point only (and reports the points there are). */
 async function crashEverywhere(before: string, command: readonly string[], outs = [OUT], stride = 1): Promise<number> {
@@ -60,14 +97,23 @@ async function crashEverywhere(before: string, command: readonly string[], outs 
   const twice = copyOf(once, 'twice');
   await run(command, twice); // the rerun after a committed crash: whatever the command does a second time
   const [viewBefore, viewOnce] = [view(before, outs), view(once, outs)];
+  // The old and new states build (each once); a kill point with the same files builds the same.
+  for (const out of outs) {
+    expect(kustomize(path.join(once, out)).status).toBe(0);
+    if (fs.existsSync(path.join(before, out))) expect(kustomize(path.join(before, out)).status).toBe(0);
+  }
+  let refused = 0;
   for (let n = 1; ; n += stride) {
     const work = copyOf(before, 'work');
     const crashed = rollgen(command, work, n);
     if (crashed.signal !== 'SIGKILL') {
       expect(crashed.code).toBe(0);
+      expect(refused).toBeGreaterThan(0); // the states between the old and the new files were met
       return n - 1;
     }
-    const committed = /commit-mark|journal-committed|apply-file|remove-file|journal-removed/.test(crashed.stderr);
+    for (const out of outs)
+      if (expectOldNewOrRefused(path.join(work, out), path.join(before, out), path.join(once, out))) refused += 1;
+    const committed = /commit-mark|journal-committed|guard|apply-file|remove-file|journal-removed/.test(crashed.stderr);
     expect(view(work, outs)).toEqual(committed ? viewOnce : viewBefore);
     await run(command, work);
     for (const out of outs)
@@ -75,22 +121,46 @@ async function crashEverywhere(before: string, command: readonly string[], outs 
   }
 }
 
-test('advance that starts a canary (files added), killed at every write point', async () => {
-  const points = await crashEverywhere(await repoAt('start', []), ['advance']);
-  expect(points).toBeGreaterThan(10);
-});
+test(
+  'advance that starts a canary (files added), killed at every write point',
+  async () => {
+    const points = await crashEverywhere(await repoAt('start', []), ['advance']);
+    expect(points).toBeGreaterThan(10);
+  },
+  CRASH_TEST_TIMEOUT,
+);
 
-test('abort (files removed), killed at every write point', async () => {
-  const points = await crashEverywhere(await repoAt('abort', [['advance']]), ['abort']);
-  expect(points).toBeGreaterThan(5);
-});
+test(
+  'a first deploy (no output yet), killed at every second write point',
+  async () => {
+    const repo = path.join(tmp, 'first');
+    fs.cpSync(BASE_REPO, repo, { recursive: true });
+    // Its stages, guard and renames are those of any write; every second point still meets each region.
+    const points = await crashEverywhere(repo, ['advance'], [OUT], 2);
+    expect(points).toBeGreaterThan(5);
+  },
+  CRASH_TEST_TIMEOUT,
+);
 
-test('advance of two apps, written together (one round of flushes), killed at every third write point', async () => {
-  const repo = await startedTwoApps(path.join(tmp, 'two'));
-  // Every third point: the two outputs' stages, commit points and renames interleave, so each region is hit.
-  const points = await crashEverywhere(repo, ['advance'], [OUT, path.join('deploy', 'echo2')], 3);
-  expect(points).toBeGreaterThan(20);
-});
+test(
+  'abort (files removed), killed at every write point',
+  async () => {
+    const points = await crashEverywhere(await repoAt('abort', [['advance']]), ['abort']);
+    expect(points).toBeGreaterThan(5);
+  },
+  CRASH_TEST_TIMEOUT,
+);
+
+test(
+  'advance of two apps, written together (one round of flushes), killed at every third write point',
+  async () => {
+    const repo = await startedTwoApps(path.join(tmp, 'two'));
+    // Every third point: the two outputs' stages, commit points and renames interleave, so each region is hit.
+    const points = await crashEverywhere(repo, ['advance'], [OUT, path.join('deploy', 'echo2')], 3);
+    expect(points).toBeGreaterThan(20);
+  },
+  CRASH_TEST_TIMEOUT,
+);
 
 test('the output an older rollgen moved aside before crashing is restored, not taken for a first deploy', async () => {
   const repo = await repoAt('legacy', [['advance']]);
@@ -196,4 +266,37 @@ test('an error planning a later app leaves every output as it was: what was stag
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('output changed by hand');
   expect(treeHashes(path.join(repo, 'deploy'))).toEqual(before);
+});
+
+test('status and validate name a write killed mid-apply and what completes it; the next advance completes it', async () => {
+  const work = await repoAt('named', []);
+  const once = copyOf(work, 'named-once');
+  expect((await run(['advance'], once)).code).toBe(0);
+  expect(rollgen(['advance'], work, 'guard').signal).toBe('SIGKILL');
+  expect(kustomize(path.join(work, OUT)).stderr).toContain(INTERRUPTED);
+  for (const command of [['status'], ['validate'], ['status', '-o', 'json']]) {
+    const r = await run(command, work);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain(`warning: ${OUT} holds a write an interrupted rollgen run committed but did not finish`);
+    expect(r.stderr).toContain('next rollgen advance, abort, promote or retry of this app completes it first');
+  }
+  const r = await run(['advance'], work);
+  expect(r.stderr).toContain('completed the write an interrupted rollgen run committed');
+  expect(kustomize(path.join(work, OUT)).status).toBe(0);
+});
+
+test('a guard without its write (an output copied mid-write) keeps failing every build until it is written anew', async () => {
+  const work = await repoAt('orphan', []);
+  expect(rollgen(['advance'], work, 'guard').signal).toBe('SIGKILL');
+  const out = path.join(work, OUT);
+  // What a copy of the visible files (or a commit of the tracked ones) takes: no commit mark, no staged names.
+  for (const n of fs.readdirSync(out)) if (n.startsWith('.')) fs.rmSync(path.join(out, n));
+  const status = await run(['status'], work);
+  expect(status.stderr).toContain(`warning: ${OUT}/kustomization.yaml is the guard of a write interrupted elsewhere`);
+  const refused = await run(['advance'], work);
+  expect(refused.code).toBe(1);
+  expect(refused.stderr).toContain('rerun with --force');
+  expect(kustomize(out).stderr).toContain(INTERRUPTED); // still refused: never the fallback of a directory without one
+  expect((await run(['advance', '--force'], work)).code).toBe(0);
+  expect(kustomize(out).status).toBe(0);
 });

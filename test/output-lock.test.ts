@@ -87,3 +87,59 @@ test('the locks of one run share one file (linked, no inode each): a killed run 
   expect(r.code).toBe(0);
   expect(locks.filter((l) => fs.existsSync(l))).toEqual([]);
 });
+
+/** `bin/rollgen advance` as a user runs it, with ROLLGEN_LOCK_TIMEOUT `timeout` seconds. */
+function advanceNow(cwd: string, timeout: string) {
+  const r = spawnSync(process.execPath, [BIN, 'advance'], { cwd, env: env(timeout), encoding: 'utf8' });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A lock as a run killed between creating and writing it leaves it (an older rollgen), `ageS` seconds old. */
+function unownedLock(repo: string, content: string, ageS: number): string {
+  const file = path.join(repo, OUT, LOCK_FILE);
+  fs.writeFileSync(file, content);
+  const at = Date.now() / 1000 - ageS;
+  fs.utimesSync(file, at, at);
+  return file;
+}
+
+test.each([
+  ['empty', ''],
+  ['garbage', 'not a pid\u0000\n'],
+])('a lock with no owner (%s) older than 5 s is taken over at once, and the run moves one step', async (_, content) => {
+  const repo = await startedAt(`unowned-${_}`);
+  const expected = await startedAt(`unowned-${_}-expected`);
+  expect((await runCli(['advance'], expected)).code).toBe(0);
+  const lock = unownedLock(repo, content, 60);
+  // No wait allowed (timeout 0): before, such a lock blocked every run until its deadline.
+  const r = advanceNow(repo, '0');
+  expect(r).toMatchObject({ code: 0, stdout: expect.stringMatching(/rollouts-demo: start -> step 1 of 4/) });
+  expect(r.stderr).not.toContain('waiting');
+  expect(fs.existsSync(lock)).toBe(false);
+  expect(treeHashes(path.join(repo, OUT))).toEqual(treeHashes(path.join(expected, OUT)));
+});
+
+test('a lock with no owner younger than 5 s is waited for, named without an empty pid', async () => {
+  const repo = await startedAt('unowned-young');
+  unownedLock(repo, '', -3600); // its mtime an hour ahead: young however slow this machine is
+  const before = treeHashes(repo);
+  const r = advanceNow(repo, '1');
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain(
+    'waiting for another rollgen run (a lock with no owner recorded, taken over once 5 s old)',
+  );
+  expect(r.stderr).toContain('is being written by another rollgen run (a lock with no owner recorded');
+  expect(r.stderr).not.toMatch(/pid +on/);
+  expect(treeHashes(repo)).toEqual(before);
+});
+
+test('a temporary lock name a killed run left is removed by the next run once 5 s old; a young one stays', async () => {
+  const repo = await startedAt('lock-temp');
+  const temps = [path.join(repo, OUT, `${LOCK_FILE}.99999998.tmp`), path.join(repo, OUT, `${LOCK_FILE}.99999999.tmp`)];
+  temps.forEach((t) => fs.writeFileSync(t, '99999998\nsome-host\n'));
+  const now = Date.now() / 1000;
+  fs.utimesSync(temps[0], now - 60, now - 60);
+  fs.utimesSync(temps[1], now + 3600, now + 3600); // young however slow this machine is
+  expect(advanceNow(repo, '0').code).toBe(0);
+  expect(temps.map((t) => fs.existsSync(t))).toEqual([false, true]);
+});

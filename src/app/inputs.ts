@@ -182,8 +182,10 @@ function isInside(target: string, dir: string): boolean {
 }
 
 /** The output directory as rollgen sees it: status, kustomization text, and the objects it runs; empty when there is none. */
-export function readOutput(loc: AppLocation, cwd: string): OutputSnapshot {
-  return outputSnapshot(readOutputDir(loc.output, cwd));
+export function readOutput(loc: AppLocation, cwd: string, warn?: (line: string) => void): OutputSnapshot {
+  const contents = readOutputDir(loc.output, cwd);
+  if (contents.interrupted) warn?.(`warning: ${contents.interrupted}\n`);
+  return outputSnapshot(contents);
 }
 
 /** readOutput of files already read (`parsed`: their parse results, file by file, when parsed elsewhere). */

@@ -130,6 +130,7 @@ async function committedOutputs(
   pool: YamlPool,
 ): Promise<(OutputSnapshot | undefined)[]> {
   const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
+  for (const c of contents) if (c?.interrupted) ctx.stderr(`warning: ${c.interrupted}\n`);
   const files = contents.map((c) => (c ? c.files : []));
   return pool.parseGroups(files, (i, parsed) => {
     const read = contents[i];

@@ -23,7 +23,7 @@ export function readAppOutput(
   /** The output as this run already read it (loadRepo), when nothing may have written it since. */
   read?: OutputSnapshot,
 ): OutputSnapshot {
-  const output = read ?? readOutput(loc, ctx.cwd);
+  const output = read ?? readOutput(loc, ctx.cwd, ctx.stderr);
   // Before recovery: a renamed Deployment would otherwise read as a first deploy when the status file is lost too.
   const renamed = renamedWorkloads(app, output);
   if (renamed.length > 0) throw new InputError(renamed);

@@ -3,6 +3,8 @@ import * as path from 'path';
 import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
 import { LOCK_FILE } from '../io/output-lock';
+import { isGuarded } from '../io/output-guard';
+import { isCommitted } from '../io/output-journal';
 import { ChangeOptions, withPlannedWrites, writeAll } from '../app/plan-write';
 import type { PendingWrite } from '../app/next-output';
 import { localGateHold, reportHeld } from './local-gates';
@@ -54,11 +56,22 @@ export function commitOutput(ctx: RunContext, w: PendingWrite): void {
   const dir = path.resolve(w.output);
   const top = gitTopLevel(git, dir)!;
   const rel = path.relative(top, dir) || '.';
-  // The run's own lock file sits in the output while it commits; it is never part of the commit.
-  git(['add', '--all', '--', rel, `:(exclude)${path.posix.join(rel, LOCK_FILE)}`], top);
+  // The run's own lock file (and another run's, waiting) sits in the output while it commits; never part of it.
+  refusePending(ctx, dir);
+  git(['add', '--all', '--', rel, `:(exclude)${path.posix.join(rel, LOCK_FILE)}*`], top);
   git(['commit', '--quiet', '-m', commitMessage(w), '--', rel], top);
   const sha = git(['rev-parse', '--short', 'HEAD'], top).trim();
   ctx.stdout(`committed ${sha} ${commitSubject(w)}\n`);
+}
+
+/** A write not completely applied is never committed: the run that wrote it completes it first (output-journal.ts). */
+function refusePending(ctx: RunContext, dir: string): void {
+  if (!isCommitted(dir) && !isGuarded(dir)) return;
+  const shown = path.relative(ctx.cwd, dir) || '.';
+  throw new StateError(
+    `--commit: ${shown} holds a write that is not completely applied (an interrupted rollgen run's); ` +
+      'nothing was committed. Run the command again: it completes the write first',
+  );
 }
 
 export function commitSubject(w: PendingWrite): string {

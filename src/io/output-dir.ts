@@ -5,10 +5,13 @@ import { InputError, IoError } from '../errors';
 import { RenderedFile } from '../state/output-files';
 import { checkNotLink } from './fs-safe';
 import { OutputWriteError, checkTargets, discardUncommitted, isCommitted, pendingChanges } from './output-journal';
+import { ENTRY, INTERRUPTED_RESOURCE, isGuarded } from './output-guard';
 import { OutputStaging } from './output-staging';
 
 export interface OutputContents {
   readonly files: readonly { readonly path: string; readonly text: string }[];
+  /** What an interrupted write left, for read-only commands to name (a writing run completes it first). */
+  readonly interrupted?: string;
 }
 
 /**
@@ -24,6 +27,9 @@ export function readOutputDir(dir: string | undefined, cwd: string): OutputConte
   const names = new Set(entries.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith('.')));
   for (const n of pending?.staged.keys() ?? []) names.add(n);
   for (const r of pending?.remove ?? []) names.delete(r);
+  // The poison of an interrupted write is never read as the output's kustomization (output-guard.ts).
+  const guarded = isGuarded(dir);
+  if (guarded && !pending?.staged.has(ENTRY)) names.delete(ENTRY);
   const problems: Diagnostic[] = [];
   const files = [...names].sort(compareText).flatMap((n) => {
     const shown = path.relative(cwd, path.join(dir, n)) || n;
@@ -41,7 +47,19 @@ export function readOutputDir(dir: string | undefined, cwd: string): OutputConte
     return [];
   });
   if (problems.length > 0) throw new InputError(problems);
-  return { files };
+  const interrupted = pending || guarded ? interruptedNote(path.relative(cwd, dir) || '.', !!pending) : undefined;
+  return interrupted ? { files, interrupted } : { files };
+}
+
+/** What status and validate say of an output an interrupted write left. */
+function interruptedNote(dir: string, committed: boolean): string {
+  return committed
+    ? `${dir} holds a write an interrupted rollgen run committed but did not finish applying (until it ` +
+        `is, builds fail naming ${INTERRUPTED_RESOURCE} or give the old state); shown here as written. The ` +
+        'next rollgen advance, abort, promote or retry of this app completes it first'
+    : `${dir}/${ENTRY} is the guard of a write interrupted elsewhere (the output was copied or committed ` +
+        `mid-write): every build fails naming ${INTERRUPTED_RESOURCE}. Restore the output from git ` +
+        `(\`git checkout -- ${dir}\`), or write it anew: the app's advance, abort, promote or retry with --force`;
 }
 
 export interface OutputDirWrite {

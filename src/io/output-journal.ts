@@ -4,7 +4,8 @@ import { InputError, IoError } from '../errors';
 import { isPlainFileName } from '../model/file-name';
 import { crashPoint } from './crash-points';
 import { flushAll, fsyncDir, removeFile, tryLink, writeNewFile, writeNewFileFlushed } from './fs-safe';
-import { LOCK_FILE } from './output-lock';
+import { LOCK_FILE, removeLockTemps } from './output-lock';
+import { ENTRY, GUARD_STAGED, currentEntry, isGuarded, needsGuard } from './output-guard';
 import { TXN_DIR, pendingChangesV1, recoverOutputV1, stagedPathV1 } from './output-journal-v1';
 
 /**
@@ -17,8 +18,10 @@ import { TXN_DIR, pendingChangesV1, recoverOutputV1, stagedPathV1 } from './outp
  *  1. every new file is written as `.NAME.rollgen-new` and flushed; a removal is marked by
  *     `.NAME.rollgen-del`;
  *  2. `.rollgen-commit` is created and the output directory flushed: this is the commit point;
- *  3. each staged file is renamed over its name, each removed name unlinked (then its mark), and
- *     the directory flushed;
+ *  3. where more than one name changes, the poison kustomization.yaml staged with the new files is
+ *     renamed into place first (output-guard.ts: every build fails naming the interrupted write);
+ *     each staged file is renamed over its name, each removed name unlinked (then its mark), the new
+ *     kustomization.yaml last, and the directory flushed;
  *  4. `.rollgen-commit` is removed.
  *
  * A crash before 2 leaves the old files untouched (the next run discards the staged names); a crash
@@ -46,6 +49,8 @@ export interface OutputWrite {
   readonly dir: string;
   readonly files: readonly NewFile[];
   readonly remove: readonly string[];
+  /** The write is guarded (output-guard.ts): its poison is staged beside its new files. */
+  readonly guard?: boolean;
 }
 
 /** What a committed, not yet applied write of an output still changes, as readers must see it. */
@@ -65,6 +70,19 @@ const removedName = (name: string) => `.${name}${REMOVED}`;
 export async function stageFile(dir: string, file: NewFile): Promise<void> {
   await blamed(dir, writeNewFileFlushed(path.join(dir, stagedName(file.path)), file.content));
   crashPoint('stage-file');
+}
+
+/**
+ * `w` as it is staged: where it changes more than one name, guarded, with the current kustomization.yaml
+ * staged again when the write does not change it (the poison replaces it until the last rename).
+ */
+export function guardedWrite(w: OutputWrite): OutputWrite {
+  const removals = w.remove.filter((r) => !w.files.some((f) => f.path === r));
+  if (!needsGuard(w.files.length, removals.length)) return w;
+  const entryChanges = w.files.some((f) => f.path === ENTRY) || removals.includes(ENTRY);
+  const current = entryChanges ? undefined : currentEntry(w.dir);
+  const files = current === undefined ? w.files : [...w.files, { path: ENTRY, content: current }];
+  return { ...w, files, guard: true };
 }
 
 /**
@@ -96,17 +114,30 @@ function mark(dir: string, name: string): void {
   crashPoint(name === COMMIT_MARK ? 'commit-mark' : 'stage-remove');
 }
 
-/** Step 3 (for a run and for recovery alike): moves what is staged, removes what is marked; idempotent. */
+/**
+ * Step 3 (for a run and for recovery alike): puts the poison in place where it is staged, moves what
+ * is staged, removes what is marked, and the kustomization last; idempotent.
+ */
 function apply(dir: string, staged: readonly string[], removed: readonly string[]): void {
-  for (const name of staged) {
-    fs.renameSync(path.join(dir, stagedName(name)), path.join(dir, name));
-    crashPoint('apply-file');
+  if (fs.lstatSync(path.join(dir, GUARD_STAGED), { throwIfNoEntry: false })) {
+    fs.renameSync(path.join(dir, GUARD_STAGED), path.join(dir, ENTRY));
+    crashPoint('guard');
   }
-  for (const name of removed) {
-    removeFile(path.join(dir, name));
-    fs.rmSync(path.join(dir, removedName(name)), { force: true });
-    crashPoint('remove-file');
-  }
+  for (const name of staged) if (name !== ENTRY) move(dir, name);
+  for (const name of removed) if (name !== ENTRY) remove(dir, name);
+  if (staged.includes(ENTRY)) move(dir, ENTRY);
+  else if (removed.includes(ENTRY) || isGuarded(dir)) remove(dir, ENTRY);
+}
+
+function move(dir: string, name: string): void {
+  fs.renameSync(path.join(dir, stagedName(name)), path.join(dir, name));
+  crashPoint('apply-file');
+}
+
+function remove(dir: string, name: string): void {
+  removeFile(path.join(dir, name));
+  fs.rmSync(path.join(dir, removedName(name)), { force: true });
+  crashPoint('remove-file');
 }
 
 /** An error while writing one output, with the output it belongs to (output-dir.ts reports it per output). */
@@ -156,10 +187,16 @@ function marks(entries: readonly string[]): { staged: string[]; removed: string[
   return { staged, removed };
 }
 
-/** Completes or discards what an interrupted run left; returns what it did, for a note to the user. */
+/**
+ * Completes or discards what an interrupted run left; returns what it did, for a note to the user.
+ * A poison kustomization.yaml without its commit mark (an output copied or committed mid-write) stays:
+ * the write it guarded is not here to complete, and without it the output would build half written.
+ * Readers take it for a missing kustomization (drift: `--force` writes the output anew).
+ */
 export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' {
   const older = recoverOutputV1(dir);
   const entries = fs.readdirSync(dir);
+  removeLockTemps(dir, entries);
   const { staged, removed } = marks(entries);
   if (checkedCommit(dir, entries, staged)) {
     apply(dir, staged, removed);
@@ -168,13 +205,14 @@ export function recoverOutput(dir: string): 'none' | 'completed' | 'discarded' {
     crashPoint('journal-removed');
     return 'completed';
   }
-  if (staged.length === 0 && removed.length === 0) return older;
+  if (staged.length === 0 && removed.length === 0 && !entries.includes(GUARD_STAGED)) return older;
   discard(dir, staged, removed);
   return 'discarded';
 }
 
 function discard(dir: string, staged: readonly string[], removed: readonly string[]): void {
-  for (const name of [...staged.map(stagedName), ...removed.map(removedName)]) removeFile(path.join(dir, name));
+  for (const name of [...staged.map(stagedName), ...removed.map(removedName), GUARD_STAGED])
+    removeFile(path.join(dir, name));
 }
 
 /**
@@ -200,14 +238,17 @@ export function pendingChanges(dir: string, entries: readonly string[]): Pending
 /** Whether `dir` holds a commit mark; refused where it, or a staged file it would move, is not a regular file. */
 function checkedCommit(dir: string, entries: readonly string[], staged: readonly string[]): boolean {
   if (!entries.includes(COMMIT_MARK)) return false;
-  const notFile = [COMMIT_MARK, ...staged.map(stagedName)].find((n) => !fs.lstatSync(path.join(dir, n)).isFile());
+  const guard = entries.includes(GUARD_STAGED) ? [GUARD_STAGED] : [];
+  const notFile = [COMMIT_MARK, ...staged.map(stagedName), ...guard].find(
+    (n) => !fs.lstatSync(path.join(dir, n)).isFile(),
+  );
   if (notFile === undefined) return true;
   throw new InputError([
     {
       file: path.join(path.basename(dir), notFile),
       line: 1,
       col: 1,
-      message: `is not a file rollgen wrote; delete ${COMMIT_MARK} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
+      message: `is not a file rollgen wrote; delete ${COMMIT_MARK}, ${GUARD_STAGED} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
       severity: 'error',
     },
   ]);

@@ -8,10 +8,17 @@ import { checkNotLink, makeDirs, makeDirsAsync, tryLink, writeNewFile } from './
 /**
  * One writer per output: `advance` reads the status, computes the next state and writes it, so two
  * runs at once would both move from the same state and one step would be lost. The lock is a file
- * created with O_EXCL inside the output, holding the owner's pid and host; a lock whose owner died
- * on this host (a crash, SIGKILL) is taken over, so a crash never blocks the next run.
+ * inside the output holding the owner's pid and host, written whole under a temporary name and then
+ * linked into place (link fails where the name exists: as exclusive as O_EXCL), so it is never seen
+ * without its owner. A lock whose owner died on this host (a crash, SIGKILL) is taken over, and so
+ * is one with no owner recorded (empty or unreadable: an older rollgen killed between creating and
+ * writing it) once it is UNOWNED_STALE_MS old, so a crash never blocks the next run.
  */
 export const LOCK_FILE = '.rollgen-lock';
+/** A lock with no owner recorded is stale once this old (by its mtime): no live run leaves one that long. */
+export const UNOWNED_STALE_MS = 5000;
+/** The temporary names locks are written under (`.rollgen-lock.PID.tmp`), for recovery to remove a killed run's. */
+export const LOCK_TEMP = /^\.rollgen-lock(\.break)?\.\d+\.tmp$/;
 
 export interface OutputLock {
   readonly release: () => Promise<void>;
@@ -69,7 +76,7 @@ async function takeLock(dir: string, opts: LockOptions, sameOwner?: string): Pro
     if (tryCreate(file, sameOwner)) return { file, dir, created };
     const owner = readOwner(file);
     if (owner === undefined) continue; // released in between
-    if (isDead(owner)) {
+    if (isStale(file, owner)) {
       breakStaleLock(file, owner);
       continue;
     }
@@ -115,13 +122,31 @@ interface HeldLock {
  * (another file system, EPERM), the file is created.
  */
 function tryCreate(file: string, sameOwner?: string): boolean {
+  // Waiting runs poll: one that finds the lock there writes no temporary name for nothing.
+  if (fs.lstatSync(file, { throwIfNoEntry: false })) return false;
   try {
-    if (sameOwner === undefined || !tryLink(sameOwner, file))
-      writeNewFile(file, `${process.pid}\n${os.hostname()}\n`, { flush: false });
+    if (sameOwner === undefined || !tryLink(sameOwner, file)) createWhole(file);
     return true;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw e;
+  }
+}
+
+/** The lock written whole under a temporary name, then linked into place (EEXIST where one is there). */
+function createWhole(file: string): void {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs.rmSync(temp, { force: true }); // a leftover of a killed run that had this pid
+  writeNewFile(temp, `${process.pid}\n${os.hostname()}\n`, { flush: false });
+  try {
+    fs.linkSync(temp, file);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw e;
+    // No links on this file system (EPERM, ENOTSUP): the rename cannot refuse an existing lock, O_EXCL can.
+    writeNewFile(file, `${process.pid}\n${os.hostname()}\n`, { flush: false });
+  } finally {
+    fs.rmSync(temp, { force: true });
   }
 }
 
@@ -132,14 +157,30 @@ function readOwner(file: string): string | undefined {
   try {
     return fs.readFileSync(file, 'utf8').slice(0, 300);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'EACCES' || code === 'EPERM') return ''; // unreadable: no owner recorded
     throw e;
   }
 }
 
+/** The owner's pid and host, where the lock records them (an older rollgen killed mid-create left it empty). */
+function ownerOf(owner: string): { pid: string; host: string } | undefined {
+  const [pid, host] = owner.split('\n');
+  return /^\d+$/.test(pid) && host ? { pid, host } : undefined;
+}
+
 function describe(owner: string): string {
-  const [pid, host] = owner.split('\n').map(printable);
-  return `pid ${pid} on ${host || 'an unknown host'}`;
+  const recorded = ownerOf(owner);
+  if (!recorded) return `a lock with no owner recorded, taken over once ${UNOWNED_STALE_MS / 1000} s old`;
+  return `pid ${printable(recorded.pid)} on ${printable(recorded.host)}`;
+}
+
+/** A lock to take over: its owner died on this host, or it records no owner and is older than UNOWNED_STALE_MS. */
+function isStale(file: string, owner: string): boolean {
+  if (ownerOf(owner)) return isDead(owner);
+  const stat = fs.lstatSync(file, { throwIfNoEntry: false });
+  return stat !== undefined && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS;
 }
 
 /** Only a lock of this host can be judged: its pid no longer exists. */
@@ -162,13 +203,22 @@ function breakStaleLock(file: string, owner: string): void {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== undefined && isDead(other)) fs.rmSync(breaker, { force: true });
+    if (other !== undefined && isStale(breaker, other)) fs.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner) fs.rmSync(file, { force: true });
+    if (readOwner(file) === owner && isStale(file, owner)) fs.rmSync(file, { force: true });
   } finally {
     fs.rmSync(breaker, { force: true });
+  }
+}
+
+/** Removes the temporary lock names a killed run left in `dir` (`entries`), once as old as a stale lock. */
+export function removeLockTemps(dir: string, entries: readonly string[]): void {
+  for (const name of entries.filter((n) => LOCK_TEMP.test(n))) {
+    const stat = fs.lstatSync(path.join(dir, name), { throwIfNoEntry: false });
+    if (stat?.isFile() && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS)
+      fs.rmSync(path.join(dir, name), { force: true });
   }
 }
 

@@ -1,5 +1,13 @@
 import { makeDirs } from './fs-safe';
-import { OutputWrite, OutputWriteError, commitStaged, discardUncommitted, stageFile } from './output-journal';
+import { stageGuard } from './output-guard';
+import {
+  OutputWrite,
+  OutputWriteError,
+  commitStaged,
+  discardUncommitted,
+  guardedWrite,
+  stageFile,
+} from './output-journal';
 
 /** New files written (and flushed) at most this many at once: each holds a descriptor meanwhile. */
 const CONCURRENCY = 64;
@@ -20,11 +28,13 @@ export class OutputStaging {
   private committing = false;
 
   /** Starts staging `w`'s new files (its output directory is made if the caller's lock did not). */
-  add(w: OutputWrite): void {
+  add(write: OutputWrite): void {
     if (this.done) throw new Error('OutputStaging: add after commit or discard');
-    makeDirs(w.dir);
+    makeDirs(write.dir);
+    const w = guardedWrite(write);
     this.writes.push(w);
     for (const f of w.files) this.settledAll.push(this.enqueue(() => stageFile(w.dir, f)));
+    if (w.guard) this.settledAll.push(this.enqueue(() => stageGuard(w.dir)));
   }
 
   /** Waits for every staged file, then commits every output (an error: see output-dir.ts). */
