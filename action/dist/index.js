@@ -110,9 +110,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path35, message, options) {
-        super(`${printable(path35)}: ${message}`, options);
-        this.path = path35;
+      constructor(path37, message, options) {
+        super(`${printable(path37)}: ${message}`, options);
+        this.path = path37;
       }
       path;
       name = "IoError";
@@ -1355,8 +1355,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path35 = require("node:path");
-    var fs21 = require("node:fs");
+    var path37 = require("node:path");
+    var fs22 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2350,7 +2350,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs21.existsSync(executableFile)) return;
+        if (fs22.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2368,11 +2368,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path35.resolve(baseDir, baseName);
-          if (fs21.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path35.extname(baseName))) return void 0;
+          const localBin = path37.resolve(baseDir, baseName);
+          if (fs22.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path37.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs21.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs22.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2384,21 +2384,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs21.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs22.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path35.resolve(
-            path35.dirname(resolvedScriptPath),
+          executableDir = path37.resolve(
+            path37.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path35.basename(
+            const legacyName = path37.basename(
               this._scriptPath,
-              path35.extname(this._scriptPath)
+              path37.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2409,7 +2409,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path35.extname(executableFile));
+        launchWithNode = sourceExt.includes(path37.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3324,7 +3324,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path35.basename(filename, path35.extname(filename));
+        this._name = path37.basename(filename, path37.extname(filename));
         return this;
       }
       /**
@@ -3338,9 +3338,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path36) {
-        if (path36 === void 0) return this._executableDir;
-        this._executableDir = path36;
+      executableDir(path38) {
+        if (path38 === void 0) return this._executableDir;
+        this._executableDir = path38;
         return this;
       }
       /**
@@ -19090,8 +19090,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path35, { windows } = {}) => {
-      const segs = path35.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path37, { windows } = {}) => {
+      const segs = path37.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -20634,11 +20634,11 @@ var require_dist = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path35 = __toESM2(require("path"));
-    var fs21 = __toESM2(require("fs"));
+    var path37 = __toESM2(require("path"));
+    var fs22 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path35.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path35.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path37.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path37.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -20652,7 +20652,7 @@ var require_dist = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path35.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path37.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -20665,7 +20665,7 @@ var require_dist = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path35.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path37.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -20777,13 +20777,13 @@ var require_dist = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path35.dirname)(path$1);
+      let parent = (0, path37.dirname)(path$1);
       let depth = 1;
       while (parent !== state.root && depth < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth++;
-        else parent = (0, path35.dirname)(parent);
+        else parent = (0, path37.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth > 1;
@@ -20932,7 +20932,7 @@ var require_dist = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs21
+          fs: options.fs || fs22
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -20970,8 +20970,8 @@ var require_dist = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path35.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path35.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path37.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path37.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -21023,7 +21023,7 @@ var require_dist = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path35.sep,
+        pathSeparator: path37.sep,
         filters: []
       };
       globFunction;
@@ -21167,8 +21167,8 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs21 = require("fs");
-    var path35 = require("path");
+    var fs22 = require("fs");
+    var path37 = require("path");
     var url2 = require("url");
     var fdir = require_dist();
     var picomatch = require_picomatch2();
@@ -21228,8 +21228,8 @@ var require_dist2 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path35.posix.relative(cwd, p) || ".";
-      return (p) => path35.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path37.posix.relative(cwd, p) || ".";
+      return (p) => path37.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -21237,7 +21237,7 @@ var require_dist2 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path35.posix.relative(cwd, `${root}/${p}`);
+        const result = path37.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -21283,7 +21283,7 @@ var require_dist2 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path35.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path35.posix.relative(escapedCwd, result) : path35.posix.normalize(result);
+      result = (0, path37.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path37.posix.relative(escapedCwd, result) : path37.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -21294,7 +21294,7 @@ var require_dist2 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path35.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path37.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -21316,7 +21316,7 @@ var require_dist2 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path35.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path37.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -21368,13 +21368,13 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug2 ? (p, isDirectory2) => {
-          const path36 = format(p, isDirectory2);
-          const matches3 = matcher(path36) && !ignore(path36);
-          if (matches3) log(`matched ${path36}`);
+          const path38 = format(p, isDirectory2);
+          const matches3 = matcher(path38) && !ignore(path38);
+          if (matches3) log(`matched ${path38}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path36 = format(p, isDirectory2);
-          return matcher(path36) && !ignore(path36);
+          const path38 = format(p, isDirectory2);
+          return matcher(path38) && !ignore(path38);
         }],
         exclude: debug2 ? (_, p) => {
           const skipped2 = excludePredicate(_, p);
@@ -21413,15 +21413,15 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path35.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path37.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs21.readdir,
-        readdirSync: opts.fs.readdirSync || fs21.readdirSync,
-        realpath: opts.fs.realpath || fs21.realpath,
-        realpathSync: opts.fs.realpathSync || fs21.realpathSync,
-        stat: opts.fs.stat || fs21.stat,
-        statSync: opts.fs.statSync || fs21.statSync
+        readdir: opts.fs.readdir || fs22.readdir,
+        readdirSync: opts.fs.readdirSync || fs22.readdirSync,
+        realpath: opts.fs.realpath || fs22.realpath,
+        realpathSync: opts.fs.realpathSync || fs22.realpathSync,
+        stat: opts.fs.stat || fs22.stat,
+        statSync: opts.fs.statSync || fs22.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -22634,13 +22634,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path35) {
-          return /^\.|this\b/.test(path35.original);
+        scopedId: function scopedId(path37) {
+          return /^\.|this\b/.test(path37.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path35) {
-          return path35.parts.length === 1 && !AST.helpers.scopedId(path35) && !path35.depth;
+        simpleId: function simpleId(path37) {
+          return path37.parts.length === 1 && !AST.helpers.scopedId(path37) && !path37.depth;
         }
       }
     };
@@ -23725,12 +23725,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path35, params, hash, open4, strip, locInfo) {
+    function prepareMustache(path37, params, hash, open4, strip, locInfo) {
       var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path35,
+        path: path37,
         params,
         hash,
         escaped,
@@ -24002,9 +24002,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path35 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path37 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path35.original);
+        this.opcode("registerDecorator", params.length, path37.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -24071,48 +24071,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path35 = sexpr.path, name = path35.parts[0], isBlock2 = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path35));
+        var path37 = sexpr.path, name = path37.parts[0], isBlock2 = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path37));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path35.strict = true;
-        this.accept(path35);
+        path37.strict = true;
+        this.accept(path37);
         this.opcode("invokeAmbiguous", name, isBlock2);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path35 = sexpr.path;
-        path35.strict = true;
-        this.accept(path35);
+        var path37 = sexpr.path;
+        path37.strict = true;
+        this.accept(path37);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path35 = sexpr.path, name = path35.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path37 = sexpr.path, name = path37.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path35.strict = true;
-          path35.falsy = true;
-          this.accept(path35);
-          this.opcode("invokeHelper", params.length, path35.original, _ast2["default"].helpers.simpleId(path35));
+          path37.strict = true;
+          path37.falsy = true;
+          this.accept(path37);
+          this.opcode("invokeHelper", params.length, path37.original, _ast2["default"].helpers.simpleId(path37));
         }
       },
-      PathExpression: function PathExpression(path35) {
-        var depth = validateDepth(path35);
-        var parts = validateParts(path35);
+      PathExpression: function PathExpression(path37) {
+        var depth = validateDepth(path37);
+        var parts = validateParts(path37);
         this.addDepth(depth);
         this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path35), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path37), blockParamId = !depth && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path35.data) {
+        } else if (path37.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path35.strict);
+          this.opcode("lookupData", depth, parts, path37.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path35.falsy, path35.strict, scoped);
+          this.opcode("lookupOnContext", parts, path37.falsy, path37.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string2) {
@@ -24339,8 +24339,8 @@ var require_compiler = __commonJS({
       }
       return value2;
     }
-    function validateParts(path35) {
-      return validateStringArray(path35, path35.parts, "parts");
+    function validateParts(path37) {
+      return validateStringArray(path37, path37.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -24522,16 +24522,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path35 = aPath;
+      var path37 = aPath;
       var url2 = urlParse(aPath);
       if (url2) {
         if (!url2.path) {
           return aPath;
         }
-        path35 = url2.path;
+        path37 = url2.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path35);
-      var parts = path35.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path37);
+      var parts = path37.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -24548,18 +24548,18 @@ var require_util = __commonJS({
           }
         }
       }
-      path35 = parts.join("/");
-      if (path35 === "") {
-        path35 = isAbsolute5 ? "/" : ".";
+      path37 = parts.join("/");
+      if (path37 === "") {
+        path37 = isAbsolute5 ? "/" : ".";
       }
       if (url2) {
-        url2.path = path35;
+        url2.path = path37;
         return urlGenerate(url2);
       }
-      return path35;
+      return path37;
     }
     exports2.normalize = normalize;
-    function join20(aRoot, aPath) {
+    function join21(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24591,7 +24591,7 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join20;
+    exports2.join = join21;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
@@ -24764,7 +24764,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join20(urlGenerate(parsed), sourceURL);
+        sourceURL = join21(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -27358,8 +27358,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path35 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path35;
+      var path37 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path37;
     };
     PrintVisitor.prototype.StringLiteral = function(string2) {
       return '"' + string2.value + '"';
@@ -27398,8 +27398,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs21 = require("fs");
-      var templateString = fs21.readFileSync(filename, "utf8");
+      var fs22 = require("fs");
+      var templateString = fs22.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -31310,7 +31310,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve17.call(this, root, ref);
+      let _sch = resolve18.call(this, root, ref);
       if (_sch === void 0) {
         const schema4 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -31337,7 +31337,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve17(root, ref) {
+    function resolve18(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -31588,8 +31588,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path35) {
-      let input3 = path35;
+    function removeDotSegments(path37) {
+      let input3 = path37;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -31663,11 +31663,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path35) {
-      if (path35 === "" || path35[0] === "/") {
-        return removeDotSegments(path35);
+    function removeDotSegmentsRelative(path37) {
+      if (path37 === "" || path37[0] === "/") {
+        return removeDotSegments(path37);
       }
-      const segments = path35.split("/");
+      const segments = path37.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -32030,8 +32030,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path35 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path35 && path35 !== "/" ? path35 : void 0;
+        const path37 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path37 && path37 !== "/" ? path37 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -32201,7 +32201,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve17(baseURI, relativeURI, options) {
+    function resolve18(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -32592,7 +32592,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve17,
+      resolve: resolve18,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -35853,8 +35853,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve17, reject) {
-            return setTimeout(resolve17, t);
+          return new this.Promise(function(resolve18, reject) {
+            return setTimeout(resolve18, t);
           });
         }
         computePenalty() {
@@ -36065,15 +36065,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error8, reject, resolve17, returned, task;
+          var args, cb, error8, reject, resolve18, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve17, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve18, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve17(returned);
+                  return resolve18(returned);
                 };
               } catch (error1) {
                 error8 = error1;
@@ -36088,13 +36088,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve17;
-          resolve17 = reject = null;
+          var promise, reject, resolve18;
+          resolve18 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve17 = _resolve;
+            resolve18 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve17, reject });
+          this._queue.push({ task, args, resolve: resolve18, reject });
           this._tryToRun();
           return promise;
         }
@@ -36495,14 +36495,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve17, reject) => {
+              return new this.Promise((resolve18, reject) => {
                 if (finished()) {
-                  return resolve17();
+                  return resolve18();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve17();
+                      return resolve18();
                     }
                   });
                 }
@@ -36595,9 +36595,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve17, reject) {
+              return new this.Promise(function(resolve18, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve17)(args3);
+                  return (args3[0] != null ? reject : resolve18)(args3);
                 });
               });
             };
@@ -36889,7 +36889,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path35) => path35.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path37) => path37.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38543,17 +38543,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path35 = requestOptions.url.replace(options.baseUrl, "");
+    const path37 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path35} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path37} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error8) => {
       const requestId = error8.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path35} - ${error8.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path37} - ${error8.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error8;
     });
@@ -41205,7 +41205,7 @@ var init_bounded = __esm({
 // src/scm/github/octokit.ts
 async function sleepUntil(deadline) {
   for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
-    await new Promise((resolve17) => setTimeout(resolve17, Math.ceil(wait)));
+    await new Promise((resolve18) => setTimeout(resolve18, Math.ceil(wait)));
 }
 function pacedGroup(unitMs) {
   let queue = Promise.resolve();
@@ -41704,17 +41704,17 @@ function visit(node, visitor) {
 visit.BREAK = BREAK;
 visit.SKIP = SKIP;
 visit.REMOVE = REMOVE;
-function visit_(key2, node, visitor, path35) {
-  const ctrl = callVisitor(key2, node, visitor, path35);
+function visit_(key2, node, visitor, path37) {
+  const ctrl = callVisitor(key2, node, visitor, path37);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path35, ctrl);
-    return visit_(key2, ctrl, visitor, path35);
+    replaceNode(key2, path37, ctrl);
+    return visit_(key2, ctrl, visitor, path37);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path35 = Object.freeze(path35.concat(node));
+      path37 = Object.freeze(path37.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path35);
+        const ci = visit_(i, node.items[i], visitor, path37);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41725,13 +41725,13 @@ function visit_(key2, node, visitor, path35) {
         }
       }
     } else if (isPair(node)) {
-      path35 = Object.freeze(path35.concat(node));
-      const ck = visit_("key", node.key, visitor, path35);
+      path37 = Object.freeze(path37.concat(node));
+      const ck = visit_("key", node.key, visitor, path37);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path35);
+      const cv = visit_("value", node.value, visitor, path37);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41752,17 +41752,17 @@ async function visitAsync(node, visitor) {
 visitAsync.BREAK = BREAK;
 visitAsync.SKIP = SKIP;
 visitAsync.REMOVE = REMOVE;
-async function visitAsync_(key2, node, visitor, path35) {
-  const ctrl = await callVisitor(key2, node, visitor, path35);
+async function visitAsync_(key2, node, visitor, path37) {
+  const ctrl = await callVisitor(key2, node, visitor, path37);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path35, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path35);
+    replaceNode(key2, path37, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path37);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path35 = Object.freeze(path35.concat(node));
+      path37 = Object.freeze(path37.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path35);
+        const ci = await visitAsync_(i, node.items[i], visitor, path37);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -41773,13 +41773,13 @@ async function visitAsync_(key2, node, visitor, path35) {
         }
       }
     } else if (isPair(node)) {
-      path35 = Object.freeze(path35.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path35);
+      path37 = Object.freeze(path37.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path37);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path35);
+      const cv = await visitAsync_("value", node.value, visitor, path37);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -41806,23 +41806,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path35) {
+function callVisitor(key2, node, visitor, path37) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path35);
+    return visitor(key2, node, path37);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path35);
+    return visitor.Map?.(key2, node, path37);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path35);
+    return visitor.Seq?.(key2, node, path37);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path35);
+    return visitor.Pair?.(key2, node, path37);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path35);
+    return visitor.Scalar?.(key2, node, path37);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path35);
+    return visitor.Alias?.(key2, node, path37);
   return void 0;
 }
-function replaceNode(key2, path35, node) {
-  const parent = path35[path35.length - 1];
+function replaceNode(key2, path37, node) {
+  const parent = path37[path37.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -42353,10 +42353,10 @@ function createNode(value2, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path35, value2) {
+function collectionFromPath(schema4, path37, value2) {
   let v = value2;
-  for (let i = path35.length - 1; i >= 0; --i) {
-    const k = path35[i];
+  for (let i = path37.length - 1; i >= 0; --i) {
+    const k = path37[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -42375,7 +42375,7 @@ function collectionFromPath(schema4, path35, value2) {
     sourceObjects: /* @__PURE__ */ new Map()
   });
 }
-var isEmptyPath = (path35) => path35 == null || typeof path35 === "object" && !!path35[Symbol.iterator]().next().done;
+var isEmptyPath = (path37) => path37 == null || typeof path37 === "object" && !!path37[Symbol.iterator]().next().done;
 var Collection = class extends NodeBase {
   constructor(type, schema4) {
     super(type);
@@ -42405,11 +42405,11 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path35, value2) {
-    if (isEmptyPath(path35))
+  addIn(path37, value2) {
+    if (isEmptyPath(path37))
       this.add(value2);
     else {
-      const [key2, ...rest] = path35;
+      const [key2, ...rest] = path37;
       const node = this.get(key2, true);
       if (isCollection(node))
         node.addIn(rest, value2);
@@ -42423,8 +42423,8 @@ var Collection = class extends NodeBase {
    * Removes a value from the collection.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path35) {
-    const [key2, ...rest] = path35;
+  deleteIn(path37) {
+    const [key2, ...rest] = path37;
     if (rest.length === 0)
       return this.delete(key2);
     const node = this.get(key2, true);
@@ -42438,8 +42438,8 @@ var Collection = class extends NodeBase {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path35, keepScalar) {
-    const [key2, ...rest] = path35;
+  getIn(path37, keepScalar) {
+    const [key2, ...rest] = path37;
     const node = this.get(key2, true);
     if (rest.length === 0)
       return !keepScalar && isScalar(node) ? node.value : node;
@@ -42457,8 +42457,8 @@ var Collection = class extends NodeBase {
   /**
    * Checks if the collection includes a value with the key `key`.
    */
-  hasIn(path35) {
-    const [key2, ...rest] = path35;
+  hasIn(path37) {
+    const [key2, ...rest] = path37;
     if (rest.length === 0)
       return this.has(key2);
     const node = this.get(key2, true);
@@ -42468,8 +42468,8 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path35, value2) {
-    const [key2, ...rest] = path35;
+  setIn(path37, value2) {
+    const [key2, ...rest] = path37;
     if (rest.length === 0) {
       this.set(key2, value2);
     } else {
@@ -44608,9 +44608,9 @@ var Document = class _Document {
       this.contents.add(value2);
   }
   /** Adds a value to the document. */
-  addIn(path35, value2) {
+  addIn(path37, value2) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path35, value2);
+      this.contents.addIn(path37, value2);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -44685,14 +44685,14 @@ var Document = class _Document {
    * Removes a value from the document.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path35) {
-    if (isEmptyPath(path35)) {
+  deleteIn(path37) {
+    if (isEmptyPath(path37)) {
       if (this.contents == null)
         return false;
       this.contents = null;
       return true;
     }
-    return assertCollection(this.contents) ? this.contents.deleteIn(path35) : false;
+    return assertCollection(this.contents) ? this.contents.deleteIn(path37) : false;
   }
   /**
    * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -44707,10 +44707,10 @@ var Document = class _Document {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path35, keepScalar) {
-    if (isEmptyPath(path35))
+  getIn(path37, keepScalar) {
+    if (isEmptyPath(path37))
       return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-    return isCollection(this.contents) ? this.contents.getIn(path35, keepScalar) : void 0;
+    return isCollection(this.contents) ? this.contents.getIn(path37, keepScalar) : void 0;
   }
   /**
    * Checks if the document includes a value with the key `key`.
@@ -44721,10 +44721,10 @@ var Document = class _Document {
   /**
    * Checks if the document includes a value at `path`.
    */
-  hasIn(path35) {
-    if (isEmptyPath(path35))
+  hasIn(path37) {
+    if (isEmptyPath(path37))
       return this.contents !== void 0;
-    return isCollection(this.contents) ? this.contents.hasIn(path35) : false;
+    return isCollection(this.contents) ? this.contents.hasIn(path37) : false;
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -44741,13 +44741,13 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path35, value2) {
-    if (isEmptyPath(path35)) {
+  setIn(path37, value2) {
+    if (isEmptyPath(path37)) {
       this.contents = value2;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path35), value2);
+      this.contents = collectionFromPath(this.schema, Array.from(path37), value2);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path35, value2);
+      this.contents.setIn(path37, value2);
     }
   }
   /**
@@ -46298,9 +46298,9 @@ function visit2(cst, visitor) {
 visit2.BREAK = BREAK2;
 visit2.SKIP = SKIP2;
 visit2.REMOVE = REMOVE2;
-visit2.itemAtPath = (cst, path35) => {
+visit2.itemAtPath = (cst, path37) => {
   let item = cst;
-  for (const [field2, index] of path35) {
+  for (const [field2, index] of path37) {
     const tok = item?.[field2];
     if (tok && "items" in tok) {
       item = tok.items[index];
@@ -46309,23 +46309,23 @@ visit2.itemAtPath = (cst, path35) => {
   }
   return item;
 };
-visit2.parentCollection = (cst, path35) => {
-  const parent = visit2.itemAtPath(cst, path35.slice(0, -1));
-  const field2 = path35[path35.length - 1][0];
+visit2.parentCollection = (cst, path37) => {
+  const parent = visit2.itemAtPath(cst, path37.slice(0, -1));
+  const field2 = path37[path37.length - 1][0];
   const coll = parent?.[field2];
   if (coll && "items" in coll)
     return coll;
   throw new Error("Parent collection not found");
 };
-function _visit(path35, item, visitor) {
-  let ctrl = visitor(item, path35);
+function _visit(path37, item, visitor) {
+  let ctrl = visitor(item, path37);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field2 of ["key", "value"]) {
     const token = item[field2];
     if (token && "items" in token) {
       for (let i = 0; i < token.items.length; ++i) {
-        const ci = _visit(Object.freeze(path35.concat([[field2, i]])), token.items[i], visitor);
+        const ci = _visit(Object.freeze(path37.concat([[field2, i]])), token.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -46336,10 +46336,10 @@ function _visit(path35, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field2 === "key")
-        ctrl = ctrl(item, path35);
+        ctrl = ctrl(item, path37);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path35) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path37) : ctrl;
 }
 
 // node_modules/yaml/browser/dist/parse/cst.js
@@ -47580,14 +47580,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs21 = this.flowScalar(this.type);
+          const fs22 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs21, sep: [] });
+            map3.items.push({ start: start2, key: fs22, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs21);
+            this.stack.push(fs22);
           } else {
-            Object.assign(it, { key: fs21, sep: [] });
+            Object.assign(it, { key: fs22, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -47715,13 +47715,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs21 = this.flowScalar(this.type);
+          const fs22 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs21, sep: [] });
+            fc.items.push({ start: [], key: fs22, sep: [] });
           else if (it.sep)
-            this.stack.push(fs21);
+            this.stack.push(fs22);
           else
-            Object.assign(it, { key: fs21, sep: [] });
+            Object.assign(it, { key: fs22, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -48113,8 +48113,8 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs14 = __toESM(require("fs"));
-var path14 = __toESM(require("path"));
+var fs15 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -48353,22 +48353,22 @@ function dedupe(list6) {
   });
 }
 function describe(e, doc) {
-  const path35 = pointerToPath(e.instancePath, doc.value);
+  const path37 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path35, key2), path35, `unknown field "${key2}"`);
+    return located(keyOrigin(doc, path37, key2), path37, `unknown field "${key2}"`);
   }
-  if (e.keyword === "false schema" && path35.length > 0) {
-    const parent = path35.slice(0, -1);
-    const key2 = String(path35[path35.length - 1]);
+  if (e.keyword === "false schema" && path37.length > 0) {
+    const parent = path37.slice(0, -1);
+    const key2 = String(path37[path37.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path35), path35, explain(e, valueAt(doc.value, path35)));
+  return located(doc.locate(path37), path37, explain(e, valueAt(doc.value, path37)));
 }
-function located(origin, path35, text2) {
-  const where8 = formatPath(path35);
+function located(origin, path37, text2) {
+  const where8 = formatPath(path37);
   return diagnosticAt(origin, where8 ? `${where8}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
@@ -48437,15 +48437,15 @@ function typeOf(value2) {
   return typeof value2;
 }
 function pointerToPath(pointer, root) {
-  const path35 = [];
+  const path37 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path35.push(segment);
+    path37.push(segment);
     node = child(node, segment);
   }
-  return path35;
+  return path37;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -48454,8 +48454,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap2(node) ? node[segment] : void 0;
 }
-function valueAt(root, path35) {
-  return path35.reduce(child, root);
+function valueAt(root, path37) {
+  return path37.reduce(child, root);
 }
 function isMap2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48470,8 +48470,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value2.col < start2.col + key2.length + 2;
   return { ...value2, line: isBlock2 ? value2.line - 1 : value2.line, col: start2.col };
 }
-function formatPath(path35) {
-  return path35.map(
+function formatPath(path37) {
+  return path37.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -48668,16 +48668,16 @@ function makeDocument(file, index, value2, nodes, origin) {
     return { file, line: p.line, col: p.col };
   };
   const rootOf = (doc) => doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locateIn = (doc, path35) => {
-    for (let n = path35.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path35.slice(0, n), true);
+  const locateIn = (doc, path37) => {
+    for (let n = path37.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path37.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
     return at(rootOf(doc));
   };
-  const locate2 = (path35) => nodes.held ? locateIn(nodes.doc(index), path35) : lazyOrigin(file, () => locateIn(nodes.doc(index), path35));
-  const locateBlockText = (path35) => {
-    const node = nodes.doc(index).getIn(path35, true);
+  const locate2 = (path37) => nodes.held ? locateIn(nodes.doc(index), path37) : lazyOrigin(file, () => locateIn(nodes.doc(index), path37));
+  const locateBlockText = (path37) => {
+    const node = nodes.doc(index).getIn(path37, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
@@ -48730,20 +48730,20 @@ function realPaths() {
     const links = listed2.get(parent);
     return links ? links.has(nameOf(abs)) : isLink(abs);
   };
-  const resolve17 = (abs) => {
+  const resolve18 = (abs) => {
     const cached = known.get(abs);
     if (cached !== void 0) return cached;
     const parent = parentOf(abs);
     let real;
     if (parent === abs) real = fs3.realpathSync(abs);
     else {
-      const realParent = resolve17(parent);
+      const realParent = resolve18(parent);
       real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
     }
     known.set(abs, real);
     return real;
   };
-  return (p) => known.get(p) ?? resolve17(isNormalAbsolute(p) ? p : path2.resolve(p));
+  return (p) => known.get(p) ?? resolve18(isNormalAbsolute(p) ? p : path2.resolve(p));
 }
 var parentOf = (abs) => {
   if (path2.sep !== "/") return path2.dirname(abs);
@@ -49314,8 +49314,8 @@ function checkUniqueNames(apps, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs10 = __toESM(require("fs"));
-var path10 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path11 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
@@ -49438,8 +49438,8 @@ function checkNotLink(dir) {
 }
 
 // src/io/output-journal.ts
-var fs9 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path10 = __toESM(require("path"));
 init_errors();
 
 // src/model/file-name.ts
@@ -49466,6 +49466,8 @@ var path7 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
+var UNOWNED_STALE_MS = 5e3;
+var LOCK_TEMP = /^\.rollgen-lock(\.break)?\.\d+\.tmp$/;
 function prepareOutputDirs(dirs) {
   const made = Promise.all(
     [...new Set(dirs)].map(
@@ -49489,7 +49491,7 @@ async function takeLock(dir, opts, sameOwner) {
     if (tryCreate(file, sameOwner)) return { file, dir, created };
     const owner = readOwner(file);
     if (owner === void 0) continue;
-    if (isDead(owner)) {
+    if (isStale(file, owner)) {
       breakStaleLock(file, owner);
       continue;
     }
@@ -49518,15 +49520,31 @@ async function lockOutputs(dirs, opts) {
   return { release: () => release(held) };
 }
 function tryCreate(file, sameOwner) {
+  if (fs7.lstatSync(file, { throwIfNoEntry: false })) return false;
   try {
-    if (sameOwner === void 0 || !tryLink(sameOwner, file))
-      writeNewFile(file, `${process.pid}
-${os.hostname()}
-`, { flush: false });
+    if (sameOwner === void 0 || !tryLink(sameOwner, file)) createWhole(file);
     return true;
   } catch (e) {
     if (e.code === "EEXIST") return false;
     throw e;
+  }
+}
+function createWhole(file) {
+  const temp = `${file}.${process.pid}.tmp`;
+  fs7.rmSync(temp, { force: true });
+  writeNewFile(temp, `${process.pid}
+${os.hostname()}
+`, { flush: false });
+  try {
+    fs7.linkSync(temp, file);
+  } catch (e) {
+    const code = e.code;
+    if (code === "EEXIST") throw e;
+    writeNewFile(file, `${process.pid}
+${os.hostname()}
+`, { flush: false });
+  } finally {
+    fs7.rmSync(temp, { force: true });
   }
 }
 function readOwner(file) {
@@ -49536,13 +49554,25 @@ function readOwner(file) {
   try {
     return fs7.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
-    if (e.code === "ENOENT") return void 0;
+    const code = e.code;
+    if (code === "ENOENT") return void 0;
+    if (code === "EACCES" || code === "EPERM") return "";
     throw e;
   }
 }
+function ownerOf(owner) {
+  const [pid, host] = owner.split("\n");
+  return /^\d+$/.test(pid) && host ? { pid, host } : void 0;
+}
 function describe2(owner) {
-  const [pid, host] = owner.split("\n").map(printable);
-  return `pid ${pid} on ${host || "an unknown host"}`;
+  const recorded = ownerOf(owner);
+  if (!recorded) return `a lock with no owner recorded, taken over once ${UNOWNED_STALE_MS / 1e3} s old`;
+  return `pid ${printable(recorded.pid)} on ${printable(recorded.host)}`;
+}
+function isStale(file, owner) {
+  if (ownerOf(owner)) return isDead(owner);
+  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
+  return stat !== void 0 && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS;
 }
 function isDead(owner) {
   const [pid, host] = owner.split("\n");
@@ -49558,13 +49588,20 @@ function breakStaleLock(file, owner) {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== void 0 && isDead(other)) fs7.rmSync(breaker, { force: true });
+    if (other !== void 0 && isStale(breaker, other)) fs7.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner) fs7.rmSync(file, { force: true });
+    if (readOwner(file) === owner && isStale(file, owner)) fs7.rmSync(file, { force: true });
   } finally {
     fs7.rmSync(breaker, { force: true });
+  }
+}
+function removeLockTemps(dir, entries2) {
+  for (const name of entries2.filter((n) => LOCK_TEMP.test(n))) {
+    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    if (stat?.isFile() && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS)
+      fs7.rmSync(path7.join(dir, name), { force: true });
   }
 }
 async function release(held) {
@@ -49586,574 +49623,9 @@ var removedDir = (d) => fs7.promises.rmdir(d).then(
   () => false
 );
 
-// src/io/output-journal-v1.ts
+// src/io/output-guard.ts
 var fs8 = __toESM(require("fs"));
 var path8 = __toESM(require("path"));
-init_errors();
-var TXN_DIR = ".rollgen-txn";
-var JOURNAL = "journal";
-function recoverOutputV1(dir) {
-  const txn = path8.join(dir, TXN_DIR);
-  const stat = fs8.lstatSync(txn, { throwIfNoEntry: false });
-  if (!stat) return "none";
-  const journal = stat.isDirectory() ? pendingChangesV1(dir) : void 0;
-  if (!journal) {
-    fs8.rmSync(txn, { recursive: true, force: true });
-    return "discarded";
-  }
-  for (const w of journal.write) {
-    const staged = path8.join(txn, w.staged);
-    if (!fs8.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs8.renameSync(staged, path8.join(dir, w.name));
-    crashPoint("apply-file");
-  }
-  for (const name of journal.remove) {
-    removeFile(path8.join(dir, name));
-    crashPoint("remove-file");
-  }
-  fsyncDir(dir);
-  fs8.rmSync(path8.join(txn, JOURNAL), { force: true });
-  crashPoint("journal-removed");
-  fs8.rmSync(txn, { recursive: true, force: true });
-  return "completed";
-}
-function pendingChangesV1(dir) {
-  if (!fs8.lstatSync(path8.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
-  const file = path8.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
-  if (!stat) return void 0;
-  const shown2 = path8.join(path8.basename(dir), TXN_DIR, JOURNAL);
-  let journal;
-  try {
-    if (stat.isFile()) journal = JSON.parse(fs8.readFileSync(file, "utf8"));
-  } catch {
-    journal = void 0;
-  }
-  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
-    throw new InputError([
-      {
-        file: shown2,
-        line: 1,
-        col: 1,
-        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
-        severity: "error"
-      }
-    ]);
-  return journal;
-}
-function stagedPathV1(dir, journal, name) {
-  const entry = journal.write.find((w) => w.name === name);
-  const staged = entry && path8.join(dir, TXN_DIR, entry.staged);
-  return staged && fs8.lstatSync(staged, { throwIfNoEntry: false }) ? staged : void 0;
-}
-function wellFormed(j) {
-  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
-}
-function stagedAreFiles(dir, j) {
-  return j.write.every((w) => {
-    const stat = fs8.lstatSync(path8.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
-    return !stat || stat.isFile();
-  });
-}
-
-// src/io/output-journal.ts
-var COMMIT_MARK = ".rollgen-commit";
-var STAGED = ".rollgen-new";
-var REMOVED = ".rollgen-del";
-var MARKED = /^\.(.+)\.rollgen-(new|del)$/;
-var MAX_NAME = 255 - `.${STAGED}`.length;
-var stagedName = (name) => `.${name}${STAGED}`;
-var removedName = (name) => `.${name}${REMOVED}`;
-async function stageFile(dir, file) {
-  await blamed(dir, writeNewFileFlushed(path9.join(dir, stagedName(file.path)), file.content));
-  crashPoint("stage-file");
-}
-async function commitStaged(writes) {
-  const removals = writes.map((w) => w.remove.filter((r) => !w.files.some((f) => f.path === r)));
-  writes.forEach((w, i) => inOutput(w.dir, () => removals[i].forEach((r) => mark(w.dir, removedName(r)))));
-  for (const w of writes) inOutput(w.dir, () => mark(w.dir, COMMIT_MARK));
-  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  writes.forEach(() => crashPoint("journal-committed"));
-  const names = (w) => w.files.map((f) => f.path);
-  writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
-  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  const unmark = (dir) => fs9.promises.unlink(path9.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
-  await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
-}
-function mark(dir, name) {
-  if (!tryLink(path9.join(dir, LOCK_FILE), path9.join(dir, name)))
-    writeNewFile(path9.join(dir, name), "", { flush: false });
-  crashPoint(name === COMMIT_MARK ? "commit-mark" : "stage-remove");
-}
-function apply(dir, staged, removed) {
-  for (const name of staged) {
-    fs9.renameSync(path9.join(dir, stagedName(name)), path9.join(dir, name));
-    crashPoint("apply-file");
-  }
-  for (const name of removed) {
-    removeFile(path9.join(dir, name));
-    fs9.rmSync(path9.join(dir, removedName(name)), { force: true });
-    crashPoint("remove-file");
-  }
-}
-var OutputWriteError = class extends Error {
-  constructor(dir, original) {
-    super(original?.message ?? String(original));
-    this.dir = dir;
-    this.original = original;
-  }
-  dir;
-  original;
-};
-function inOutput(dir, step) {
-  try {
-    return step();
-  } catch (e) {
-    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
-  }
-}
-async function blamed(dir, work) {
-  try {
-    return await work;
-  } catch (e) {
-    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
-  }
-}
-async function inOutputs(writes, step) {
-  try {
-    await step();
-  } catch (e) {
-    const dir = writes.find((w) => e.path === w.dir)?.dir;
-    throw new OutputWriteError(dir ?? writes[0].dir, e);
-  }
-}
-function marks(entries2) {
-  const staged = [];
-  const removed = [];
-  for (const e of entries2) {
-    const m = MARKED.exec(e);
-    if (m && isPlainFileName(m[1])) (m[2] === "new" ? staged : removed).push(m[1]);
-  }
-  return { staged, removed };
-}
-function recoverOutput(dir) {
-  const older = recoverOutputV1(dir);
-  const entries2 = fs9.readdirSync(dir);
-  const { staged, removed } = marks(entries2);
-  if (checkedCommit(dir, entries2, staged)) {
-    apply(dir, staged, removed);
-    fsyncDir(dir);
-    fs9.rmSync(path9.join(dir, COMMIT_MARK));
-    crashPoint("journal-removed");
-    return "completed";
-  }
-  if (staged.length === 0 && removed.length === 0) return older;
-  discard(dir, staged, removed);
-  return "discarded";
-}
-function discard(dir, staged, removed) {
-  for (const name of [...staged.map(stagedName), ...removed.map(removedName)]) removeFile(path9.join(dir, name));
-}
-function pendingChanges(dir, entries2) {
-  if (entries2.includes(TXN_DIR)) {
-    const v1 = pendingChangesV1(dir);
-    if (v1) {
-      const staged2 = v1.write.flatMap((w) => {
-        const file = stagedPathV1(dir, v1, w.name);
-        return file ? [[w.name, file]] : [];
-      });
-      return { staged: new Map(staged2), remove: new Set(v1.remove) };
-    }
-  }
-  const { staged, removed } = marks(entries2);
-  if (!checkedCommit(dir, entries2, staged)) return void 0;
-  return { staged: new Map(staged.map((n) => [n, path9.join(dir, stagedName(n))])), remove: new Set(removed) };
-}
-function checkedCommit(dir, entries2, staged) {
-  if (!entries2.includes(COMMIT_MARK)) return false;
-  const notFile = [COMMIT_MARK, ...staged.map(stagedName)].find((n) => !fs9.lstatSync(path9.join(dir, n)).isFile());
-  if (notFile === void 0) return true;
-  throw new InputError([
-    {
-      file: path9.join(path9.basename(dir), notFile),
-      line: 1,
-      col: 1,
-      message: `is not a file rollgen wrote; delete ${COMMIT_MARK} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
-      severity: "error"
-    }
-  ]);
-}
-function checkTargets(dir, names) {
-  for (const name of names) {
-    if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
-    if (name.length > MAX_NAME)
-      throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
-    const stat = fs9.lstatSync(path9.join(dir, name), { throwIfNoEntry: false });
-    if (stat?.isDirectory())
-      throw new IoError(path9.join(dir, name), "is a directory where rollgen writes a file; move it away");
-  }
-}
-function discardUncommitted(dir) {
-  if (!fs9.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
-  const entries2 = fs9.readdirSync(dir);
-  if (entries2.includes(COMMIT_MARK)) return;
-  const { staged, removed } = marks(entries2);
-  discard(dir, staged, removed);
-}
-var isCommitted = (dir) => fs9.lstatSync(path9.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
-
-// src/io/output-staging.ts
-var CONCURRENCY2 = 64;
-var OutputStaging = class {
-  writes = [];
-  queue = [];
-  settledAll = [];
-  running = 0;
-  failure;
-  done = false;
-  committing = false;
-  /** Starts staging `w`'s new files (its output directory is made if the caller's lock did not). */
-  add(w) {
-    if (this.done) throw new Error("OutputStaging: add after commit or discard");
-    makeDirs(w.dir);
-    this.writes.push(w);
-    for (const f of w.files) this.settledAll.push(this.enqueue(() => stageFile(w.dir, f)));
-  }
-  /** Waits for every staged file, then commits every output (an error: see output-dir.ts). */
-  async commit() {
-    this.done = true;
-    this.committing = true;
-    await Promise.all(this.settledAll);
-    if (this.failure) throw this.failure;
-    await commitStaged(this.writes);
-    return this.writes;
-  }
-  /** Waits for what is under way, then removes every staged name: the outputs are as they were. No-op once committing. */
-  async discard() {
-    if (this.committing) return;
-    this.done = true;
-    this.failure ??= new OutputWriteError(".", "discarded");
-    await Promise.all(this.settledAll);
-    for (const w of this.writes) discardUncommitted(w.dir);
-  }
-  /** Runs `job` when fewer than CONCURRENCY are running; after a failure, skips it. Never rejects. */
-  enqueue(job) {
-    return new Promise((resolve17) => {
-      this.queue.push(async () => {
-        try {
-          if (!this.failure) await job();
-        } catch (e) {
-          this.failure ??= e instanceof OutputWriteError ? e : new OutputWriteError(".", e);
-        } finally {
-          this.running -= 1;
-          resolve17();
-          this.next();
-        }
-      });
-      this.next();
-    });
-  }
-  next() {
-    while (this.running < CONCURRENCY2 && this.queue.length > 0) {
-      this.running += 1;
-      void this.queue.shift()();
-    }
-  }
-};
-
-// src/io/output-dir.ts
-function readOutputDir(dir, cwd) {
-  if (!dir || !fs10.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
-  checkNotLink(dir);
-  const entries2 = fs10.readdirSync(dir);
-  const pending = pendingChanges(dir, entries2);
-  const names = new Set(entries2.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
-  for (const n of pending?.staged.keys() ?? []) names.add(n);
-  for (const r of pending?.remove ?? []) names.delete(r);
-  const problems = [];
-  const files = [...names].sort(compareText).flatMap((n) => {
-    const shown2 = path10.relative(cwd, path10.join(dir, n)) || n;
-    const source = pending?.staged.get(n) ?? path10.join(dir, n);
-    const stat = fs10.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs10.readFileSync(source, "utf8") }];
-    const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
-    problems.push({
-      file: shown2,
-      line: 1,
-      col: 1,
-      message: `is ${what}; rollgen reads and writes no links in the output: replace it with a file`,
-      severity: "error"
-    });
-    return [];
-  });
-  if (problems.length > 0) throw new InputError(problems);
-  return { files };
-}
-async function writeOutputDirs(writes) {
-  const run3 = startOutputWrites();
-  try {
-    writes.forEach(run3.add);
-  } catch (e) {
-    await run3.discard();
-    throw e;
-  }
-  await run3.commit();
-}
-function startOutputWrites() {
-  const staging = new OutputStaging();
-  const dirs = [];
-  return {
-    add: (w) => {
-      checkNotLink(w.dir);
-      checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
-      dirs.push(w.dir);
-      staging.add({ dir: w.dir, files: w.files.map((f) => ({ path: f.path, content: f.content })), remove: w.remove });
-    },
-    commit: () => committed(staging, dirs),
-    discard: () => staging.discard()
-  };
-}
-async function committed(staging, dirs) {
-  try {
-    await staging.commit();
-  } catch (e) {
-    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(dirs[0] ?? ".", e);
-    for (const d of dirs) discardUncommitted(d);
-    if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
-    const state = isCommitted(failure2.dir) ? "the next rollgen run completes it" : "it is unchanged";
-    throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
-      cause: failure2.original
-    });
-  }
-}
-
-// src/io/build-source.ts
-var import_child_process = require("child_process");
-var fs12 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
-init_errors();
-
-// src/io/kustomize-tree.ts
-var fs11 = __toESM(require("fs"));
-var path11 = __toESM(require("path"));
-var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
-var MAX_DEPTH2 = 10;
-function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path11.join(dir, n)).find((p) => fs11.existsSync(p));
-}
-function walkKustomization(dir, root, cwd, out, depth = 0) {
-  const file = kustomizationIn(dir);
-  if (!file) return [];
-  if (depth > MAX_DEPTH2) {
-    out.push({
-      file: shown(file, cwd),
-      line: 1,
-      col: 1,
-      severity: "error",
-      message: "kustomizations nest more than 10 levels deep"
-    });
-    return [];
-  }
-  const realRoot = fs11.realpathSync(root);
-  return entries(file).flatMap(({ value: value2, line, col }) => {
-    const at = { file: shown(file, cwd), line, col, severity: "error" };
-    const target = path11.resolve(dir, value2);
-    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value2)) {
-      out.push({
-        ...at,
-        message: `resource "${value2}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
-      });
-      return [];
-    }
-    if (!fs11.existsSync(target)) {
-      out.push({ ...at, message: `resource "${value2}" does not exist` });
-      return [];
-    }
-    const real = fs11.realpathSync(target);
-    if (!inside(real, realRoot)) {
-      out.push({
-        ...at,
-        message: `resource "${value2}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
-      });
-      return [];
-    }
-    if (fs11.statSync(real).isDirectory()) {
-      if (real === fs11.realpathSync(dir)) {
-        out.push({
-          ...at,
-          message: `resource "${value2}" includes itself (a kustomization that lists it); remove the entry`
-        });
-        return [];
-      }
-      return walkKustomization(target, root, cwd, out, depth + 1);
-    }
-    if (!inside(real, fs11.realpathSync(dir))) {
-      out.push({
-        ...at,
-        message: `resource "${value2}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
-      });
-      return [];
-    }
-    return [{ path: shown(target, cwd), text: fs11.readFileSync(target, "utf8") }];
-  });
-}
-function entries(file) {
-  const lc = new LineCounter();
-  const doc = parseDocument(fs11.readFileSync(file, "utf8"), { lineCounter: lc });
-  return ["resources", "bases", "components"].flatMap((key2) => {
-    const seq2 = doc.get(key2, true);
-    if (!isSeq(seq2)) return [];
-    return seq2.items.filter(isScalar).map((item) => ({
-      value: String(item.value),
-      ...item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 }
-    }));
-  });
-}
-var shown = (p, cwd) => path11.relative(cwd, p) || p;
-function inside(target, root) {
-  const rel = path11.relative(root, target);
-  return rel === "" || !rel.startsWith("..") && !path11.isAbsolute(rel);
-}
-
-// src/io/build-source.ts
-function buildSource(req, cwd) {
-  if (req.build) return [runBuildCommand(req, cwd)];
-  const kustomization = kustomizationIn(req.source);
-  if (!kustomization) return void 0;
-  const diagnostics = [];
-  const files = walkKustomization(req.source, req.root, cwd, diagnostics);
-  if (diagnostics.length > 0) throw new InputError(diagnostics);
-  const shown2 = path12.relative(cwd, kustomization) || kustomization;
-  return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
-}
-function kustomizeBuild(dir, shown2) {
-  for (const [tool, args] of [
-    ["kustomize", ["build", dir]],
-    ["kubectl", ["kustomize", dir]]
-  ]) {
-    try {
-      return (0, import_child_process.execFileSync)(tool, [...args], {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-        maxBuffer: 64 << 20
-      });
-    } catch (e) {
-      const err = e;
-      if (err.code === "ENOENT") continue;
-      const why = (err.stderr ?? "").trim() || err.message;
-      throw new InputError([
-        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why}` }
-      ]);
-    }
-  }
-  throw new IoError(
-    shown2,
-    "rollgen builds a source with a kustomization the way kustomize does, and neither kustomize nor kubectl is on PATH: install kubectl (its `kubectl kustomize`) or kustomize"
-  );
-}
-function runBuildCommand(req, cwd) {
-  const command = req.build;
-  let text2;
-  try {
-    text2 = (0, import_child_process.execFileSync)("sh", ["-c", command], {
-      cwd: req.root,
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "pipe"],
-      maxBuffer: 64 << 20,
-      env: { ...process.env, ROLLGEN_APP: req.name, ROLLGEN_SOURCE: req.source }
-    });
-  } catch (e) {
-    const err = e;
-    const why = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
-    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why}`, {
-      cause: e
-    });
-  }
-  return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
-}
-function yamlFilesBelow(dir, cwd) {
-  if (!fs12.existsSync(dir)) return [];
-  return fs12.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path12.join(dir, n)).filter((f) => fs12.statSync(f).isFile()).map((f) => ({ path: path12.relative(cwd, f) || f, text: fs12.readFileSync(f, "utf8") }));
-}
-
-// src/yaml/point-back.ts
-function pointBack(built, originals) {
-  const index = /* @__PURE__ */ new Map();
-  for (const f of originals) {
-    for (const d of parseYamlStream(f.path, f.text).documents) {
-      for (const key2 of keysOf(d.value)) if (!index.has(key2)) index.set(key2, d);
-    }
-  }
-  return built.map((d) => {
-    const [exact, loose] = keysOf(d.value);
-    const original = (exact && index.get(exact)) ?? (loose && index.get(loose));
-    return original ? { ...d, file: original.file, origin: original.origin, locate: original.locate } : d;
-  });
-}
-function keysOf(value2) {
-  if (!isObject(value2) || typeof value2.kind !== "string" || !isObject(value2.metadata)) return [];
-  const name = value2.metadata.name;
-  if (typeof name !== "string") return [];
-  const ns = typeof value2.metadata.namespace === "string" ? value2.metadata.namespace : "";
-  return [`${value2.kind}/${ns}/${name}`, `${value2.kind}//${name}`];
-}
-
-// src/model/resource-set.ts
-init_diagnostics();
-var ResourceSet = class _ResourceSet {
-  /**
-   * `rejected`: kind/namespace/name of the app's objects left out for errors already reported, so a
-   * rule looking for one of them does not add "not among the app's manifests" to that report.
-   */
-  constructor(items, defaultNamespace, rejected = /* @__PURE__ */ new Set()) {
-    this.items = items;
-    this.defaultNamespace = defaultNamespace;
-    this.rejected = rejected;
-    for (const item of items) this.byKey.set(objectKey(item.object), item);
-  }
-  items;
-  defaultNamespace;
-  rejected;
-  byKey = /* @__PURE__ */ new Map();
-  /** Whether the app holds this object but it was left out for its own errors (see the constructor). */
-  wasRejected(kind, name, namespace) {
-    return this.keys(kind, name, namespace).some((k) => this.rejected.has(k));
-  }
-  find(kind, name, namespace) {
-    const [key2, plain] = this.keys(kind, name, namespace);
-    return this.byKey.get(key2) ?? this.byKey.get(plain);
-  }
-  /** The namespaces (none: '') of the app's objects of this kind and name: where a lookup in another one would find it. */
-  namespacesOf(kind, name) {
-    return this.items.filter((i) => i.object.kind === kind && i.object.metadata.name === name).map((i) => i.object.metadata.namespace ?? "");
-  }
-  /** The object's key in the default namespace, then as written (no namespace: none). */
-  keys(kind, name, namespace) {
-    return [`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`, `${kind}/${namespace ?? ""}/${name}`];
-  }
-  /**
-   * The same set with `objects` laid over it: same kind/namespace/name replaces the object (keeping
-   * the source position), new ones are added. Lets a later rollout patch what an earlier one rendered.
-   */
-  overlay(objects) {
-    if (objects.length === 0) return this;
-    const replaced = new Map(objects.map((o) => [objectKey(o), o]));
-    const items = this.items.map((i) => {
-      const o = replaced.get(objectKey(i.object));
-      replaced.delete(objectKey(i.object));
-      return o ? { ...i, object: o } : i;
-    });
-    const added = [...replaced.values()].map((object) => ({
-      object,
-      origin: unknownOrigin,
-      locate: () => unknownOrigin
-    }));
-    return new _ResourceSet([...items, ...added], this.defaultNamespace, this.rejected);
-  }
-  originOf(kind, name) {
-    return this.find(kind, name)?.origin ?? unknownOrigin;
-  }
-};
 
 // src/state/output-files.ts
 var import_crypto2 = require("crypto");
@@ -50359,6 +49831,8 @@ function numbersProblem(r) {
   if (r.canaryRevision !== void 0 && typeof r.canaryRevision !== "string") return "canaryRevision must be a string";
   if (r.pingPong !== void 0 && r.pingPong !== "ping" && r.pingPong !== "pong")
     return "pingPong must be ping or pong (the Service that is stable)";
+  if (r.abortedStep !== void 0 && !(count3(r.abortedStep) && r.abortedStep >= 1))
+    return "abortedStep must be the step number (1 or more) the aborted rollout had reached";
   if (r.drainingPromotion !== void 0 && typeof r.drainingPromotion !== "boolean")
     return "drainingPromotion must be true or false";
   if (r.draining === void 0) return void 0;
@@ -50440,6 +49914,628 @@ function statusFile(status, text2 = serializeValue(statusDocument(status))) {
   };
 }
 
+// src/io/output-guard.ts
+var ENTRY = KUSTOMIZATION_FILE;
+var GUARD_STAGED = ".rollgen-interrupted";
+var INTERRUPTED_RESOURCE = "rollgen-write-interrupted-run-rollgen-again-to-complete-it.yaml";
+var GUARD_TEXT = `# An interrupted rollgen run left this output half written. This kustomization fails every build
+# (kubectl kustomize, Argo CD, Flux) until the write is completed: the next rollgen advance, abort,
+# promote or retry of this app completes it first (\`rollgen status\` names it). Do not commit it.
+apiVersion: kustomize.config.k8s.io/v1beta1
+kind: Kustomization
+resources:
+  - ${INTERRUPTED_RESOURCE}
+`;
+var needsGuard = (staged, removed) => staged + removed > 1;
+var stageGuard = (dir) => writeNewFileFlushed(path8.join(dir, GUARD_STAGED), GUARD_TEXT);
+function isGuarded(dir) {
+  const file = path8.join(dir, ENTRY);
+  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
+  return stat?.isFile() === true && stat.size === Buffer.byteLength(GUARD_TEXT) && fs8.readFileSync(file, "utf8") === GUARD_TEXT;
+}
+function currentEntry(dir) {
+  const file = path8.join(dir, ENTRY);
+  return fs8.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? fs8.readFileSync(file, "utf8") : void 0;
+}
+
+// src/io/output-journal-v1.ts
+var fs9 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
+init_errors();
+var TXN_DIR = ".rollgen-txn";
+var JOURNAL = "journal";
+function recoverOutputV1(dir) {
+  const txn = path9.join(dir, TXN_DIR);
+  const stat = fs9.lstatSync(txn, { throwIfNoEntry: false });
+  if (!stat) return "none";
+  const journal = stat.isDirectory() ? pendingChangesV1(dir) : void 0;
+  if (!journal) {
+    fs9.rmSync(txn, { recursive: true, force: true });
+    return "discarded";
+  }
+  for (const w of journal.write) {
+    const staged = path9.join(txn, w.staged);
+    if (!fs9.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs9.renameSync(staged, path9.join(dir, w.name));
+    crashPoint("apply-file");
+  }
+  for (const name of journal.remove) {
+    removeFile(path9.join(dir, name));
+    crashPoint("remove-file");
+  }
+  fsyncDir(dir);
+  fs9.rmSync(path9.join(txn, JOURNAL), { force: true });
+  crashPoint("journal-removed");
+  fs9.rmSync(txn, { recursive: true, force: true });
+  return "completed";
+}
+function pendingChangesV1(dir) {
+  if (!fs9.lstatSync(path9.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  const file = path9.join(dir, TXN_DIR, JOURNAL);
+  const stat = fs9.lstatSync(file, { throwIfNoEntry: false });
+  if (!stat) return void 0;
+  const shown2 = path9.join(path9.basename(dir), TXN_DIR, JOURNAL);
+  let journal;
+  try {
+    if (stat.isFile()) journal = JSON.parse(fs9.readFileSync(file, "utf8"));
+  } catch {
+    journal = void 0;
+  }
+  if (!journal || !wellFormed(journal) || !stagedAreFiles(dir, journal))
+    throw new InputError([
+      {
+        file: shown2,
+        line: 1,
+        col: 1,
+        message: `is not a journal rollgen wrote; delete ${TXN_DIR} (the output's files are the state before the interrupted run)`,
+        severity: "error"
+      }
+    ]);
+  return journal;
+}
+function stagedPathV1(dir, journal, name) {
+  const entry = journal.write.find((w) => w.name === name);
+  const staged = entry && path9.join(dir, TXN_DIR, entry.staged);
+  return staged && fs9.lstatSync(staged, { throwIfNoEntry: false }) ? staged : void 0;
+}
+function wellFormed(j) {
+  return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
+}
+function stagedAreFiles(dir, j) {
+  return j.write.every((w) => {
+    const stat = fs9.lstatSync(path9.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    return !stat || stat.isFile();
+  });
+}
+
+// src/io/output-journal.ts
+var COMMIT_MARK = ".rollgen-commit";
+var STAGED = ".rollgen-new";
+var REMOVED = ".rollgen-del";
+var MARKED = /^\.(.+)\.rollgen-(new|del)$/;
+var MAX_NAME = 255 - `.${STAGED}`.length;
+var stagedName = (name) => `.${name}${STAGED}`;
+var removedName = (name) => `.${name}${REMOVED}`;
+async function stageFile(dir, file) {
+  await blamed(dir, writeNewFileFlushed(path10.join(dir, stagedName(file.path)), file.content));
+  crashPoint("stage-file");
+}
+function guardedWrite(w) {
+  const removals = w.remove.filter((r) => !w.files.some((f) => f.path === r));
+  if (!needsGuard(w.files.length, removals.length)) return w;
+  const entryChanges = w.files.some((f) => f.path === ENTRY) || removals.includes(ENTRY);
+  const current2 = entryChanges ? void 0 : currentEntry(w.dir);
+  const files = current2 === void 0 ? w.files : [...w.files, { path: ENTRY, content: current2 }];
+  return { ...w, files, guard: true };
+}
+async function commitStaged(writes) {
+  const removals = writes.map((w) => w.remove.filter((r) => !w.files.some((f) => f.path === r)));
+  writes.forEach((w, i) => inOutput(w.dir, () => removals[i].forEach((r) => mark(w.dir, removedName(r)))));
+  for (const w of writes) inOutput(w.dir, () => mark(w.dir, COMMIT_MARK));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  writes.forEach(() => crashPoint("journal-committed"));
+  const names = (w) => w.files.map((f) => f.path);
+  writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
+  await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
+  const unmark = (dir) => fs10.promises.unlink(path10.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
+  await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
+}
+function mark(dir, name) {
+  if (!tryLink(path10.join(dir, LOCK_FILE), path10.join(dir, name)))
+    writeNewFile(path10.join(dir, name), "", { flush: false });
+  crashPoint(name === COMMIT_MARK ? "commit-mark" : "stage-remove");
+}
+function apply(dir, staged, removed) {
+  if (fs10.lstatSync(path10.join(dir, GUARD_STAGED), { throwIfNoEntry: false })) {
+    fs10.renameSync(path10.join(dir, GUARD_STAGED), path10.join(dir, ENTRY));
+    crashPoint("guard");
+  }
+  for (const name of staged) if (name !== ENTRY) move(dir, name);
+  for (const name of removed) if (name !== ENTRY) remove(dir, name);
+  if (staged.includes(ENTRY)) move(dir, ENTRY);
+  else if (removed.includes(ENTRY) || isGuarded(dir)) remove(dir, ENTRY);
+}
+function move(dir, name) {
+  fs10.renameSync(path10.join(dir, stagedName(name)), path10.join(dir, name));
+  crashPoint("apply-file");
+}
+function remove(dir, name) {
+  removeFile(path10.join(dir, name));
+  fs10.rmSync(path10.join(dir, removedName(name)), { force: true });
+  crashPoint("remove-file");
+}
+var OutputWriteError = class extends Error {
+  constructor(dir, original) {
+    super(original?.message ?? String(original));
+    this.dir = dir;
+    this.original = original;
+  }
+  dir;
+  original;
+};
+function inOutput(dir, step) {
+  try {
+    return step();
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+async function blamed(dir, work) {
+  try {
+    return await work;
+  } catch (e) {
+    throw e instanceof OutputWriteError ? e : new OutputWriteError(dir, e);
+  }
+}
+async function inOutputs(writes, step) {
+  try {
+    await step();
+  } catch (e) {
+    const dir = writes.find((w) => e.path === w.dir)?.dir;
+    throw new OutputWriteError(dir ?? writes[0].dir, e);
+  }
+}
+function marks(entries2) {
+  const staged = [];
+  const removed = [];
+  for (const e of entries2) {
+    const m = MARKED.exec(e);
+    if (m && isPlainFileName(m[1])) (m[2] === "new" ? staged : removed).push(m[1]);
+  }
+  return { staged, removed };
+}
+function recoverOutput(dir) {
+  const older = recoverOutputV1(dir);
+  const entries2 = fs10.readdirSync(dir);
+  removeLockTemps(dir, entries2);
+  const { staged, removed } = marks(entries2);
+  if (checkedCommit(dir, entries2, staged)) {
+    apply(dir, staged, removed);
+    fsyncDir(dir);
+    fs10.rmSync(path10.join(dir, COMMIT_MARK));
+    crashPoint("journal-removed");
+    return "completed";
+  }
+  if (staged.length === 0 && removed.length === 0 && !entries2.includes(GUARD_STAGED)) return older;
+  discard(dir, staged, removed);
+  return "discarded";
+}
+function discard(dir, staged, removed) {
+  for (const name of [...staged.map(stagedName), ...removed.map(removedName), GUARD_STAGED])
+    removeFile(path10.join(dir, name));
+}
+function pendingChanges(dir, entries2) {
+  if (entries2.includes(TXN_DIR)) {
+    const v1 = pendingChangesV1(dir);
+    if (v1) {
+      const staged2 = v1.write.flatMap((w) => {
+        const file = stagedPathV1(dir, v1, w.name);
+        return file ? [[w.name, file]] : [];
+      });
+      return { staged: new Map(staged2), remove: new Set(v1.remove) };
+    }
+  }
+  const { staged, removed } = marks(entries2);
+  if (!checkedCommit(dir, entries2, staged)) return void 0;
+  return { staged: new Map(staged.map((n) => [n, path10.join(dir, stagedName(n))])), remove: new Set(removed) };
+}
+function checkedCommit(dir, entries2, staged) {
+  if (!entries2.includes(COMMIT_MARK)) return false;
+  const guard = entries2.includes(GUARD_STAGED) ? [GUARD_STAGED] : [];
+  const notFile = [COMMIT_MARK, ...staged.map(stagedName), ...guard].find(
+    (n) => !fs10.lstatSync(path10.join(dir, n)).isFile()
+  );
+  if (notFile === void 0) return true;
+  throw new InputError([
+    {
+      file: path10.join(path10.basename(dir), notFile),
+      line: 1,
+      col: 1,
+      message: `is not a file rollgen wrote; delete ${COMMIT_MARK}, ${GUARD_STAGED} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
+      severity: "error"
+    }
+  ]);
+}
+function checkTargets(dir, names) {
+  for (const name of names) {
+    if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
+    if (name.length > MAX_NAME)
+      throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
+    const stat = fs10.lstatSync(path10.join(dir, name), { throwIfNoEntry: false });
+    if (stat?.isDirectory())
+      throw new IoError(path10.join(dir, name), "is a directory where rollgen writes a file; move it away");
+  }
+}
+function discardUncommitted(dir) {
+  if (!fs10.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  const entries2 = fs10.readdirSync(dir);
+  if (entries2.includes(COMMIT_MARK)) return;
+  const { staged, removed } = marks(entries2);
+  discard(dir, staged, removed);
+}
+var isCommitted = (dir) => fs10.lstatSync(path10.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
+
+// src/io/output-staging.ts
+var CONCURRENCY2 = 64;
+var OutputStaging = class {
+  writes = [];
+  queue = [];
+  settledAll = [];
+  running = 0;
+  failure;
+  done = false;
+  committing = false;
+  /** Starts staging `w`'s new files (its output directory is made if the caller's lock did not). */
+  add(write3) {
+    if (this.done) throw new Error("OutputStaging: add after commit or discard");
+    makeDirs(write3.dir);
+    const w = guardedWrite(write3);
+    this.writes.push(w);
+    for (const f of w.files) this.settledAll.push(this.enqueue(() => stageFile(w.dir, f)));
+    if (w.guard) this.settledAll.push(this.enqueue(() => stageGuard(w.dir)));
+  }
+  /** Waits for every staged file, then commits every output (an error: see output-dir.ts). */
+  async commit() {
+    this.done = true;
+    this.committing = true;
+    await Promise.all(this.settledAll);
+    if (this.failure) throw this.failure;
+    await commitStaged(this.writes);
+    return this.writes;
+  }
+  /** Waits for what is under way, then removes every staged name: the outputs are as they were. No-op once committing. */
+  async discard() {
+    if (this.committing) return;
+    this.done = true;
+    this.failure ??= new OutputWriteError(".", "discarded");
+    await Promise.all(this.settledAll);
+    for (const w of this.writes) discardUncommitted(w.dir);
+  }
+  /** Runs `job` when fewer than CONCURRENCY are running; after a failure, skips it. Never rejects. */
+  enqueue(job) {
+    return new Promise((resolve18) => {
+      this.queue.push(async () => {
+        try {
+          if (!this.failure) await job();
+        } catch (e) {
+          this.failure ??= e instanceof OutputWriteError ? e : new OutputWriteError(".", e);
+        } finally {
+          this.running -= 1;
+          resolve18();
+          this.next();
+        }
+      });
+      this.next();
+    });
+  }
+  next() {
+    while (this.running < CONCURRENCY2 && this.queue.length > 0) {
+      this.running += 1;
+      void this.queue.shift()();
+    }
+  }
+};
+
+// src/io/output-dir.ts
+function readOutputDir(dir, cwd) {
+  if (!dir || !fs11.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  checkNotLink(dir);
+  const entries2 = fs11.readdirSync(dir);
+  const pending = pendingChanges(dir, entries2);
+  const names = new Set(entries2.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
+  for (const n of pending?.staged.keys() ?? []) names.add(n);
+  for (const r of pending?.remove ?? []) names.delete(r);
+  const guarded = isGuarded(dir);
+  if (guarded && !pending?.staged.has(ENTRY)) names.delete(ENTRY);
+  const problems = [];
+  const files = [...names].sort(compareText).flatMap((n) => {
+    const shown2 = path11.relative(cwd, path11.join(dir, n)) || n;
+    const source = pending?.staged.get(n) ?? path11.join(dir, n);
+    const stat = fs11.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs11.readFileSync(source, "utf8") }];
+    const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
+    problems.push({
+      file: shown2,
+      line: 1,
+      col: 1,
+      message: `is ${what}; rollgen reads and writes no links in the output: replace it with a file`,
+      severity: "error"
+    });
+    return [];
+  });
+  if (problems.length > 0) throw new InputError(problems);
+  const interrupted = pending || guarded ? interruptedNote(path11.relative(cwd, dir) || ".", !!pending) : void 0;
+  return interrupted ? { files, interrupted } : { files };
+}
+function interruptedNote(dir, committed2) {
+  return committed2 ? `${dir} holds a write an interrupted rollgen run committed but did not finish applying (until it is, builds fail naming ${INTERRUPTED_RESOURCE} or give the old state); shown here as written. The next rollgen advance, abort, promote or retry of this app completes it first` : `${dir}/${ENTRY} is the guard of a write interrupted elsewhere (the output was copied or committed mid-write): every build fails naming ${INTERRUPTED_RESOURCE}. Restore the output from git (\`git checkout -- ${dir}\`), or write it anew: the app's advance, abort, promote or retry with --force`;
+}
+async function writeOutputDirs(writes) {
+  const run3 = startOutputWrites();
+  try {
+    writes.forEach(run3.add);
+  } catch (e) {
+    await run3.discard();
+    throw e;
+  }
+  await run3.commit();
+}
+function startOutputWrites() {
+  const staging = new OutputStaging();
+  const dirs = [];
+  return {
+    add: (w) => {
+      checkNotLink(w.dir);
+      checkTargets(w.dir, [...w.files.map((f) => f.path), ...w.remove]);
+      dirs.push(w.dir);
+      staging.add({ dir: w.dir, files: w.files.map((f) => ({ path: f.path, content: f.content })), remove: w.remove });
+    },
+    commit: () => committed(staging, dirs),
+    discard: () => staging.discard()
+  };
+}
+async function committed(staging, dirs) {
+  try {
+    await staging.commit();
+  } catch (e) {
+    const failure2 = e instanceof OutputWriteError ? e : new OutputWriteError(dirs[0] ?? ".", e);
+    for (const d of dirs) discardUncommitted(d);
+    if (failure2.original instanceof IoError || failure2.original instanceof InputError) throw failure2.original;
+    const state = isCommitted(failure2.dir) ? "the next rollgen run completes it" : "it is unchanged";
+    throw new IoError(failure2.dir, `could not write the output; ${state} (${failure2.message})`, {
+      cause: failure2.original
+    });
+  }
+}
+
+// src/io/build-source.ts
+var import_child_process = require("child_process");
+var fs13 = __toESM(require("fs"));
+var path13 = __toESM(require("path"));
+init_errors();
+
+// src/io/kustomize-tree.ts
+var fs12 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
+var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
+var MAX_DEPTH2 = 10;
+function kustomizationIn(dir) {
+  return KUSTOMIZATION_NAMES2.map((n) => path12.join(dir, n)).find((p) => fs12.existsSync(p));
+}
+function walkKustomization(dir, root, cwd, out, depth = 0) {
+  const file = kustomizationIn(dir);
+  if (!file) return [];
+  if (depth > MAX_DEPTH2) {
+    out.push({
+      file: shown(file, cwd),
+      line: 1,
+      col: 1,
+      severity: "error",
+      message: "kustomizations nest more than 10 levels deep"
+    });
+    return [];
+  }
+  const realRoot = fs12.realpathSync(root);
+  return entries(file).flatMap(({ value: value2, line, col }) => {
+    const at = { file: shown(file, cwd), line, col, severity: "error" };
+    const target = path12.resolve(dir, value2);
+    if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value2)) {
+      out.push({
+        ...at,
+        message: `resource "${value2}" is remote; rollgen builds only what the repo holds, so vendor it into the repo`
+      });
+      return [];
+    }
+    if (!fs12.existsSync(target)) {
+      out.push({ ...at, message: `resource "${value2}" does not exist` });
+      return [];
+    }
+    const real = fs12.realpathSync(target);
+    if (!inside(real, realRoot)) {
+      out.push({
+        ...at,
+        message: `resource "${value2}" is outside the repository (${shown(root, cwd) || "."}); rollgen reads only files inside it`
+      });
+      return [];
+    }
+    if (fs12.statSync(real).isDirectory()) {
+      if (real === fs12.realpathSync(dir)) {
+        out.push({
+          ...at,
+          message: `resource "${value2}" includes itself (a kustomization that lists it); remove the entry`
+        });
+        return [];
+      }
+      return walkKustomization(target, root, cwd, out, depth + 1);
+    }
+    if (!inside(real, fs12.realpathSync(dir))) {
+      out.push({
+        ...at,
+        message: `resource "${value2}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
+      });
+      return [];
+    }
+    return [{ path: shown(target, cwd), text: fs12.readFileSync(target, "utf8") }];
+  });
+}
+function entries(file) {
+  const lc = new LineCounter();
+  const doc = parseDocument(fs12.readFileSync(file, "utf8"), { lineCounter: lc });
+  return ["resources", "bases", "components"].flatMap((key2) => {
+    const seq2 = doc.get(key2, true);
+    if (!isSeq(seq2)) return [];
+    return seq2.items.filter(isScalar).map((item) => ({
+      value: String(item.value),
+      ...item.range ? lc.linePos(item.range[0]) : { line: 1, col: 1 }
+    }));
+  });
+}
+var shown = (p, cwd) => path12.relative(cwd, p) || p;
+function inside(target, root) {
+  const rel = path12.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path12.isAbsolute(rel);
+}
+
+// src/io/build-source.ts
+function buildSource(req, cwd) {
+  if (req.build) return [runBuildCommand(req, cwd)];
+  const kustomization = kustomizationIn(req.source);
+  if (!kustomization) return void 0;
+  const diagnostics = [];
+  const files = walkKustomization(req.source, req.root, cwd, diagnostics);
+  if (diagnostics.length > 0) throw new InputError(diagnostics);
+  const shown2 = path13.relative(cwd, kustomization) || kustomization;
+  return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
+}
+function kustomizeBuild(dir, shown2) {
+  for (const [tool, args] of [
+    ["kustomize", ["build", dir]],
+    ["kubectl", ["kustomize", dir]]
+  ]) {
+    try {
+      return (0, import_child_process.execFileSync)(tool, [...args], {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        maxBuffer: 64 << 20
+      });
+    } catch (e) {
+      const err = e;
+      if (err.code === "ENOENT") continue;
+      const why = (err.stderr ?? "").trim() || err.message;
+      throw new InputError([
+        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why}` }
+      ]);
+    }
+  }
+  throw new IoError(
+    shown2,
+    "rollgen builds a source with a kustomization the way kustomize does, and neither kustomize nor kubectl is on PATH: install kubectl (its `kubectl kustomize`) or kustomize"
+  );
+}
+function runBuildCommand(req, cwd) {
+  const command = req.build;
+  let text2;
+  try {
+    text2 = (0, import_child_process.execFileSync)("sh", ["-c", command], {
+      cwd: req.root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      maxBuffer: 64 << 20,
+      env: { ...process.env, ROLLGEN_APP: req.name, ROLLGEN_SOURCE: req.source }
+    });
+  } catch (e) {
+    const err = e;
+    const why = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
+    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why}`, {
+      cause: e
+    });
+  }
+  return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
+}
+function yamlFilesBelow(dir, cwd) {
+  if (!fs13.existsSync(dir)) return [];
+  return fs13.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path13.join(dir, n)).filter((f) => fs13.statSync(f).isFile()).map((f) => ({ path: path13.relative(cwd, f) || f, text: fs13.readFileSync(f, "utf8") }));
+}
+
+// src/yaml/point-back.ts
+function pointBack(built, originals) {
+  const index = /* @__PURE__ */ new Map();
+  for (const f of originals) {
+    for (const d of parseYamlStream(f.path, f.text).documents) {
+      for (const key2 of keysOf(d.value)) if (!index.has(key2)) index.set(key2, d);
+    }
+  }
+  return built.map((d) => {
+    const [exact, loose] = keysOf(d.value);
+    const original = (exact && index.get(exact)) ?? (loose && index.get(loose));
+    return original ? { ...d, file: original.file, origin: original.origin, locate: original.locate } : d;
+  });
+}
+function keysOf(value2) {
+  if (!isObject(value2) || typeof value2.kind !== "string" || !isObject(value2.metadata)) return [];
+  const name = value2.metadata.name;
+  if (typeof name !== "string") return [];
+  const ns = typeof value2.metadata.namespace === "string" ? value2.metadata.namespace : "";
+  return [`${value2.kind}/${ns}/${name}`, `${value2.kind}//${name}`];
+}
+
+// src/model/resource-set.ts
+init_diagnostics();
+var ResourceSet = class _ResourceSet {
+  /**
+   * `rejected`: kind/namespace/name of the app's objects left out for errors already reported, so a
+   * rule looking for one of them does not add "not among the app's manifests" to that report.
+   */
+  constructor(items, defaultNamespace, rejected = /* @__PURE__ */ new Set()) {
+    this.items = items;
+    this.defaultNamespace = defaultNamespace;
+    this.rejected = rejected;
+    for (const item of items) this.byKey.set(objectKey(item.object), item);
+  }
+  items;
+  defaultNamespace;
+  rejected;
+  byKey = /* @__PURE__ */ new Map();
+  /** Whether the app holds this object but it was left out for its own errors (see the constructor). */
+  wasRejected(kind, name, namespace) {
+    return this.keys(kind, name, namespace).some((k) => this.rejected.has(k));
+  }
+  find(kind, name, namespace) {
+    const [key2, plain] = this.keys(kind, name, namespace);
+    return this.byKey.get(key2) ?? this.byKey.get(plain);
+  }
+  /** The namespaces (none: '') of the app's objects of this kind and name: where a lookup in another one would find it. */
+  namespacesOf(kind, name) {
+    return this.items.filter((i) => i.object.kind === kind && i.object.metadata.name === name).map((i) => i.object.metadata.namespace ?? "");
+  }
+  /** The object's key in the default namespace, then as written (no namespace: none). */
+  keys(kind, name, namespace) {
+    return [`${kind}/${namespace ?? this.defaultNamespace ?? ""}/${name}`, `${kind}/${namespace ?? ""}/${name}`];
+  }
+  /**
+   * The same set with `objects` laid over it: same kind/namespace/name replaces the object (keeping
+   * the source position), new ones are added. Lets a later rollout patch what an earlier one rendered.
+   */
+  overlay(objects) {
+    if (objects.length === 0) return this;
+    const replaced = new Map(objects.map((o) => [objectKey(o), o]));
+    const items = this.items.map((i) => {
+      const o = replaced.get(objectKey(i.object));
+      replaced.delete(objectKey(i.object));
+      return o ? { ...i, object: o } : i;
+    });
+    const added = [...replaced.values()].map((object) => ({
+      object,
+      origin: unknownOrigin,
+      locate: () => unknownOrigin
+    }));
+    return new _ResourceSet([...items, ...added], this.defaultNamespace, this.rejected);
+  }
+  originOf(kind, name) {
+    return this.find(kind, name)?.origin ?? unknownOrigin;
+  }
+};
+
 // src/contract/generator.ts
 function defineGenerator(generator) {
   return generator;
@@ -50463,8 +50559,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path35) {
-  const backend2 = isObject(path35.backend) ? path35.backend : {};
+function backendService(path37) {
+  const backend2 = isObject(path37.backend) ? path37.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -50548,8 +50644,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path35, service) {
-  const copy = cloneJson(path35);
+function retarget(path37, service) {
+  const copy = cloneJson(path37);
   copy.backend.service.name = service;
   return copy;
 }
@@ -51126,8 +51222,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path35) {
-  return path35.split("/").filter((e) => e !== "");
+function elements(path37) {
+  return path37.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -51142,7 +51238,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path35) => ({ object, path: path35, tier: hostTier(path35.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path37) => ({ object, path: path37, tier: hostTier(path37.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -51209,7 +51305,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path35) => conditions2.map((condition) => ({ order, ingress, path: path35, condition })));
+  return paths.flatMap((path37) => conditions2.map((condition) => ({ order, ingress, path: path37, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -51409,8 +51505,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path35 = r.path.split(/[?#]/)[0] || "/";
-  if (!path35.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path37 = r.path.split(/[?#]/)[0] || "/";
+  if (!path37.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -51654,9 +51750,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path35 = r.path.split(/[?#]/)[0] || "/";
+  const path37 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path35.startsWith(p.slice(0, -1)) : p === path35))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path37.startsWith(p.slice(0, -1)) : p === path37))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -51847,6 +51943,13 @@ function claims4(ctx) {
 var inputs3 = { argo: { key: "appMesh" } };
 
 // src/model/plan.ts
+function strategyName(r) {
+  if (r.blueGreen) return "blue-green";
+  return r.format !== "argo" && r.style === "partition" ? "partition" : "canary";
+}
+function strategyLabel(plan) {
+  return `${plan.strategy}${plan.pingPong ? " (ping-pong)" : ""}`;
+}
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -51944,10 +52047,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path35 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path35.startsWith(match.prefix)) return false;
+  const path37 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path37.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path35 !== p.exact) return false;
+  if (typeof p.exact === "string" && path37 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -52234,11 +52337,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path35 of http2.paths) {
-    const backend2 = isObject(path35) ? backendOf(path35.backend) : {};
+  for (const path37 of http2.paths) {
+    const backend2 = isObject(path37) ? backendOf(path37.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path35) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path35, r)));
-    out.push(path35);
+    if (isObject(path37) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path37, r)));
+    out.push(path37);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -52560,10 +52663,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path35 = requestPath(request4);
+  const path37 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path35) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path37) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -52987,11 +53090,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path35, actual, want] of expected) {
+  for (const [path37, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path35.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path35).line
+        message: `template output ${path37.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path37).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -53442,13 +53545,13 @@ function mergeModifier(filters, modifier) {
   };
   const set2 = merge5(existing.set, modifier.set);
   const add = merge5(existing.add, modifier.add);
-  const remove = [
+  const remove2 = [
     .../* @__PURE__ */ new Set([...Array.isArray(existing.remove) ? existing.remove : [], ...modifier.remove])
   ];
   const body = {
     ...set2.length ? { set: set2 } : {},
     ...add.length ? { add } : {},
-    ...remove.length ? { remove } : {}
+    ...remove2.length ? { remove: remove2 } : {}
   };
   const filter = { type: "RequestHeaderModifier", requestHeaderModifier: body };
   return at >= 0 ? filters.map((f, i) => i === at ? filter : f) : [...filters, filter];
@@ -53760,13 +53863,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path35 = pathRank(match.path, requestPath2);
-  if (!path35) return void 0;
+  const path37 = pathRank(match.path, requestPath2);
+  if (!path37) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query3 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query3, request4.query)) return void 0;
-  return [...path35, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
+  return [...path37, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -53778,8 +53881,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value2.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path35) {
-  return path35.split("/").filter((e) => e !== "");
+function elements2(path37) {
+  return path37.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -54246,13 +54349,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path35 = ingressPaths(object).find(
+    const path37 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path35) continue;
+    if (!path37) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path35.service ?? "<resource backend>",
+      service: path37.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -54488,21 +54591,21 @@ function placeOf(location) {
 function attachCanaries(servers, canaries, defaultNamespace = "") {
   const out = /* @__PURE__ */ new Map();
   for (const { object, prefix } of canaries) {
-    for (const path35 of ingressPaths(object)) {
-      const alternative = upstreamOf(object, path35.raw.backend, defaultNamespace);
-      const server = servers.get(path35.host ?? DEFAULT_SERVER);
+    for (const path37 of ingressPaths(object)) {
+      const alternative = upstreamOf(object, path37.raw.backend, defaultNamespace);
+      const server = servers.get(path37.host ?? DEFAULT_SERVER);
       if (alternative === void 0 || !server) continue;
       for (const location of server.locations) {
         if (location.upstream === alternative) break;
-        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path35)) continue;
-        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path35 });
+        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path37)) continue;
+        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path37 });
       }
     }
   }
   return out;
 }
-function samePlace(location, path35) {
-  return (path35.host ?? DEFAULT_SERVER) === location.host && path35.path === location.path && nginxPathType(path35.pathType) === location.pathType;
+function samePlace(location, path37) {
+  return (path37.host ?? DEFAULT_SERVER) === location.host && path37.path === location.path && nginxPathType(path37.pathType) === location.pathType;
 }
 function regexServer(server, prefix) {
   return server.locations.some((l) => {
@@ -54521,27 +54624,27 @@ function selectServer(servers, host) {
   if (best[1] === 1 && best[0].locations.every((l) => l.upstream === DEFAULT_UPSTREAM)) best = [best[0], 0];
   return best;
 }
-function selectLocation(server, path35, regex2) {
+function selectLocation(server, path37, regex2) {
   if (regex2) {
     const ordered2 = [...server.locations].sort(
       (a, b) => b.path.length - a.path.length || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0)
     );
-    return ordered2.find((l) => regexOf(l.path)?.test(path35));
+    return ordered2.find((l) => regexOf(l.path)?.test(path37));
   }
-  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path35) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path35);
+  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path37) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path37);
   if (exact) return exact;
   let best;
   let bestLength = -1;
   for (const l of server.locations) {
     if (l.pathType === "Exact") continue;
     const prefix = l.path.endsWith("/") ? l.path : `${l.path}/`;
-    if (path35.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
+    if (path37.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
   }
   return best;
 }
-function regexOf(path35) {
+function regexOf(path37) {
   try {
-    return new RegExp(`^${path35}`, "i");
+    return new RegExp(`^${path37}`, "i");
   } catch {
     return void 0;
   }
@@ -54568,8 +54671,8 @@ function locateRequest(objects, request4) {
   }
   if (!best || best.tier === 0) return void 0;
   const prefix = best.canaries[0]?.prefix ?? DEFAULT_ANNOTATION_PREFIX;
-  const path35 = request4.path.split(/[?#]/)[0] || "/";
-  const location = selectLocation(best.server, path35, regexServer(best.server, prefix));
+  const path37 = request4.path.split(/[?#]/)[0] || "/";
+  const location = selectLocation(best.server, path37, regexServer(best.server, prefix));
   if (!location || location.upstream === DEFAULT_UPSTREAM) return void 0;
   const attachment = attachCanaries(best.servers, best.canaries).get(location.upstream);
   const own = best.canaries.some((c) => ingressPaths(c.object).some((p) => samePlace(location, p)));
@@ -55629,8 +55732,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path35 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path35.toLowerCase() : path35;
+  const path37 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path37.toLowerCase() : path37;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -56329,14 +56432,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path35 = request4.path.split(/[?#]/)[0] || "/";
+  const path37 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path35.startsWith(p));
+      return args.some((p) => path37.startsWith(p));
     case "Path":
-      return args.some((p) => path35 === p);
+      return args.some((p) => path37 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -56496,7 +56599,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value2, locate2, path35) {
+function readRequest(value2, locate2, path37) {
   const v = isObject(value2) ? value2 : {};
   const list6 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -56505,29 +56608,29 @@ function readRequest(value2, locate2, path35) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path35, "templates", i] }
+        at: { locate: locate2, path: [...path37, "templates", i] }
       };
     }),
-    args: readArgs(list6("args"), locate2, [...path35, "args"]),
-    dryRun: readDryRun(list6("dryRun"), locate2, [...path35, "dryRun"]),
+    args: readArgs(list6("args"), locate2, [...path37, "args"]),
+    dryRun: readDryRun(list6("dryRun"), locate2, [...path37, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path35 }
+    at: { locate: locate2, path: path37 }
   };
 }
-function readDryRun(list6, locate2, path35) {
+function readDryRun(list6, locate2, path37) {
   return list6.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path35, i] }
+    at: { locate: locate2, path: [...path37, i] }
   }));
 }
-function readArgs(list6, locate2, path35) {
+function readArgs(list6, locate2, path37) {
   return list6.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path35, i] }
+      at: { locate: locate2, path: [...path37, i] }
     };
   });
 }
@@ -56954,7 +57057,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path35 = [];
+  const path37 = [];
   while (rest !== "") {
     const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -56964,14 +57067,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path35.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path37.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path35 };
+  return { path: path37 };
 }
-function readPath(value2, path35) {
+function readPath(value2, path37) {
   let v = value2;
-  for (const seg of path35) {
+  for (const seg of path37) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -57003,20 +57106,20 @@ init_diagnostics();
 function textField(f, field2, required) {
   return textAt(f, f.body[field2], [field2], required);
 }
-function textAt(f, v, path35, required) {
-  const name = path35.join(".");
+function textAt(f, v, path37, required) {
+  const name = path37.join(".");
   if (v === void 0 || v === null || v === "") {
-    if (required) f.out.push(diagnosticAt(f.here(...path35.slice(0, -1)), `${f.kind} provider needs ${name}`));
+    if (required) f.out.push(diagnosticAt(f.here(...path37.slice(0, -1)), `${f.kind} provider needs ${name}`));
     return void 0;
   }
   if (isObject(v) || Array.isArray(v)) {
-    f.out.push(diagnosticAt(f.here(...path35), `${f.kind} ${name} must be a string`));
+    f.out.push(diagnosticAt(f.here(...path37), `${f.kind} ${name} must be a string`));
     return void 0;
   }
   const filled = f.fill(String(v));
   const leftover = unresolvedArg(filled, f.args);
   if (leftover)
-    f.out.push(diagnosticAt(f.here(...path35), `${name} uses {{args.${leftover}}}, which no template declares`));
+    f.out.push(diagnosticAt(f.here(...path37), `${name} uses {{args.${leftover}}}, which no template declares`));
   return filled;
 }
 function durationField(f, field2, fallback2) {
@@ -58024,15 +58127,15 @@ function rolloutAnalysis(spec, index, track, config, out, secrets) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path35 } = config.at;
+  const { locate: locate2, path: path37 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path35, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path37, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path35, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path37, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -58040,11 +58143,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path35, "background", "startingStep"]),
+        locate2([...path37, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path35, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path37, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(spec, n, a, out) {
@@ -58183,35 +58286,35 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path35, note) => ({
-  path: path35,
+var honoured = (path37, note) => ({
+  path: path37,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path35, note) => ({ path: path35, status: "honoured", subtree: true, note });
-var warned = (path35, note) => ({ path: path35, status: "warned", note });
-var warnedTree = (path35, note) => ({ path: path35, status: "warned", subtree: true, note });
+var subtree = (path37, note) => ({ path: path37, status: "honoured", subtree: true, note });
+var warned = (path37, note) => ({ path: path37, status: "warned", note });
+var warnedTree = (path37, note) => ({ path: path37, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value2, path35, pattern) => {
-    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path35, i], `${pattern}[]`));
+  const walk = (value2, path37, pattern) => {
+    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path37, i], `${pattern}[]`));
     if (!isObject(value2)) return;
     for (const [key2, child3] of Object.entries(value2)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path35, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path37, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path35, key2]),
-        message: `${dotted([...path35, key2])}: ${rule.note}`,
+        ...doc.locate([...path37, key2]),
+        message: `${dotted([...path37, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -58220,8 +58323,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path35) {
-  return path35.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path37) {
+  return path37.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -58618,6 +58721,7 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
     format: rollout.format,
     workload: rollout.workload.name,
     style: rollout.style,
+    strategy: strategyName(rollout),
     replicas: totalReplicas,
     providers: rollout.traffic.providers.map((p) => p.provider),
     startGate: startGateOf(rollout, policy),
@@ -59062,8 +59166,8 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused, path35) {
-  return paused ? { ...rollout, pausedBy: { field: path35.join("."), origin: doc.locate(path35) } } : rollout;
+function withPause(doc, rollout, paused2, path37) {
+  return paused2 ? { ...rollout, pausedBy: { field: path37.join("."), origin: doc.locate(path37) } } : rollout;
 }
 var isAppsV1 = (apiVersion) => apiVersion === void 0 || apiVersion === "apps/v1";
 function wrongDeploymentApi(apiVersion) {
@@ -59077,7 +59181,7 @@ function unsupportedWorkload(kind) {
 }
 function antiAffinityOf(doc, strategy2, at, out) {
   if (strategy2.antiAffinity === void 0) return {};
-  const path35 = [...at, "antiAffinity"];
+  const path37 = [...at, "antiAffinity"];
   const {
     preferredDuringSchedulingIgnoredDuringExecution: preferred,
     requiredDuringSchedulingIgnoredDuringExecution: required
@@ -59085,7 +59189,7 @@ function antiAffinityOf(doc, strategy2, at, out) {
   if (preferred === void 0 === (required === void 0)) {
     const which = preferred === void 0 ? ["neither", "nor"] : ["both", "and"];
     out.push({
-      ...doc.locate(path35),
+      ...doc.locate(path37),
       message: `antiAffinity sets ${which[0]} requiredDuringSchedulingIgnoredDuringExecution ${which[1]} preferredDuringSchedulingIgnoredDuringExecution; Argo takes exactly one (and refuses this): keep the one you mean`,
       severity: "error"
     });
@@ -59096,7 +59200,7 @@ function antiAffinityOf(doc, strategy2, at, out) {
   if (weight === void 0 || weight < 1 || weight > 100)
     out.push({
       ...doc.locate(
-        obj(preferred).weight === void 0 ? [...path35, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path35, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
+        obj(preferred).weight === void 0 ? [...path37, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path37, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
       ),
       message: `antiAffinity preferred weight ${weight ?? "(none)"}: Argo takes a weight from 1 to 100; write one (e.g. weight: 50)`,
       severity: "error"
@@ -59206,8 +59310,8 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error3(doc, path35, message) {
-  return { ...doc.locate(path35), message, severity: "error" };
+function error3(doc, path37, message) {
+  return { ...doc.locate(path37), message, severity: "error" };
 }
 
 // src/spec/argo-rolling-update.ts
@@ -59239,8 +59343,8 @@ function intOrPercentProblem(key2, v) {
   return `${key2} "${v}" is neither a number of pods nor a percentage; write a number (1) or a percentage ("25%")`;
 }
 var isZero = (v) => v === 0 || v === "0%";
-function error4(doc, path35, message) {
-  return { ...doc.locate(path35), message, severity: "error" };
+function error4(doc, path37, message) {
+  return { ...doc.locate(path37), message, severity: "error" };
 }
 
 // src/spec/argo-held-steps.ts
@@ -59265,21 +59369,21 @@ function walkSteps(doc, raw, wc, out) {
   const holdStart = (gate) => void (startHold = combinedGate(startHold ?? { kind: "none" }, gate));
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path35 = ["spec", "strategy", "canary", "steps", i];
-    if (!oneKindOfStep(doc, e, path35, out)) return;
+    const path37 = ["spec", "strategy", "canary", "steps", i];
+    if (!oneKindOfStep(doc, e, path37, out)) return;
     if (ACTIONS.some((a) => e[a] !== void 0)) {
-      applyActions(doc, state, e, path35, wc, out);
+      applyActions(doc, state, e, path37, wc, out);
       warnTrafficWithoutPods(doc, state, out);
-      steps.push(snapshot(doc.locate(path35), state, wc.managed));
+      steps.push(snapshot(doc.locate(path37), state, wc.managed));
       entryOfStep.push(i);
     } else if (Object.keys(e).length === 0)
-      out.push({ ...doc.locate(path35), message: "an empty step does nothing; remove it", severity: "warning" });
-    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path35, holdStart, out);
-    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path35, out);
+      out.push({ ...doc.locate(path37), message: "an empty step does nothing; remove it", severity: "warning" });
+    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path37, holdStart, out);
+    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path37, out);
     if (e.experiment !== void 0 || e.plugin !== void 0) {
       if (!holdForUnrunStep(steps)) holdStart({ kind: "manual" });
     }
-    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path35, out);
+    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path37, out);
   });
   if (leading.length > 0 && !steps[0]) {
     steps.push(snapshot(originOf(leading[0].at), state, wc.managed));
@@ -59290,32 +59394,32 @@ function walkSteps(doc, raw, wc, out) {
 }
 var ACTIONS = ["setWeight", "setCanaryScale", "setHeaderRoute", "setMirrorRoute"];
 var EXCLUSIVE = ["setWeight", "pause", "experiment", "analysis"];
-function oneKindOfStep(doc, e, path35, out) {
+function oneKindOfStep(doc, e, path37, out) {
   const kinds = EXCLUSIVE.filter((k) => e[k] !== void 0);
   if (kinds.length < 2) return true;
   out.push(
     error5(
       doc,
-      [...path35, kinds[1]],
+      [...path37, kinds[1]],
       `a step may hold only one of setWeight, pause, experiment and analysis (as Argo), this one has ${kinds.join(" and ")}; split it into ${kinds.length} steps`
     )
   );
   return false;
 }
-function warnScaleCompletesFirst(doc, e, path35, out) {
+function warnScaleCompletesFirst(doc, e, path37, out) {
   if (e.analysis === void 0) return;
   out.push({
-    ...doc.locate([...path35, "analysis"]),
+    ...doc.locate([...path37, "analysis"]),
     message: "Argo ends a step with setCanaryScale once its canary pods are ready, without waiting for the analysis in the same step; rollgen waits for the analysis before the next step. Put the analysis in a step of its own to say so",
     severity: "warning"
   });
 }
-function applyAnalysis(doc, steps, leading, analysis, path35, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path35, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path37, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path37, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path35, "analysis"]),
+      ...doc.locate([...path37, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -59324,7 +59428,7 @@ function applyAnalysis(doc, steps, leading, analysis, path35, out) {
   }
   steps[steps.length - 1] = { ...previous, analyses: [...previous.analyses ?? [], request4] };
 }
-function applyPause(doc, steps, pause, path35, holdStart, out) {
+function applyPause(doc, steps, pause, path37, holdStart, out) {
   const seconds2 = parseDuration(obj(pause).duration);
   const gate = seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
   const previous = steps[steps.length - 1];
@@ -59332,7 +59436,7 @@ function applyPause(doc, steps, pause, path35, holdStart, out) {
     if (gate.kind === "timed" && gate.seconds === 0) return;
     if (gate.kind === "timed")
       out.push({
-        ...doc.locate([...path35, "pause"]),
+        ...doc.locate([...path37, "pause"]),
         message: `a pause of ${gate.seconds}s before the first step: Argo waits that long once the new version appears; rollgen cannot count from there, so a person starts the rollout (step 1 waits for a manual gate)`,
         severity: "warning"
       });
@@ -59340,20 +59444,20 @@ function applyPause(doc, steps, pause, path35, holdStart, out) {
   }
   steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
 }
-function applyActions(doc, state, e, path35, wc, out) {
+function applyActions(doc, state, e, path37, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error5(
           doc,
-          [...path35, "setCanaryScale"],
+          [...path37, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
     const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
-    state.zeroScaleAt = none ? [...path35, "setCanaryScale"] : void 0;
+    state.zeroScaleAt = none ? [...path37, "setCanaryScale"] : void 0;
   }
   if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
@@ -59405,13 +59509,13 @@ function mirrorMatches(list6) {
   return list6.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path35 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path37 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = e.method !== void 0 ? stringMatch2("", e.method) : void 0;
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path35 ? { path: { type: path35.type === "Prefix" ? "PathPrefix" : path35.type, value: path35.value } } : {},
+      ...path37 ? { path: { type: path37.type === "Prefix" ? "PathPrefix" : path37.type, value: path37.value } } : {},
       ...method ? { method: { type: method.type, value: method.value } } : {}
     };
   });
@@ -59428,56 +59532,56 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error5(doc, path35, message) {
-  return { ...doc.locate(path35), message, severity: "error" };
+function error5(doc, path37, message) {
+  return { ...doc.locate(path37), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path35, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path37, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path35, "ingress", "classType"]);
+      const o = doc.locate([...path37, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path35, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path37, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path35, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path37, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path35, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path37, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path35),
+      ...doc.locate(path37),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path35, inputs10, out) {
+function providersFromArgo(doc, routing, path37, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path35, "plugins", plugin]),
+      ...doc.locate([...path37, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path35, key2]);
+  const at = (key2) => doc.locate([...path37, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
-    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path35, key2, ...field2])));
+    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path37, key2, ...field2])));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
     const found = inputs10.argo(`plugins/${name}`, obj(block));
-    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path35, "plugins", name, ...field2])));
+    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path37, "plugins", name, ...field2])));
   }
   return refs;
 }
@@ -59588,18 +59692,18 @@ function notificationSubscriptions(doc, meta) {
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
-  const path35 = ["spec", "strategy", "canary", "pingPong"];
+  const path37 = ["spec", "strategy", "canary", "pingPong"];
   const pp = obj(canary.pingPong);
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error6(doc, [...path35, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error6(doc, [...path37, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
         error6(
           doc,
-          path35,
+          path37,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
         )
       );
@@ -59607,12 +59711,12 @@ function pingPongOf(doc, canary, out) {
     out.push(
       error6(
         doc,
-        path35,
+        path37,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
       )
     );
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
-  return { ping, pong, origin: doc.locate(path35), alongside };
+  return { ping, pong, origin: doc.locate(path37), alongside };
 }
 function removalGatesOf(doc, canary, hasSteps, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -59689,34 +59793,34 @@ function deploymentFields(spec) {
   return out;
 }
 function fullCanaryStep(doc, wc, entryOfStep, out) {
-  const path35 = ["spec", "strategy", "canary", "analysis"];
+  const path37 = ["spec", "strategy", "canary", "analysis"];
   out.push({
-    ...doc.locate(path35),
+    ...doc.locate(path37),
     message: "a background analysis with no steps: Argo runs it while the new version scales up; rollgen runs step 1 with the canary at full size and all traffic, and promotes once the analysis has not failed at its gate",
     severity: "warning"
   });
   entryOfStep.push(0);
   const state = { weight: wc.weightTotal, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
-  return snapshot(doc.locate(path35), state, wc.managed);
+  return snapshot(doc.locate(path37), state, wc.managed);
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path35 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path35);
+  const path37 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path37);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error6(
         doc,
-        [...path35, "startingStep"],
+        [...path37, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function error6(doc, path35, message) {
-  return { ...doc.locate(path35), message, severity: "error" };
+function error6(doc, path37, message) {
+  return { ...doc.locate(path37), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -59767,7 +59871,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path35, message) => out.push({ ...doc.locate(path35), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path37, message) => out.push({ ...doc.locate(path37), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -59839,7 +59943,7 @@ function show2(v) {
 // src/spec/api-server-checks.ts
 function checkApiServerRules(doc, out) {
   const v = doc.value;
-  const report = (path35, message) => out.push({ ...doc.locate(path35), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path37, message) => out.push({ ...doc.locate(path37), message: `${v.kind} ${message}`, severity: "error" });
   const podPath = podSpecPath(v.kind);
   const pod = podPath && dig(v, podPath);
   if (podPath && isObject(pod)) checkPodSpec(pod, podPath, report);
@@ -59859,17 +59963,17 @@ function checkPodSpec(pod, at, report) {
     if (!Array.isArray(containers2)) continue;
     containers2.forEach((c, i) => {
       if (!isObject(c)) return;
-      const path35 = [...at, list6, i];
+      const path37 = [...at, list6, i];
       const name = c.name;
       if (typeof name === "string") {
         if (!isDnsLabel(name))
-          report([...path35, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
+          report([...path37, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
         else if (seen.has(name))
-          report([...path35, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
+          report([...path37, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
         seen.add(name);
       }
-      checkResources(c.resources, [...path35, "resources"], report);
-      checkContainerPorts(c.ports, [...path35, "ports"], report);
+      checkResources(c.resources, [...path37, "resources"], report);
+      checkContainerPorts(c.ports, [...path37, "ports"], report);
     });
   }
 }
@@ -59897,10 +60001,10 @@ function checkContainerPorts(ports, at, report) {
   const names = /* @__PURE__ */ new Set();
   ports.forEach((p, i) => {
     if (!isObject(p)) return;
-    const path35 = [...at, i];
-    checkPortNumber(p.containerPort, [...path35, "containerPort"], "containerPort", 1, report);
-    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path35, "hostPort"], "hostPort", 0, report);
-    checkPortName(p.name, [...path35, "name"], names, report);
+    const path37 = [...at, i];
+    checkPortNumber(p.containerPort, [...path37, "containerPort"], "containerPort", 1, report);
+    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path37, "hostPort"], "hostPort", 0, report);
+    checkPortName(p.name, [...path37, "name"], names, report);
   });
 }
 function checkServicePorts(spec, report) {
@@ -59909,31 +60013,31 @@ function checkServicePorts(spec, report) {
   const names = /* @__PURE__ */ new Set();
   ports.forEach((p, i) => {
     if (!isObject(p)) return;
-    const path35 = ["spec", "ports", i];
-    checkPortNumber(p.port, [...path35, "port"], "port", 1, report);
-    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path35, "nodePort"], "nodePort", 0, report);
+    const path37 = ["spec", "ports", i];
+    checkPortNumber(p.port, [...path37, "port"], "port", 1, report);
+    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path37, "nodePort"], "nodePort", 0, report);
     if (typeof p.targetPort === "number")
-      checkPortNumber(p.targetPort, [...path35, "targetPort"], "targetPort", 1, report);
+      checkPortNumber(p.targetPort, [...path37, "targetPort"], "targetPort", 1, report);
     else if (typeof p.targetPort === "string" && !isPortName(p.targetPort))
-      report([...path35, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
-    checkPortName(p.name, [...path35, "name"], names, report);
+      report([...path37, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
+    checkPortName(p.name, [...path37, "name"], names, report);
     if (p.name === void 0 && ports.length > 1)
-      report(path35, "port needs a name: a Service with several ports names each of them");
+      report(path37, "port needs a name: a Service with several ports names each of them");
   });
 }
-function checkPortNumber(value2, path35, field2, min, report) {
+function checkPortNumber(value2, path37, field2, min, report) {
   if (typeof value2 !== "number") return;
   if (!Number.isInteger(value2) || value2 < min || value2 > 65535)
-    report(path35, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
+    report(path37, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
 }
-function checkPortName(name, path35, seen, report) {
+function checkPortName(name, path37, seen, report) {
   if (typeof name !== "string") return;
   if (!isPortName(name))
     report(
-      path35,
+      path37,
       `port name ${show3(name)} must be at most 15 of a-z, 0-9 and '-', with a letter, no '--', not at an end`
     );
-  else if (seen.has(name)) report(path35, `port name ${show3(name)} is used twice; name each port once`);
+  else if (seen.has(name)) report(path37, `port name ${show3(name)} is used twice; name each port once`);
   seen.add(name);
 }
 function isPortName(name) {
@@ -59942,8 +60046,8 @@ function isPortName(name) {
 function isDnsLabel(name) {
   return name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
 }
-function dig(v, path35) {
-  return path35.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
+function dig(v, path37) {
+  return path37.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
 }
 function show3(v) {
   return JSON.stringify(v) ?? String(v);
@@ -59970,11 +60074,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path35 = isObject(m.path) ? {
+  const path37 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path35 ? { path: path35 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path37 ? { path: path37 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -60047,8 +60151,8 @@ function normalizeKruise(doc, inputs10) {
     ...blueGreen ? { blueGreen: true } : {}
   };
   if (rollout.style === "partition") diagnostics.push(...partitionLimit(rollout.steps));
-  const paused = obj(spec.strategy).paused === true;
-  return { rollout: withPause(doc, rollout, paused, ["spec", "strategy", "paused"]), diagnostics };
+  const paused2 = obj(spec.strategy).paused === true;
+  return { rollout: withPause(doc, rollout, paused2, ["spec", "strategy", "paused"]), diagnostics };
 }
 function gracePeriodGates(canary) {
   const seconds2 = num(obj(arr(canary.trafficRoutings)[0]).gracePeriodSeconds);
@@ -60086,13 +60190,13 @@ function fractionalTraffic(doc, steps, stepsPath) {
     ];
   });
 }
-function kruiseStep(doc, raw, path35, v1beta1) {
+function kruiseStep(doc, raw, path37, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path35),
+    origin: doc.locate(path37),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -60164,8 +60268,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error7(doc, path35, message) {
-  const o = doc.locate(path35);
+function error7(doc, path37, message) {
+  const o = doc.locate(path37);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 var KRUISE_INERT = /* @__PURE__ */ new Set(["rollouts.kruise.io/hash", "rollouts.kruise.io/rollback-in-batch"]);
@@ -60898,8 +61002,8 @@ function checkOneRolloutPerWorkload(specs, out) {
 }
 
 // src/io/validate-k8s.ts
-var fs13 = __toESM(require("fs"));
-var path13 = __toESM(require("path"));
+var fs14 = __toESM(require("fs"));
+var path14 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
 var K8S_KINDS = [
@@ -60931,8 +61035,8 @@ function validatorFor2(apiVersion, kind) {
   const cached = loaded2.get(key2);
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
-  const candidates2 = [path13.join(__dirname, "k8s", file), path13.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs13.existsSync(c));
+  const candidates2 = [path14.join(__dirname, "k8s", file), path14.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs14.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = require(found);
   loaded2.set(key2, validate2);
@@ -61050,15 +61154,15 @@ function locate(req, every) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path14.resolve(req.cwd, first2) : void 0, ...defaults }];
+    return [{ name: "stdin", source: "-", output: first2 ? path15.resolve(req.cwd, first2) : void 0, ...defaults }];
   if (directoryArgument(req)) {
-    const source = path14.resolve(req.cwd, first2);
-    const app = { name: path14.basename(source), source, output: second ? path14.resolve(req.cwd, second) : void 0 };
+    const source = path15.resolve(req.cwd, first2);
+    const app = { name: path15.basename(source), source, output: second ? path15.resolve(req.cwd, second) : void 0 };
     const overlaps = outputOverlaps([app]);
     if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
     return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path14.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path15.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -61072,7 +61176,7 @@ function locate(req, every) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path14.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path15.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
@@ -61089,14 +61193,14 @@ function usesConfig(req) {
 }
 function directoryArgument(req) {
   const first2 = req.args[0];
-  if (!first2 || !isDir(path14.resolve(req.cwd, first2))) return false;
-  if (req.args.length > 1 || first2.includes("/") || first2.includes(path14.sep) || first2.startsWith(".")) return true;
-  const configFile = req.config ? path14.resolve(req.cwd, req.config) : findConfig(req.cwd);
-  if (!configFile || !fs14.existsSync(configFile)) return true;
+  if (!first2 || !isDir(path15.resolve(req.cwd, first2))) return false;
+  if (req.args.length > 1 || first2.includes("/") || first2.includes(path15.sep) || first2.startsWith(".")) return true;
+  const configFile = req.config ? path15.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  if (!configFile || !fs15.existsSync(configFile)) return true;
   return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first2);
 }
 function isDir(p) {
-  return fs14.existsSync(p) && fs14.statSync(p).isDirectory();
+  return fs15.existsSync(p) && fs15.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => parseYamlStream(f.path, f.text))) {
   const docs = [];
@@ -61122,7 +61226,7 @@ function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => p
   if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
       [],
-      `${printable(loc.source === "-" ? "<stdin>" : path14.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+      `${printable(loc.source === "-" ? "<stdin>" : path15.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
     );
   return { ...app, diagnostics: all };
 }
@@ -61143,11 +61247,14 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside3(target, dir) {
-  const rel = path14.relative(dir, target);
-  return !rel.startsWith("..") && !path14.isAbsolute(rel);
+  const rel = path15.relative(dir, target);
+  return !rel.startsWith("..") && !path15.isAbsolute(rel);
 }
-function readOutput(loc, cwd) {
-  return outputSnapshot(readOutputDir(loc.output, cwd));
+function readOutput(loc, cwd, warn2) {
+  const contents = readOutputDir(loc.output, cwd);
+  if (contents.interrupted) warn2?.(`warning: ${contents.interrupted}
+`);
+  return outputSnapshot(contents);
 }
 function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlStream(f.path, f.text))) {
   let status;
@@ -61158,7 +61265,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
   const renderedFiles = [];
   const fileDigests = {};
   contents.files.forEach((f, i) => {
-    const base = path14.basename(f.path);
+    const base = path15.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
@@ -61177,7 +61284,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization, listed: listed2 } : {},
     resources: new ResourceSet(objects),
-    texts: new Map(contents.files.map((f) => [path14.basename(f.path), f.text])),
+    texts: new Map(contents.files.map((f) => [path15.basename(f.path), f.text])),
     renderedFiles,
     fileDigests
   };
@@ -61320,16 +61427,21 @@ function switchStepOf(steps) {
 function activeServesCanary(c, switchStep) {
   return c?.phase === "Progressing" && c.draining === void 0 && switchStep !== void 0 && c.step >= switchStep;
 }
-function start(c, revision, action = "start") {
+function start(current2, revision, action = "start") {
+  const c = notAborted(current2);
   if (c.steps === 0)
     return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
   return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
+}
+function notAborted(c) {
+  const { abortedStep: _dropped, ...rest } = c;
+  return rest;
 }
 function swapped(c) {
   return c.pingPong ? { pingPong: otherSide(c.pingPong) } : {};
 }
 function withoutCanary(c) {
-  const { canaryRevision: _dropped, ...rest } = c;
+  const { canaryRevision: _dropped, ...rest } = notAborted(c);
   return rest;
 }
 function undrained(c) {
@@ -61353,7 +61465,8 @@ function drainFirst(from, t) {
 function abortRollout(c, removal2 = "one-commit") {
   if (c.phase !== "Progressing")
     throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be aborted`);
-  const t = { status: { ...c, phase: "Aborted", step: 0 }, action: "abort" };
+  const reached = c.step > 0 ? { abortedStep: c.step } : {};
+  const t = { status: { ...c, phase: "Aborted", step: 0, ...reached }, action: "abort" };
   return removal2 === "two-commits" ? drainFirst(c, t) : t;
 }
 function promoteRollout(c, full) {
@@ -61366,7 +61479,7 @@ function promoteRollout(c, full) {
 function retryRollout(c) {
   if (c.phase !== "Aborted" || !c.canaryRevision)
     throw new StateError(`rollout ${c.name} is ${c.phase}; only an aborted rollout can be retried`);
-  return { status: { ...undrained(c), phase: "Progressing", step: 1 }, action: "retry" };
+  return { status: { ...notAborted(undrained(c)), phase: "Progressing", step: 1 }, action: "retry" };
 }
 function renderPhaseOf(s) {
   if (!s) return { kind: "stable" };
@@ -62018,16 +62131,16 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path32 = __toESM(require("path"));
+var path33 = __toESM(require("path"));
 init_errors();
 
 // src/app/next-output.ts
-var path19 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/app/drift.ts
-var path15 = __toESM(require("path"));
+var path16 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -62157,8 +62270,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show4 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path35 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path35 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
+  const path37 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path37 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
 }
 function kustomizationDrift(listed2, owned) {
   if (owned.length === 0) return void 0;
@@ -62186,7 +62299,7 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path15.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path16.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
@@ -62194,7 +62307,7 @@ function detectDrift(app, loc, output, peers) {
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path15.relative(cwd, path15.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path16.relative(cwd, path16.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (d.kind === "unlisted")
       return `${file}: no longer lists ${d.unlisted.join(", ")} (rollgen wrote ${d.unlisted.length > 1 ? "them" : "it"} for this step), so kustomize does not apply ${d.unlisted.length > 1 ? "them" : "it"}`;
@@ -62206,10 +62319,10 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path15.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path16.basename(i.origin.file) === d.file);
     const field2 = d.fields?.[0];
     const origin = item ? field2 ? item.locate(field2.path) : item.origin : void 0;
-    const file = path15.relative(cwd, path15.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path16.relative(cwd, path16.join(loc.output ?? ".", d.file)) || d.file;
     const [text2] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
@@ -62333,11 +62446,11 @@ function stepsChanged(current2, r, revision) {
 }
 
 // src/app/output-state.ts
-var path18 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path16 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -62423,7 +62536,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path16.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path17.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -62438,7 +62551,7 @@ function describe6(s) {
 }
 
 // src/state/renamed-workload.ts
-var path17 = __toESM(require("path"));
+var path18 = __toESM(require("path"));
 function renamedWorkloads(app, output) {
   const orphans = orphanDeployments(app, output);
   if (orphans.length === 0) return renamedRollouts(app, output);
@@ -62450,7 +62563,7 @@ function renamedWorkloads(app, output) {
 function orphanDeployments(app, output) {
   const owned = new Set(app.rollouts.flatMap((r) => [r.spec.workload.name, `${r.spec.workload.name}${CANARY_SUFFIX}`]));
   const rendered = new Set(output.renderedFiles ?? []);
-  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path17.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
+  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path18.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
 }
 function renamedDiagnostic(app, r, orphans) {
   const name = r.spec.workload.name;
@@ -62477,12 +62590,12 @@ function renamedRollouts(app, output) {
 
 // src/app/output-state.ts
 function readAppOutput(ctx, loc, app, peers, read) {
-  const output = read ?? readOutput(loc, ctx.cwd);
+  const output = read ?? readOutput(loc, ctx.cwd, ctx.stderr);
   const renamed2 = renamedWorkloads(app, output);
   if (renamed2.length > 0) throw new InputError(renamed2);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path18.relative(ctx.cwd, path18.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path19.relative(ctx.cwd, path19.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -62533,7 +62646,7 @@ function draftWrite(ctx, p, texts2) {
   const digests = Object.fromEntries(manifests.map((f) => [f.path, contentDigest(f.content)]));
   const status = { ...t.status, files: names, digests };
   const files = [...manifests, kustomizationFile(output.kustomization, names, previous)];
-  const remove = previous.filter((q) => !names.includes(q) && q !== KUSTOMIZATION_FILE);
+  const remove2 = previous.filter((q) => !names.includes(q) && q !== KUSTOMIZATION_FILE);
   const lines = t.actions.map((a) => {
     const r = app.rollouts.find((x) => x.spec.name === a.rollout);
     if (!r) return `${app.name}/${a.rollout}: ${a.action}`;
@@ -62552,13 +62665,13 @@ function draftWrite(ctx, p, texts2) {
     app: app.name,
     output: loc.output,
     files,
-    remove,
+    remove: remove2,
     before: output,
     command: p.command,
     transition: t,
     loaded: app,
     summary: lines.join("\n") + `
-wrote ${printable(path19.relative(ctx.cwd, loc.output) || ".")}
+wrote ${printable(path20.relative(ctx.cwd, loc.output) || ".")}
 `
   };
   return { write: write3, status };
@@ -62594,12 +62707,12 @@ function guardDrift(ctx, loc, drift, policy) {
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path22 = __toESM(require("path"));
+var path23 = __toESM(require("path"));
 init_errors();
 
 // src/io/yaml-pool.ts
-var fs15 = __toESM(require("fs"));
-var path20 = __toESM(require("path"));
+var fs16 = __toESM(require("fs"));
+var path21 = __toESM(require("path"));
 var import_os = require("os");
 var import_util2 = require("util");
 
@@ -62672,7 +62785,7 @@ function follow(slot, task) {
   return {
     claim: (i) => Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE) === 0,
     async resultOf(i) {
-      while (!results.has(i) && !ended) await new Promise((resolve17) => wake = resolve17);
+      while (!results.has(i) && !ended) await new Promise((resolve18) => wake = resolve18);
       wake = void 0;
       const found = results.get(i);
       results.delete(i);
@@ -62697,8 +62810,8 @@ function seamOptions() {
 }
 function yamlPool(expected, given = {}) {
   const options = { ...seamOptions(), ...given };
-  const file = options.workerFile ?? path20.join(__dirname, "yaml-worker.js");
-  const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs15.existsSync(file);
+  const file = options.workerFile ?? path21.join(__dirname, "yaml-worker.js");
+  const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs16.existsSync(file);
   const worth = wanted && startYamlWorker(file) !== void 0;
   const live = /* @__PURE__ */ new Set();
   let done2 = 0;
@@ -62752,9 +62865,9 @@ async function shareGroups(count3, helper, here, there, use) {
 }
 
 // src/app/app-index.ts
-var fs16 = __toESM(require("fs"));
+var fs17 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
-var path21 = __toESM(require("path"));
+var path22 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_diagnostics();
@@ -62828,7 +62941,7 @@ function appStamp(loc, now, previous) {
   let same = previous !== void 0;
   let newest = 0;
   const see = (p) => {
-    const st = fs16.lstatSync(p);
+    const st = fs17.lstatSync(p);
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
@@ -62839,7 +62952,7 @@ function appStamp(loc, now, previous) {
     const listed2 = same ? previous.dirs[rel] : void 0;
     const stored = Array.isArray(listed2) && listed2.every((n) => typeof n === "string") ? listed2 : void 0;
     if (!stored) same = false;
-    const names = stored ?? fs16.readdirSync(dir);
+    const names = stored ?? fs17.readdirSync(dir);
     dirs[rel] = names;
     for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
@@ -62858,16 +62971,16 @@ function asStamp(v) {
   return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
 var BUILD = (() => {
-  const s = fs16.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs17.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path21.join(env2.XDG_CACHE_HOME ?? path21.join(os2.homedir(), ".cache"), "rollgen");
-  return path21.join(dir, `index-${sha256Hex(path21.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path22.join(env2.XDG_CACHE_HOME ?? path22.join(os2.homedir(), ".cache"), "rollgen");
+  return path22.join(dir, `index-${sha256Hex(path22.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs16.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs17.readFileSync(file, "utf8"));
     if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
     return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
@@ -62876,11 +62989,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs16.mkdirSync(path21.dirname(file), { recursive: true });
+    fs17.mkdirSync(path22.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs16.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
-    fs16.renameSync(tmp, file);
+    fs17.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs17.renameSync(tmp, file);
   } catch {
   }
 }
@@ -62924,7 +63037,7 @@ async function loadCoupled(ctx, opts, named, others) {
   return wanted.flatMap((loc) => loaded3.get(loc.name) ?? []);
 }
 async function indexedApps(ctx, opts, others) {
-  const configFile = opts.config ? path22.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path23.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
@@ -63036,6 +63149,8 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
 }
 async function committedOutputs(apps, ctx, pool) {
   const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
+  for (const c of contents) if (c?.interrupted) ctx.stderr(`warning: ${c.interrupted}
+`);
   const files = contents.map((c) => c ? c.files : []);
   return pool.parseGroups(files, (i, parsed) => {
     const read = contents[i];
@@ -63076,8 +63191,8 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs17 = __toESM(require("fs"));
-var path23 = __toESM(require("path"));
+var fs18 = __toESM(require("fs"));
+var path24 = __toESM(require("path"));
 init_errors();
 function readCheckout(git, dir, pr, baseFlag, paths) {
   const { root, branch, commit: commit2 } = describeCheckout(git, dir);
@@ -63085,7 +63200,7 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path23.relative(root, p) || ".");
+  const rel = paths.map((p) => path24.relative(root, p) || ".");
   const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -63093,8 +63208,8 @@ function readCheckout(git, dir, pr, baseFlag, paths) {
 ${dirty}`
     );
   const read = (repoPath2) => {
-    const file = path23.join(root, repoPath2);
-    return fs17.existsSync(file) ? fs17.readFileSync(file, "utf8") : void 0;
+    const file = path24.join(root, repoPath2);
+    return fs18.existsSync(file) ? fs18.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, ...commit2(), read };
 }
@@ -63128,43 +63243,43 @@ function currentBranch(git, root) {
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path23.relative(cwd, file) || file;
-  if (!fs17.existsSync(file))
+  const shown2 = path24.relative(cwd, file) || file;
+  if (!fs18.existsSync(file))
     throw new InputError([
       {
-        file: path23.relative(cwd, configFile) || configFile,
+        file: path24.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs17.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs18.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
-var path30 = __toESM(require("path"));
+var path31 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs19 = __toESM(require("fs"));
-var path29 = __toESM(require("path"));
+var fs20 = __toESM(require("fs"));
+var path30 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path25 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 
 // src/io/output-recovery.ts
-var fs18 = __toESM(require("fs"));
-var path24 = __toESM(require("path"));
+var fs19 = __toESM(require("fs"));
+var path25 = __toESM(require("path"));
 function recoverOutputDirs(dirs) {
   const leftovers = legacyLeftovers(dirs);
-  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path24.dirname(dir)) ?? []));
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path25.dirname(dir)) ?? []));
 }
 function legacyLeftovers(dirs) {
   const byParent = /* @__PURE__ */ new Map();
-  for (const parent of new Set(dirs.map((d) => path24.dirname(d)))) {
-    const entries2 = fs18.existsSync(parent) ? fs18.readdirSync(parent) : [];
+  for (const parent of new Set(dirs.map((d) => path25.dirname(d)))) {
+    const entries2 = fs19.existsSync(parent) ? fs19.readdirSync(parent) : [];
     byParent.set(
       parent,
       entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
@@ -63174,32 +63289,32 @@ function legacyLeftovers(dirs) {
 }
 function recoverOutputDir(dir, candidates2) {
   const notes = recoverLegacy(dir, candidates2);
-  const done2 = fs18.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs19.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
 function recoverLegacy(dir, candidates2) {
-  const parent = path24.dirname(dir);
-  const prefix = `.${path24.basename(dir)}.rollgen-`;
+  const parent = path25.dirname(dir);
+  const prefix = `.${path25.basename(dir)}.rollgen-`;
   const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
-    const full = path24.join(parent, name);
-    if (!fs18.lstatSync(full).isDirectory()) continue;
+    const full = path25.join(parent, name);
+    if (!fs19.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs18.readdirSync(full)) fs18.renameSync(path24.join(full, entry), path24.join(dir, entry));
-      fs18.rmdirSync(full);
+      for (const entry of fs19.readdirSync(full)) fs19.renameSync(path25.join(full, entry), path25.join(dir, entry));
+      fs19.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs18.rmSync(full, { recursive: true, force: true });
+      fs19.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs18.existsSync(dir) ? fs18.readdirSync(dir) : [];
+  const entries2 = fs19.existsSync(dir) ? fs19.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -63262,7 +63377,7 @@ async function planWrites(ctx, run3) {
     async (i, [text2]) => {
       const w = withStatusFile(drafts[i], text2);
       staged?.add(dirWrite(w));
-      if (staged) await new Promise((resolve17) => setImmediate(resolve17));
+      if (staged) await new Promise((resolve18) => setImmediate(resolve18));
       return w;
     }
   );
@@ -63276,7 +63391,7 @@ function idleApp(ctx, loc, app, command, byName, peers, read) {
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, output.status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel = (p) => p ? path25.relative(cwd, p) || "." : "OUT";
+  const rel = (p) => p ? path26.relative(cwd, p) || "." : "OUT";
   const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
@@ -63302,18 +63417,18 @@ function changedFiles2(w) {
 }
 
 // src/flow/local-gates.ts
-var path28 = __toESM(require("path"));
+var path29 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path27 = __toESM(require("path"));
+var path28 = __toESM(require("path"));
 
 // src/flow/git-paths.ts
-var path26 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 var literal = (p) => `:(literal)${p}`;
 function repoPath(root, p) {
-  return path26.relative(root, p).split(path26.sep).join("/") || ".";
+  return path27.relative(root, p).split(path27.sep).join("/") || ".";
 }
 function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
@@ -63339,7 +63454,7 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path27.join(a.output, STATUS_FILE))));
+  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path28.join(a.output, STATUS_FILE))));
   const sourceOf = indexByPath(apps.map((a) => repoPath(root, a.source)));
   const outputOf = indexByPath(apps.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
@@ -63394,8 +63509,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path28.resolve(w.output));
-  const output = path28.resolve(w.output);
+  const top = gitTopLevel(edges.git, path29.resolve(w.output));
+  const output = path29.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -63455,24 +63570,32 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path29.resolve(w.output)));
+    const top = gitTopLevel(git, existingAncestor(path30.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path29.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path30.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs19.existsSync(dir) || path29.dirname(dir) === dir ? dir : existingAncestor(path29.dirname(dir));
+  return fs20.existsSync(dir) || path30.dirname(dir) === dir ? dir : existingAncestor(path30.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git = flowEdges(ctx).git;
-  const dir = path29.resolve(w.output);
+  const dir = path30.resolve(w.output);
   const top = gitTopLevel(git, dir);
-  const rel = path29.relative(top, dir) || ".";
-  git(["add", "--all", "--", rel, `:(exclude)${path29.posix.join(rel, LOCK_FILE)}`], top);
+  const rel = path30.relative(top, dir) || ".";
+  refusePending(ctx, dir);
+  git(["add", "--all", "--", rel, `:(exclude)${path30.posix.join(rel, LOCK_FILE)}*`], top);
   git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
+}
+function refusePending(ctx, dir) {
+  if (!isCommitted(dir) && !isGuarded(dir)) return;
+  const shown2 = path30.relative(ctx.cwd, dir) || ".";
+  throw new StateError(
+    `--commit: ${shown2} holds a write that is not completely applied (an interrupted rollgen run's); nothing was committed. Run the command again: it completes the write first`
+  );
 }
 function commitSubject(w) {
   return `rollgen(${w.app}): ${describeTarget(targetOf(w.before.status, w.transition, w.command), w.transition)}`;
@@ -63495,7 +63618,7 @@ function formatPlan(app, plan) {
     ...plan.providers,
     ...shared2?.providers.map((p) => `${p} (TrafficRouting ${shared2.name})`) ?? []
   ];
-  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${plan.style} style, ${count2(plan.replicas, "replica")}, providers: ${providers.join(", ") || "none"})`;
+  const head = `app ${app}, rollout ${plan.rollout} (${plan.format}, ${strategyLabel(plan)}, ${count2(plan.replicas, "replica")}, providers: ${providers.join(", ") || "none"})`;
   const rows = [
     ["STEP", "CANARY", "STABLE", "TRAFFIC", "MATCHES", "MIRROR", "GATE"],
     ["start", "-", "-", "-", "-", "-", describeGate(plan.startGate)],
@@ -63507,7 +63630,7 @@ function formatPlan(app, plan) {
     (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
   );
   const rolling = plan.steps.length === 0 ? ["no steps: a new version goes straight to promotion, one rolling update of the stable Deployment (as Argo)"] : [];
-  const paused = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
+  const paused2 = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
   const pp = plan.pingPong;
   const pingPong = pp ? [
     `ping-pong: ${pp.ping} and ${pp.pong} take turns as the stable Service; the canary gets the other one, promote sends it 100% with the canary at full size, clean-up moves the stable pods onto it`
@@ -63516,7 +63639,7 @@ function formatPlan(app, plan) {
   const removal2 = g ? [
     `removal: canary workloads go one commit after routes leave them; that commit waits (after promotion: ${describeGate(g.promotion)}; after an abort: ${describeGate(g.abort)})`
   ] : [];
-  return [head, ...lines, ...rolling, ...paused, ...pingPong, ...removal2, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
+  return [head, ...lines, ...rolling, ...paused2, ...pingPong, ...removal2, GATE_LEGEND, ...analysisLines(plan)].join("\n") + "\n";
 }
 var GATE_LEGEND = "GATE: what must pass after a row lands before the next one may (manual: a person merges its PR; after Ns: N seconds later; automatic: at once)";
 var count2 = (n, noun) => `${n} ${noun}${n === 1 ? "" : "s"}`;
@@ -63795,7 +63918,7 @@ function templateData(i) {
       renderPhaseOf(status.find((s) => s.name === r.spec.name)),
       r.spec.pingPong !== void 0
     )
-  );
+  ).map((view, n) => ({ ...view, strategy: strategyLabel(i.app.rollouts[n].plan) }));
   return {
     app: i.app.name,
     action: describeTarget(i.target, i.transition),
@@ -63878,7 +64001,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path30.relative(i.repoRoot, path30.resolve(i.write.output))) || ".";
+  const output = posix2(path31.relative(i.repoRoot, path31.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -63908,8 +64031,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path30.resolve(i.write.output);
-  const rel = (name) => posix2(path30.relative(i.repoRoot, path30.join(out, name)));
+  const out = path31.resolve(i.write.output);
+  const rel = (name) => posix2(path31.relative(i.repoRoot, path31.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -63930,7 +64053,7 @@ function sha(text2) {
   return (0, import_crypto3.createHash)("sha256").update(text2).digest("hex");
 }
 function posix2(p) {
-  return p.split(path30.sep).join("/");
+  return p.split(path31.sep).join("/");
 }
 
 // src/flow/source-commits.ts
@@ -63978,25 +64101,25 @@ function shaOf(token) {
 init_errors();
 
 // src/app/pr-config-check.ts
-var fs20 = __toESM(require("fs"));
-var path31 = __toESM(require("path"));
+var fs21 = __toESM(require("fs"));
+var path32 = __toESM(require("path"));
 function prConfigProblems(cwd, configOption) {
-  const file = configOption ? path31.resolve(cwd, configOption) : findConfig(cwd);
-  if (!file || !fs20.existsSync(file)) return [];
+  const file = configOption ? path32.resolve(cwd, configOption) : findConfig(cwd);
+  if (!file || !fs21.existsSync(file)) return [];
   const pr = readConfig(file, cwd).pr;
   const missing = pr.templateProblems ?? [];
   const present = [pr.titleTemplate, pr.bodyTemplate].filter(
-    (t) => t !== void 0 && (fs20.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
+    (t) => t !== void 0 && (fs21.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
   );
   return [...missing, ...present.flatMap((t) => parseProblems(t, cwd))];
 }
 function parseProblems(file, cwd) {
   const hb = require_lib();
   try {
-    hb.parse(fs20.readFileSync(file, "utf8"));
+    hb.parse(fs21.readFileSync(file, "utf8"));
     return [];
   } catch (e) {
-    const d = templateDiagnostic2(path31.relative(cwd, file) || file, e);
+    const d = templateDiagnostic2(path32.relative(cwd, file) || file, e);
     return [{ ...d, message: `${d.message}; fix it so that \`rollgen pr\` can render its PRs` }];
   }
 }
@@ -64007,7 +64130,7 @@ function templateDiagnostic2(file, e) {
 }
 
 // src/flow/templates/body.hbs
-var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on GitHub: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}; or run `{{abort.gh}}`\n{{else}}\n- on GitHub: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}, e.g. `{{abort.gh}}`\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
+var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | strategy | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{strategy}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on GitHub: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}; or run `{{abort.gh}}`\n{{else}}\n- on GitHub: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}, e.g. `{{abort.gh}}`\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -64063,7 +64186,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path32.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path33.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
@@ -64324,7 +64447,7 @@ function send(req, deadline, timeoutMs) {
   if (url2.protocol !== "http:" && url2.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url2.protocol} in ${req.url}`));
   const client = url2.protocol === "https:" ? https : http;
-  return new Promise((resolve17, reject) => {
+  return new Promise((resolve18, reject) => {
     const late = () => r.destroy(new Error(`no response within ${timeoutMs / 1e3}s`));
     const timer = setTimeout(late, Math.max(0, deadline - Date.now()));
     const r = client.request(
@@ -64349,7 +64472,7 @@ function send(req, deadline, timeoutMs) {
         res.on("end", () => {
           clearTimeout(timer);
           const location = res.headers.location;
-          resolve17({
+          resolve18({
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString("utf8"),
             ...location ? { location } : {}
@@ -65820,16 +65943,16 @@ function hostFits2(ruleHost, host) {
   return dot > 0 && want.slice(dot) === rule.slice(1);
 }
 function bestPath(rules, requestPath2) {
-  const path35 = requestPath2.split(/[?#]/)[0] || "/";
-  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path35));
+  const path37 = requestPath2.split(/[?#]/)[0] || "/";
+  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path37));
   return fitting.sort((a, b) => String(b.path ?? "/").length - String(a.path ?? "/").length)[0];
 }
-function pathFits(p, path35) {
+function pathFits(p, path37) {
   const want = typeof p.path === "string" && p.path !== "" ? p.path : "/";
-  if (p.pathType === "Exact") return path35 === want;
-  if (p.pathType === "ImplementationSpecific") return path35.startsWith(want);
+  if (p.pathType === "Exact") return path37 === want;
+  if (p.pathType === "ImplementationSpecific") return path37.startsWith(want);
   const prefix = want.endsWith("/") ? want : `${want}/`;
-  return want === "/" || path35 === want || path35.startsWith(prefix);
+  return want === "/" || path37 === want || path37.startsWith(prefix);
 }
 function serviceOf2(backend2) {
   const service = isObject(backend2) && isObject(backend2.service) ? backend2.service.name : void 0;
@@ -66041,13 +66164,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path35 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path37 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path35, ...extra].join(", ");
+  return [host, path37, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -66070,7 +66193,7 @@ function pairs2(list6, lower = false) {
 }
 
 // src/flow/status-command.ts
-var path33 = __toESM(require("path"));
+var path35 = __toESM(require("path"));
 init_errors();
 
 // src/io/watch.ts
@@ -66085,12 +66208,12 @@ function processTicker() {
   process.on("SIGINT", onInterrupt);
   return {
     tty: process.stdout.isTTY === true,
-    sleep: (ms) => new Promise((resolve17) => {
-      if (interrupted) return resolve17(false);
-      const timer = setTimeout(() => resolve17(true), ms);
+    sleep: (ms) => new Promise((resolve18) => {
+      if (interrupted) return resolve18(false);
+      const timer = setTimeout(() => resolve18(true), ms);
       wake = () => {
         clearTimeout(timer);
-        resolve17(false);
+        resolve18(false);
       };
     }),
     stop: () => void process.removeListener("SIGINT", onInterrupt)
@@ -66137,6 +66260,7 @@ function formatRollout(v) {
     ...gateLines(v),
     ...signalLines(v),
     ...githubLines(v),
+    field("Mode", modeText(v)),
     ...nextLines(v),
     ...v.drift.map((d, i) => i === 0 ? field("Drift", d) : more(d))
   ];
@@ -66144,14 +66268,20 @@ function formatRollout(v) {
 }
 function strategy(v) {
   const providers = v.strategy.providers.length > 0 ? `; ${v.strategy.providers.join(", ")}` : "";
-  if (v.strategy.blueGreen) return `BlueGreen (${v.strategy.format}${providers})`;
-  return `Canary (${v.strategy.format}, ${v.strategy.style} style${providers})`;
+  const s = v.strategy;
+  if (s.name === "blue-green") return `BlueGreen (${s.format}${providers})`;
+  const kind = s.name === "partition" ? ", partition: new pods replace stable ones" : s.pingPong ? ", ping-pong" : "";
+  return `Canary (${s.format}${kind}${providers})`;
 }
 var sub = (label, value2) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value2}`;
-var tracks = (v) => v.strategy.blueGreen ? { stable: "old", canary: "new" } : { stable: "stable", canary: "canary" };
+var tracks = (v) => !v.strategy.blueGreen ? { stable: "stable", canary: "canary" } : (
+  // Promotion has put the new version on the stable Deployment: it is no longer the old one.
+  { stable: v.phase === "Promoting" ? "stable" : "old", canary: "new" }
+);
 function stepLines(v) {
   const name = v.step !== null && v.stepName ? ` (${v.stepName})` : "";
-  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}`;
+  const reached = v.aborted?.step ? ` (aborted at step ${v.aborted.step})` : "";
+  const step = v.step !== null ? `${v.step}/${v.steps}${name}` : `-/${v.steps}${reached}`;
   const t = v.traffic;
   const traffic = t === null ? "-" : trafficText(t, v.strategy.blueGreen ? "the new version" : "canary");
   const r = v.replicas;
@@ -66176,9 +66306,12 @@ function trafficText(t, canary) {
 function imageLines(v) {
   const tagged = (list6, track) => (list6 ?? []).map((c) => `${c.image} (${track}${list6.length > 1 ? `, ${c.container}` : ""})`);
   const n = tracks(v);
-  const shown2 = [...tagged(v.images.stable, n.stable), ...tagged(v.images.canary, n.canary)];
+  const held = v.aborted ? tagged(v.aborted.images, "aborted") : [];
+  const canary = v.aborted ? [] : tagged(v.images.canary, n.canary);
+  const shown2 = [...tagged(v.images.stable, n.stable), ...canary, ...held];
   if (v.sourceChanged || shown2.length === 0) shown2.push(...tagged(v.images.source, "source"));
-  const revisions = `revisions: stable ${v.revisions.stable ?? "-"}, canary ${v.revisions.canary ?? "-"}, source ${v.revisions.source}`;
+  const aborted = v.aborted ? `, aborted ${v.aborted.revision}` : "";
+  const revisions = `revisions: stable ${v.revisions.stable ?? "-"}, canary ${v.revisions.canary ?? "-"}${aborted}, source ${v.revisions.source}`;
   return [...shown2.map((s, i) => i === 0 ? field("Images", s) : more(s)), more(revisions)];
 }
 function gateLines(v) {
@@ -66204,6 +66337,12 @@ function githubLines(v) {
     const line = `PR #${p.number} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
     return i === 0 ? field("GitHub", line) : more(line);
   });
+}
+function modeText(v) {
+  const m = v.mode;
+  if (m.name === "pr") return `PR flow: rollgen pr opens each step's PR and merges it when its gate passes (${m.why})`;
+  if (m.name === "commit") return `local git (--commit): advance --commit waits for each gate (${m.why})`;
+  return `local: advance writes the next state at once, you are the gate (${m.why})`;
 }
 function nextLines(v) {
   const all = [...v.next ? [v.next] : [], ...v.otherCommands];
@@ -66301,6 +66440,75 @@ function signalHold(s) {
   return void 0;
 }
 
+// src/state/status-next.ts
+function commandsFor(phase, i, gate) {
+  const run3 = commandIn(i);
+  const abort = run3("abort", "routes all traffic to stable and removes the canary");
+  switch (phase) {
+    case "Held":
+      return {
+        next: null,
+        others: i.status?.phase === "Progressing" ? [run3("promote", "moves it one step by hand"), abort] : []
+      };
+    case "NotDeployed":
+      return { next: run3("advance", "adopts the Deployment (first deploy)"), others: [] };
+    case "Adopting":
+      return { next: run3("advance", "switches the Service selectors to the track label"), others: [] };
+    case "Draining":
+      return { next: run3("advance", "removes the canary workloads"), others: [] };
+    case "Promoting": {
+      const cleanUp = i.plan.pingPong ? "cleans up: the stable pods take the new version and the two Services swap roles, canary removed" : "cleans up: routes to stable only, canary removed";
+      const then = sourceChanged(i) ? "; the advance after starts the new revision at step 1" : "";
+      return { next: run3("advance", `${cleanUp}${then}`), others: [] };
+    }
+    case "Healthy":
+      return i.status && sourceChanged(i) ? { next: run3("advance", "starts the rollout at step 1"), others: [] } : { next: null, others: [] };
+    case "Aborted":
+      return sourceChanged(i) ? { next: run3("advance", "starts the new revision at step 1"), others: [] } : { next: run3("retry", "restarts it at step 1"), others: [] };
+    case "Paused": {
+      const p = paused(i, gate, run3);
+      return { next: p.next, others: [...p.others, abort] };
+    }
+    case "Progressing":
+      return { next: moveOn(i, gate, run3), others: [abort] };
+  }
+}
+function commandIn(i) {
+  return (command, does, wait) => {
+    const line = i.mode.name === "local" ? `rollgen ${command} ${i.target}` : i.mode.name === "commit" ? `rollgen ${command} ${i.target} --commit` : command === "advance" ? `rollgen pr ${i.target}` : `rollgen ${command} ${i.target} --pr`;
+    const viaPr = i.mode.name === "pr" && !does.startsWith("opens");
+    const told = !viaPr ? does : `opens or updates ${command === "advance" ? "the PR" : "a PR"} that ${does}; merging it applies it`;
+    return { command: wait ? `sleep ${wait} && ${line}` : line, does: told };
+  };
+}
+function moveOn(i, gate, run3) {
+  const before = gate?.before ?? "the next step";
+  if (i.mode.name === "pr")
+    return run3("advance", `opens or updates the ${before} PR; rollgen merges it once its gate and checks pass`);
+  return run3("advance", `moves to ${before}`);
+}
+function paused(i, gate, run3) {
+  const before = gate?.before ?? "the next step";
+  const left = gate?.kind === "timed" ? gate.remaining : null;
+  const mode = i.mode.name;
+  if (mode === "pr") {
+    const merged2 = gate?.kind === "manual" ? "merging it is the approval; rollgen never merges it" : left ? `rollgen merges it once the ${left}s left have passed and its checks are green` : "rollgen merges it once its gate has passed and its checks are green";
+    return {
+      next: run3("advance", `opens or updates the ${before} PR; ${merged2}`),
+      others: [run3("promote", `moves to ${before} without waiting for the gate`)]
+    };
+  }
+  if (mode === "local") {
+    const now = run3("advance", `moves to ${before} at once: without --commit, you are the gate`);
+    if (!left) return { next: now, others: [] };
+    return { next: run3("advance", `moves to ${before} once the gate's ${left}s are up`, left), others: [now] };
+  }
+  const promote = run3("promote", `moves to ${before} now, passing the gate`);
+  if (gate?.kind !== "timed") return { next: promote, others: [] };
+  const after = left ? run3("advance", `moves to ${before} once the gate's ${left}s are up (before that, advance --commit holds)`, left) : run3("advance", `moves to ${before} once the gate's ${gate.seconds}s have passed since this step's commit`);
+  return { next: after, others: [promote] };
+}
+
 // src/state/status-view.ts
 function rolloutView2(i) {
   const s = i.status;
@@ -66309,6 +66517,7 @@ function rolloutView2(i) {
   const gate = gateView(i);
   const phase = phaseOf(i, gate);
   const { next, others } = commandsFor(phase, i, gate);
+  const w = i.workloads;
   return {
     app: i.app,
     rollout: i.plan.rollout,
@@ -66317,6 +66526,8 @@ function rolloutView2(i) {
     message: messageFor(phase, i, gate),
     strategy: {
       format: i.plan.format,
+      name: i.plan.strategy,
+      pingPong: i.plan.pingPong !== void 0,
       style: i.plan.style,
       blueGreen: i.plan.blueGreen === true,
       providers: i.plan.providers
@@ -66324,18 +66535,26 @@ function rolloutView2(i) {
     step: live ?? null,
     stepName: step?.name ?? null,
     steps: i.plan.steps.length,
-    traffic: s ? trafficOf3(i.plan, s.draining === void 0 ? step : void 0) : null,
-    replicas: replicasOf2(i.plan, s?.draining === void 0 ? step : void 0),
+    traffic: s ? trafficOf3(i.plan, s.draining === void 0 ? step : void 0, pingPongPromotion(i)) : null,
+    replicas: replicasOf2(i, s?.draining === void 0 ? step : void 0),
+    // What runs is read from the rendered Deployments, so every field tells the same state (promotion
+    // moves the new revision onto the stable Deployment before the status records it as stable).
     revisions: {
-      stable: s?.stableRevision ?? null,
-      canary: s?.canaryRevision ?? null,
+      stable: s ? w.stable?.revision ?? s.stableRevision : null,
+      canary: s && w.canary ? w.canary.revision ?? s.canaryRevision ?? null : null,
       source: i.sourceRevision
     },
-    images: i.images,
+    images: {
+      stable: s ? w.stable?.images ?? null : null,
+      canary: s ? w.canary?.images ?? null : null,
+      source: i.sourceImages
+    },
+    aborted: abortedOf(i),
     sourceChanged: sourceChanged(i),
     gate,
     signals: i.signals,
     github: i.github,
+    mode: i.mode,
     next,
     otherCommands: others,
     drift: i.drift
@@ -66348,11 +66567,21 @@ function liveStep(s) {
   if (s.phase === "Promoting") return Math.max(1, s.step);
   return void 0;
 }
-function trafficOf3(plan, step) {
+function pingPongPromotion(i) {
+  return i.plan.pingPong !== void 0 && i.status?.phase === "Promoting" && i.status.draining === void 0;
+}
+function abortedOf(i) {
+  const s = i.status;
+  if (s?.phase !== "Aborted" || !s.canaryRevision) return null;
+  const images = i.workloads.canary?.revision === s.canaryRevision ? i.workloads.canary.images : i.sourceRevision === s.canaryRevision ? i.sourceImages : null;
+  return { revision: s.canaryRevision, step: s.abortedStep ?? s.draining ?? null, images };
+}
+function trafficOf3(plan, step, allToCanary = false) {
   const shared2 = plan.trafficRouting;
   const base = {
     sharedRouting: shared2 ? { name: shared2.name, weight: shared2.traffic.weight, matches: matchesOf(shared2.traffic) } : null
   };
+  if (allToCanary) return { weight: 100, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   if (!step) return { weight: 0, weightTotal: 100, byPods: false, matches: null, mirror: null, ...base };
   const t = step.traffic;
   const byPods = step.serviceSelection === "shared" && t.weight === 0 && t.matches.length === 0;
@@ -66370,9 +66599,12 @@ function matchesOf(t) {
   const text2 = matches2(t);
   return text2 === "-" ? null : text2;
 }
-function replicasOf2(plan, step) {
-  if (!step) return { desired: plan.replicas, stable: plan.replicas, canary: 0 };
-  return { desired: plan.replicas, stable: step.stableReplicas, canary: step.canaryReplicas };
+function replicasOf2(i, step) {
+  const desired = i.plan.replicas;
+  const { stable, canary } = i.workloads;
+  if (i.status && stable) return { desired, stable: stable.replicas, canary: canary?.replicas ?? 0 };
+  if (!step) return { desired, stable: desired, canary: 0 };
+  return { desired, stable: step.stableReplicas, canary: step.canaryReplicas };
 }
 function phaseOf(i, gate) {
   const s = i.status;
@@ -66399,9 +66631,11 @@ function messageFor(phase, i, gate) {
     case "Healthy":
       return sourceChanged(i) ? `the source has a new pod template (revision ${i.sourceRevision}); a rollout starts at step 1` : "the output runs the source";
     case "Promoting":
+      if (pingPongPromotion(i))
+        return `all traffic to the canary's Service, the canary at full size; clean-up moves the stable pods onto the new version${sourceChanged(i) ? `, then the source's new revision ${i.sourceRevision} starts at step 1` : ""}`;
       return sourceChanged(i) ? `the stable Deployment runs the new version, traffic as in the last step; clean-up follows, then the source's new revision ${i.sourceRevision} starts at step 1` : "the stable Deployment runs the new version, traffic as in the last step; clean-up follows";
     case "Aborted":
-      return sourceChanged(i) ? `aborted revision ${s.canaryRevision ?? "?"}; the source has a new one, which starts at step 1` : `aborted: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
+      return sourceChanged(i) ? `aborted revision ${s.canaryRevision ?? "?"}; the source has a new one, which starts at step 1` : `aborted${s.abortedStep ? ` at step ${s.abortedStep}` : ""}: revision ${s.canaryRevision ?? "?"} is held back, all traffic on stable`;
     case "Paused":
     case "Progressing":
       if (promotesFirst(i))
@@ -66410,45 +66644,68 @@ function messageFor(phase, i, gate) {
       return `step ${s.step} of ${n}; ${gate ? `the gate before ${gate.before}: ${gate.kind}, ${gate.detail}` : ""}`;
   }
 }
-function commandsFor(phase, i, gate) {
-  const viaPr = i.github.looked;
-  const run3 = (cmd, does) => ({
-    command: !viaPr ? `rollgen ${cmd} ${i.target}` : cmd === "advance" ? `rollgen pr ${i.target}` : `rollgen ${cmd} ${i.target} --pr`,
-    does
+
+// src/flow/status-mode.ts
+var path34 = __toESM(require("path"));
+function flowModes(git, top, apps, viaPr) {
+  if (viaPr) return apps.map(() => ({ name: "pr", why: "read through GitHub with --pr" }));
+  const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path34.resolve(o)).startsWith("..");
+  const dirty = top ? uncommitted(
+    git,
+    top,
+    apps.map((a) => inside2(a.output) ? a.output : void 0)
+  ) : /* @__PURE__ */ new Set();
+  const shas = [
+    ...new Set(apps.flatMap((a, i) => inside2(a.output) && !dirty.has(i) && a.landingSha ? [a.landingSha] : []))
+  ];
+  const subjects = top && shas.length > 0 ? subjectsOf(git, top, shas) : /* @__PURE__ */ new Map();
+  return apps.map((a, i) => {
+    if (a.output === void 0)
+      return { name: "local", why: "no output named: commands write to the OUT you give them" };
+    if (!inside2(a.output)) return { name: "local", why: "the output is not in a git work tree" };
+    if (dirty.has(i)) return { name: "local", why: "the output has changes that are not committed" };
+    if (!a.landingSha) return { name: "local", why: "nothing in the output is committed yet" };
+    return modeOfCommit(a.landingSha, subjects.get(a.landingSha) ?? "");
   });
-  const abort = run3("abort", "routes all traffic to stable and removes the canary");
-  switch (phase) {
-    case "Held":
-      return {
-        next: null,
-        others: i.status?.phase === "Progressing" ? [run3("promote", "moves it one step by hand"), abort] : []
-      };
-    case "NotDeployed":
-      return { next: run3("advance", "adopts the Deployment (first deploy)"), others: [] };
-    case "Adopting":
-      return { next: run3("advance", "switches the Service selectors to the track label"), others: [] };
-    case "Draining":
-      return { next: run3("advance", "removes the canary workloads"), others: [] };
-    case "Promoting":
-      return {
-        next: run3(
-          "advance",
-          `cleans up: routes to stable only, canary removed${sourceChanged(i) ? "; the advance after starts the new revision at step 1" : ""}`
-        ),
-        others: []
-      };
-    case "Healthy":
-      return i.status && sourceChanged(i) ? { next: run3("advance", "starts the rollout at step 1"), others: [] } : { next: null, others: [] };
-    case "Aborted":
-      return sourceChanged(i) ? { next: run3("advance", "starts the new revision at step 1"), others: [] } : { next: run3("retry", "restarts it at step 1"), others: [] };
-    case "Paused":
-      return {
-        next: run3("promote", `moves to ${gate?.before ?? "the next step"} without waiting for the gate`),
-        others: [abort, ...gate?.kind === "timed" ? [run3("advance", `moves on once the time is up`)] : []]
-      };
-    case "Progressing":
-      return { next: run3("advance", `moves to ${gate?.before ?? "the next step"}`), others: [abort] };
+}
+function modeOfCommit(sha2, subject) {
+  const short = sha2.slice(0, 10);
+  if (/^Merge pull request #\d+ from \S*rollgen\//.test(subject) || /^rollgen\(.+\): .* \(#\d+\)$/.test(subject))
+    return { name: "pr", why: `the output's last change, ${short}, is a merged rollgen PR` };
+  if (subject.startsWith("rollgen("))
+    return { name: "commit", why: `the output's last change, ${short}, was committed by rollgen --commit` };
+  return { name: "local", why: `the output's last change, ${short}, was committed by hand` };
+}
+function uncommitted(git, top, outputs) {
+  const byDir = indexByPath(outputs.map((o) => o ? repoPath(top, path34.resolve(o)) : void 0));
+  const dirty = /* @__PURE__ */ new Set();
+  for (const batch of pathBatches([...byDir.keys()])) {
+    const out = git(["status", "--porcelain", "-z", "--untracked-files=all", "--", ...batch.map(literal)], top);
+    for (const file of porcelainPaths(out))
+      for (const apps of dirsHolding(byDir, file)) for (const i of apps) dirty.add(i);
   }
+  return dirty;
+}
+function porcelainPaths(out) {
+  const entries2 = out.split("\0");
+  const paths = [];
+  for (let k = 0; k < entries2.length; k++) {
+    const e = entries2[k];
+    if (e.length < 4) continue;
+    paths.push(e.slice(3));
+    if (/[RC]/.test(e.slice(0, 2)) && k + 1 < entries2.length) paths.push(entries2[++k]);
+  }
+  return paths;
+}
+function subjectsOf(git, top, shas) {
+  const out = git(["show", "-s", "--format=%H %s%x00", ...shas], top);
+  const subjects = /* @__PURE__ */ new Map();
+  for (const record of out.split("\0")) {
+    const line = record.replace(/^\n/, "");
+    const space = line.indexOf(" ");
+    if (space > 0) subjects.set(line.slice(0, space), line.slice(space + 1));
+  }
+  return subjects;
 }
 
 // src/flow/status-github.ts
@@ -66557,7 +66814,14 @@ async function readViews(ctx, args, opts) {
   const histories = baseHistories(ctx, apps);
   const github2 = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
   const now = edges.now();
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i].landedAt, github2[i], now));
+  const git = edges.git;
+  const modes = flowModes(
+    git,
+    gitTopLevel(git, ctx.cwd),
+    apps.map((a, i) => ({ output: a.loc.output, landingSha: histories[i].landingSha })),
+    opts.pr === true
+  );
+  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i], github2[i], now, modes[i]));
   const disabled = apps.flatMap(
     ({ app }) => app.disabledRollouts ? [
       `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`
@@ -66565,7 +66829,7 @@ async function readViews(ctx, args, opts) {
   );
   return { views, disabled };
 }
-function appViews(ctx, { loc, app }, byName, landedAt, github2, now) {
+function appViews(ctx, { loc, app }, byName, history, github2, now, mode) {
   const output = readAppOutput(ctx, loc, app);
   const drift = describeDrift(detectDrift(app, loc, output), loc, ctx.cwd);
   const target = commandTarget(ctx.cwd, loc, byName);
@@ -66579,12 +66843,13 @@ function appViews(ctx, { loc, app }, byName, landedAt, github2, now) {
       plan: r.plan,
       status,
       sourceRevision: sourcePod(r, loc.track).revision,
-      images: {
-        stable: status ? imagesOf(deployment(r.spec.workload.name)) : null,
-        canary: status ? imagesOf(deployment(`${r.spec.workload.name}-canary`)) : null,
-        source: imagesOf(r.deployment) ?? []
+      workloads: {
+        stable: renderedWorkload(deployment(r.spec.workload.name)),
+        canary: renderedWorkload(deployment(`${r.spec.workload.name}${CANARY_SUFFIX}`))
       },
-      landedAt: github2.countFrom ?? landedAt,
+      sourceImages: imagesOf(r.deployment),
+      mode,
+      landedAt: github2.countFrom ?? history.landedAt,
       now,
       signals: github2.signals,
       github: github2.view,
@@ -66592,8 +66857,12 @@ function appViews(ctx, { loc, app }, byName, landedAt, github2, now) {
     });
   });
 }
-function imagesOf(d) {
+function renderedWorkload(d) {
   if (!d) return null;
+  const revision = d.metadata.annotations?.[REVISION_ANNOTATION];
+  return { images: imagesOf(d), revision: typeof revision === "string" ? revision : null, replicas: replicasOf(d) };
+}
+function imagesOf(d) {
   const spec = isObject(d.spec) && isObject(d.spec.template) && isObject(d.spec.template.spec) ? d.spec.template.spec : {};
   const list6 = Array.isArray(spec.containers) ? spec.containers : [];
   return list6.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
@@ -66604,7 +66873,7 @@ function baseHistories(ctx, apps) {
   const outputs = apps.map((a) => a.loc.output);
   if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
   try {
-    const paths = outputs.map((o) => ({ source: path33.resolve(o), output: path33.resolve(o) }));
+    const paths = outputs.map((o) => ({ source: path35.resolve(o), output: path35.resolve(o) }));
     return readAppHistories(git, top, paths);
   } catch {
     return apps.map(() => ({}));
@@ -66612,7 +66881,7 @@ function baseHistories(ctx, apps) {
 }
 
 // src/app/change-report.ts
-var path34 = __toESM(require("path"));
+var path36 = __toESM(require("path"));
 init_errors();
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
@@ -66621,7 +66890,7 @@ function movesOf(w, cwd) {
     action: a.action,
     from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
     to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
-    output: path34.relative(cwd, w.output) || "."
+    output: path36.relative(cwd, w.output) || "."
   }));
 }
 async function withReport(ctx, opts, kind, head, work) {
