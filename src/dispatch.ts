@@ -76,7 +76,7 @@ export async function run(request: RunRequest, ctx: RunContext, debug = false): 
     // A script reading --json gets the error as a document on stdout too, with the same exit status.
     // An analysis verdict is not an error of the run: analyze already printed it in its report.
     if (isMachineOutput({ output }) && !(error instanceof AnalysisVerdictError) && !errorCarried(error))
-      printDocument(ctx, output, 'Error', errorDocument(error, describeError(error, false)));
+      printDocument(ctx, output, 'Error', errorDocument(error));
     return exitCodeFor(error);
   }
 }

@@ -43,8 +43,9 @@ test('an unknown command is answered with the closest one (commander)', async ()
 });
 
 describe('did you mean, for app names', () => {
-  test('edit distance counts insertions, deletions and substitutions', () => {
-    expect(editDistance('checkout', 'checkuot')).toBe(2);
+  test('edit distance counts insertions, deletions, substitutions and swaps of neighbours', () => {
+    expect(editDistance('checkout', 'checkuot')).toBe(1);
+    expect(editDistance('checkout', 'chekcuot')).toBe(2);
     expect(editDistance('', 'abc')).toBe(3);
     expect(editDistance('web', 'web')).toBe(0);
   });
