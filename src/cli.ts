@@ -1,10 +1,11 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { processContext, RunContext } from './app/context';
 import { RunRequest, run } from './dispatch';
 import { version } from '../package.json';
 import { OUTPUT_FORMATS, errorDocument, printDocument } from './app/output-format';
 import { InputError } from './errors';
 import { suggestName } from './suggest';
+import type { Shell } from './completion';
 
 /** `rollgen completion SHELL` is answered here: it needs the program, not an app. */
 type CliRequest = RunRequest | { readonly command: 'completion'; readonly shell: string };
@@ -173,9 +174,13 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
   completion: (p, submit) =>
     p
       .command('completion')
-      .argument('<shell>', 'bash, zsh or fish')
+      .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
       .description('print the shell completion script')
-      .action((shell: string) => submit({ command: 'completion', shell })),
+      // What the scripts run on Tab: the app names of rollgen.yaml, one a line (src/run/app-names-command.ts).
+      .addOption(new Option('--apps', 'print the app names of rollgen.yaml').hideHelp())
+      .action((shell: string, o: { apps?: boolean }) =>
+        submit(o.apps ? { command: 'apps', args: [], options: {} } : { command: 'completion', shell }),
+      ),
 };
 
 /**
@@ -266,7 +271,10 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   ],
   completion: [
     ['source <(rollgen completion bash)', 'bash, this shell'],
-    ['rollgen completion zsh > "${fpath[1]}/_rollgen"', 'zsh, every new shell'],
+    [
+      'mkdir -p ~/.zfunc && rollgen completion zsh > ~/.zfunc/_rollgen',
+      'zsh; ~/.zshrc: fpath=(~/.zfunc $fpath) before compinit',
+    ],
     ['rollgen completion fish > ~/.config/fish/completions/rollgen.fish', 'fish'],
   ],
 };
@@ -347,13 +355,8 @@ function machineFormat(argv: readonly string[]): 'json' | 'yaml' | undefined {
 }
 
 async function completion(p: Command, shell: string, ctx: RunContext): Promise<number> {
-  // Loaded on demand: no other command needs it.
-  const { SHELLS, completionScript } = await import('./completion');
-  const known = SHELLS.find((s) => s === shell);
-  if (!known) {
-    ctx.stderr(`rollgen completion: unknown shell "${shell}"; one of ${SHELLS.join(', ')}\n`);
-    return 2;
-  }
-  ctx.stdout(completionScript(p, known));
+  // Loaded on demand: no other command needs it. Commander already refused a shell not in SHELLS.
+  const { completionScript } = await import('./completion');
+  ctx.stdout(completionScript(p, shell as Shell));
   return 0;
 }

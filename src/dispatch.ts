@@ -22,6 +22,7 @@ import {
 } from './app/output-format';
 import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
 import { checkOptions } from './option-checks';
+import { appNamesCommand } from './run/app-names-command';
 
 /** One request from the CLI or the Action. */
 export type RunRequest =
@@ -45,7 +46,8 @@ export type RunRequest =
   | { readonly command: 'pr'; readonly args: readonly string[]; readonly options: FlowOptions & Printing }
   | { readonly command: 'status'; readonly args: readonly string[]; readonly options: StatusOptions & Printing }
   | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions & Printing }
-  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions & Printing };
+  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions & Printing }
+  | { readonly command: 'apps'; readonly args: readonly string[]; readonly options: CommonOptions };
 
 /** --json is -o json: the CLI gives either; commands read only `output`. */
 export interface Printing extends OutputOptions {
@@ -99,6 +101,8 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
       );
     case 'analyze':
       return analyzeCommand(ctx, r.args, r.options);
+    case 'apps':
+      return appNamesCommand(ctx, r.options);
     case 'advance':
       return change(ctx, r.args, r.options, { kind: 'advance' });
     case 'abort':

@@ -79,7 +79,7 @@ describe('shell completion, generated from the program', () => {
     expect((await bashComplete(['rollgen', ''])).sort()).toEqual(commands.map((c) => c.name()).sort());
     for (const c of commands) {
       const offered = await bashComplete(['rollgen', c.name(), '--']);
-      for (const o of c.options) expect(offered).toContain(o.long);
+      for (const o of c.options.filter((o) => !o.hidden)) expect(offered).toContain(o.long);
       expect(offered).toEqual(expect.arrayContaining(['--help', '--debug']));
     }
   });
@@ -112,7 +112,8 @@ describe('shell completion, generated from the program', () => {
     const text = await script(shell);
     for (const c of commands) {
       expect(text).toContain(shell === 'zsh' ? `'${c.name()}:` : `-a ${c.name()} `);
-      for (const o of c.options) expect(text).toContain(shell === 'zsh' ? `'${o.long}[` : `-l ${o.long!.slice(2)} `);
+      for (const o of c.options.filter((o) => !o.hidden))
+        expect(text).toContain(shell === 'zsh' ? `'${o.long}[` : `-l ${o.long!.slice(2)} `);
     }
   });
 
@@ -146,7 +147,8 @@ describe('shell completion, generated from the program', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'rollgen completion: unknown shell "tcsh"; one of bash, zsh, fish\n',
+      stderr:
+        "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\n",
     });
   });
 });
