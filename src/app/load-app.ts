@@ -227,6 +227,15 @@ function collectRouteTemplate(doc: ParsedDocument, out: RouteTemplateInput[], di
   if (problems.length === 0) out.push(readRouteTemplate(doc));
 }
 
+/** Each step with the requests its providers' own options send to the canary (plan and status show them). */
+function withProviderMatches(plan: Plan, providers: readonly BoundProvider[]): Plan {
+  const steps = plan.steps.map((step) => {
+    const found = providers.flatMap((p) => p.generator.providerMatches?.(p.options, step.traffic) ?? []);
+    return found.length > 0 ? { ...step, providerMatches: found } : step;
+  });
+  return steps.some((s, i) => s !== plan.steps[i]) ? { ...plan, steps } : plan;
+}
+
 function loadRollout(
   app: string,
   spec: RolloutSpec,
@@ -241,7 +250,10 @@ function loadRollout(
   const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.some((d) => d.severity === 'error') || !providers) return undefined;
-  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  const plan = withProviderMatches(
+    buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy),
+    providers,
+  );
   out.push(...exposureWarnings(spec, plan));
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);
