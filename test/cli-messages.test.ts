@@ -108,3 +108,19 @@ describe('help', () => {
     expect(help).toMatch(/\nExamples:\n {2}\$ rollgen plan /);
   });
 });
+
+test('an unknown field of a Rollout gets the same "did you mean", from the fields rollgen knows there', () => {
+  const app = path.join(repo, 'apps', 'typo');
+  fs.cpSync(path.join(ROOT, 'examples', 'argo-nginx', 'echoserver'), app, { recursive: true });
+  const rollout = path.join(app, 'rollout.yaml');
+  const text = fs.readFileSync(rollout, 'utf8');
+  fs.writeFileSync(
+    rollout,
+    text.replace('stableService:', 'stableServcie:').replace('setWeight: 5\n', 'setWieght: 5\n'),
+  );
+  const r = rollgen('plan', 'typo');
+  fs.rmSync(app, { recursive: true });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('spec.strategy.canary: unknown field "stableServcie" (did you mean stableService?)');
+  expect(r.stderr).toContain('spec.strategy.canary.steps[0]: unknown field "setWieght" (did you mean setWeight?)');
+});

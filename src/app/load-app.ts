@@ -3,7 +3,7 @@ import type { TrafficGenerator } from '../contract/generator';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
 import { TemplateDoc, readTemplate } from '../analysis/templates';
 import { Diagnostic, hasErrors, orderByStage } from '../diagnostics';
-import { checkFields } from '../spec/field-ledger';
+import { checkFields, fieldsUnder } from '../spec/field-ledger';
 import { rolloutLedger } from '../spec/field-ledgers';
 import { TRAFFIC_ROUTING_FIELDS } from '../spec/traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
@@ -73,10 +73,11 @@ export function loadApp(
     if (role.role === 'analysis-template') analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== 'rollout') continue;
     // Fields rollgen warns about are reported; a refused one (blue-green, a provider it lacks) stops this rollout.
-    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs)!);
+    const ledger = rolloutLedger(role.schema, providerInputs)!;
+    const fieldProblems = checkFields(doc, ledger);
     diagnostics.push(...fieldProblems);
     if (hasErrors(fieldProblems)) continue;
-    const schemaProblems = validateSchema(role.schema, doc);
+    const schemaProblems = validateSchema(role.schema, doc, (parent) => fieldsUnder(ledger, parent));
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
     // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
