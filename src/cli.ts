@@ -1,8 +1,11 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
+import { Argument, Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { processContext, RunContext } from './app/context';
 import { RunRequest, run } from './dispatch';
 import { version } from '../package.json';
-import { OUTPUT_FORMATS } from './app/output-format';
+import { OUTPUT_FORMATS, errorDocument, printDocument } from './app/output-format';
+import { InputError } from './errors';
+import { suggestName } from './suggest';
+import type { Shell } from './completion';
 
 /** `rollgen completion SHELL` is answered here: it needs the program, not an app. */
 type CliRequest = RunRequest | { readonly command: 'completion'; readonly shell: string };
@@ -70,10 +73,23 @@ const removal = () =>
   ).choices(['one-commit', 'two-commits']);
 
 /** -f, -c; commands whose output depends on the removal mode add --removal (withRemoval). */
-const common = (c: Command) =>
+const common = (c: Command) => c.addOption(fromStdin()).option('-c, --config <file>', 'rollgen.yaml to use');
+
+/** `-f -` is the only form: help shows it as written, not as a placeholder `<->`. */
+function fromStdin(): Option {
+  const o = new Option('-f, --file <->', 'read the source manifests from stdin, e.g. -f - < all.yaml');
+  o.flags = '-f, --file -';
+  return o;
+}
+
+/**
+ * The two ways to name what a command works on, in its usage line and help: app names from
+ * rollgen.yaml (none: every app), or a source directory and its output without rollgen.yaml.
+ */
+const apps = (c: Command, outOptional = true) =>
   c
-    .option('-f, --file <->', 'read the source manifests from stdin: -f - (a file: -f - < FILE)')
-    .option('-c, --config <file>', 'rollgen.yaml to use');
+    .argument('[app...]', `app names from rollgen.yaml (default: all), or SOURCE ${outOptional ? '[OUT]' : 'OUT'}`)
+    .usage(`[options] [app...]\n       rollgen ${c.name()} [options] SOURCE ${outOptional ? '[OUT]' : 'OUT'}`);
 
 const withRemoval = (c: Command) => common(c).addOption(removal());
 
@@ -81,43 +97,34 @@ const withRemoval = (c: Command) => common(c).addOption(removal());
 const stateChange =
   (name: 'advance' | 'abort' | 'retry', what: string) =>
   (p: Command, submit: Submit): Command =>
-    changing(printing(withRemoval(p.command(name).argument('[app...]').description(what))), name !== 'advance').action(
+    changing(printing(withRemoval(apps(p.command(name), false).description(what))), name !== 'advance').action(
       (args, o) => submit({ command: name, args, options: o }),
     );
 
 /** Each subcommand, in the order help lists them; every action only turns flags into a RunRequest. */
 const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>> = {
   plan: (p, submit) =>
-    printing(
-      common(
-        p
-          .command('plan')
-          .argument('[app...]', 'SOURCE [OUT], or app names from rollgen.yaml')
-          .description('print every step of each rollout'),
-      ),
-    ).action((args, o) => submit({ command: 'plan', args, options: o })),
+    printing(common(apps(p.command('plan')).description('print every step of each rollout'))).action((args, o) =>
+      submit({ command: 'plan', args, options: o }),
+    ),
   render: (p, submit) =>
     withRemoval(
-      p
-        .command('render')
-        .argument('[app...]')
+      apps(p.command('render'))
         .option('--step <n>', 'step to render (0 = stable only)', stepNumber)
         .description('print the manifests of one step; writes nothing'),
     ).action((args, o) => submit({ command: 'render', args, options: o })),
   validate: (p, submit) =>
-    printing(common(p.command('validate').argument('[app...]').description('check specs and cross-app rules'))).action(
-      (args, o) => submit({ command: 'validate', args, options: o }),
+    printing(common(apps(p.command('validate')).description('check specs and cross-app rules'))).action((args, o) =>
+      submit({ command: 'validate', args, options: o }),
     ),
-  advance: stateChange('advance', 'write the next state into OUT'),
+  advance: stateChange('advance', "write each app's next step into its output"),
   abort: stateChange('abort', 'route everything to stable and remove the canary'),
   retry: stateChange('retry', 'restart an aborted rollout at step 1'),
   promote: (p, submit) =>
     changing(
       printing(
         withRemoval(
-          p
-            .command('promote')
-            .argument('[app...]')
+          apps(p.command('promote'), false)
             .option('--full', 'skip the remaining steps')
             .description('move one step ignoring the gate, or promote fully'),
         ),
@@ -140,9 +147,7 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
     connection(
       printing(
         common(
-          p
-            .command('status')
-            .argument('[app...]')
+          apps(p.command('status'))
             .option('--watch [seconds]', 'refresh every N seconds (default 2) until Ctrl-C', seconds)
             .option('--pr', "read each app's open PR and the live step's health and analysis from GitHub")
             .description('show where each rollout stands'),
@@ -151,7 +156,7 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
     ).action((args, o) => submit({ command: 'status', args, options: o })),
   simulate: (p, submit) =>
     printing(
-      common(p.command('simulate').argument('[app...]').description('evaluate the routing of a step for one request'))
+      common(apps(p.command('simulate')).description('evaluate the routing of a step for one request'))
         .option('--step <n>', 'step (default: the current state)', stepNumber)
         .option('--header <k=v>', 'request header (repeatable)', collect, [])
         .option('--cookie <k=v>', 'request cookie (repeatable)', collect, [])
@@ -161,12 +166,7 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
     ).action((args, o) => submit({ command: 'simulate', args, options: o })),
   analyze: (p, submit) =>
     printing(
-      common(
-        p
-          .command('analyze')
-          .argument('[app...]')
-          .description('run the analysis gating a step now and print its measurements'),
-      ),
+      common(apps(p.command('analyze')).description('run the analysis gating a step now and print its measurements')),
     )
       .option('--step <n>', 'step (default: the current step)', stepNumber)
       .option('--no-wait', 'measure back to back instead of waiting out intervals and initial delays')
@@ -174,9 +174,13 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
   completion: (p, submit) =>
     p
       .command('completion')
-      .argument('<shell>', 'bash, zsh or fish')
+      .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
       .description('print the shell completion script')
-      .action((shell: string) => submit({ command: 'completion', shell })),
+      // What the scripts run on Tab: the app names of rollgen.yaml, one a line (src/run/app-names-command.ts).
+      .addOption(new Option('--apps', 'print the app names of rollgen.yaml').hideHelp())
+      .action((shell: string, o: { apps?: boolean }) =>
+        submit(o.apps ? { command: 'apps', args: [], options: {} } : { command: 'completion', shell }),
+      ),
 };
 
 /**
@@ -189,7 +193,8 @@ export function program(submit: Submit, only?: string): Command {
     .description('Progressive delivery for GitOps: render each canary step as manifests.')
     .version(version, '-V, --version', 'print the version of rollgen')
     .option('--debug', 'show stack traces')
-    .exitOverride();
+    .exitOverride()
+    .addHelpText('after', () => examplesHelp('rollgen'));
   for (const [name, add] of Object.entries(COMMANDS))
     if (only === undefined || name === only) add(p, submit).addHelpText('after', () => examplesHelp(name));
   return p;
@@ -203,6 +208,14 @@ function commandOf(argv: readonly string[]): string | undefined {
 
 /** Shown after each command's --help: the common ways to call it. */
 const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>> = {
+  // After `rollgen --help`: a first session, start to finish (each command's --help has its own).
+  rollgen: [
+    ['rollgen plan apps/web', 'every step of the rollout in apps/web, without rollgen.yaml'],
+    ['rollgen advance apps/web deploy/web', 'write the next step into deploy/web'],
+    ['rollgen status', 'where each app of rollgen.yaml stands, and what to run next'],
+    ['rollgen simulate web --header x-canary=always', 'where such a request goes now'],
+    ['rollgen pr', "GitHub flow: open or merge the PR of every app's next step"],
+  ],
   plan: [
     ['rollgen plan', 'every app of rollgen.yaml'],
     ['rollgen plan apps/web', 'one app directory, no rollgen.yaml needed'],
@@ -258,7 +271,10 @@ const EXAMPLES: Readonly<Record<string, readonly (readonly [string, string])[]>>
   ],
   completion: [
     ['source <(rollgen completion bash)', 'bash, this shell'],
-    ['rollgen completion zsh > "${fpath[1]}/_rollgen"', 'zsh, every new shell'],
+    [
+      'mkdir -p ~/.zfunc && rollgen completion zsh > ~/.zfunc/_rollgen',
+      'zsh; ~/.zshrc: fpath=(~/.zfunc $fpath) before compinit',
+    ],
     ['rollgen completion fish > ~/.config/fish/completions/rollgen.fish', 'fish'],
   ],
 };
@@ -275,29 +291,72 @@ export { finishProcess as finish } from './app/context';
 /** Entry point used by bin/rollgen; returns the exit status. */
 export async function main(argv: readonly string[], ctx: RunContext = processContext()): Promise<number> {
   let request: CliRequest | undefined;
+  let usageError = '';
   const p = program((r) => (request = r), commandOf(argv));
   // Subcommands copied their output settings when created: configure each, so `CMD --help` goes to ctx too.
   for (const c of [p, ...p.commands])
-    c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
+    c.showSuggestionAfterError(false).configureOutput({
+      writeOut: (s) => ctx.stdout(s),
+      writeErr: (s) => ctx.stderr(s),
+      outputError: (s, write) => write((usageError = withSuggestion(c, s))),
+    });
   try {
     await p.parseAsync([...argv], { from: 'user' });
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    throw e;
+    if (!(e instanceof CommanderError)) throw e;
+    if (e.exitCode === 0) return 0;
+    usageErrorDocument(argv, usageError, ctx);
+    return 2;
   }
   if (!request) return 0;
   if (request.command === 'completion') return completion(p, request.shell, ctx);
   return run(request, ctx, p.opts().debug === true);
 }
 
+/**
+ * Commander's unknown command or option, with rollgen's one "did you mean" rule (src/suggest.ts)
+ * instead of commander's own, so `shpo`, `paln` and `--josn` are answered alike.
+ */
+function withSuggestion(c: Command, message: string): string {
+  const unknown = /^error: unknown (command|option) '([^']+)'/.exec(message);
+  if (!unknown) return message;
+  const [, what, typed] = unknown;
+  const known =
+    what === 'command'
+      ? c.commands.map((sub) => sub.name())
+      : [...c.options, ...(c.parent?.options ?? [])].flatMap((o) => (o.long ? [o.long] : []));
+  const near = typed.startsWith('--')
+    ? suggestName(
+        typed.slice(2),
+        known.map((k) => k.replace(/^--/, '')),
+      )
+    : suggestName(typed, known);
+  if (!near) return message;
+  return `${message.trimEnd()}\n(Did you mean ${what === 'option' ? `--${near.replace(/^--/, '')}` : near}?)\n`;
+}
+
+/** Under --json or -o json|yaml a usage error is a `kind: Error` document too, as every other error (docs/output.md). */
+function usageErrorDocument(argv: readonly string[], message: string, ctx: RunContext): void {
+  const format = machineFormat(argv);
+  if (!format || !message) return;
+  const error = new InputError([], message.trim().replace(/^error: /, ''));
+  printDocument(ctx, format, 'Error', errorDocument(error));
+}
+
+/** The format asked for on a command line commander refused: its options are not parsed, so read them here. */
+function machineFormat(argv: readonly string[]): 'json' | 'yaml' | undefined {
+  let format: string | undefined;
+  argv.forEach((arg, i) => {
+    if (arg === '--json') format ??= 'json';
+    const value = /^(?:-o|--output)=?(.*)$/.exec(arg);
+    if (value) format = value[1] || argv[i + 1];
+  });
+  return format === 'json' || format === 'yaml' ? format : undefined;
+}
+
 async function completion(p: Command, shell: string, ctx: RunContext): Promise<number> {
-  // Loaded on demand: no other command needs it.
-  const { SHELLS, completionScript } = await import('./completion');
-  const known = SHELLS.find((s) => s === shell);
-  if (!known) {
-    ctx.stderr(`rollgen completion: unknown shell "${shell}"; one of ${SHELLS.join(', ')}\n`);
-    return 2;
-  }
-  ctx.stdout(completionScript(p, known));
+  // Loaded on demand: no other command needs it. Commander already refused a shell not in SHELLS.
+  const { completionScript } = await import('./completion');
+  ctx.stdout(completionScript(p, shell as Shell));
   return 0;
 }

@@ -22,6 +22,7 @@ import {
 } from './app/output-format';
 import { AnalyzeOptions, analyzeCommand } from './run/analyze-command';
 import { checkOptions } from './option-checks';
+import { appNamesCommand } from './run/app-names-command';
 
 /** One request from the CLI or the Action. */
 export type RunRequest =
@@ -45,7 +46,8 @@ export type RunRequest =
   | { readonly command: 'pr'; readonly args: readonly string[]; readonly options: FlowOptions & Printing }
   | { readonly command: 'status'; readonly args: readonly string[]; readonly options: StatusOptions & Printing }
   | { readonly command: 'simulate'; readonly args: readonly string[]; readonly options: SimulateOptions & Printing }
-  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions & Printing };
+  | { readonly command: 'analyze'; readonly args: readonly string[]; readonly options: AnalyzeOptions & Printing }
+  | { readonly command: 'apps'; readonly args: readonly string[]; readonly options: CommonOptions };
 
 /** --json is -o json: the CLI gives either; commands read only `output`. */
 export interface Printing extends OutputOptions {
@@ -76,7 +78,7 @@ export async function run(request: RunRequest, ctx: RunContext, debug = false): 
     // A script reading --json gets the error as a document on stdout too, with the same exit status.
     // An analysis verdict is not an error of the run: analyze already printed it in its report.
     if (isMachineOutput({ output }) && !(error instanceof AnalysisVerdictError) && !errorCarried(error))
-      printDocument(ctx, output, 'Error', errorDocument(error, describeError(error, false)));
+      printDocument(ctx, output, 'Error', errorDocument(error));
     return exitCodeFor(error);
   }
 }
@@ -99,6 +101,8 @@ function dispatch(r: RunRequest, ctx: RunContext): Promise<void> {
       );
     case 'analyze':
       return analyzeCommand(ctx, r.args, r.options);
+    case 'apps':
+      return appNamesCommand(ctx, r.options);
     case 'advance':
       return change(ctx, r.args, r.options, { kind: 'advance' });
     case 'abort':

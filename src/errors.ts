@@ -89,16 +89,28 @@ export function exitCodeFor(error: unknown): number {
   return error instanceof InputError ? 2 : 1;
 }
 
-/** The one place that turns an error into what the user reads. */
+/** The one place that turns an error into what the user reads on stderr. */
 export function describeError(error: unknown, debug: boolean): string {
   if (debug && error instanceof Error && error.stack) return error.stack;
+  const text = errorText(error);
+  return isTyped(error) && !(error instanceof InputError) ? `error: ${text}` : text;
+}
+
+/**
+ * The same without the "error: " stderr prefix: the `message` of a `kind: Error` document, which
+ * already says it is an error, reads one way whichever error it holds.
+ */
+export function errorText(error: unknown): string {
   if (error instanceof InputError) return error.message;
-  if (!(error instanceof Error) || error.name === 'Error' || error instanceof TypeError) {
+  if (!isTyped(error)) {
     const text = error instanceof Error ? error.message : String(error);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text}`;
   }
-  return `error: ${error.message.split('\n').map(printable).join('\n')}`;
+  return error.message.split('\n').map(printable).join('\n');
 }
+
+const isTyped = (error: unknown): error is Error =>
+  error instanceof Error && error.name !== 'Error' && !(error instanceof TypeError);
 
 /** A stored analysis record that cannot be read back (wrong version, edited, truncated). Exit 1. */
 export class AnalysisRecordError extends Error {

@@ -1,11 +1,10 @@
 /**
- * "Did you mean" for names the user typed (apps of rollgen.yaml, annotation keys). Commander already suggests
- * unknown commands and options; its helper is not exported, and a dependency for twenty lines of
- * edit distance is not worth its weight, so this is a plain Levenshtein distance.
+ * "Did you mean", one rule for everything the user names: commands and options (src/cli.ts hands
+ * commander's unknown-command and unknown-option errors here), apps of rollgen.yaml, fields and
+ * annotation keys. A dependency for twenty lines of edit distance is not worth its weight.
  */
 export function suggestName(typed: string, known: readonly string[]): string | undefined {
-  // Close enough to be a typo: at most a third of the name, and never more than 3 edits.
-  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+  const limit = typoLimit(typed);
   let best: { name: string; distance: number } | undefined;
   for (const name of known) {
     const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
@@ -14,14 +13,23 @@ export function suggestName(typed: string, known: readonly string[]): string | u
   return best?.name;
 }
 
-/** Insertions, deletions and substitutions turning `a` into `b`. */
+/** Close enough to be a typo: a third of the name, at least one edit (a swap in `shpo`), at most 3. */
+const typoLimit = (typed: string) => Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+
+/**
+ * Insertions, deletions, substitutions and swaps of two neighbours turning `a` into `b` (optimal
+ * string alignment, the Damerau distance without editing a substring twice): `shpo` is one edit
+ * from `shop`, as a person sees it, not two.
+ */
 export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++)
-      row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row;
-  }
-  return previous[b.length];
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
 }

@@ -43,8 +43,9 @@ test('an unknown command is answered with the closest one (commander)', async ()
 });
 
 describe('did you mean, for app names', () => {
-  test('edit distance counts insertions, deletions and substitutions', () => {
-    expect(editDistance('checkout', 'checkuot')).toBe(2);
+  test('edit distance counts insertions, deletions, substitutions and swaps of neighbours', () => {
+    expect(editDistance('checkout', 'checkuot')).toBe(1);
+    expect(editDistance('checkout', 'chekcuot')).toBe(2);
     expect(editDistance('', 'abc')).toBe(3);
     expect(editDistance('web', 'web')).toBe(0);
   });
@@ -78,7 +79,7 @@ describe('shell completion, generated from the program', () => {
     expect((await bashComplete(['rollgen', ''])).sort()).toEqual(commands.map((c) => c.name()).sort());
     for (const c of commands) {
       const offered = await bashComplete(['rollgen', c.name(), '--']);
-      for (const o of c.options) expect(offered).toContain(o.long);
+      for (const o of c.options.filter((o) => !o.hidden)) expect(offered).toContain(o.long);
       expect(offered).toEqual(expect.arrayContaining(['--help', '--debug']));
     }
   });
@@ -111,7 +112,8 @@ describe('shell completion, generated from the program', () => {
     const text = await script(shell);
     for (const c of commands) {
       expect(text).toContain(shell === 'zsh' ? `'${c.name()}:` : `-a ${c.name()} `);
-      for (const o of c.options) expect(text).toContain(shell === 'zsh' ? `'${o.long}[` : `-l ${o.long!.slice(2)} `);
+      for (const o of c.options.filter((o) => !o.hidden))
+        expect(text).toContain(shell === 'zsh' ? `'${o.long}[` : `-l ${o.long!.slice(2)} `);
     }
   });
 
@@ -145,7 +147,8 @@ describe('shell completion, generated from the program', () => {
     expect(r).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'rollgen completion: unknown shell "tcsh"; one of bash, zsh, fish\n',
+      stderr:
+        "error: command-argument value 'tcsh' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish.\n",
     });
   });
 });

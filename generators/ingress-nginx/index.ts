@@ -5,6 +5,7 @@ import { NginxOptions, optionsSchema } from './options';
 import { render, unsupportedFeatures } from './render';
 import { simulate } from './simulate';
 import { inputs } from './inputs';
+import { providerMatches } from './canary-rules';
 
 /**
  * What one ingress-nginx canary Ingress can say: one canary-by-header (Exact value or regex
@@ -40,6 +41,7 @@ export default defineGenerator<NginxOptions>({
   checkCommitted,
   render,
   simulate,
+  providerMatches,
 });
 
 export type { NginxOptions } from './options';

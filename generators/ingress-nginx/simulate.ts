@@ -3,14 +3,13 @@ import type { SimRequest, SimResult } from '../../src/contract/generator';
 import { headerValue } from '../_kit/ingress-match';
 import { Attachment, locateRequest } from './location-match';
 import { NginxLocation, placeOf } from './locations';
+import { CanaryRules, canaryRules } from './canary-rules';
 
 /** A canary rule that decided the request outright. */
 interface Verdict {
   readonly canary: boolean;
   readonly rule: string;
 }
-
-type Annotations = Readonly<Record<string, string>>;
 
 /**
  * Evaluates a request as ingress-nginx would (location-match.ts): the server by host, the location
@@ -28,7 +27,8 @@ export function simulate(objects: readonly KubeObject[], request: SimRequest): S
   const annotations = attachment.canary.metadata.annotations ?? {};
   const key = (name: string): string => `${attachment.prefix}/${name}`;
   const shared = located.own ? '' : sharedNote(location, attachment);
-  const verdict = byHeader(annotations, key, request) ?? byCookie(annotations, key, request);
+  const rules = canaryRules(annotations, attachment.prefix);
+  const verdict = byHeader(rules, request) ?? byCookie(rules, request);
   if (verdict) return split(stableService, canaryService, verdict.canary ? 1 : 0, 1, verdict.rule + shared);
   const weight = readInt(annotations[key('canary-weight')], 0);
   const written = readInt(annotations[key('canary-weight-total')], 100);
@@ -49,14 +49,14 @@ function sharedNote(location: NginxLocation, attachment: Attachment): string {
  * `-pattern` a regex hit does (a broken pattern sends the request to stable, as the Lua
  * balancer does); else `always` / `never`. Anything else falls through.
  */
-function byHeader(annotations: Annotations, key: (n: string) => string, request: SimRequest): Verdict | undefined {
-  const name = annotations[key('canary-by-header')];
-  const value = name ? headerValue(request.headers, name) : undefined;
-  if (!name || value === undefined) return undefined;
-  const exact = annotations[key('canary-by-header-value')];
-  const pattern = annotations[key('canary-by-header-pattern')];
-  if (exact) return value === exact ? { canary: true, rule: `canary-by-header ${name}=${value}` } : undefined;
-  if (pattern) return byPattern(name, value, pattern);
+function byHeader(rules: CanaryRules, request: SimRequest): Verdict | undefined {
+  const header = rules.header;
+  const value = header ? headerValue(request.headers, header.name) : undefined;
+  if (!header || value === undefined) return undefined;
+  const name = header.name;
+  if (header.exact)
+    return value === header.exact ? { canary: true, rule: `canary-by-header ${name}=${value}` } : undefined;
+  if (header.pattern) return byPattern(name, value, header.pattern);
   if (value === 'always' || value === 'never')
     return { canary: value === 'always', rule: `canary-by-header ${name}=${value}` };
   return undefined;
@@ -73,8 +73,8 @@ function byPattern(name: string, value: string, pattern: string): Verdict | unde
 }
 
 /** canary-by-cookie: only the values `always` and `never` decide; others fall through. */
-function byCookie(annotations: Annotations, key: (n: string) => string, request: SimRequest): Verdict | undefined {
-  const name = annotations[key('canary-by-cookie')];
+function byCookie(rules: CanaryRules, request: SimRequest): Verdict | undefined {
+  const name = rules.cookie;
   const value = name ? request.cookies[name] : undefined;
   if (value !== 'always' && value !== 'never') return undefined;
   return { canary: value === 'always', rule: `canary-by-cookie ${name}=${value}` };

@@ -3,7 +3,6 @@ import type { RolloutStatus } from '../state/status';
 import type { PendingWrite } from './next-output';
 import type { PullRequestEvent, PullRequestPreview } from './report';
 import type { RunContext } from './context';
-import { describeError } from '../errors';
 import { OutputOptions, carryError, errorDocument, isMachineOutput, printDocument } from './output-format';
 
 /**
@@ -69,7 +68,7 @@ export async function withReport(
   const preview = previews.length > 0 ? { previews } : {};
   // A failure after some apps moved (a gate held one, the host refused another) is in the same
   // document as what did move, so a script never reads "error" where writes were made.
-  const error = failure === undefined ? {} : errorDocument(failure, describeError(failure, false));
+  const error = failure === undefined ? {} : errorDocument(failure);
   printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview, messages, ...error });
   if (failure !== undefined) {
     carryError(failure);

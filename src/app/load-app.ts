@@ -3,7 +3,7 @@ import type { TrafficGenerator } from '../contract/generator';
 import { AnalysisOptions, loadAnalysis, withGates } from '../analysis/load';
 import { TemplateDoc, readTemplate } from '../analysis/templates';
 import { Diagnostic, hasErrors, orderByStage } from '../diagnostics';
-import { checkFields } from '../spec/field-ledger';
+import { checkFields, fieldsUnder } from '../spec/field-ledger';
 import { rolloutLedger } from '../spec/field-ledgers';
 import { TRAFFIC_ROUTING_FIELDS } from '../spec/traffic-routing-fields';
 import { KubeObject, objectKey } from '../model/kube';
@@ -75,10 +75,11 @@ export function loadApp(
     if (role.role === 'analysis-template') analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== 'rollout') continue;
     // Fields rollgen warns about are reported; a refused one (blue-green, a provider it lacks) stops this rollout.
-    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs)!);
+    const ledger = rolloutLedger(role.schema, providerInputs)!;
+    const fieldProblems = checkFields(doc, ledger);
     diagnostics.push(...fieldProblems);
     if (hasErrors(fieldProblems)) continue;
-    const schemaProblems = validateSchema(role.schema, doc);
+    const schemaProblems = validateSchema(role.schema, doc, (parent) => fieldsUnder(ledger, parent));
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
     // Kruise spec.disabled: the controller leaves the workload alone, so it rolls out as a plain Deployment.
@@ -229,6 +230,15 @@ function collectRouteTemplate(doc: ParsedDocument, out: RouteTemplateInput[], di
   if (problems.length === 0) out.push(readRouteTemplate(doc));
 }
 
+/** Each step with the requests its providers' own options send to the canary (plan and status show them). */
+function withProviderMatches(plan: Plan, providers: readonly BoundProvider[]): Plan {
+  const steps = plan.steps.map((step) => {
+    const found = providers.flatMap((p) => p.generator.providerMatches?.(p.options, step.traffic) ?? []);
+    return found.length > 0 ? { ...step, providerMatches: found } : step;
+  });
+  return steps.some((s, i) => s !== plan.steps[i]) ? { ...plan, steps } : plan;
+}
+
 function loadRollout(
   app: string,
   spec: RolloutSpec,
@@ -243,7 +253,10 @@ function loadRollout(
   const found = resources.find('Deployment', spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.some((d) => d.severity === 'error') || !providers) return undefined;
-  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  const plan = withProviderMatches(
+    buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy),
+    providers,
+  );
   out.push(...exposureWarnings(spec, plan));
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);

@@ -1,5 +1,5 @@
 import { Diagnostic } from '../diagnostics';
-import { AnalysisVerdictError, InputError, exitCodeFor } from '../errors';
+import { AnalysisVerdictError, InputError, errorText, exitCodeFor } from '../errors';
 import { serializeValue } from '../yaml/serialize';
 import type { RunContext } from './context';
 
@@ -52,13 +52,13 @@ export function printDocument(
  * An error as a document: what a script reads on stdout under `--json` instead of parsing stderr.
  * The exit status stays the one exitCodeFor gives; diagnostics keep their file, line and column.
  */
-export function errorDocument(error: unknown, message: string): Record<string, unknown> {
+export function errorDocument(error: unknown): Record<string, unknown> {
   const diagnostics: readonly Diagnostic[] = error instanceof InputError ? error.diagnostics : [];
   return {
     error: {
       type: errorType(error),
       exitCode: exitCodeFor(error),
-      message,
+      message: errorText(error),
       diagnostics: diagnostics.map(diagnosticData),
       ...(error instanceof AnalysisVerdictError ? { verdict: error.phase } : {}),
     },

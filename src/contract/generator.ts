@@ -4,7 +4,7 @@ import type { ResourceSet } from '../model/resource-set';
 import type { PlannedStep, TrafficState } from '../model/plan';
 import type { TrackLabel } from '../model/track';
 import type { InputAdapters } from './inputs';
-import type { RolloutSpec, StringMatchType } from '../model/rollout';
+import type { RolloutSpec, RouteMatch, StringMatchType } from '../model/rollout';
 
 /**
  * What a provider can express. The planner checks every step against this before rendering,
@@ -129,6 +129,12 @@ export interface TrafficGenerator<O = unknown> {
    * kind/namespace/name or are added. With no canary routes the result restores the stable routing.
    */
   render(ctx: GeneratorContext<O>, traffic: TrafficState): readonly KubeObject[];
+  /**
+   * The ways a request reaches the canary in one traffic state beyond `traffic.matches`, from what
+   * the provider's own options make render write (ingress-nginx: a `canary-by-header` among Argo's
+   * additionalIngressAnnotations). Plan and status show them beside the step's matches.
+   */
+  providerMatches?(options: O, traffic: TrafficState): readonly RouteMatch[];
   /** Evaluates a request against rendered objects as the data plane would. Returns undefined when no route matches. */
   simulate(objects: readonly KubeObject[], request: SimRequest): SimResult | undefined;
   /**

@@ -4,7 +4,7 @@ import { Gate, GateSummary, PlannedStep } from '../model/plan';
 import { AppTransition } from '../state/app-state';
 import type { LoadedApp, LoadedRollout } from '../spec/loaded-app';
 import { Target } from './branch';
-import { combineGates } from './target';
+import { combineGates, selectWaitsForPerson } from './target';
 
 /** What happens once this PR has landed: the next PR rollgen proposes and what it waits for. */
 export interface NextStep {
@@ -36,6 +36,7 @@ export function nextStep(i: NextStepInput): NextStep {
   if (draining) return settled('the next PR removes the canary Deployment and Service, which then receive no traffic.');
   switch (i.target.kind) {
     case 'adopt':
+      if (rollouts.some(selectWaitsForPerson)) return selectByPerson();
       return settled('the next PR switches the Services to select pods by track label; it follows by itself.');
     case 'select':
       return done('nothing until the pod template changes in the source; then rollgen opens step 1.');
@@ -46,6 +47,19 @@ export function nextStep(i: NextStepInput): NextStep {
     default:
       return done('nothing: the rollout is finished.');
   }
+}
+
+/** Argo's controller left its key in the live selectors: the switch waits until a person has removed it. */
+function selectByPerson(): NextStep {
+  return {
+    text:
+      'the next PR switches the Services to select pods by track label and waits for a person to merge it: ' +
+      "first remove `rollouts-pod-template-hash` from the live Services' selectors and delete the Rollout " +
+      '(docs/migration.md), or the switched Services would select no pod.',
+    gate: { kind: 'manual', seconds: null },
+    analyses: [],
+    health: [],
+  };
 }
 
 function afterStep(rollouts: readonly LoadedRollout[], step: number, health: readonly string[]): NextStep {

@@ -70,8 +70,8 @@ function rolloutTarget(prev: RolloutStatus | undefined, next: RolloutStatus): Ta
  * What must pass before the flow's PR may land, per rollout that moves, from what that rollout
  * itself proposes: the start gate before step 1, the gate after step k-1 before step k, the last
  * step's gate before promotion. Clean-up, removing drained canary workloads, the selector switch of
- * an adoption and a revert of the source follow by themselves; taking an app under rollgen (adopt)
- * waits for a person.
+ * an adoption (but for Argo apps: selectWaitsForPerson) and a revert of the source follow by
+ * themselves; taking an app under rollgen (adopt) waits for a person.
  */
 export function gateFor(
   app: LoadedApp,
@@ -90,6 +90,8 @@ export function gateFor(
     if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))
       return { kind: 'automatic' as const };
     if (!r) return { kind: 'manual' as const };
+    // Locally the person running `advance --commit` at the switch is the confirmation the PR waits for.
+    if (target.kind === 'select' && selectWaitsForPerson(r) && startedBy === 'pr') return { kind: 'manual' as const };
     const delayed = removalGate(r, prev, target);
     return (
       delayed ??
@@ -101,6 +103,16 @@ export function gateFor(
     );
   });
   return combineGates(gates);
+}
+
+/**
+ * The selector switch of an Argo app waits for a person. The Argo controller adds
+ * `rollouts-pod-template-hash` to the live Services' selectors, where git cannot see it and apply
+ * keeps it; switched to the track label before a person removes it (docs/migration.md), a
+ * Service would select no pod. Merging the switch is that person's word that the key is gone.
+ */
+export function selectWaitsForPerson(r: LoadedApp['rollouts'][number]): boolean {
+  return r.spec.format === 'argo';
 }
 
 /**

@@ -162,7 +162,7 @@ function rolloutView(
     canaryReplicas: step.canaryReplicas,
     stableReplicas: phase.kind === 'promoting' ? replicas : step.stableReplicas,
     traffic,
-    matches: matches(t),
+    matches: matches(t, step.providerMatches),
     bar: bar(share),
   };
 }

@@ -65,6 +65,8 @@ export interface PlannedStep {
    * shared: it selects both tracks, so pods share traffic by count (Kruise steps without traffic, Argo basic canary).
    */
   readonly serviceSelection: 'split' | 'shared';
+  /** Requests the providers' own options send to the canary in this step beyond `traffic.matches` (TrafficGenerator.providerMatches). */
+  readonly providerMatches?: readonly RouteMatch[];
   /** What must happen after this step lands before the next step may. */
   readonly gate: Gate;
   /** Analyses that must pass at this gate too (Argo step/background analysis, rollgen.yaml `analysis:`). */

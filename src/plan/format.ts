@@ -1,6 +1,7 @@
 import { trafficLabel, weightOf } from './traffic-label';
 import { describeGate } from './gates';
 import { Plan, PlannedStep, TrafficState, stableTraffic, strategyLabel } from '../model/plan';
+import type { RouteMatch } from '../model/rollout';
 
 /** The human table of `rollgen plan`. */
 export function formatPlan(app: string, plan: Plan): string {
@@ -76,7 +77,7 @@ function endRows(plan: Plan): string[][] {
       String(promoted.canaryReplicas),
       String(plan.replicas),
       trafficLabel(promoted),
-      matches(promoted.traffic),
+      matches(promoted.traffic, promoted.providerMatches),
       mirrors(promoted.traffic),
       describeGate({ kind: 'automatic' }),
     ],
@@ -90,7 +91,7 @@ function row(s: PlannedStep, plan: Plan): string[] {
     String(s.canaryReplicas),
     String(s.stableReplicas),
     withShared(plan, trafficLabel(s), plan.trafficRouting ? weightOf(plan.trafficRouting.traffic) : '-'),
-    withShared(plan, matches(s.traffic), matches(plan.trafficRouting?.traffic)),
+    withShared(plan, matches(s.traffic, s.providerMatches), matches(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) +
       (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join('+')).join(', ')}` : ''),
@@ -128,9 +129,10 @@ function withShared(plan: Plan, own: string, shared: string): string {
   return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
 }
 
-export function matches(t: TrafficState | undefined): string {
+/** Every way a request reaches the canary: the state's matches and named routes, and `more` (PlannedStep.providerMatches). */
+export function matches(t: TrafficState | undefined, more: readonly RouteMatch[] = []): string {
   if (!t) return '-';
-  const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
+  const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches), ...more];
   if (all.length === 0) return '-';
   return all
     .map((m) =>

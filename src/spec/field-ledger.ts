@@ -55,6 +55,16 @@ export function classify(ledger: FieldLedger, pattern: string): FieldRule | unde
   return undefined;
 }
 
+/** The field names a ledger knows directly under `parent` (a pattern as ruleFor takes): what "did you mean" picks from. */
+export function fieldsUnder(ledger: FieldLedger, parent: string): string[] {
+  const prefix = parent === '' ? '' : `${parent}.`;
+  const names = ledger.rules
+    .map((r) => r.path.replace(/\[\]$/, ''))
+    .filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes('.'))
+    .map((p) => p.slice(prefix.length));
+  return [...new Set(names)];
+}
+
 function parentOf(pattern: string): string | undefined {
   if (pattern.endsWith('[]')) return pattern.slice(0, -2);
   const dot = pattern.lastIndexOf('.');

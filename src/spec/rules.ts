@@ -167,6 +167,20 @@ export function lacksStableService(r: RolloutSpec): boolean {
   return providers.length > 0 && !stableService && !subsetOnly;
 }
 
+/**
+ * A named canary (or preview) Service that is not there: Argo requires the one its Rollout names
+ * to exist, so say how to write it, or (canary) that leaving `canaryService` out lets rollgen make it.
+ */
+function missingCanaryService(r: RolloutSpec, canary: string, stable: string | undefined): string {
+  const role = r.blueGreen ? 'preview' : 'canary';
+  const missing = `${role} Service "${canary}" is not among the app's manifests`;
+  if (r.format !== 'argo' || !stable) return missing;
+  const write = `add a Service "${canary}" with the ports and selector of Service "${stable}" (Argo requires the ${role}Service it names to exist; example: README "What gets rendered")`;
+  return r.blueGreen
+    ? `${missing}; ${write}`
+    : `${missing}; ${write}, or leave canaryService out and rollgen makes "${stable}-canary" from "${stable}"`;
+}
+
 function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): void {
   const { stableService, canaryService, generateCanaryService } = r.traffic;
   if (lacksStableService(r))
@@ -188,10 +202,7 @@ function checkServices(r: RolloutSpec, resources: ResourceSet, report: Report): 
     !generateCanaryService &&
     !resources.find('Service', canaryService, r.namespace)
   ) {
-    report(
-      r.traffic.serviceOrigins?.canary ?? r.origin,
-      `${r.blueGreen ? 'preview' : 'canary'} Service "${canaryService}" is not among the app's manifests`,
-    );
+    report(r.traffic.serviceOrigins?.canary ?? r.origin, missingCanaryService(r, canaryService, stableService));
   }
   // Beside a stable/canary pair the ping and pong Services are not among those checked above.
   for (const name of r.pingPong?.alongside ? [r.pingPong.ping, r.pingPong.pong] : [])

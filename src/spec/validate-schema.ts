@@ -2,6 +2,7 @@ import type { ErrorObject } from 'ajv';
 import { Diagnostic, Origin, diagnosticAt, sortDiagnostics } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { validatorFor } from './generated';
+import { suggestName } from '../suggest';
 
 /** Input formats with a JSON Schema in src/spec/schemas (precompiled by scripts/compile-schemas.mjs). */
 export const SCHEMA_IDS = [
@@ -19,16 +20,23 @@ export type SchemaId = (typeof SCHEMA_IDS)[number];
 type Path = (string | number)[];
 
 /** Checks one parsed document against a schema; every problem is reported, each at its own line:col. */
-export function validateSchema(id: SchemaId, doc: ParsedDocument): Diagnostic[] {
+/** The field names known under a parent field pattern (`spec.strategy.canary`, `...steps[]`), for "did you mean". */
+export type KnownFields = (parent: string) => readonly string[];
+
+export function validateSchema(id: SchemaId, doc: ParsedDocument, known?: KnownFields): Diagnostic[] {
   const validate = validatorFor(id);
   if (validate(doc.value)) return [];
-  return describeSchemaErrors(validate.errors ?? [], doc);
+  return describeSchemaErrors(validate.errors ?? [], doc, known);
 }
 
 /** ajv errors of one document as located diagnostics, each at its own line:col. */
-export function describeSchemaErrors(errors: readonly ErrorObject[], doc: ParsedDocument): Diagnostic[] {
+export function describeSchemaErrors(
+  errors: readonly ErrorObject[],
+  doc: ParsedDocument,
+  known?: KnownFields,
+): Diagnostic[] {
   const specific = dropGenericErrors(mergeAlternatives(errors));
-  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc, known))));
 }
 
 /** `anyOf: [{required: [a]}, {required: [b]}]` fails with one error per branch; say "one of a or b" once instead. */
@@ -79,11 +87,12 @@ function dedupe(list: readonly Diagnostic[]): Diagnostic[] {
   });
 }
 
-function describe(e: ErrorObject, doc: ParsedDocument): Diagnostic {
+function describe(e: ErrorObject, doc: ParsedDocument, known?: KnownFields): Diagnostic {
   const path = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === 'additionalProperties') {
     const key = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path, key), path, `unknown field "${key}"`);
+    const near = known && suggestName(key, known(fieldPattern(path)));
+    return located(keyOrigin(doc, path, key), path, `unknown field "${key}"${near ? ` (did you mean ${near}?)` : ''}`);
   }
   if (e.keyword === 'false schema' && path.length > 0) {
     // Only used as `dependencies: {a: {properties: {b: false}}}`: "b" may not be set together with "a".
@@ -96,6 +105,11 @@ function describe(e: ErrorObject, doc: ParsedDocument): Diagnostic {
     return located(keyOrigin(doc, parent, key), parent, text);
   }
   return located(doc.locate(path), path, explain(e, valueAt(doc.value, path)));
+}
+
+/** `['spec', 'steps', 0]` as a ledger pattern: `spec.steps[]`. */
+function fieldPattern(path: Path): string {
+  return path.reduce<string>((p, k) => (typeof k === 'number' ? `${p}[]` : p === '' ? k : `${p}.${k}`), '');
 }
 
 function located(origin: Origin, path: Path, text: string): Diagnostic {

@@ -107,14 +107,14 @@ function trafficOf(plan: Plan, step: PlannedStep | undefined, allToCanary = fals
     weight: t.weight,
     weightTotal: t.weightTotal,
     byPods,
-    matches: matchesOf(t),
+    matches: matchesOf(t, step.providerMatches),
     mirror: mirror || null,
     ...base,
   };
 }
 
-function matchesOf(t: TrafficState): string | null {
-  const text = describeMatches(t);
+function matchesOf(t: TrafficState, more?: PlannedStep['providerMatches']): string | null {
+  const text = describeMatches(t, more);
   return text === '-' ? null : text;
 }
 

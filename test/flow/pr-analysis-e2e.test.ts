@@ -45,6 +45,7 @@ async function shopWorld(service: string, background = service): Promise<FlowWor
   await world.pr();
   world.merge(world.openPr('rollgen/shop/adopt').number);
   await world.pr();
+  world.confirmSelect('shop'); // an Argo app: a person confirms the selector switch
   await world.pr();
   bumpImage(world.repo, 'shop', '6.7.1', world.now);
   return world;

@@ -67,6 +67,7 @@ async function blueGreenWorld(count: string): Promise<FlowWorld> {
   await world.pr();
   world.merge(world.openPr('rollgen/web/adopt').number);
   await world.pr();
+  world.confirmSelect('web'); // an Argo app: a person confirms the selector switch
   await world.pr();
   bumpImage(world.repo, 'web', '2.54', world.now);
   return world;

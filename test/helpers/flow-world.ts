@@ -45,6 +45,12 @@ export class FlowWorld {
     return w;
   }
 
+  /** An Argo app's selector switch waits for a person (src/flow/target.ts selectWaitsForPerson): merge it as one would. */
+  confirmSelect(app: string): void {
+    const select = this.fake.open().find((p) => p.branch === `rollgen/${app}/select`);
+    if (select?.labels.includes('rollgen:manual')) this.merge(select.number);
+  }
+
   /** Runs `rollgen <args>` against the fake, then lets whatever rollgen merged reach the checkout. */
   async run(args: readonly string[]): Promise<FlowRun> {
     const mark = this.fake.calls.length;
@@ -91,6 +97,7 @@ export class FlowWorld {
     await w.pr();
     w.merge(w.openPr('rollgen/echo/adopt').number);
     await w.pr();
+    w.confirmSelect('echo');
     await w.pr(); // merges the selector switch
     bumpImage(w.repo, 'echo', '2.54', w.now);
     return w;
