@@ -17,6 +17,7 @@ import { closedByPerson, newestAbort } from './abort-hold';
 import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
+import { sayDeferred, writeWithinBudget } from './budgeted-writes';
 
 interface AppRound {
   readonly state: AppFlowState;
@@ -27,6 +28,8 @@ interface AppRound {
   readonly onFailure: OnFailure;
   /** The code host refused a read of the app's health or analysis: the app is skipped this run. */
   readonly refused?: ScmError;
+  /** Since when the app waits (its state's landing, or its source's first commit): the oldest goes first. */
+  readonly pendingSince?: Date;
 }
 
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
@@ -51,19 +54,33 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
+    const actions = rounds.map((r, i) => (checks.size > 0 ? decideRound(r, now, checks) : first[i]));
+    const dryRun = opts.dryRun === true;
+    const run = await writeWithinBudget(s, rounds, actions, dryRun);
     const failed: string[] = [];
-    for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
+    const deferred = run.deferred.map((i) => rounds[i].state.app);
+    let limited = false;
+    for (const i of run.taken) {
+      const r = rounds[i];
+      // Once GitHub's rate limit holds after the bounded waits, no further app starts: they wait for the next run.
+      if (limited && actions[i].length > 0) {
+        deferred.push(r.state.app);
+        continue;
+      }
       // The code host refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
       try {
         if (r.refused) throw r.refused;
-        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+        await execute(s.scm, r.state.app, actions[i], { ...executeOptions(s, dryRun), written: run.written });
       } catch (e) {
         if (!(e instanceof ScmError)) throw e;
         ctx.stderr(`${r.state.app}: ${e.message}\n`);
-        failed.push(r.state.app);
+        if (e.outcome === 'rate-limited') {
+          limited = true;
+          deferred.push(r.state.app);
+        } else failed.push(r.state.app);
       }
     }
+    if (deferred.length > 0) sayDeferred(s, deferred, dryRun);
     if (failed.length > 0)
       throw new ScmError(
         `rollgen pr`,
@@ -105,10 +122,13 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
       history: at ? { landedAt: at } : {},
       ...(abort ? { abort } : {}),
       onFailure: entry.loc.onFailure ?? 'abort',
+      ...(pendingSince(histories[i]) ? { pendingSince: pendingSince(histories[i]) } : {}),
     });
   }
   return rounds;
 }
+
+const pendingSince = (h: BaseHistory): Date | undefined => h.landedAt ?? h.pullsSince;
 
 function heldBefore(pulls: readonly RollgenPull[]): boolean {
   const abort = newestAbort(pulls);
