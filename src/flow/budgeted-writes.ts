@@ -7,6 +7,8 @@ export interface BudgetedRun {
   /** Indexes of the apps this run serves, and of those that wait for the next one. */
   readonly taken: readonly number[];
   readonly deferred: readonly number[];
+  /** Every app, oldest pending first (what the next run serves first). */
+  readonly order: readonly number[];
   /** Every branch the taken apps write, written at once before any PR request: branch → head or why not. */
   readonly written: ReadonlyMap<string, BranchWrite>;
 }
@@ -42,7 +44,7 @@ export async function writeWithinBudget(
     plan = planRun(apps, s.scm.usage(), max);
     results = await s.scm.writeBranches(writesOf(plan.taken));
   }
-  return { taken: plan.taken, deferred: plan.deferred, written: new Map(results.map((r) => [r.branch, r])) };
+  return { ...plan, written: new Map(results.map((r) => [r.branch, r])) };
 }
 
 /** One line in the log, and one row per app in the Action's job summary. */

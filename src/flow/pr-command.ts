@@ -58,13 +58,13 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const dryRun = opts.dryRun === true;
     const run = await writeWithinBudget(s, rounds, actions, dryRun);
     const failed: string[] = [];
-    const deferred = run.deferred.map((i) => rounds[i].state.app);
+    const deferred = [...run.deferred];
     let limited = false;
     for (const i of run.taken) {
       const r = rounds[i];
       // Once GitHub's rate limit holds after the bounded waits, no further app starts: they wait for the next run.
       if (limited && actions[i].length > 0) {
-        deferred.push(r.state.app);
+        deferred.push(i);
         continue;
       }
       // The code host refusing one app's request (branch protection, a 5xx after retries) must not starve the others.
@@ -76,11 +76,12 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
         ctx.stderr(`${r.state.app}: ${e.message}\n`);
         if (e.outcome === 'rate-limited') {
           limited = true;
-          deferred.push(r.state.app);
+          deferred.push(i);
         } else failed.push(r.state.app);
       }
     }
-    if (deferred.length > 0) sayDeferred(s, deferred, dryRun);
+    const waiting = run.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
+    if (waiting.length > 0) sayDeferred(s, waiting, dryRun);
     if (failed.length > 0)
       throw new ScmError(
         `rollgen pr`,

@@ -17,9 +17,11 @@ export interface BudgetedApp {
 }
 
 export interface RunPlan {
-  /** Indexes into the apps given, in their order. */
+  /** Indexes into the apps given, oldest pending first: the order they are served in, and wait in. */
   readonly taken: readonly number[];
   readonly deferred: readonly number[];
+  /** Every app, oldest pending first. */
+  readonly order: readonly number[];
   /** Requests the taken apps are expected to cost. */
   readonly cost: number;
   /** Requests the plan could spend: the smaller of the budget's rest and GitHub's remaining. */
@@ -60,7 +62,7 @@ export function planRun(apps: readonly BudgetedApp[], usage: RequestUsage, maxRe
       taken.push(i);
     }
   }
-  return { taken: taken.sort((a, b) => a - b), deferred: deferred.sort((a, b) => a - b), cost, allowance };
+  return { taken, deferred, order: order.map((o) => o.i), cost, allowance };
 }
 
 /** The branch each taken app's actions write, leased to the head the scan saw (none for a new PR). */
