@@ -141,3 +141,26 @@ test('GIVEN a person pushes to a step branch between the scan and the push WHEN 
   expect(fake.git!.heads().get(pull.head)).toBe(theirs);
   expect(fake.log().filter((l) => l.startsWith('PATCH'))).toEqual([]);
 });
+
+test("GIVEN the checkout persisted another token's credentials WHEN rollgen pr runs THEN git pushes with the run's token (whose pushes start CI like its PRs), still not in argv", async () => {
+  await start(APPS.slice(0, 2));
+  const stale = Buffer.from('x-access-token:ghs_job-token-persisted-by-checkout').toString('base64');
+  git(repo, ['config', `http.${fake.serverUrl}/.extraheader`, `AUTHORIZATION: basic ${stale}`]);
+  const run = await pr();
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(fake.git!.pushes).toBe(1);
+  expect(fake.git!.requests.every((r) => r.authorized)).toBe(true);
+  expect(fake.log().some((l) => l.includes('/git/'))).toBe(false);
+  const argv = readFileSync(join(wrapper, 'argv.log'), 'utf8');
+  for (const secret of secretForms()) expect(argv).not.toContain(secret);
+});
+
+test("GIVEN the checkout persisted the run's own token WHEN rollgen pr runs THEN git pushes with those credentials", async () => {
+  await start(APPS.slice(0, 2));
+  const own = Buffer.from(`x-access-token:${fake.token}`).toString('base64');
+  git(repo, ['config', `http.${fake.serverUrl}/.extraheader`, `AUTHORIZATION: basic ${own}`]);
+  const run = await pr();
+  expect(run).toMatchObject({ code: 0, stderr: '' });
+  expect(fake.git!.pushes).toBe(1);
+  expect(fake.git!.requests.every((r) => r.authorized)).toBe(true);
+});

@@ -4,7 +4,7 @@ import { redact } from './errors';
 /**
  * `git push` to GitHub with the run's token, which never appears in argv, in the remote URL or in
  * what is printed: the checkout's persisted credentials (actions/checkout's http.extraheader) when
- * git has them for this URL, otherwise the same header injected through GIT_CONFIG_* variables.
+ * they are this token's, otherwise the same header injected through GIT_CONFIG_* variables.
  */
 export interface PushTarget {
   /** The checkout whose object database holds the commits. */
@@ -88,31 +88,38 @@ function redactAll(text: string, token: string): string {
 
 const basicCredentials = (token: string) => Buffer.from(`x-access-token:${token}`).toString('base64');
 
-/** The environment that authenticates git to `url`: nothing to add when the checkout persisted credentials for it. */
+/**
+ * The environment that authenticates git to `url`: nothing to add when the checkout persisted
+ * credentials for this very token. Otherwise the run's token replaces them (an empty extraheader
+ * resets the list): a branch pushed with the job's token while the PR comes from an App token would
+ * start no CI for the new head, since pushes by GITHUB_TOKEN trigger no workflow.
+ */
 export function authEnvironment(target: PushTarget): Record<string, string> {
   const base = { GIT_TERMINAL_PROMPT: '0', GCM_INTERACTIVE: 'never' };
-  if (persistedHeader(target)) return base;
+  const header = `AUTHORIZATION: basic ${basicCredentials(target.token)}`;
+  if (persistedHeaders(target).includes(header.toLowerCase())) return base;
   const n = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
-  const origin = new URL(target.url).origin;
+  const key = `http.${new URL(target.url).origin}/.extraheader`;
   return {
     ...base,
-    GIT_CONFIG_COUNT: String(n + 1),
-    [`GIT_CONFIG_KEY_${n}`]: `http.${origin}/.extraheader`,
-    [`GIT_CONFIG_VALUE_${n}`]: `AUTHORIZATION: basic ${basicCredentials(target.token)}`,
+    GIT_CONFIG_COUNT: String(n + 2),
+    [`GIT_CONFIG_KEY_${n}`]: key,
+    [`GIT_CONFIG_VALUE_${n}`]: '',
+    [`GIT_CONFIG_KEY_${n + 1}`]: key,
+    [`GIT_CONFIG_VALUE_${n + 1}`]: header,
   };
 }
 
-function persistedHeader(target: PushTarget): boolean {
+/** The extra headers git would send to the URL (actions/checkout's persisted credentials), lower-cased. */
+function persistedHeaders(target: PushTarget): string {
   try {
-    return (
-      execFileSync('git', ['config', '--get-urlmatch', 'http.extraheader', target.url], {
-        cwd: target.repo,
-        encoding: 'utf8',
-        stdio: ['ignore', 'pipe', 'ignore'],
-      }).trim() !== ''
-    );
+    return execFileSync('git', ['config', '--get-urlmatch', 'http.extraheader', target.url], {
+      cwd: target.repo,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).toLowerCase();
   } catch {
-    return false; // exit 1: no such setting
+    return ''; // exit 1: no such setting
   }
 }
 
