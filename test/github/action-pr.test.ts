@@ -20,7 +20,7 @@ let repo: string;
 let out: string;
 
 beforeEach(async () => {
-  fake = await FakeGitHub.start();
+  fake = await FakeGitHub.start({ git: true });
   repo = makeRepo(['echoserver'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', AT);
   out = join(tmpdir(), `rollgen-action-out-${process.pid}-${Date.now()}`);
   seedFromCheckout(fake, repo);
@@ -43,6 +43,7 @@ async function runAction(inputs: Record<string, string>) {
     GITHUB_ACTIONS: 'true',
     GITHUB_REPOSITORY: fake.repository,
     GITHUB_API_URL: fake.apiUrl,
+    GITHUB_SERVER_URL: fake.serverUrl,
     GITHUB_WORKSPACE: repo,
     GITHUB_OUTPUT: out + '.output',
     GITHUB_STEP_SUMMARY: out + '.summary',

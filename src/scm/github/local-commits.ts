@@ -1,13 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CommitRequest } from '../types';
 
 /**
- * Step commits built in the checkout's object database with git plumbing: blobs by hash-object,
- * each tree in a temporary index (GIT_INDEX_FILE) read from the parent's tree, then commit-tree.
- * The user's work tree, index and refs are never touched; only new objects are added.
+ * Step commits built in the checkout's object database: blobs, trees and commits written as git
+ * objects (`git hash-object -w`), the trees computed here from the parent's (`git ls-tree`). A few
+ * git starts for any number of branches, where a temporary index per commit costs three each. The
+ * user's work tree, index and refs are never touched; only new objects are added.
  */
 
 /** Who makes rollgen's step commits, on both paths (git push and the REST fallback). */
@@ -21,89 +23,157 @@ export interface CommitSignature {
   readonly date: string;
 }
 
-const ZERO = '0000000000000000000000000000000000000000';
-
 /** The committer date of `sha` in `repo`, as the signature both paths give a commit on top of it. */
 export function signatureOn(repo: string, sha: string): CommitSignature {
   const date = git(repo, ['show', '-s', '--format=%cI', sha]).trim();
   return { ...COMMIT_IDENTITY, date };
 }
 
-/** Builds one commit per request (all on the same parent in practice), returning their shas in order. */
+interface Entry {
+  readonly mode: string;
+  readonly sha: string;
+}
+/** Directory path ('' for the root) → its entries by name. */
+type Dirs = Map<string, Map<string, Entry>>;
+
+const TREE_MODE = '40000';
+
+/** Builds one commit per request, returning their shas in order. */
 export function buildCommits(repo: string, reqs: readonly CommitRequest[]): string[] {
   if (reqs.length === 0) return [];
   const scratch = mkdtempSync(join(tmpdir(), 'rollgen-commit-'));
   try {
-    const blobs = writeBlobs(repo, scratch, reqs);
-    const bases = new Map<string, { index: string; sig: CommitSignature }>();
-    return reqs.map((req, i) => {
-      const base = bases.get(req.parent) ?? {
-        index: readBase(repo, scratch, req.parent, bases.size),
-        sig: signatureOn(repo, req.parent),
-      };
+    const blobs = writeObjects(repo, scratch, 'blob', [...new Set(reqs.flatMap(contentsOf))].map(utf8));
+    const blobOf = new Map([...new Set(reqs.flatMap(contentsOf))].map((c, i) => [c, blobs[i]]));
+    const bases = new Map<string, { dirs: Dirs; sig: CommitSignature }>();
+    const trees: HashedObject[] = [];
+    const commits = reqs.map((req) => {
+      const base = bases.get(req.parent) ?? { dirs: readTree(repo, req.parent), sig: signatureOn(repo, req.parent) };
       bases.set(req.parent, base);
-      const index = join(scratch, `index-${i}`);
-      copyFileSync(base.index, index);
-      return commitTree(repo, index, req, blobs, base.sig);
+      const root = treeWith(base.dirs, req, blobOf, trees);
+      return commitObject(root, req, base.sig);
     });
+    const written = writeObjects(
+      repo,
+      scratch,
+      'tree',
+      trees.map((t) => t.body),
+    );
+    // git checks each tree's encoding as it writes it; the ids must be the ones the commits name.
+    if (written.some((sha, i) => sha !== trees[i].sha)) throw new Error('git hashed a tree differently than rollgen');
+    return writeObjects(repo, scratch, 'commit', commits);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
 }
 
-/** Every new file content written as a blob by one hash-object; content → blob sha. */
-function writeBlobs(repo: string, scratch: string, reqs: readonly CommitRequest[]): Map<string, string> {
-  const contents = [...new Set(reqs.flatMap((r) => r.changes.flatMap((c) => (c.content === null ? [] : [c.content]))))];
-  const files = contents.map((content, i) => {
-    const file = join(scratch, `blob-${i}`);
-    writeFileSync(file, content, 'utf8');
+const contentsOf = (r: CommitRequest) => r.changes.flatMap((c) => (c.content === null ? [] : [c.content]));
+const utf8 = (text: string) => Buffer.from(text, 'utf8');
+
+/** Every tree of `parent`, one `git ls-tree -r -t`. */
+function readTree(repo: string, parent: string): Dirs {
+  const dirs: Dirs = new Map([['', new Map()]]);
+  for (const line of git(repo, ['ls-tree', '-r', '-t', '-z', `${parent}^{tree}`]).split('\0')) {
+    if (!line) continue;
+    const tab = line.indexOf('\t');
+    const [shown, type, sha] = line.slice(0, tab).split(' ');
+    // ls-tree shows a tree's mode as 040000; the tree object itself says 40000.
+    const mode = type === 'tree' ? TREE_MODE : shown;
+    const path = line.slice(tab + 1);
+    const cut = path.lastIndexOf('/');
+    dirsOf(dirs, cut < 0 ? '' : path.slice(0, cut)).set(path.slice(cut + 1), { mode, sha });
+    if (mode === TREE_MODE) dirsOf(dirs, path);
+  }
+  return dirs;
+}
+
+function dirsOf(dirs: Dirs, dir: string): Map<string, Entry> {
+  let entries = dirs.get(dir);
+  if (!entries) dirs.set(dir, (entries = new Map()));
+  return entries;
+}
+
+/**
+ * The root tree's sha after `req`'s changes (REST's entries: regular files, 100644). Only the
+ * directories on a changed path are copied and rehashed, deepest first; their objects go to `out`.
+ */
+function treeWith(base: Dirs, req: CommitRequest, blobOf: ReadonlyMap<string, string>, out: HashedObject[]): string {
+  const changed = new Map<string, Map<string, Entry>>();
+  const edit = (dir: string) => {
+    let entries = changed.get(dir);
+    if (!entries) changed.set(dir, (entries = new Map(base.get(dir) ?? [])));
+    return entries;
+  };
+  for (const c of req.changes) {
+    const parts = c.path.split('/');
+    for (let i = 0; i < parts.length; i++) edit(parts.slice(0, i).join('/'));
+    const name = parts[parts.length - 1];
+    const dir = edit(parts.slice(0, -1).join('/'));
+    if (c.content === null) dir.delete(name);
+    else dir.set(name, { mode: '100644', sha: blobOf.get(c.content)! });
+  }
+  const deepestFirst = [...changed.keys()].sort((a, b) => depth(b) - depth(a));
+  for (const dir of deepestFirst) {
+    const entries = changed.get(dir)!;
+    if (dir === '') continue;
+    const cut = dir.lastIndexOf('/');
+    const parent = changed.get(cut < 0 ? '' : dir.slice(0, cut))!;
+    const name = dir.slice(cut + 1);
+    // A directory whose files were all deleted is gone, as in git.
+    if (entries.size === 0) parent.delete(name);
+    else parent.set(name, { mode: TREE_MODE, sha: hashed(treeObject(entries), 'tree', out) });
+  }
+  return hashed(treeObject(changed.get('')!), 'tree', out);
+}
+
+const depth = (dir: string) => (dir === '' ? 0 : dir.split('/').length);
+
+/** git's tree encoding: entries by name, a directory's name compared as if it ended in '/'. */
+function treeObject(entries: ReadonlyMap<string, Entry>): Buffer {
+  const key = (name: string, e: Entry) => Buffer.from(e.mode === TREE_MODE ? `${name}/` : name, 'utf8');
+  const sorted = [...entries].sort(([a, x], [b, y]) => Buffer.compare(key(a, x), key(b, y)));
+  return Buffer.concat(
+    sorted.flatMap(([name, e]) => [Buffer.from(`${e.mode} ${name}\0`, 'utf8'), Buffer.from(e.sha, 'hex')]),
+  );
+}
+
+interface HashedObject {
+  readonly body: Buffer;
+  readonly sha: string;
+}
+
+function hashed(body: Buffer, type: string, out: HashedObject[]): string {
+  const sha = createHash('sha1').update(`${type} ${body.length}\0`).update(body).digest('hex');
+  out.push({ body, sha });
+  return sha;
+}
+
+function commitObject(tree: string, req: CommitRequest, sig: CommitSignature): Buffer {
+  const when = Math.floor(Date.parse(sig.date) / 1000);
+  const zone = /([+-]\d\d):?(\d\d)$/.exec(sig.date);
+  const who = `${sig.name} <${sig.email}> ${when} ${zone ? zone[1] + zone[2] : '+0000'}`;
+  return utf8(`tree ${tree}\nparent ${req.parent}\nauthor ${who}\ncommitter ${who}\n\n${req.message}`);
+}
+
+/** Objects of one type written by one `git hash-object -w`; their ids in order. */
+function writeObjects(repo: string, scratch: string, type: string, bodies: readonly Buffer[]): string[] {
+  if (bodies.length === 0) return [];
+  const files = bodies.map((body, i) => {
+    const file = join(scratch, `${type}-${i}`);
+    writeFileSync(file, body);
     return file;
   });
-  if (files.length === 0) return new Map();
-  const shas = git(repo, ['hash-object', '-w', '--no-filters', '--stdin-paths'], files.join('\n') + '\n')
+  return git(repo, ['hash-object', '-w', '--no-filters', '-t', type, '--stdin-paths'], files.join('\n') + '\n')
     .trim()
     .split('\n');
-  return new Map(contents.map((c, i) => [c, shas[i]]));
 }
 
-/** An index file holding the parent's tree, copied for each commit on that parent. */
-function readBase(repo: string, scratch: string, parent: string, n: number): string {
-  const index = join(scratch, `base-${n}`);
-  git(repo, ['read-tree', `${parent}^{tree}`], undefined, { GIT_INDEX_FILE: index });
-  return index;
-}
-
-function commitTree(
-  repo: string,
-  index: string,
-  req: CommitRequest,
-  blobs: ReadonlyMap<string, string>,
-  sig: CommitSignature,
-): string {
-  const env = { GIT_INDEX_FILE: index };
-  // REST's tree entries are regular files (100644); a deletion is mode 0 with the zero id.
-  const info = req.changes
-    .map((c) => (c.content === null ? `0 ${ZERO}\t${c.path}` : `100644 ${blobs.get(c.content)}\t${c.path}`))
-    .join('\n');
-  if (info) git(repo, ['update-index', '--index-info'], info + '\n', env);
-  const tree = git(repo, ['write-tree'], undefined, env).trim();
-  return git(repo, ['commit-tree', '--no-gpg-sign', tree, '-p', req.parent, '-F', '-'], req.message, {
-    GIT_AUTHOR_NAME: sig.name,
-    GIT_AUTHOR_EMAIL: sig.email,
-    GIT_AUTHOR_DATE: sig.date,
-    GIT_COMMITTER_NAME: sig.name,
-    GIT_COMMITTER_EMAIL: sig.email,
-    GIT_COMMITTER_DATE: sig.date,
-  }).trim();
-}
-
-function git(repo: string, args: readonly string[], input?: string, env: Record<string, string> = {}): string {
+function git(repo: string, args: readonly string[], input?: string): string {
   return execFileSync('git', [...args], {
     cwd: repo,
     input,
     encoding: 'utf8',
-    env: { ...process.env, ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
-    maxBuffer: 64 * 1024 * 1024,
+    maxBuffer: 256 * 1024 * 1024,
   });
 }
