@@ -37,34 +37,35 @@ export class GitBranchWriter {
       if (r.expectedHead === shas[i]) results.set(r.branch, { branch: r.branch, sha: shas[i] });
       else updates.push({ branch: r.branch, sha: shas[i], expected: r.expectedHead });
     });
-    await this.push(updates, results, true);
+    await this.push(updates, results, 3);
     return reqs.map((r) => results.get(r.branch)!);
   }
 
-  private async push(updates: readonly RefUpdate[], results: Map<string, BranchWrite>, again: boolean): Promise<void> {
+  /** Pushes `updates`; refs that raced another push are looked at and pushed again, at most `tries` times in all. */
+  private async push(updates: readonly RefUpdate[], results: Map<string, BranchWrite>, tries: number): Promise<void> {
     if (updates.length === 0) return;
     const outcome = await pushAtomic(this.target, updates);
-    const stale = updates.filter((u) => outcome.refs.get(u.branch) === 'stale');
-    if (updates.every((u) => outcome.refs.get(u.branch) === 'pushed')) {
+    const status = (u: RefUpdate) => outcome.refs.get(u.branch);
+    if (updates.every((u) => status(u) === 'pushed')) {
       for (const u of updates) results.set(u.branch, { branch: u.branch, sha: u.sha });
       return;
     }
-    if (stale.length === 0 || !again) return this.refuse(updates, results, outcome.detail);
-    // A failed lease: a concurrent run pushed this very commit (done); a branch left from an earlier PR
-    // (expected absent, found without an open PR) is reset as the REST path resets it; otherwise it moved.
+    const stale = updates.filter((u) => status(u) === 'stale');
+    if (stale.length === 0 || updates.some((u) => status(u) === 'rejected') || tries <= 1)
+      return this.refuse(updates, results, outcome.detail);
     const now = await remoteHeads(
       this.target,
       stale.map((u) => u.branch),
     ).catch(() => new Map<string, string>());
     const retry = updates.filter((u) => !stale.includes(u));
     for (const u of stale) {
-      const at = now.get(u.branch);
-      if (at === u.sha) results.set(u.branch, { branch: u.branch, sha: u.sha });
-      else if (u.expected === null && at) retry.push({ ...u, expected: at });
-      else results.set(u.branch, { branch: u.branch, error: moved(u, now) });
+      const next = afterRace(u, now.get(u.branch));
+      if (next === 'done') results.set(u.branch, { branch: u.branch, sha: u.sha });
+      else if (next === 'moved') results.set(u.branch, { branch: u.branch, error: moved(u, now) });
+      else retry.push(next);
     }
-    // The atomic push rejected the others with it: they go once more.
-    await this.push(retry, results, false);
+    // The atomic push held the others back with it: they go once more.
+    await this.push(retry, results, tries - 1);
   }
 
   private refuse(
@@ -86,6 +87,19 @@ export class GitBranchWriter {
         }),
       });
   }
+}
+
+/**
+ * A ref that raced: a concurrent run pushed this very commit (done); unchanged since (only the
+ * other push's lock failed it) or to be moved whatever it holds: again; a branch left from an
+ * earlier PR (expected absent, found without an open PR) is reset, as the REST path resets it;
+ * otherwise someone moved it: left alone.
+ */
+function afterRace(u: RefUpdate, at: string | undefined): RefUpdate | 'done' | 'moved' {
+  if (at === u.sha) return 'done';
+  if (u.expected === undefined || at === (u.expected ?? undefined)) return u;
+  if (u.expected === null && at) return { ...u, expected: at };
+  return 'moved';
 }
 
 function moved(u: RefUpdate, now: ReadonlyMap<string, string>): ScmError {

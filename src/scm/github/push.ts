@@ -23,8 +23,12 @@ export interface RefUpdate {
   readonly expected: string | null | undefined;
 }
 
-/** Per branch: pushed (or already there), its lease failed (it moved), or refused for another reason. */
-export type RefStatus = 'pushed' | 'stale' | 'rejected';
+/**
+ * Per branch: pushed (or already there); stale: not where the push expected it (its lease, or a
+ * push at the same moment); held: rejected only because another ref failed the atomic push;
+ * rejected: refused for another reason (permissions, protection, a hook).
+ */
+export type RefStatus = 'pushed' | 'stale' | 'held' | 'rejected';
 
 export interface PushOutcome {
   readonly refs: ReadonlyMap<string, RefStatus>;
@@ -65,8 +69,16 @@ export async function remoteHeads(target: PushTarget, branches: readonly string[
 }
 
 /**
+ * The ref was not where the push expected it: our lease (stale info), or the server's own check when
+ * another push updated it at the same moment (GitHub: cannot lock ref / failed to update ref; git's
+ * receive-pack: atomic transaction failed / incorrect old value).
+ */
+const RACED = /stale info|atomic transaction failed|cannot lock ref|failed to update ref|incorrect old value/;
+
+/**
  * `git push --porcelain` prints `<flag>\t<from>:<to>\t<summary>` per ref. With --atomic, one
  * failed lease rejects every ref: the lease itself says "stale info", the others "atomic push failed".
+ * A push that fails before any ref (authentication, 403) prints none: every ref counts as rejected.
  */
 function parsePorcelain(stdout: string): Map<string, RefStatus> {
   const out = new Map<string, RefStatus>();
@@ -75,8 +87,8 @@ function parsePorcelain(stdout: string): Map<string, RefStatus> {
     if (!m) continue;
     const [, flag, ref, summary] = m;
     if (flag !== '!') out.set(ref, 'pushed');
-    else if (/stale info/.test(summary)) out.set(ref, 'stale');
-    else if (!/atomic push failed/.test(summary) || !out.has(ref)) out.set(ref, 'rejected');
+    else if (RACED.test(summary)) out.set(ref, 'stale');
+    else out.set(ref, /atomic push failed/.test(summary) ? 'held' : 'rejected');
   }
   return out;
 }
