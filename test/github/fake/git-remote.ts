@@ -72,12 +72,75 @@ export class GitRemote {
     return sha;
   }
 
-  /** Branch heads and their commits' files into the REST state (what GitHub shows after a push). */
+  /**
+   * Branch heads and their commits' files into the REST state (what GitHub shows after a push), in
+   * four git starts however many commits: metadata by one `log --no-walk`, each commit's changes to
+   * its parent (already known: pushes build on the seeded base) by one `diff-tree --stdin`, new
+   * blobs by one `cat-file --batch`.
+   */
   importInto(state: RepoState): void {
-    for (const [branch, sha] of this.heads()) {
-      if (!state.commits.has(sha)) this.importCommit(state, sha);
-      state.branches.set(branch, sha);
+    const heads = this.heads();
+    const tips = [...new Set(heads.values())].filter((sha) => !state.commits.has(sha));
+    // Parents first: a push may bring the base's new commits with the branches on top of them.
+    const fresh = tips.length
+      ? this.git(['rev-list', '--topo-order', '--reverse', ...tips, '--not', ...this.present(state.branches.values())])
+          .split('\n')
+          .filter((sha) => sha && !state.commits.has(sha))
+      : [];
+    if (fresh.length > 0) this.importCommits(state, fresh);
+    for (const [branch, sha] of heads) state.branches.set(branch, sha);
+  }
+
+  /** The shas the bare repository has (the REST side may hold commits it made itself). */
+  private present(shas: Iterable<string>): string[] {
+    const list = [...new Set(shas)];
+    if (list.length === 0) return [];
+    const out = this.git(['cat-file', '--batch-check'], {}, list.join('\n') + '\n').split('\n');
+    return list.filter((_, i) => !/ missing$/.test(out[i]));
+  }
+
+  private importCommits(state: RepoState, shas: readonly string[]): void {
+    const meta = this.git(['log', '--no-walk=unsorted', '--format=%H%x00%T%x00%P%x00%B%x01', ...shas]);
+    const commits = meta
+      .split('\x01')
+      .map((c) => c.replace(/^\n/, ''))
+      .filter(Boolean)
+      .map((c) => {
+        const [sha, tree, parents, message] = c.split('\0');
+        return { sha, tree, parents: parents ? parents.split(' ') : [], message };
+      });
+    const changes = this.changesOf(shas);
+    this.readBlobs([...changes.values()].flatMap((list) => list.flatMap((c) => (c.blob ? [c.blob] : []))));
+    for (const c of commits) {
+      const base = state.trees.get(state.commits.get(c.parents[0])?.tree ?? '');
+      if (!base) throw new Error(`the fake git remote knows no parent of ${c.sha}: seed the base first`);
+      const files = new Map(base);
+      for (const ch of changes.get(c.sha) ?? []) {
+        if (ch.blob) files.set(ch.path, this.blobs.get(ch.blob)!);
+        else files.delete(ch.path);
+      }
+      state.trees.set(c.tree, files);
+      state.commits.set(c.sha, { sha: c.sha, tree: c.tree, parents: c.parents, message: c.message });
     }
+  }
+
+  /** Per commit, the files it changes against its first parent: the new blob, or none for a deletion. */
+  private changesOf(shas: readonly string[]): Map<string, { path: string; blob?: string }[]> {
+    const out = new Map<string, { path: string; blob?: string }[]>();
+    let current: { path: string; blob?: string }[] = [];
+    const text = this.git(['diff-tree', '--stdin', '-r', '--no-renames', '-z'], {}, shas.join('\n') + '\n');
+    const fields = text.split('\0');
+    for (let i = 0; i < fields.length; i++) {
+      const f = fields[i];
+      if (/^[0-9a-f]{40}$/.test(f.trim())) {
+        out.set(f.trim(), (current = []));
+      } else if (f.startsWith(':')) {
+        const [, , , blob, status] = f.slice(1).split(' ');
+        const path = fields[++i];
+        current.push(status === 'D' ? { path } : { path, blob });
+      }
+    }
+    return out;
   }
 
   async serve(req: IncomingMessage, res: ServerResponse, url: URL, body: Buffer, state: RepoState): Promise<void> {
@@ -94,9 +157,10 @@ export class GitRemote {
       return answer(403, `Permission to ${this.repository}.git denied to github-actions[bot].`);
     const cgi = await this.backend(req, url, body);
     this.requests.push({ service, method, status: cgi.status, authorized });
+    // As on GitHub, what a push brought is there for the API once the push has its answer.
+    if (method === 'POST' && service === 'git-receive-pack') this.importInto(state);
     res.writeHead(cgi.status, cgi.headers);
     res.end(cgi.body);
-    if (method === 'POST' && service === 'git-receive-pack') this.importInto(state);
   }
 
   close(): void {
@@ -138,24 +202,6 @@ export class GitRemote {
     });
   }
 
-  private importCommit(state: RepoState, sha: string): void {
-    const [tree, ...rest] = this.git(['show', '-s', '--format=%T%n%P%n%B', sha]).split('\n');
-    const parents = rest[0] ? rest[0].split(' ') : [];
-    const message = rest.slice(1).join('\n');
-    if (!state.trees.has(tree)) {
-      const entries = this.git(['ls-tree', '-r', '-z', tree])
-        .split('\0')
-        .filter(Boolean)
-        .map((e) => {
-          const [meta, path] = e.split('\t');
-          return { path, blob: meta.split(' ')[2] };
-        });
-      this.readBlobs(entries.map((e) => e.blob));
-      state.trees.set(tree, new Map(entries.map((e) => [e.path, this.blobs.get(e.blob)!])));
-    }
-    state.commits.set(sha, { sha, tree, parents, message });
-  }
-
   private readonly blobs = new Map<string, string>();
 
   /** Blobs not read yet, in one `git cat-file --batch`. */
@@ -176,8 +222,14 @@ export class GitRemote {
     }
   }
 
-  private git(args: readonly string[], env: Record<string, string> = {}): string {
-    return execFileSync('git', [...args], { cwd: this.dir, encoding: 'utf8', env: { ...process.env, ...env } });
+  private git(args: readonly string[], env: Record<string, string> = {}, input?: string): string {
+    return execFileSync('git', [...args], {
+      cwd: this.dir,
+      encoding: 'utf8',
+      env: { ...process.env, ...env },
+      input,
+      maxBuffer: 256 * 1024 * 1024,
+    });
   }
 }
 
