@@ -5,6 +5,7 @@
 //   BENCH_RUNS=5 npm run bench    # quicker
 //   BENCH_RUNS_1000=3 npm run bench  # fewer repetitions of the 1,000-app loops only
 //   BENCH_ONLY=advance npm run bench # only the advance rows (ALB listener, mixed apps)
+//   BENCH_ONLY=github npm run bench  # only the GitHub flow's requests and pushes (bench/github.mjs)
 //
 // Needs dist/cli.js (`npm run build`). Writes only under bench/.work/ (gitignored).
 import { spawnSync } from 'node:child_process';
@@ -14,6 +15,7 @@ import { createRequire } from 'node:module';
 
 import { ROOT, WORK, appDirs, awaitQuietDisk, emptyTrash, moveToTrash, writeConfigRepo } from './fixtures.mjs';
 import { writeYamlFloor } from './yaml-floor.mjs';
+import { githubBench } from './github.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
@@ -31,7 +33,7 @@ const TARGET_ONE = 1.8;
 const TARGET_1000 = 2.0;
 const TARGET_ONE_IN_N = 1.5;
 const TARGET_ADVANCE = 1.5;
-/** Sections to run (comma-separated: cold, repo, render, advance); unset runs them all. */
+/** Sections to run (comma-separated: cold, repo, render, advance, github); unset runs them all. */
 const ONLY = onlySections(process.env.BENCH_ONLY);
 const REPO_APPS = 400;
 const ALB_APPS = 300;
@@ -44,7 +46,7 @@ const ENV = {
 };
 
 function onlySections(raw) {
-  const all = ['cold', 'repo', 'render', 'advance'];
+  const all = ['cold', 'repo', 'render', 'advance', 'github'];
   if (raw === undefined || raw === '') return new Set(all);
   const picked = raw.split(',').map((s) => s.trim());
   const unknown = picked.filter((s) => !all.includes(s));
@@ -468,6 +470,7 @@ async function mainBench() {
       `kustomize       = ${fmt(cold.kustomize.median)} ms median; rollgen cold render is ${fmtRatio(cold.one.median / cold.kustomize.median)}x that`,
     );
   if (many) console.log(`(generated the ${APPS}-app repo in ${fmt(many.genMs)} ms, not timed)`);
+  const gh = ONLY.has('github') ? await githubBench(console.log) : undefined;
   console.log('');
   const round = (n) => (n === null || n === undefined ? null : Math.round(n * 100) / 100);
   console.log(
@@ -496,6 +499,17 @@ async function mainBench() {
       render_one_p90_ms: round(cold?.one.p90),
       node_floor_p90_ms: round(cold?.floor.p90),
       render_1000_first_ms: round(many?.renderFirst),
+      github_requests_per_new_pr: round(gh?.git20.perPr.requests),
+      github_writes_per_new_pr: round(gh?.git20.perPr.writes),
+      github_pushes_per_run: gh?.git20.first.pushes,
+      github_s_per_new_pr: round(gh ? gh.git20.perPr.ms / 1000 : null),
+      github_rest_requests_per_new_pr: round(gh?.rest20.perPr.requests),
+      github_rest_s_per_new_pr: round(gh ? gh.rest20.perPr.ms / 1000 : null),
+      github_300_requests_per_new_pr: round(gh?.git300.perPr.requests),
+      github_300_s_per_new_pr: round(gh ? gh.git300.perPr.ms / 1000 : null),
+      github_rerun_requests: gh?.git20.rerun.requests,
+      github_idle_1000_requests: gh?.idle1000.run.requests,
+      github_idle_10000_requests: gh?.idle10000?.run.requests ?? null,
       runs: RUNS,
       runs_1000: RUNS_1000,
       runs_advance: RUNS_ADVANCE,

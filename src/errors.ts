@@ -34,9 +34,10 @@ export class IoError extends Error {
 /**
  * What a refused code-host request means to the PR flow, whatever host and status code said it:
  * the thing to create already exists (a concurrent run made it), the PR's head moved since its
- * checks were read, the host will not merge it (conflicts, reviews, checks), or anything else.
+ * checks were read, the host will not merge it (conflicts, reviews, checks), a git push was refused
+ * (the client falls back to the API), the rate limit held after the bounded waits, or anything else.
  */
-export type ScmOutcome = 'already-exists' | 'head-moved' | 'not-mergeable' | 'failed';
+export type ScmOutcome = 'already-exists' | 'head-moved' | 'not-mergeable' | 'push-refused' | 'rate-limited' | 'failed';
 
 /**
  * The code host refused or failed a request after retries. `action` says what rollgen was doing

@@ -30,6 +30,14 @@ export function formatSummary(command: string, report: ActionReport, exitCode: n
     for (const e of report.waiting)
       lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${cell(e.reason ?? '')} |`);
   }
+  if (report.deferred.length > 0) {
+    lines.push(
+      '',
+      `${report.deferred.length} app(s) wait for the next run, which takes them first (${cell(report.deferred[0].reason)}):`,
+      '',
+    );
+    lines.push(report.deferred.map((d) => cell(d.app)).join(', '));
+  }
   lines.push(
     '',
     exitCode === 0 ? 'Finished successfully.' : `Failed with exit status ${exitCode}; the step log has the error.`,

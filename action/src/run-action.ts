@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import { main } from '../../src/cli';
 import { processContext } from '../../src/app/context';
-import { buildActionReport, PullRequestEvent } from '../../src/app/report';
+import { buildActionReport, DeferredApp, PullRequestEvent } from '../../src/app/report';
 import { buildArgv, parseInputs } from './inputs';
 import { formatErrorAnnotation, formatOutputs, formatSummary } from './outputs';
 
@@ -27,6 +27,7 @@ export async function runAction(env: Record<string, string | undefined>, io: Act
   // the runner; GHES included); the token input (a PAT or App token) overrides the job's token.
   if (inputs.token) env.GITHUB_TOKEN = inputs.token;
   const events: PullRequestEvent[] = [];
+  const deferred: DeferredApp[] = [];
   let errors = '';
   // Everything the CLI prints carries text rollgen does not control (app names, PR titles, GitHub's
   // error messages): a line of it starting with `::` would be a workflow command to the runner.
@@ -44,9 +45,10 @@ export async function runAction(env: Record<string, string | undefined>, io: Act
         io.stderr(t);
       },
       report: (e) => void events.push(e),
+      deferred: (d) => void deferred.push(d),
     }),
   ).finally(() => io.stdout(`::${resume}::\n`));
-  const report = buildActionReport(events);
+  const report = buildActionReport(events, deferred);
   if (code !== 0) io.stdout(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
   if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, formatOutputs(report));
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));

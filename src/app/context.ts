@@ -3,7 +3,7 @@ import { SourceFile, readStdin } from '../io/read-source';
 import { outputPending, processStderr, processStdout } from '../io/stdout';
 import type { Removal } from '../state/lifecycle';
 import { ScmClient, ScmConnection } from '../scm/types';
-import type { PullRequestEvent, PullRequestPreview } from './report';
+import type { DeferredApp, PullRequestEvent, PullRequestPreview } from './report';
 import type { Ticker } from '../io/watch';
 import type { PendingWrite } from './next-output';
 
@@ -20,6 +20,8 @@ export interface RunContext {
   readonly git?: GitRunner;
   /** Told about every PR the GitHub flow opens, updates, merges or closes (the Action's outputs); unset in the CLI. */
   readonly report?: (event: PullRequestEvent) => void;
+  /** Told about each app the GitHub flow leaves for the next run (its request budget is spent); unset in the CLI. */
+  readonly deferred?: (d: DeferredApp) => void;
   /** Told about the PR each app would get (`--dry-run --offline`); set by the machine-readable report. */
   readonly preview?: (p: PullRequestPreview) => void;
   /** How `status --watch` waits between rounds and whether stdout is a terminal; unset: this process (src/io/watch.ts). */

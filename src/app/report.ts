@@ -19,6 +19,12 @@ export interface PullRequestEvent {
   readonly reason?: string;
 }
 
+/** An app `rollgen pr` left for the next run, which takes it first: its request budget was spent. */
+export interface DeferredApp {
+  readonly app: string;
+  readonly reason: string;
+}
+
 /** The PR an app would get now (`--dry-run --offline`); all null when the app has none to propose. */
 export interface PullRequestPreview {
   readonly app: string;
@@ -35,9 +41,14 @@ export interface ActionReport {
   readonly merged: readonly PullRequestEvent[];
   readonly closed: readonly PullRequestEvent[];
   readonly waiting: readonly PullRequestEvent[];
+  /** Apps whose PRs wait for the next run (the run's request budget was spent). */
+  readonly deferred: readonly DeferredApp[];
 }
 
-export function buildActionReport(events: readonly PullRequestEvent[]): ActionReport {
+export function buildActionReport(
+  events: readonly PullRequestEvent[],
+  deferred: readonly DeferredApp[] = [],
+): ActionReport {
   const of = (action: PullRequestAction) => events.filter((e) => e.action === action);
   return {
     opened: of('opened'),
@@ -45,5 +56,6 @@ export function buildActionReport(events: readonly PullRequestEvent[]): ActionRe
     merged: of('merged'),
     closed: of('closed'),
     waiting: of('waiting'),
+    deferred,
   };
 }

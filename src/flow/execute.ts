@@ -1,6 +1,6 @@
 import { ScmError } from '../errors';
 import type { PullRequestAction, PullRequestEvent } from '../app/report';
-import { MergeMethod, PullRequest, ScmClient } from '../scm/types';
+import { BranchWrite, MergeMethod, PullRequest, ScmClient } from '../scm/types';
 import { parseBranch } from './branch';
 import { Action, changedFields } from './decide';
 import { parseMarker, withHead, withMarker } from './marker';
@@ -14,6 +14,8 @@ export interface ExecuteOptions {
   readonly parent: string;
   readonly parentTree?: string;
   readonly print: (line: string) => void;
+  /** Branches the run already wrote in one go (pr-command): their heads, or why one was not written. */
+  readonly written?: ReadonlyMap<string, BranchWrite>;
   /** Told about each PR opened, updated, merged or closed (the Action's outputs); never in a dry run. */
   readonly report?: (event: PullRequestEvent) => void;
 }
@@ -33,6 +35,12 @@ export async function execute(
     pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
     const say = (text: string) => o.print(`${app}: ${o.dryRun ? 'would ' : ''}${text}`);
+    const moved = movedBranch(a, o);
+    // Someone pushed to the branch since the scan: as for a PR with commits rollgen did not make, it is left alone.
+    if (moved) {
+      o.print(`${app}: ${moved.message}`);
+      return live;
+    }
     switch (a.kind) {
       case 'open':
         if (o.dryRun)
@@ -83,6 +91,13 @@ export async function execute(
     }
   }
   return live;
+}
+
+/** The refusal of the branch write `a` needed, when the branch moved since the scan (its lease failed). */
+function movedBranch(a: Action, o: ExecuteOptions): ScmError | undefined {
+  if (a.kind !== 'open' && !(a.kind === 'update' && a.commit)) return undefined;
+  const done = o.written?.get(a.proposal.branch);
+  return done && 'error' in done && done.error.outcome === 'head-moved' ? done.error : undefined;
 }
 
 /** The report of one PR event; the step comes from the PR's branch (`rollgen/<app>/step-2` is "step 2"). */
@@ -141,6 +156,11 @@ async function update(
 
 /** The branch becomes the base plus one commit; a branch created by a concurrent run in between is force-moved on a second try. */
 async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<string> {
+  const done = o.written?.get(p.branch);
+  if (done) {
+    if ('error' in done) throw done.error;
+    return done.sha;
+  }
   const req = {
     branch: p.branch,
     parent: o.parent,

@@ -17,6 +17,7 @@ import { closedByPerson, newestAbort } from './abort-hold';
 import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
+import { sayDeferred, writeWithinBudget } from './budgeted-writes';
 
 /** One app's error that holds that app alone; the run goes on with the others. */
 type AppFailure = ScmError | AnalysisRecordError;
@@ -35,6 +36,8 @@ interface AppRound {
    * not read back: the app is skipped this run (nothing opens, merges or aborts for it).
    */
   readonly refused?: AppFailure;
+  /** Since when the app waits (its state's landing, or its source's first commit): the oldest goes first. */
+  readonly pendingSince?: Date;
 }
 
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
@@ -59,19 +62,34 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
+    const actions = rounds.map((r, i) => (checks.size > 0 ? decideRound(r, now, checks) : first[i]));
+    const dryRun = opts.dryRun === true;
+    const run = await writeWithinBudget(s, rounds, actions, dryRun);
     const failed: { app: string; error: AppFailure }[] = [];
-    for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decideRound(r, now, checks) : first[i];
+    const deferred = [...run.deferred];
+    let limited = false;
+    for (const i of run.taken) {
+      const r = rounds[i];
+      // Once GitHub's rate limit holds after the bounded waits, no further app starts: they wait for the next run.
+      if (limited && actions[i].length > 0) {
+        deferred.push(i);
+        continue;
+      }
       // One app's error (the code host refusing its request, an unreadable record) must not starve the others.
       try {
         if (r.refused) throw r.refused;
-        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+        await execute(s.scm, r.state.app, actions[i], { ...executeOptions(s, dryRun), written: run.written });
       } catch (e) {
         if (!isAppFailure(e)) throw e;
         ctx.stderr(`${r.state.app}: ${e.message}\n`);
-        failed.push({ app: r.state.app, error: e });
+        if (e instanceof ScmError && e.outcome === 'rate-limited') {
+          limited = true;
+          deferred.push(i);
+        } else failed.push({ app: r.state.app, error: e });
       }
     }
+    const waiting = run.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
+    if (waiting.length > 0) sayDeferred(s, waiting, dryRun);
     if (failed.length > 0) throw appsFailed(failed);
   });
 }
@@ -122,10 +140,13 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
       history: at ? { landedAt: at } : {},
       ...(abort ? { abort } : {}),
       onFailure: entry.loc.onFailure ?? 'abort',
+      ...(pendingSince(histories[i]) ? { pendingSince: pendingSince(histories[i]) } : {}),
     });
   }
   return rounds;
 }
+
+const pendingSince = (h: BaseHistory): Date | undefined => h.landedAt ?? h.pullsSince;
 
 function heldBefore(pulls: readonly RollgenPull[]): boolean {
   const abort = newestAbort(pulls);

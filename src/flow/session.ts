@@ -47,7 +47,9 @@ export interface FlowSession extends LocalSession {
 export async function openSession(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<FlowSession> {
   const connection = readConnection(flowEdges(ctx).env, opts);
   const local = await openLocalSession(ctx, args, opts, connection);
-  return { ...local, token: connection.token, scm: local.edges.scm(connection) };
+  // The checkout holds the base: step branches are committed there and pushed by git (src/scm/github/branches.ts).
+  const scm = local.edges.scm({ ...connection, serverUrl: local.links.serverUrl, localRepo: local.checkout.root });
+  return { ...local, token: connection.token, scm };
 }
 
 /** The session without the code host (`pr --dry-run --offline`); `connection` only names the repository for links. */

@@ -67,6 +67,13 @@ export interface ArgoCdSource {
   readonly tokenEnv: string;
 }
 
+/**
+ * A GITHUB_TOKEN has 1,000 REST requests an hour per repository, shared by every workflow, and
+ * GitHub allows 500 content-creating requests an hour: 400 a run (200 new step PRs at 2 requests
+ * each) leaves room for other workflows and for the next run within the hour.
+ */
+export const DEFAULT_MAX_REQUESTS = 400;
+
 /** `pr:` of rollgen.yaml: settings of the GitHub PR flow. Template paths are absolute. */
 export interface PrConfig {
   readonly base?: string;
@@ -74,6 +81,8 @@ export interface PrConfig {
   readonly bodyTemplate?: string;
   readonly labels: readonly string[];
   readonly mergeMethod: 'merge' | 'squash' | 'rebase';
+  /** Most GitHub API requests one `rollgen pr` run spends; apps past it wait for the next run. */
+  readonly maxRequests: number;
   /** File name of the workflow under .github/workflows that runs rollgen (PR bodies link its dispatch for abort). */
   readonly workflow: string;
   /**
@@ -214,6 +223,7 @@ function prConfig(root: string, pr: Record<string, unknown>, locate: (p: readonl
     ...(at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {}),
     labels: Array.isArray(pr.labels) ? pr.labels.map(String) : [],
     mergeMethod: (pr.mergeMethod as PrConfig['mergeMethod'] | undefined) ?? 'squash',
+    maxRequests: typeof pr.maxRequests === 'number' ? pr.maxRequests : DEFAULT_MAX_REQUESTS,
     workflow: typeof pr.workflow === 'string' ? pr.workflow : 'rollgen.yml',
   };
 }

@@ -1,3 +1,5 @@
+import type { ScmError } from '../errors';
+
 /**
  * rollgen's seam to a code host. The PR flow (src/flow) talks only to this interface; the Octokit
  * client (src/scm/github) and the in-memory fake used by the flow tests implement it. Every method
@@ -24,6 +26,17 @@ export interface ScmClient {
    * Returns the new commit's sha.
    */
   commitToBranch(req: CommitRequest): Promise<string>;
+  /**
+   * commitToBranch for many branches as one operation: GitHub's client builds the commits in the
+   * local checkout and pushes them all at once (no REST request), each branch leased to its
+   * `expectedHead`; where a push is refused it writes them through the REST API instead. One
+   * result per request, in order: the new head, or why that branch was not written (outcome
+   * `head-moved`: it no longer held `expectedHead`; `push-refused`: nothing was written, the
+   * client writes by REST from now on, so the caller may plan again with the new cost and retry).
+   */
+  writeBranches(reqs: readonly CommitRequest[]): Promise<readonly BranchWrite[]>;
+  /** Requests sent so far and what the host said of its rate limit; what the next branch write costs. */
+  usage(): RequestUsage;
   createPull(req: {
     readonly branch: string;
     readonly base: string;
@@ -120,6 +133,28 @@ export interface CommitRequest {
   readonly parentTree?: string;
   readonly message: string;
   readonly changes: readonly FileChange[];
+  /**
+   * The head the caller last saw the branch at (null: no branch). A write only moves a branch that
+   * still holds it, so a push made since (a person's, a concurrent run's) is never overwritten
+   * unseen. Unset: moved whatever it holds. The REST fallback cannot lease: it moves it anyway.
+   */
+  readonly expectedHead?: string | null;
+}
+
+export type BranchWrite =
+  | { readonly branch: string; readonly sha: string }
+  | { readonly branch: string; readonly error: ScmError };
+
+export interface RequestUsage {
+  /** Requests sent so far (every attempt, retries included). */
+  readonly requests: number;
+  /** Requests one more branch write costs: 0 while branches go by git push, 3 or 4 by REST. */
+  readonly requestsPerBranch: number;
+  /** From the host's last answer: requests left in this window, its size, when it resets, which limit. */
+  readonly remaining?: number;
+  readonly limit?: number;
+  readonly reset?: Date;
+  readonly resource?: string;
 }
 
 export interface PullRequest {
@@ -148,4 +183,8 @@ export interface ScmConnection {
   readonly repository: string;
   /** https://api.github.com, or https://HOST/api/v3 for GitHub Enterprise Server. */
   readonly apiUrl: string;
+  /** The web and git address (https://github.com, GITHUB_SERVER_URL); derived from apiUrl when unset. */
+  readonly serverUrl?: string;
+  /** The local clone of the base branch: with it, branches are committed locally and pushed by git. */
+  readonly localRepo?: string;
 }

@@ -6,7 +6,7 @@ import { GitRunner, runGit } from '../../src/io/git';
 import { PrConfig } from '../../src/io/config';
 import { git } from '../helpers/git-repo';
 
-const PR: PrConfig = { labels: [], mergeMethod: 'merge', workflow: 'rollgen.yml' };
+const PR: PrConfig = { labels: [], mergeMethod: 'merge', maxRequests: 400, workflow: 'rollgen.yml' };
 const AT = new Date('2026-01-01T00:00:00Z');
 let repo: string;
 let starts: string[];

@@ -214,14 +214,28 @@ test('connection from GITHUB_* variables, flags override; the token never reache
   expect(r.code).toBe(1);
   expect(r.stderr).toContain('Bad credentials for ***');
   expect(r.stdout + r.stderr).not.toContain(TOKEN);
-  expect(seen[0]).toEqual({ token: TOKEN, repository: 'acme/deploy', apiUrl: 'https://api.github.com' });
+  // The checkout (where step commits are built) and the git server ride along for the push.
+  const root = fs.realpathSync(w.repo);
+  expect(seen[0]).toEqual({
+    token: TOKEN,
+    repository: 'acme/deploy',
+    apiUrl: 'https://api.github.com',
+    serverUrl: 'https://github.com',
+    localRepo: root,
+  });
   await runCli(
     ['pr', '--dry-run', '--token', 'flag-token', '--repo', 'o/r', '--api-url', 'https://ghe.example.com/api/v3/'],
     w.repo,
     '',
     { env: w.env, now: () => w.now, scm: failing },
   );
-  expect(seen[1]).toEqual({ token: 'flag-token', repository: 'o/r', apiUrl: 'https://ghe.example.com/api/v3' });
+  expect(seen[1]).toEqual({
+    token: 'flag-token',
+    repository: 'o/r',
+    apiUrl: 'https://ghe.example.com/api/v3',
+    serverUrl: 'https://ghe.example.com',
+    localRepo: root,
+  });
   const missing = await runCli(['pr'], w.repo, '', { env: {}, scm: failing });
   expect(missing).toMatchObject({ code: 2, stderr: expect.stringContaining('set GITHUB_TOKEN or pass --token') });
 });

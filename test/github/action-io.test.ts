@@ -192,6 +192,22 @@ describe('outputs and summary', () => {
     );
   });
 
+  test('GIVEN apps left for the next run WHEN summarised THEN the summary names them and why', () => {
+    const reason = 'request budget: 398 of pr.maxRequests 400 spent';
+    const summary = formatSummary(
+      'pr',
+      buildActionReport(
+        [],
+        [
+          { app: 'web', reason },
+          { app: 'api|v2', reason },
+        ],
+      ),
+      0,
+    );
+    expect(summary).toContain(`2 app(s) wait for the next run, which takes them first (${reason}):\n\nweb, api\\|v2\n`);
+  });
+
   test('GIVEN a multi-line error WHEN annotated THEN one workflow command with GitHub escaping', () => {
     expect(formatErrorAnnotation('pr', 'a: 100%\nb\r\n')).toBe('::error title=rollgen pr::a: 100%25%0Ab\n');
   });

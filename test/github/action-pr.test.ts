@@ -20,7 +20,7 @@ let repo: string;
 let out: string;
 
 beforeEach(async () => {
-  fake = await FakeGitHub.start();
+  fake = await FakeGitHub.start({ git: true });
   repo = makeRepo(['echoserver'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', AT);
   out = join(tmpdir(), `rollgen-action-out-${process.pid}-${Date.now()}`);
   seedFromCheckout(fake, repo);
@@ -43,6 +43,7 @@ async function runAction(inputs: Record<string, string>) {
     GITHUB_ACTIONS: 'true',
     GITHUB_REPOSITORY: fake.repository,
     GITHUB_API_URL: fake.apiUrl,
+    GITHUB_SERVER_URL: fake.serverUrl,
     GITHUB_WORKSPACE: repo,
     GITHUB_OUTPUT: out + '.output',
     GITHUB_STEP_SUMMARY: out + '.summary',
@@ -64,7 +65,7 @@ async function runAction(inputs: Record<string, string>) {
   };
 }
 
-test('GIVEN a new app WHEN the Action runs pr THEN it opens one PR in at most 6 requests, reports it, and a rerun writes nothing', async () => {
+test('GIVEN a new app WHEN the Action runs pr THEN it pushes its branch by git and opens the PR in 3 requests, reports it, and a rerun writes nothing', async () => {
   const first = await runAction({ INPUT_COMMAND: 'pr' });
   expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: '' });
   const pulls = [...fake.state.pulls.values()];
@@ -73,7 +74,10 @@ test('GIVEN a new app WHEN the Action runs pr THEN it opens one PR in at most 6 
   // The step column comes from the flow itself (the PR's branch), not from the test.
   expect(first.summary).toMatch(/^\| echoserver \| \[#1\]\([^)]+\) \| opened \| adopt \|$/m);
   const opening = fake.requests.length;
-  expect(opening).toBeLessThanOrEqual(6);
+  // The scan, the PR and its labels; the branch went by one git push with the token input.
+  expect(fake.log()).toEqual(['GET /pulls', 'POST /pulls', 'POST /issues/{issue_number}/labels']);
+  expect(fake.git!.pushes).toBe(1);
+  expect(fake.git!.requests.every((r) => r.authorized)).toBe(true);
   // The PR's branch is the base plus one commit holding the rendered output.
   const files = fake.state.filesAt('rollgen/echoserver/adopt');
   expect([...files.keys()].filter((p) => p.startsWith('deploy/echoserver/')).sort()).toContain(

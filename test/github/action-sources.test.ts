@@ -18,7 +18,7 @@ let fake: FakeGitHub;
 let repo: string;
 
 beforeEach(async () => {
-  fake = await FakeGitHub.start();
+  fake = await FakeGitHub.start({ git: true });
   repo = makeRepo(['echoserver'], 'apps:\n  - source: apps/*\n    output: deploy/{name}\n', AT);
   seedFromCheckout(fake, repo);
 });
@@ -44,6 +44,7 @@ async function run(given: Record<string, string>) {
     GITHUB_ACTIONS: 'true',
     GITHUB_REPOSITORY: fake.repository,
     GITHUB_API_URL: fake.apiUrl,
+    GITHUB_SERVER_URL: fake.serverUrl,
     GITHUB_WORKSPACE: repo,
     ROLLGEN_TEST_RETRY_UNIT_MS: '5',
     ...runnerInputs(given),

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { checkRequest, checkResponse } from './fake/openapi';
 import { Call, fail, Reply, Route, ROUTES } from './fake/routes';
 import { RepoState } from './fake/state';
+import { GitRemote } from './fake/git-remote';
 
 export interface FakeGitHubOptions {
   /** The only token accepted; anything else gets 401. @default 'ghs_fake-token-0123456789' */
@@ -17,6 +18,10 @@ export interface FakeGitHubOptions {
   readonly basePath?: string;
   /** @default 'octo/demo' */
   readonly repository?: string;
+  /** Serve the repository over git's smart HTTP too, at `<origin>/<owner>/<name>.git` (see fake/git-remote.ts). */
+  readonly git?: boolean;
+  /** The core rate limit's window GitHub reports in x-ratelimit-* headers. @default 5000 */
+  readonly rateLimit?: number;
 }
 
 export interface RecordedRequest {
@@ -64,7 +69,12 @@ export class FakeGitHub {
   readonly violations: string[] = [];
   readonly state: RepoState;
   readonly token: string;
+  /** The git remote, when started with `git: true`. */
+  readonly git: GitRemote | undefined;
+  /** Called after each REST request is answered (a test moving a branch between a run's scan and its push). */
+  afterRequest: ((method: string, route: string) => void) | undefined;
   private readonly faults: (Fault & { left: number })[] = [];
+  private served = 0;
   private readonly matchers = ROUTES.map(compileRoute);
   private server: Server | undefined;
   private origin = '';
@@ -73,6 +83,7 @@ export class FakeGitHub {
     const [owner, name] = (options.repository ?? 'octo/demo').split('/');
     this.state = new RepoState(owner, name);
     this.token = options.token ?? 'ghs_fake-token-0123456789';
+    this.git = options.git ? new GitRemote(this.repository, this.token) : undefined;
   }
 
   static async start(options: FakeGitHubOptions = {}): Promise<FakeGitHub> {
@@ -81,6 +92,11 @@ export class FakeGitHub {
     await new Promise<void>((resolve) => fake.server?.listen(0, '127.0.0.1', resolve));
     fake.origin = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     return fake;
+  }
+
+  /** What to give rollgen as GITHUB_SERVER_URL: the git remote's origin. */
+  get serverUrl(): string {
+    return this.origin;
   }
 
   /** What to give Octokit as baseUrl (GITHUB_API_URL). */
@@ -106,6 +122,7 @@ export class FakeGitHub {
   }
 
   async close(): Promise<void> {
+    this.git?.close();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
@@ -115,6 +132,8 @@ export class FakeGitHub {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const method = req.method ?? 'GET';
     const url = new URL(req.url ?? '/', this.origin);
+    if (this.git && url.pathname.startsWith(`/${this.repository}.git/`))
+      return this.git.serve(req, res, url, Buffer.concat(chunks), this.state);
     const found = this.match(method, url.pathname);
     const hang =
       found && this.faults.find((f) => f.hang && f.left > 0 && f.method === method && f.route === found.route.path);
@@ -128,8 +147,26 @@ export class FakeGitHub {
       : fail(404, 'Not Found');
     if (!found) this.violations.push(`${method} ${url.pathname}: the fake serves no such route`);
     else this.requests.push({ method, route: found.route.path, status: reply.status });
-    res.writeHead(reply.status, { 'content-type': 'application/json; charset=utf-8', ...reply.headers });
+    res.writeHead(reply.status, {
+      'content-type': 'application/json; charset=utf-8',
+      ...this.rateLimitHeaders(),
+      ...reply.headers,
+    });
     res.end(reply.body === undefined ? '' : JSON.stringify(reply.body));
+    if (found) this.afterRequest?.(method, found.route.path);
+  }
+
+  /** GitHub's x-ratelimit-* headers: the window shrinks by one per request answered. */
+  private rateLimitHeaders(): Record<string, string> {
+    const limit = this.options.rateLimit ?? 5000;
+    this.served++;
+    return {
+      'x-ratelimit-limit': String(limit),
+      'x-ratelimit-remaining': String(Math.max(0, limit - this.served)),
+      'x-ratelimit-reset': String(Date.UTC(2026, 0, 1, 1) / 1000),
+      'x-ratelimit-resource': 'core',
+      'x-ratelimit-used': String(Math.min(limit, this.served)),
+    };
   }
 
   private match(method: string, pathname: string): { route: Route; params: Record<string, string> } | undefined {

@@ -48,4 +48,5 @@ export function seedFromCheckout(fake: FakeGitHub, repo: string): void {
   fake.state.trees.set(tree, new Map(paths.map((p) => [p, readFileSync(join(repo, p), 'utf8')])));
   fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'initial' });
   fake.state.branches.set('main', head);
+  fake.git?.seed(repo);
 }

@@ -15,7 +15,7 @@ let fake: FakeGitHub;
 let repo: string;
 
 beforeEach(async () => {
-  fake = await FakeGitHub.start();
+  fake = await FakeGitHub.start({ git: true });
   repo = makeRepo(
     ['echoserver'],
     'apps:\n  - source: apps/*\n    output: deploy/{name}\n',
@@ -35,6 +35,7 @@ function pr(extraEnv: Record<string, string> = {}): Promise<{ code: number | nul
     GITHUB_TOKEN: fake.token,
     GITHUB_REPOSITORY: fake.repository,
     GITHUB_API_URL: fake.apiUrl,
+    GITHUB_SERVER_URL: fake.serverUrl,
     ...extraEnv,
   };
   const child = spawn(process.execPath, [BIN, 'pr'], { cwd: repo, env });

@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import { ScmError } from '../../src/errors';
 import {
+  BranchWrite,
   CheckRun,
   CheckRunRequest,
   CheckState,
@@ -9,8 +10,16 @@ import {
   FileChange,
   MergeMethod,
   PullRequest,
+  RequestUsage,
   ScmClient,
 } from '../../src/scm/types';
+
+const retryConflict =
+  (again: () => Promise<string>) =>
+  (e: unknown): Promise<string> => {
+    if (e instanceof ScmError && e.outcome === 'already-exists') return again();
+    throw e;
+  };
 
 export interface Call {
   readonly op: keyof ScmClient;
@@ -124,6 +133,28 @@ export class FakeScm implements ScmClient {
     this.branches.set(req.branch, sha);
     for (const p of this.pulls) if (p.state === 'open' && p.branch === req.branch) p.headSha = sha;
     return sha;
+  }
+
+  /** As the REST fallback writes them: one commitToBranch each, a branch a concurrent run created force-moved on a second try. */
+  async writeBranches(reqs: readonly CommitRequest[]): Promise<readonly BranchWrite[]> {
+    const out: BranchWrite[] = [];
+    for (const req of reqs) {
+      try {
+        out.push({
+          branch: req.branch,
+          sha: await this.commitToBranch(req).catch(retryConflict(() => this.commitToBranch(req))),
+        });
+      } catch (e) {
+        if (!(e instanceof ScmError)) throw e;
+        out.push({ branch: req.branch, error: e });
+      }
+    }
+    return out;
+  }
+
+  /** Branches cost what the REST API spends on them; requests as httpCost counts the calls. */
+  usage(): RequestUsage {
+    return { requests: this.http(), requestsPerBranch: 3 };
   }
 
   async createPull(req: {

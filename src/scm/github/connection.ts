@@ -29,3 +29,12 @@ export function parseConnection(connection: ScmConnection): RepoCoordinates {
   }
   return { owner: match[1], repo: match[2], baseUrl: url.toString().replace(/\/+$/, '') };
 }
+
+/** Where git pushes: `<server>/<owner>/<name>.git`, the server from GITHUB_SERVER_URL or else the API URL. */
+export function gitRemoteUrl(coords: RepoCoordinates, serverUrl: string | undefined): string {
+  const api = coords.baseUrl;
+  const server =
+    serverUrl?.replace(/\/+$/, '') ||
+    (/^https?:\/\/api\.github\.com$/.test(api) ? 'https://github.com' : api.replace(/\/api\/v3$/, ''));
+  return `${server}/${coords.owner}/${coords.repo}.git`;
+}

@@ -39,8 +39,10 @@ export function toScmError(action: string, error: unknown, token: string, forbid
   const text = explain(failure, status);
   // A 403 that is no rate limit (explain rewrote those) is a permission the token lacks.
   const denied = status === 403 && forbidden && text === responseText(failure) ? `${text}; ${forbidden}` : text;
+  const limited = text !== responseText(failure) && (status === 403 || status === 429);
   return new ScmError(action, status, redact(denied, token), {
     ...(exists ? { outcome: 'already-exists' as const } : {}),
+    ...(limited || /secondary rate limit/i.test(text) ? { outcome: 'rate-limited' as const } : {}),
   });
 }
 

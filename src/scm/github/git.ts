@@ -1,4 +1,5 @@
 import type { CommitRequest } from '../types';
+import type { CommitSignature } from './local-commits';
 import { messageOf, statusOf } from './errors';
 import type { GitHubRepo } from './repo';
 
@@ -14,12 +15,17 @@ export async function fetchBranchHead(gh: GitHubRepo, branch: string): Promise<s
 }
 
 /**
+ * The REST fallback of GitBranchWriter (branches.ts).
  * Three requests with `parentTree`, four without: (GET git/commits/{parent}) + POST git/trees +
  * POST git/commits + POST git/refs. An existing branch costs one more: the 422 "Reference already
  * exists", then PATCH git/refs force. The ref moves last, so a failure before it leaves the branch
  * where it was (the tree and commit objects left behind are unreachable and harmless).
  */
-export async function createCommitOnBranch(gh: GitHubRepo, req: CommitRequest): Promise<string> {
+export async function createCommitOnBranch(
+  gh: GitHubRepo,
+  req: CommitRequest,
+  signature?: CommitSignature,
+): Promise<string> {
   const { owner, repo } = gh;
   const baseTree =
     req.parentTree ?? (await gh.octokit.rest.git.getCommit({ owner, repo, commit_sha: req.parent })).data.tree.sha;
@@ -35,6 +41,8 @@ export async function createCommitOnBranch(gh: GitHubRepo, req: CommitRequest): 
     message: req.message,
     tree: created.data.sha,
     parents: [req.parent],
+    // As the git path signs it, so both paths make the same commit from the same change.
+    ...(signature ? { author: signature, committer: signature } : {}),
   });
   await pointBranchAt(gh, req.branch, commit.data.sha);
   return commit.data.sha;

@@ -1,14 +1,30 @@
-import type { ScmClient, ScmConnection } from '../types';
+import { ScmError } from '../../errors';
+import type { BranchWrite, CommitRequest, ScmClient, ScmConnection } from '../types';
+import { GitBranchWriter } from './branches';
 import { fetchChecks } from './checks';
-import { parseConnection } from './connection';
+import { gitRemoteUrl, parseConnection } from './connection';
 import { toScmError } from './errors';
 import { createCommitOnBranch, fetchBranchHead } from './git';
+import { signatureOn } from './local-commits';
+import { RequestMeter } from './meter';
 import { createOctokit, GitHubScmOptions } from './octokit';
 import { createComment, createPullRequest, listPullsByPrefix, mergePullRequest, updatePullRequest } from './pulls';
 import type { GitHubRepo } from './repo';
+import { processStderr } from '../../io/stdout';
 import { fetchCheckRuns, fetchCommitStatuses, putCheckRun } from './signals';
 
 export type { GitHubScmOptions, LogLevel } from './octokit';
+
+/** A tree, a commit and a ref (one more when the branch exists): what a branch costs by REST. */
+const REST_BRANCH_REQUESTS = 3;
+
+/** A branch the REST fallback could not write is that branch's result, not the end of the others. */
+const asError =
+  (req: CommitRequest) =>
+  (e: unknown): BranchWrite => {
+    if (!(e instanceof ScmError)) throw e;
+    return { branch: req.branch, error: e };
+  };
 
 const CHECKS_WRITE =
   'grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions)';
@@ -19,8 +35,10 @@ const CHECKS_WRITE =
  * an ScmError naming what was being done, with the token redacted.
  */
 export function createGitHubScm(connection: ScmConnection, options: GitHubScmOptions = {}): ScmClient {
-  const { owner, repo, baseUrl } = parseConnection(connection);
-  const gh: GitHubRepo = { octokit: createOctokit(baseUrl, connection.token, options), owner, repo };
+  const coords = parseConnection(connection);
+  const { owner, repo, baseUrl } = coords;
+  const meter = new RequestMeter();
+  const gh: GitHubRepo = { octokit: createOctokit(baseUrl, connection.token, options, meter), owner, repo };
   /** `forbidden`: what to grant when GitHub answers 403 (the permission this request needs). */
   const guard = async <T>(action: string, work: () => Promise<T>, forbidden?: string): Promise<T> => {
     try {
@@ -29,12 +47,35 @@ export function createGitHubScm(connection: ScmConnection, options: GitHubScmOpt
       throw toScmError(`${action} in ${owner}/${repo}`, error, connection.token, forbidden);
     }
   };
+  const local = connection.localRepo;
+  const writer = local
+    ? new GitBranchWriter(
+        { repo: local, url: gitRemoteUrl(coords, connection.serverUrl), token: connection.token, timeoutMs: 600_000 },
+        options.notice ?? ((line) => processStderr(`${line}\n`)),
+      )
+    : undefined;
+  const restCommit = (req: CommitRequest) =>
+    guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () =>
+      createCommitOnBranch(gh, req, local ? signatureOn(local, req.parent) : undefined),
+    );
+  const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
+    if (writer?.active) return writer.write(reqs);
+    const out: BranchWrite[] = [];
+    for (const req of reqs) out.push(await restCommit(req).then((sha) => ({ branch: req.branch, sha }), asError(req)));
+    return out;
+  };
   return {
+    writeBranches,
+    usage: () => meter.usage(writer?.active ? 0 : REST_BRANCH_REQUESTS),
     branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
     listPulls: ({ prefix, state, closedSince }) =>
       guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
-    commitToBranch: (req) =>
-      guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
+    commitToBranch: async (req) => {
+      let [written] = await writeBranches([req]);
+      if ('error' in written && written.error.outcome === 'push-refused') [written] = await writeBranches([req]);
+      if ('error' in written) throw written.error;
+      return written.sha;
+    },
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
     updatePull: (number, req) => guard(`update PR #${number}`, () => updatePullRequest(gh, number, req)),
     mergePull: (number, req) => guard(`merge PR #${number}`, () => mergePullRequest(gh, number, req)),

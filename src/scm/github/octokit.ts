@@ -4,6 +4,7 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import { fetchWithDeadline, retryAfterAsSecondaryLimit } from './bounded';
 import { redact } from './errors';
+import { RequestMeter } from './meter';
 import { processStderr } from '../../io/stdout';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
@@ -27,6 +28,8 @@ export interface GitHubScmOptions {
   readonly maxWaitSeconds?: number;
   /** Milliseconds one attempt may wait for GitHub's answer before it counts as failed (and is retried). @default 15000 (GitHub ends requests that take over 10 s itself) */
   readonly requestTimeoutMs?: number;
+  /** Told once when a git push is refused and branches go through the REST API. @default a line on stderr */
+  readonly notice?: (line: string) => void;
 }
 
 const RollgenOctokit = Octokit.plugin(retry, retryAfterAsSecondaryLimit, throttling);
@@ -75,7 +78,12 @@ function writeGroups(options: GitHubScmOptions, unit: number): object {
   return unit === 1000 ? {} : { write: pacedGroup(unit), notifications: pacedGroup(unit) };
 }
 
-export function createOctokit(baseUrl: string, token: string, options: GitHubScmOptions = {}): GitHubOctokit {
+export function createOctokit(
+  baseUrl: string,
+  token: string,
+  options: GitHubScmOptions = {},
+  meter = new RequestMeter(),
+): GitHubOctokit {
   const unit = options.retryUnitMs ?? 1000;
   const maxWait = options.maxWaitSeconds ?? 60;
   const secondaryRetries = options.secondaryRateRetries ?? 2;
@@ -83,7 +91,7 @@ export function createOctokit(baseUrl: string, token: string, options: GitHubScm
     auth: token,
     baseUrl,
     userAgent: 'rollgen',
-    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15_000) },
+    request: { fetch: meter.wrap(fetchWithDeadline(options.requestTimeoutMs ?? 15_000)) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
