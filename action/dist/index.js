@@ -85,14 +85,18 @@ function exitCodeFor(error8) {
 }
 function describeError(error8, debug2) {
   if (debug2 && error8 instanceof Error && error8.stack) return error8.stack;
+  const text2 = errorText(error8);
+  return isTyped(error8) && !(error8 instanceof InputError) ? `error: ${text2}` : text2;
+}
+function errorText(error8) {
   if (error8 instanceof InputError) return error8.message;
-  if (!(error8 instanceof Error) || error8.name === "Error" || error8 instanceof TypeError) {
+  if (!isTyped(error8)) {
     const text2 = error8 instanceof Error ? error8.message : String(error8);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return `error: ${error8.message.split("\n").map(printable).join("\n")}`;
+  return error8.message.split("\n").map(printable).join("\n");
 }
-var InputError, StateError, IoError, ScmError, ProviderError, AnalysisRecordError, AnalysisVerdictError;
+var InputError, StateError, IoError, ScmError, ProviderError, isTyped, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
   "src/errors.ts"() {
     "use strict";
@@ -140,6 +144,7 @@ var init_errors = __esm({
       site;
       name = "ProviderError";
     };
+    isTyped = (error8) => error8 instanceof Error && error8.name !== "Error" && !(error8 instanceof TypeError);
     AnalysisRecordError = class extends Error {
       name = "AnalysisRecordError";
     };
@@ -12569,7 +12574,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "maxRequests": { "type": "integer", "minimum": 10, "maximum": 15e3, "description": "Most GitHub API requests one rollgen pr run spends (default 400: 40% of a GITHUB_TOKEN's 1,000 an hour per repository, under GitHub's 500 content-creating requests an hour). Apps past it wait for the next run, which takes them first." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -13850,7 +13855,7 @@ var require_rollgen_config = __commonJS({
           let data54 = data.pr;
           if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
             for (const key11 in data54) {
-              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod" || key11 === "workflow")) {
+              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod" || key11 === "maxRequests" || key11 === "workflow")) {
                 const err111 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err111];
@@ -14006,182 +14011,214 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data54.workflow !== void 0) {
-              let data61 = data54.workflow;
-              if (typeof data61 === "string") {
-                if (func2(data61) < 1) {
-                  const err124 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data54.maxRequests !== void 0) {
+              let data61 = data54.maxRequests;
+              if (!(typeof data61 == "number" && (!(data61 % 1) && !isNaN(data61)))) {
+                const err124 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err124];
+                } else {
+                  vErrors.push(err124);
+                }
+                errors++;
+              }
+              if (typeof data61 == "number") {
+                if (data61 > 15e3 || isNaN(data61)) {
+                  const err125 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/maximum", keyword: "maximum", params: { comparison: "<=", limit: 15e3 }, message: "must be <= 15000" };
                   if (vErrors === null) {
-                    vErrors = [err124];
+                    vErrors = [err125];
                   } else {
-                    vErrors.push(err124);
+                    vErrors.push(err125);
+                  }
+                  errors++;
+                }
+                if (data61 < 10 || isNaN(data61)) {
+                  const err126 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 10 }, message: "must be >= 10" };
+                  if (vErrors === null) {
+                    vErrors = [err126];
+                  } else {
+                    vErrors.push(err126);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data54.workflow !== void 0) {
+              let data62 = data54.workflow;
+              if (typeof data62 === "string") {
+                if (func2(data62) < 1) {
+                  const err127 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err127];
+                  } else {
+                    vErrors.push(err127);
                   }
                   errors++;
                 }
               } else {
-                const err125 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err128 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err125];
+                  vErrors = [err128];
                 } else {
-                  vErrors.push(err125);
+                  vErrors.push(err128);
                 }
                 errors++;
               }
             }
           } else {
-            const err126 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err129 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err126];
+              vErrors = [err129];
             } else {
-              vErrors.push(err126);
+              vErrors.push(err129);
             }
             errors++;
           }
         }
         if (data.analysisTemplates !== void 0) {
-          let data62 = data.analysisTemplates;
-          if (typeof data62 === "string") {
-            if (func2(data62) < 1) {
-              const err127 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+          let data63 = data.analysisTemplates;
+          if (typeof data63 === "string") {
+            if (func2(data63) < 1) {
+              const err130 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
               if (vErrors === null) {
-                vErrors = [err127];
+                vErrors = [err130];
               } else {
-                vErrors.push(err127);
+                vErrors.push(err130);
               }
               errors++;
             }
           } else {
-            const err128 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            const err131 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
             if (vErrors === null) {
-              vErrors = [err128];
+              vErrors = [err131];
             } else {
-              vErrors.push(err128);
+              vErrors.push(err131);
             }
             errors++;
           }
         }
         if (data.metricSecrets !== void 0) {
-          let data63 = data.metricSecrets;
-          if (data63 && typeof data63 == "object" && !Array.isArray(data63)) {
-            for (const key12 in data63) {
-              let data64 = data63[key12];
-              if (data64 && typeof data64 == "object" && !Array.isArray(data64)) {
-                if (Object.keys(data64).length < 1) {
-                  const err129 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+          let data64 = data.metricSecrets;
+          if (data64 && typeof data64 == "object" && !Array.isArray(data64)) {
+            for (const key12 in data64) {
+              let data65 = data64[key12];
+              if (data65 && typeof data65 == "object" && !Array.isArray(data65)) {
+                if (Object.keys(data65).length < 1) {
+                  const err132 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
                   if (vErrors === null) {
-                    vErrors = [err129];
+                    vErrors = [err132];
                   } else {
-                    vErrors.push(err129);
+                    vErrors.push(err132);
                   }
                   errors++;
                 }
-                for (const key13 in data64) {
-                  let data65 = data64[key13];
-                  if (typeof data65 === "string") {
-                    if (func2(data65) < 1) {
-                      const err130 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                for (const key13 in data65) {
+                  let data66 = data65[key13];
+                  if (typeof data66 === "string") {
+                    if (func2(data66) < 1) {
+                      const err133 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err130];
+                        vErrors = [err133];
                       } else {
-                        vErrors.push(err130);
+                        vErrors.push(err133);
                       }
                       errors++;
                     }
                   } else {
-                    const err131 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err134 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err131];
+                      vErrors = [err134];
                     } else {
-                      vErrors.push(err131);
+                      vErrors.push(err134);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err132 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err135 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err132];
+                  vErrors = [err135];
                 } else {
-                  vErrors.push(err132);
+                  vErrors.push(err135);
                 }
                 errors++;
               }
             }
           } else {
-            const err133 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err136 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err133];
+              vErrors = [err136];
             } else {
-              vErrors.push(err133);
+              vErrors.push(err136);
             }
             errors++;
           }
         }
         if (data.health !== void 0) {
-          let data66 = data.health;
-          if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
-            for (const key14 in data66) {
+          let data67 = data.health;
+          if (data67 && typeof data67 == "object" && !Array.isArray(data67)) {
+            for (const key14 in data67) {
               if (!(key14 === "statuses" || key14 === "checkRuns" || key14 === "argocd")) {
-                const err134 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
+                const err137 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err134];
+                  vErrors = [err137];
                 } else {
-                  vErrors.push(err134);
+                  vErrors.push(err137);
                 }
                 errors++;
               }
             }
-            if (data66.statuses !== void 0) {
-              let data67 = data66.statuses;
-              if (Array.isArray(data67)) {
-                const len11 = data67.length;
+            if (data67.statuses !== void 0) {
+              let data68 = data67.statuses;
+              if (Array.isArray(data68)) {
+                const len11 = data68.length;
                 for (let i14 = 0; i14 < len11; i14++) {
-                  let data68 = data67[i14];
-                  if (typeof data68 === "string") {
-                    if (func2(data68) > 255) {
-                      const err135 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data69 = data68[i14];
+                  if (typeof data69 === "string") {
+                    if (func2(data69) > 255) {
+                      const err138 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err135];
+                        vErrors = [err138];
                       } else {
-                        vErrors.push(err135);
+                        vErrors.push(err138);
                       }
                       errors++;
                     }
-                    if (func2(data68) < 1) {
-                      const err136 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data69) < 1) {
+                      const err139 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err136];
+                        vErrors = [err139];
                       } else {
-                        vErrors.push(err136);
+                        vErrors.push(err139);
                       }
                       errors++;
                     }
                   } else {
-                    const err137 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err140 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err137];
+                      vErrors = [err140];
                     } else {
-                      vErrors.push(err137);
+                      vErrors.push(err140);
                     }
                     errors++;
                   }
                 }
-                let i15 = data67.length;
+                let i15 = data68.length;
                 let j3;
                 if (i15 > 1) {
                   const indices3 = {};
                   for (; i15--; ) {
-                    let item3 = data67[i15];
+                    let item3 = data68[i15];
                     if (typeof item3 !== "string") {
                       continue;
                     }
                     if (typeof indices3[item3] == "number") {
                       j3 = indices3[item3];
-                      const err138 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
+                      const err141 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err138];
+                        vErrors = [err141];
                       } else {
-                        vErrors.push(err138);
+                        vErrors.push(err141);
                       }
                       errors++;
                       break;
@@ -14190,66 +14227,66 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err139 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err142 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err139];
+                  vErrors = [err142];
                 } else {
-                  vErrors.push(err139);
+                  vErrors.push(err142);
                 }
                 errors++;
               }
             }
-            if (data66.checkRuns !== void 0) {
-              let data69 = data66.checkRuns;
-              if (Array.isArray(data69)) {
-                const len12 = data69.length;
+            if (data67.checkRuns !== void 0) {
+              let data70 = data67.checkRuns;
+              if (Array.isArray(data70)) {
+                const len12 = data70.length;
                 for (let i16 = 0; i16 < len12; i16++) {
-                  let data70 = data69[i16];
-                  if (typeof data70 === "string") {
-                    if (func2(data70) > 255) {
-                      const err140 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                  let data71 = data70[i16];
+                  if (typeof data71 === "string") {
+                    if (func2(data71) > 255) {
+                      const err143 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err140];
+                        vErrors = [err143];
                       } else {
-                        vErrors.push(err140);
+                        vErrors.push(err143);
                       }
                       errors++;
                     }
-                    if (func2(data70) < 1) {
-                      const err141 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data71) < 1) {
+                      const err144 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err141];
+                        vErrors = [err144];
                       } else {
-                        vErrors.push(err141);
+                        vErrors.push(err144);
                       }
                       errors++;
                     }
                   } else {
-                    const err142 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err145 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err142];
+                      vErrors = [err145];
                     } else {
-                      vErrors.push(err142);
+                      vErrors.push(err145);
                     }
                     errors++;
                   }
                 }
-                let i17 = data69.length;
+                let i17 = data70.length;
                 let j4;
                 if (i17 > 1) {
                   const indices4 = {};
                   for (; i17--; ) {
-                    let item4 = data69[i17];
+                    let item4 = data70[i17];
                     if (typeof item4 !== "string") {
                       continue;
                     }
                     if (typeof indices4[item4] == "number") {
                       j4 = indices4[item4];
-                      const err143 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
+                      const err146 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
                       if (vErrors === null) {
-                        vErrors = [err143];
+                        vErrors = [err146];
                       } else {
-                        vErrors.push(err143);
+                        vErrors.push(err146);
                       }
                       errors++;
                       break;
@@ -14258,142 +14295,142 @@ var require_rollgen_config = __commonJS({
                   }
                 }
               } else {
-                const err144 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err147 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err144];
+                  vErrors = [err147];
                 } else {
-                  vErrors.push(err144);
+                  vErrors.push(err147);
                 }
                 errors++;
               }
             }
-            if (data66.argocd !== void 0) {
-              let data71 = data66.argocd;
-              if (data71 && typeof data71 == "object" && !Array.isArray(data71)) {
-                if (data71.server === void 0) {
-                  const err145 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+            if (data67.argocd !== void 0) {
+              let data72 = data67.argocd;
+              if (data72 && typeof data72 == "object" && !Array.isArray(data72)) {
+                if (data72.server === void 0) {
+                  const err148 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                   if (vErrors === null) {
-                    vErrors = [err145];
+                    vErrors = [err148];
                   } else {
-                    vErrors.push(err145);
+                    vErrors.push(err148);
                   }
                   errors++;
                 }
-                for (const key15 in data71) {
+                for (const key15 in data72) {
                   if (!(key15 === "server" || key15 === "application" || key15 === "tokenEnv")) {
-                    const err146 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties" };
+                    const err149 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
-                      vErrors = [err146];
+                      vErrors = [err149];
                     } else {
-                      vErrors.push(err146);
+                      vErrors.push(err149);
                     }
                     errors++;
                   }
                 }
-                if (data71.server !== void 0) {
-                  let data72 = data71.server;
-                  if (typeof data72 === "string") {
-                    if (!pattern11.test(data72)) {
-                      const err147 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
-                      if (vErrors === null) {
-                        vErrors = [err147];
-                      } else {
-                        vErrors.push(err147);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err148 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err148];
-                    } else {
-                      vErrors.push(err148);
-                    }
-                    errors++;
-                  }
-                }
-                if (data71.application !== void 0) {
-                  let data73 = data71.application;
+                if (data72.server !== void 0) {
+                  let data73 = data72.server;
                   if (typeof data73 === "string") {
-                    if (func2(data73) < 1) {
-                      const err149 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (!pattern11.test(data73)) {
+                      const err150 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
-                        vErrors = [err149];
+                        vErrors = [err150];
                       } else {
-                        vErrors.push(err149);
+                        vErrors.push(err150);
                       }
                       errors++;
                     }
                   } else {
-                    const err150 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err151 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err150];
+                      vErrors = [err151];
                     } else {
-                      vErrors.push(err150);
+                      vErrors.push(err151);
                     }
                     errors++;
                   }
                 }
-                if (data71.tokenEnv !== void 0) {
-                  let data74 = data71.tokenEnv;
+                if (data72.application !== void 0) {
+                  let data74 = data72.application;
                   if (typeof data74 === "string") {
-                    if (!pattern12.test(data74)) {
-                      const err151 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                    if (func2(data74) < 1) {
+                      const err152 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err151];
+                        vErrors = [err152];
                       } else {
-                        vErrors.push(err151);
+                        vErrors.push(err152);
                       }
                       errors++;
                     }
                   } else {
-                    const err152 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err153 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err152];
+                      vErrors = [err153];
                     } else {
-                      vErrors.push(err152);
+                      vErrors.push(err153);
+                    }
+                    errors++;
+                  }
+                }
+                if (data72.tokenEnv !== void 0) {
+                  let data75 = data72.tokenEnv;
+                  if (typeof data75 === "string") {
+                    if (!pattern12.test(data75)) {
+                      const err154 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err154];
+                      } else {
+                        vErrors.push(err154);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err155 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err155];
+                    } else {
+                      vErrors.push(err155);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err153 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err156 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err153];
+                  vErrors = [err156];
                 } else {
-                  vErrors.push(err153);
+                  vErrors.push(err156);
                 }
                 errors++;
               }
             }
           } else {
-            const err154 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err157 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err154];
+              vErrors = [err157];
             } else {
-              vErrors.push(err154);
+              vErrors.push(err157);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data75 = data.onFailure;
-          if (!(data75 === "abort" || data75 === "hold")) {
-            const err155 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+          let data76 = data.onFailure;
+          if (!(data76 === "abort" || data76 === "hold")) {
+            const err158 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err155];
+              vErrors = [err158];
             } else {
-              vErrors.push(err155);
+              vErrors.push(err158);
             }
             errors++;
           }
         }
       } else {
-        const err156 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err159 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err156];
+          vErrors = [err159];
         } else {
-          vErrors.push(err156);
+          vErrors.push(err159);
         }
         errors++;
       }
@@ -19141,7 +19178,7 @@ var require_scan = __commonJS({
     var isPathSeparator = (code) => {
       return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
     };
-    var depth = (token) => {
+    var depth2 = (token) => {
       if (token.isPrefix !== true) {
         token.depth = token.isGlobstar ? Infinity : 1;
       }
@@ -19414,7 +19451,7 @@ var require_scan = __commonJS({
             } else {
               tokens[idx].value = value3;
             }
-            depth(tokens[idx]);
+            depth2(tokens[idx]);
             state.maxDepth += tokens[idx].depth;
           }
           if (i >= start2) {
@@ -19427,7 +19464,7 @@ var require_scan = __commonJS({
         parts.push(value2);
         if (opts.tokens && prevIndex && prevIndex + 1 < input3.length) {
           tokens[tokens.length - 1].value = value2;
-          depth(tokens[tokens.length - 1]);
+          depth2(tokens[tokens.length - 1]);
           state.maxDepth += tokens[tokens.length - 1].depth;
         }
         state.slashes = slashes;
@@ -19646,15 +19683,15 @@ var require_parse = __commonJS({
       return chars;
     };
     var repeatedExtglobRecursion = (pattern) => {
-      let depth = 0;
+      let depth2 = 0;
       let value2 = pattern.trim();
       let match = parseRepeatedExtglob(value2);
       while (match) {
-        depth++;
+        depth2++;
         value2 = match.body.trim();
         match = parseRepeatedExtglob(value2);
       }
-      return depth;
+      return depth2;
     };
     var analyzeRepeatedExtglob = (body, options) => {
       if (options.maxExtglobRecursion === false) {
@@ -20778,15 +20815,15 @@ var require_dist = __commonJS({
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
       let parent = (0, path37.dirname)(path$1);
-      let depth = 1;
-      while (parent !== state.root && depth < 2) {
+      let depth2 = 1;
+      while (parent !== state.root && depth2 < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
-        if (isSameRoot) depth++;
+        if (isSameRoot) depth2++;
         else parent = (0, path37.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
-      return depth > 1;
+      return depth2 > 1;
     }
     function isRecursiveUsingRealPaths(resolved, state) {
       return state.visited.includes(resolved + state.options.pathSeparator);
@@ -20947,7 +20984,7 @@ var require_dist = __commonJS({
         this.walkDirectory(this.state, this.root, this.root, this.state.options.maxDepth, this.walk);
         return this.isSynchronous ? this.callbackInvoker(this.state, null) : null;
       }
-      walk = (entries2, directoryPath, depth) => {
+      walk = (entries2, directoryPath, depth2) => {
         const { paths, options: { filters, resolveSymlinks: resolveSymlinks$1, excludeSymlinks, exclude, maxFiles, signal, useRealPaths, pathSeparator }, controller } = this.state;
         if (controller.aborted || signal && signal.aborted || maxFiles && paths.length > maxFiles) return;
         const files = this.getArray(this.state.paths);
@@ -20960,14 +20997,14 @@ var require_dist = __commonJS({
             let path$1 = joinDirectoryPath(entry.name, directoryPath, this.state.options.pathSeparator);
             if (exclude && exclude(entry.name, path$1)) continue;
             this.pushDirectory(path$1, paths, filters);
-            this.walkDirectory(this.state, path$1, path$1, depth - 1, this.walk);
+            this.walkDirectory(this.state, path$1, path$1, depth2 - 1, this.walk);
           } else if (this.resolveSymlink && entry.isSymbolicLink()) {
             let path$1 = joinPathWithBasePath(entry.name, directoryPath);
             this.resolveSymlink(path$1, this.state, (stat, resolvedPath) => {
               if (stat.isDirectory()) {
                 resolvedPath = normalizePath(resolvedPath, this.state.options);
                 if (exclude && exclude(entry.name, useRealPaths ? resolvedPath : path$1 + pathSeparator)) return;
-                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth - 1, this.walk);
+                this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth2 - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
                 const filename = (0, path37.basename)(resolvedPath);
@@ -21054,8 +21091,8 @@ var require_dist = __commonJS({
         this.options.includeDirs = true;
         return this;
       }
-      withMaxDepth(depth) {
-        this.options.maxDepth = depth;
+      withMaxDepth(depth2) {
+        this.options.maxDepth = depth2;
         return this;
       }
       withMaxFiles(limit) {
@@ -22363,8 +22400,8 @@ var require_runtime = __commonJS({
           }
           return programWrapper;
         },
-        data: function data(value2, depth) {
-          while (value2 && depth--) {
+        data: function data(value2, depth2) {
+          while (value2 && depth2--) {
             value2 = value2._parent;
           }
           return value2;
@@ -23702,7 +23739,7 @@ var require_helpers2 = __commonJS({
     }
     function preparePath(data, parts, loc) {
       loc = this.locInfo(loc);
-      var original = data ? "@" : "", dig2 = [], depth = 0;
+      var original = data ? "@" : "", dig2 = [], depth2 = 0;
       for (var i = 0, l = parts.length; i < l; i++) {
         var part = parts[i].part, isLiteral = parts[i].original !== part;
         original += (parts[i].separator || "") + part;
@@ -23710,7 +23747,7 @@ var require_helpers2 = __commonJS({
           if (dig2.length > 0) {
             throw new _exception2["default"]("Invalid path: " + original, { loc });
           } else if (part === "..") {
-            depth++;
+            depth2++;
           }
         } else {
           dig2.push(part);
@@ -23719,7 +23756,7 @@ var require_helpers2 = __commonJS({
       return {
         type: "PathExpression",
         data,
-        depth,
+        depth: depth2,
         parts: dig2,
         original,
         loc
@@ -24099,18 +24136,18 @@ var require_compiler = __commonJS({
         }
       },
       PathExpression: function PathExpression(path37) {
-        var depth = validateDepth(path37);
+        var depth2 = validateDepth(path37);
         var parts = validateParts(path37);
-        this.addDepth(depth);
-        this.opcode("getContext", depth);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path37), blockParamId = !depth && !scoped && this.blockParamIndex(name);
+        this.addDepth(depth2);
+        this.opcode("getContext", depth2);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path37), blockParamId = !depth2 && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
         } else if (path37.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth, parts, path37.strict);
+          this.opcode("lookupData", depth2, parts, path37.strict);
         } else {
           this.opcode("lookupOnContext", parts, path37.falsy, path37.strict, scoped);
         }
@@ -24161,8 +24198,8 @@ var require_compiler = __commonJS({
           loc: this.sourceNode[0].loc
         });
       },
-      addDepth: function addDepth(depth) {
-        if (!depth) {
+      addDepth: function addDepth(depth2) {
+        if (!depth2) {
           return;
         }
         this.useDepths = true;
@@ -24197,7 +24234,7 @@ var require_compiler = __commonJS({
       pushParam: function pushParam(val) {
         validateLiteral(val);
         var value2 = val.value != null ? val.value : val.original || "";
-        var depth = validateDepth(val);
+        var depth2 = validateDepth(val);
         if (this.stringParams) {
           if (typeof value2 !== "number" && typeof value2 !== "boolean") {
             value2 = String(value2);
@@ -24205,10 +24242,10 @@ var require_compiler = __commonJS({
           if (value2.replace) {
             value2 = value2.replace(/^(\.?\.\/)*/g, "").replace(/\//g, ".");
           }
-          if (depth) {
-            this.addDepth(depth);
+          if (depth2) {
+            this.addDepth(depth2);
           }
-          this.opcode("getContext", depth);
+          this.opcode("getContext", depth2);
           this.opcode("pushStringParam", value2, val.type);
           if (val.type === "SubExpression") {
             this.accept(val);
@@ -24216,7 +24253,7 @@ var require_compiler = __commonJS({
         } else {
           if (this.trackIds) {
             var blockParamIndex = void 0;
-            if (val.parts && !_ast2["default"].helpers.scopedId(val) && !depth) {
+            if (val.parts && !_ast2["default"].helpers.scopedId(val) && !depth2) {
               blockParamIndex = this.blockParamIndex(validateParts(val)[0]);
             }
             if (blockParamIndex) {
@@ -24246,10 +24283,10 @@ var require_compiler = __commonJS({
         return params;
       },
       blockParamIndex: function blockParamIndex(name) {
-        for (var depth = 0, len = this.options.blockParams.length; depth < len; depth++) {
-          var blockParams = this.options.blockParams[depth], param = blockParams && _utils.indexOf(blockParams, name);
+        for (var depth2 = 0, len = this.options.blockParams.length; depth2 < len; depth2++) {
+          var blockParams = this.options.blockParams[depth2], param = blockParams && _utils.indexOf(blockParams, name);
           if (blockParams && param >= 0) {
-            return [depth, param];
+            return [depth2, param];
           }
         }
       }
@@ -24309,14 +24346,14 @@ var require_compiler = __commonJS({
       return new _exception2["default"]("Invalid AST: " + node.type + " " + message, node);
     }
     function validateDepth(node) {
-      var depth = node.depth;
-      if (depth == null) {
+      var depth2 = node.depth;
+      if (depth2 == null) {
         return 0;
       }
-      if (typeof depth !== "number" || !isFinite(depth) || Math.floor(depth) !== depth || depth < 0) {
+      if (typeof depth2 !== "number" || !isFinite(depth2) || Math.floor(depth2) !== depth2 || depth2 < 0) {
         throw invalidAst(node, "depth must be a non-negative integer");
       }
-      return depth;
+      return depth2;
     }
     function validateLiteral(node) {
       var value2 = node.value;
@@ -24559,7 +24596,7 @@ var require_util = __commonJS({
       return path37;
     }
     exports2.normalize = normalize;
-    function join21(aRoot, aPath) {
+    function join22(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24591,7 +24628,7 @@ var require_util = __commonJS({
       }
       return joined;
     }
-    exports2.join = join21;
+    exports2.join = join22;
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
@@ -24764,7 +24801,7 @@ var require_util = __commonJS({
             parsed.path = parsed.path.substring(0, index + 1);
           }
         }
-        sourceURL = join21(urlGenerate(parsed), sourceURL);
+        sourceURL = join22(urlGenerate(parsed), sourceURL);
       }
       return normalize(sourceURL);
     }
@@ -26604,8 +26641,8 @@ var require_javascript_compiler = __commonJS({
       // Compiler value, after: lastContext=depth
       //
       // Set the value of the `lastContext` compiler value to the depth
-      getContext: function getContext(depth) {
-        this.lastContext = depth;
+      getContext: function getContext(depth2) {
+        this.lastContext = depth2;
       },
       // [pushContext]
       //
@@ -26650,11 +26687,11 @@ var require_javascript_compiler = __commonJS({
       // On stack, after: data, ...
       //
       // Push the data lookup operator
-      lookupData: function lookupData(depth, parts, strict) {
-        if (!depth) {
+      lookupData: function lookupData(depth2, parts, strict) {
+        if (!depth2) {
           this.pushStackLiteral("data");
         } else {
-          this.pushStackLiteral("container.data(data, " + depth + ")");
+          this.pushStackLiteral("container.data(data, " + depth2 + ")");
         }
         this.resolvePath("data", parts, 0, true, strict);
       },
@@ -35238,57 +35275,138 @@ var require_ajv = __commonJS({
   }
 });
 
-// src/scm/github/checks.ts
-function combineChecks(runs, status) {
-  const runStates = runs.map(
-    (r) => r.status !== "completed" ? "pending" : PASSING.has(r.conclusion ?? "") ? "success" : "failure"
-  );
-  const statusState = status.total_count === 0 ? "success" : status.state === "success" ? "success" : status.state === "pending" ? "pending" : "failure";
-  const all = [...runStates, statusState];
-  if (all.includes("failure")) return "failure";
-  return all.includes("pending") ? "pending" : "success";
+// src/scm/github/local-commits.ts
+function signatureOn(repo, sha2) {
+  const date = git(repo, ["show", "-s", "--format=%cI", sha2]).trim();
+  return { ...COMMIT_IDENTITY, date };
 }
-async function fetchChecks(gh, sha2) {
-  const { owner, repo } = gh;
-  const [runs, status] = await Promise.all([
-    gh.octokit.paginate(gh.octokit.rest.checks.listForRef, { owner, repo, ref: sha2, per_page: 100 }),
-    gh.octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha2, per_page: 100 })
-  ]);
-  return combineChecks(runs, status.data);
-}
-var PASSING;
-var init_checks = __esm({
-  "src/scm/github/checks.ts"() {
-    "use strict";
-    PASSING = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
-  }
-});
-
-// src/scm/github/connection.ts
-function parseConnection(connection2) {
-  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection2.repository.trim());
-  if (!match)
-    throw new ScmError(
-      "connect to GitHub",
-      void 0,
-      `repository must be "owner/name", got "${connection2.repository}"`
-    );
-  if (connection2.token.length === 0)
-    throw new ScmError("connect to GitHub", void 0, "no token: set the token input or GITHUB_TOKEN");
-  let url2;
+function buildCommits(repo, reqs) {
+  if (reqs.length === 0) return [];
+  const scratch = (0, import_node_fs.mkdtempSync)((0, import_node_path.join)((0, import_node_os.tmpdir)(), "rollgen-commit-"));
   try {
-    url2 = new URL(connection2.apiUrl || PUBLIC_API_URL);
-  } catch {
-    throw new ScmError("connect to GitHub", void 0, `the API URL "${connection2.apiUrl}" is not a URL`);
+    const blobs = writeObjects(repo, scratch, "blob", [...new Set(reqs.flatMap(contentsOf))].map(utf8));
+    const blobOf = new Map([...new Set(reqs.flatMap(contentsOf))].map((c, i) => [c, blobs[i]]));
+    const bases = /* @__PURE__ */ new Map();
+    const trees = [];
+    const commits2 = reqs.map((req) => {
+      const base = bases.get(req.parent) ?? { dirs: readTree(repo, req.parent), sig: signatureOn(repo, req.parent) };
+      bases.set(req.parent, base);
+      const root = treeWith(base.dirs, req, blobOf, trees);
+      return commitObject(root, req, base.sig);
+    });
+    const written = writeObjects(
+      repo,
+      scratch,
+      "tree",
+      trees.map((t) => t.body)
+    );
+    if (written.some((sha2, i) => sha2 !== trees[i].sha)) throw new Error("git hashed a tree differently than rollgen");
+    return writeObjects(repo, scratch, "commit", commits2);
+  } finally {
+    (0, import_node_fs.rmSync)(scratch, { recursive: true, force: true });
   }
-  return { owner: match[1], repo: match[2], baseUrl: url2.toString().replace(/\/+$/, "") };
 }
-var PUBLIC_API_URL;
-var init_connection = __esm({
-  "src/scm/github/connection.ts"() {
+function readTree(repo, parent) {
+  const dirs = /* @__PURE__ */ new Map([["", /* @__PURE__ */ new Map()]]);
+  for (const line of git(repo, ["ls-tree", "-r", "-t", "-z", `${parent}^{tree}`]).split("\0")) {
+    if (!line) continue;
+    const tab = line.indexOf("	");
+    const [shown2, type, sha2] = line.slice(0, tab).split(" ");
+    const mode = type === "tree" ? TREE_MODE : shown2;
+    const path37 = line.slice(tab + 1);
+    const cut = path37.lastIndexOf("/");
+    dirsOf(dirs, cut < 0 ? "" : path37.slice(0, cut)).set(path37.slice(cut + 1), { mode, sha: sha2 });
+    if (mode === TREE_MODE) dirsOf(dirs, path37);
+  }
+  return dirs;
+}
+function dirsOf(dirs, dir) {
+  let entries2 = dirs.get(dir);
+  if (!entries2) dirs.set(dir, entries2 = /* @__PURE__ */ new Map());
+  return entries2;
+}
+function treeWith(base, req, blobOf, out) {
+  const changed = /* @__PURE__ */ new Map();
+  const edit = (dir) => {
+    let entries2 = changed.get(dir);
+    if (!entries2) changed.set(dir, entries2 = new Map(base.get(dir) ?? []));
+    return entries2;
+  };
+  for (const c of req.changes) {
+    const parts = c.path.split("/");
+    for (let i = 0; i < parts.length; i++) edit(parts.slice(0, i).join("/"));
+    const name = parts[parts.length - 1];
+    const dir = edit(parts.slice(0, -1).join("/"));
+    if (c.content === null) dir.delete(name);
+    else dir.set(name, { mode: "100644", sha: blobOf.get(c.content) });
+  }
+  const deepestFirst = [...changed.keys()].sort((a, b) => depth(b) - depth(a));
+  for (const dir of deepestFirst) {
+    const entries2 = changed.get(dir);
+    if (dir === "") continue;
+    const cut = dir.lastIndexOf("/");
+    const parent = changed.get(cut < 0 ? "" : dir.slice(0, cut));
+    const name = dir.slice(cut + 1);
+    if (entries2.size === 0) parent.delete(name);
+    else parent.set(name, { mode: TREE_MODE, sha: hashed2(treeObject(entries2), "tree", out) });
+  }
+  return hashed2(treeObject(changed.get("")), "tree", out);
+}
+function treeObject(entries2) {
+  const key2 = (name, e) => Buffer.from(e.mode === TREE_MODE ? `${name}/` : name, "utf8");
+  const sorted = [...entries2].sort(([a, x], [b, y]) => Buffer.compare(key2(a, x), key2(b, y)));
+  return Buffer.concat(
+    sorted.flatMap(([name, e]) => [Buffer.from(`${e.mode} ${name}\0`, "utf8"), Buffer.from(e.sha, "hex")])
+  );
+}
+function hashed2(body, type, out) {
+  const sha2 = (0, import_node_crypto.createHash)("sha1").update(`${type} ${body.length}\0`).update(body).digest("hex");
+  out.push({ body, sha: sha2 });
+  return sha2;
+}
+function commitObject(tree, req, sig) {
+  const when = Math.floor(Date.parse(sig.date) / 1e3);
+  const zone = /([+-]\d\d):?(\d\d)$/.exec(sig.date);
+  const who = `${sig.name} <${sig.email}> ${when} ${zone ? zone[1] + zone[2] : "+0000"}`;
+  return utf8(`tree ${tree}
+parent ${req.parent}
+author ${who}
+committer ${who}
+
+${req.message}`);
+}
+function writeObjects(repo, scratch, type, bodies) {
+  if (bodies.length === 0) return [];
+  const files = bodies.map((body, i) => {
+    const file = (0, import_node_path.join)(scratch, `${type}-${i}`);
+    (0, import_node_fs.writeFileSync)(file, body);
+    return file;
+  });
+  return git(repo, ["hash-object", "-w", "--no-filters", "-t", type, "--stdin-paths"], files.join("\n") + "\n").trim().split("\n");
+}
+function git(repo, args, input3) {
+  return (0, import_node_child_process.execFileSync)("git", [...args], {
+    cwd: repo,
+    input: input3,
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "pipe"],
+    maxBuffer: 256 * 1024 * 1024
+  });
+}
+var import_node_child_process, import_node_crypto, import_node_fs, import_node_os, import_node_path, COMMIT_IDENTITY, TREE_MODE, contentsOf, utf8, depth;
+var init_local_commits = __esm({
+  "src/scm/github/local-commits.ts"() {
     "use strict";
-    init_errors();
-    PUBLIC_API_URL = "https://api.github.com";
+    import_node_child_process = require("node:child_process");
+    import_node_crypto = require("node:crypto");
+    import_node_fs = require("node:fs");
+    import_node_os = require("node:os");
+    import_node_path = require("node:path");
+    COMMIT_IDENTITY = { name: "rollgen", email: "rollgen@users.noreply.github.com" };
+    TREE_MODE = "40000";
+    contentsOf = (r) => r.changes.flatMap((c) => c.content === null ? [] : [c.content]);
+    utf8 = (text2) => Buffer.from(text2, "utf8");
+    depth = (dir) => dir === "" ? 0 : dir.split("/").length;
   }
 });
 
@@ -35307,8 +35425,10 @@ function toScmError(action, error8, token, forbidden) {
   const exists = status === 422 && /already exists/i.test(messageOf(error8));
   const text2 = explain2(failure2, status);
   const denied = status === 403 && forbidden && text2 === responseText(failure2) ? `${text2}; ${forbidden}` : text2;
+  const limited = text2 !== responseText(failure2) && (status === 403 || status === 429);
   return new ScmError(action, status, redact(denied, token), {
-    ...exists ? { outcome: "already-exists" } : {}
+    ...exists ? { outcome: "already-exists" } : {},
+    ...limited || /secondary rate limit/i.test(text2) ? { outcome: "rate-limited" } : {}
   });
 }
 function explain2(failure2, status) {
@@ -35357,6 +35477,259 @@ var init_errors2 = __esm({
   }
 });
 
+// src/scm/github/push.ts
+async function pushAtomic(target, updates) {
+  const specs = updates.flatMap((u) => {
+    const ref = `refs/heads/${u.branch}`;
+    if (u.expected === void 0) return [`+${u.sha}:${ref}`];
+    return [`--force-with-lease=${ref}:${u.expected ?? ""}`, `${u.sha}:${ref}`];
+  });
+  const run3 = await gitAsync(target, ["push", "--atomic", "--porcelain", target.url, ...specs]);
+  const refs = parsePorcelain(run3.stdout);
+  const outcome = /* @__PURE__ */ new Map();
+  for (const u of updates) {
+    const status = refs.get(`refs/heads/${u.branch}`);
+    outcome.set(
+      u.branch,
+      run3.code === 0 && status !== "stale" && status !== "rejected" ? "pushed" : status ?? "rejected"
+    );
+  }
+  return { refs: outcome, detail: redactAll(`${run3.stderr}${run3.stdout}`.trim(), target.token) };
+}
+async function remoteHeads(target, branches) {
+  const run3 = await gitAsync(target, ["ls-remote", "--heads", target.url, ...branches.map((b) => `refs/heads/${b}`)]);
+  if (run3.code !== 0) throw new Error(redactAll(run3.stderr.trim(), target.token));
+  const heads = /* @__PURE__ */ new Map();
+  for (const line of run3.stdout.split("\n")) {
+    const [sha2, ref] = line.split("	");
+    if (sha2 && ref?.startsWith("refs/heads/")) heads.set(ref.slice("refs/heads/".length), sha2);
+  }
+  return heads;
+}
+function parsePorcelain(stdout2) {
+  const out = /* @__PURE__ */ new Map();
+  for (const line of stdout2.split("\n")) {
+    const m = /^(.)\t[^:]*:(\S+)\t(.*)$/.exec(line);
+    if (!m) continue;
+    const [, flag, ref, summary2] = m;
+    if (flag !== "!") out.set(ref, "pushed");
+    else if (RACED.test(summary2)) out.set(ref, "stale");
+    else out.set(ref, /atomic push failed/.test(summary2) ? "held" : "rejected");
+  }
+  return out;
+}
+function redactAll(text2, token) {
+  return redact(redact(text2, basicCredentials(token)), token);
+}
+function authEnvironment(target) {
+  const base = { GIT_TERMINAL_PROMPT: "0", GCM_INTERACTIVE: "never" };
+  const header3 = `AUTHORIZATION: basic ${basicCredentials(target.token)}`;
+  if (persistedHeaders(target).includes(header3.toLowerCase())) return base;
+  const n = Number(process.env.GIT_CONFIG_COUNT ?? 0) || 0;
+  const key2 = `http.${new URL(target.url).origin}/.extraheader`;
+  return {
+    ...base,
+    GIT_CONFIG_COUNT: String(n + 2),
+    [`GIT_CONFIG_KEY_${n}`]: key2,
+    [`GIT_CONFIG_VALUE_${n}`]: "",
+    [`GIT_CONFIG_KEY_${n + 1}`]: key2,
+    [`GIT_CONFIG_VALUE_${n + 1}`]: header3
+  };
+}
+function persistedHeaders(target) {
+  try {
+    return (0, import_node_child_process2.execFileSync)("git", ["config", "--get-urlmatch", "http.extraheader", target.url], {
+      cwd: target.repo,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"]
+    }).toLowerCase();
+  } catch {
+    return "";
+  }
+}
+function gitAsync(target, args) {
+  const env2 = { ...process.env, ...authEnvironment(target) };
+  return new Promise((resolve18) => {
+    (0, import_node_child_process2.execFile)(
+      "git",
+      [...args],
+      { cwd: target.repo, env: env2, encoding: "utf8", timeout: target.timeoutMs, maxBuffer: 64 * 1024 * 1024 },
+      (error8, stdout2, stderr2) => {
+        const code = error8 ? typeof error8.code === "number" ? error8.code : 1 : 0;
+        const killed = error8 && error8.killed ? `git ${args[0]} did not finish within ${target.timeoutMs / 1e3} s
+` : "";
+        resolve18({ code, stdout: String(stdout2), stderr: killed + String(stderr2) });
+      }
+    );
+  });
+}
+var import_node_child_process2, RACED, basicCredentials;
+var init_push = __esm({
+  "src/scm/github/push.ts"() {
+    "use strict";
+    import_node_child_process2 = require("node:child_process");
+    init_errors2();
+    RACED = /stale info|atomic transaction failed|cannot lock ref|failed to update ref|incorrect old value/;
+    basicCredentials = (token) => Buffer.from(`x-access-token:${token}`).toString("base64");
+  }
+});
+
+// src/scm/github/branches.ts
+function afterRace(u, at) {
+  if (at === u.sha) return "done";
+  if (u.expected === void 0 || at === (u.expected ?? void 0)) return u;
+  if (u.expected === null && at) return { ...u, expected: at };
+  return "moved";
+}
+function moved(u, now) {
+  const at = now.get(u.branch);
+  const saw = u.expected ? `at ${u.expected.slice(0, 12)}` : "absent";
+  return new ScmError(
+    `push branch ${u.branch}`,
+    void 0,
+    `it moved since rollgen read it (saw it ${saw}, it is ${at ? `at ${at.slice(0, 12)}` : "gone"}): left as it is; the next run reads it again`,
+    { outcome: "head-moved" }
+  );
+}
+var GitBranchWriter;
+var init_branches = __esm({
+  "src/scm/github/branches.ts"() {
+    "use strict";
+    init_errors();
+    init_local_commits();
+    init_push();
+    GitBranchWriter = class {
+      constructor(target, notice) {
+        this.target = target;
+        this.notice = notice;
+      }
+      target;
+      notice;
+      refused = false;
+      /** False once a push was refused: branches then go through the REST API. */
+      get active() {
+        return !this.refused;
+      }
+      async write(reqs) {
+        const results = /* @__PURE__ */ new Map();
+        let shas;
+        try {
+          shas = buildCommits(this.target.repo, reqs);
+        } catch (e) {
+          this.refuse(reqs, results, `could not commit in the checkout: ${e instanceof Error ? e.message : String(e)}`);
+          return reqs.map((r) => results.get(r.branch));
+        }
+        const updates = [];
+        reqs.forEach((r, i) => {
+          if (r.expectedHead === shas[i]) results.set(r.branch, { branch: r.branch, sha: shas[i] });
+          else updates.push({ branch: r.branch, sha: shas[i], expected: r.expectedHead });
+        });
+        await this.push(updates, results, 3);
+        return reqs.map((r) => results.get(r.branch));
+      }
+      /** Pushes `updates`; refs that raced another push are looked at and pushed again, at most `tries` times in all. */
+      async push(updates, results, tries) {
+        if (updates.length === 0) return;
+        const outcome = await pushAtomic(this.target, updates);
+        const status = (u) => outcome.refs.get(u.branch);
+        if (updates.every((u) => status(u) === "pushed")) {
+          for (const u of updates) results.set(u.branch, { branch: u.branch, sha: u.sha });
+          return;
+        }
+        const stale = updates.filter((u) => status(u) === "stale");
+        if (stale.length === 0 || updates.some((u) => status(u) === "rejected") || tries <= 1)
+          return this.refuse(updates, results, outcome.detail);
+        const now = await remoteHeads(
+          this.target,
+          stale.map((u) => u.branch)
+        ).catch(() => /* @__PURE__ */ new Map());
+        const retry2 = updates.filter((u) => !stale.includes(u));
+        for (const u of stale) {
+          const next = afterRace(u, now.get(u.branch));
+          if (next === "done") results.set(u.branch, { branch: u.branch, sha: u.sha });
+          else if (next === "moved") results.set(u.branch, { branch: u.branch, error: moved(u, now) });
+          else retry2.push(next);
+        }
+        await this.push(retry2, results, tries - 1);
+      }
+      refuse(updates, results, detail) {
+        this.refused = true;
+        const where8 = this.target.url;
+        const why = detail.split("\n").filter(Boolean).slice(-3).join("; ") || "no reason given";
+        this.notice(
+          `rollgen: git push to ${where8} was refused (${why}); step branches go through GitHub's REST API for the rest of this run (3-4 more requests a branch). To push them: let actions/checkout persist its credentials (the default) or give the token contents: write, and do not protect rollgen/* branches.`
+        );
+        for (const u of updates)
+          results.set(u.branch, {
+            branch: u.branch,
+            error: new ScmError(`push branch ${u.branch}`, void 0, "git push refused; write it by the REST API", {
+              outcome: "push-refused"
+            })
+          });
+      }
+    };
+  }
+});
+
+// src/scm/github/checks.ts
+function combineChecks(runs, status) {
+  const runStates = runs.map(
+    (r) => r.status !== "completed" ? "pending" : PASSING.has(r.conclusion ?? "") ? "success" : "failure"
+  );
+  const statusState = status.total_count === 0 ? "success" : status.state === "success" ? "success" : status.state === "pending" ? "pending" : "failure";
+  const all = [...runStates, statusState];
+  if (all.includes("failure")) return "failure";
+  return all.includes("pending") ? "pending" : "success";
+}
+async function fetchChecks(gh, sha2) {
+  const { owner, repo } = gh;
+  const [runs, status] = await Promise.all([
+    gh.octokit.paginate(gh.octokit.rest.checks.listForRef, { owner, repo, ref: sha2, per_page: 100 }),
+    gh.octokit.rest.repos.getCombinedStatusForRef({ owner, repo, ref: sha2, per_page: 100 })
+  ]);
+  return combineChecks(runs, status.data);
+}
+var PASSING;
+var init_checks = __esm({
+  "src/scm/github/checks.ts"() {
+    "use strict";
+    PASSING = /* @__PURE__ */ new Set(["success", "neutral", "skipped"]);
+  }
+});
+
+// src/scm/github/connection.ts
+function parseConnection(connection2) {
+  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection2.repository.trim());
+  if (!match)
+    throw new ScmError(
+      "connect to GitHub",
+      void 0,
+      `repository must be "owner/name", got "${connection2.repository}"`
+    );
+  if (connection2.token.length === 0)
+    throw new ScmError("connect to GitHub", void 0, "no token: set the token input or GITHUB_TOKEN");
+  let url2;
+  try {
+    url2 = new URL(connection2.apiUrl || PUBLIC_API_URL);
+  } catch {
+    throw new ScmError("connect to GitHub", void 0, `the API URL "${connection2.apiUrl}" is not a URL`);
+  }
+  return { owner: match[1], repo: match[2], baseUrl: url2.toString().replace(/\/+$/, "") };
+}
+function gitRemoteUrl(coords, serverUrl) {
+  const api = coords.baseUrl;
+  const server = serverUrl?.replace(/\/+$/, "") || (/^https?:\/\/api\.github\.com$/.test(api) ? "https://github.com" : api.replace(/\/api\/v3$/, ""));
+  return `${server}/${coords.owner}/${coords.repo}.git`;
+}
+var PUBLIC_API_URL;
+var init_connection = __esm({
+  "src/scm/github/connection.ts"() {
+    "use strict";
+    init_errors();
+    PUBLIC_API_URL = "https://api.github.com";
+  }
+});
+
 // src/scm/github/git.ts
 async function fetchBranchHead(gh, branch) {
   try {
@@ -35367,7 +35740,7 @@ async function fetchBranchHead(gh, branch) {
     throw error8;
   }
 }
-async function createCommitOnBranch(gh, req) {
+async function createCommitOnBranch(gh, req, signature) {
   const { owner, repo } = gh;
   const baseTree = req.parentTree ?? (await gh.octokit.rest.git.getCommit({ owner, repo, commit_sha: req.parent })).data.tree.sha;
   const tree = req.changes.map(
@@ -35379,7 +35752,9 @@ async function createCommitOnBranch(gh, req) {
     repo,
     message: req.message,
     tree: created.data.sha,
-    parents: [req.parent]
+    parents: [req.parent],
+    // As the git path signs it, so both paths make the same commit from the same change.
+    ...signature ? { author: signature, committer: signature } : {}
   });
   await pointBranchAt(gh, req.branch, commit2.data.sha);
   return commit2.data.sha;
@@ -35397,6 +35772,48 @@ var init_git = __esm({
   "src/scm/github/git.ts"() {
     "use strict";
     init_errors2();
+  }
+});
+
+// src/scm/github/meter.ts
+var RequestMeter;
+var init_meter = __esm({
+  "src/scm/github/meter.ts"() {
+    "use strict";
+    RequestMeter = class {
+      requests = 0;
+      window = {};
+      /** A fetch that is metered; `base` does the work. */
+      wrap(base) {
+        return async (input3, init) => {
+          this.requests++;
+          const response = await base(input3, init);
+          this.read(response.headers);
+          return response;
+        };
+      }
+      usage(requestsPerBranch) {
+        return { requests: this.requests, requestsPerBranch, ...this.window };
+      }
+      read(headers2) {
+        const num3 = (name) => {
+          const v = headers2.get(name);
+          return v !== null && /^\d+$/.test(v) ? Number(v) : void 0;
+        };
+        const remaining = num3("x-ratelimit-remaining");
+        if (remaining === void 0) return;
+        const limit = num3("x-ratelimit-limit");
+        const reset = num3("x-ratelimit-reset");
+        const resource = headers2.get("x-ratelimit-resource");
+        if (resource && resource !== "core") return;
+        this.window = {
+          remaining,
+          ...limit !== void 0 ? { limit } : {},
+          ...reset !== void 0 ? { reset: new Date(reset * 1e3) } : {},
+          ...resource ? { resource } : {}
+        };
+      }
+    };
   }
 });
 
@@ -41225,7 +41642,7 @@ function writeGroups(options, unit) {
   if (options.paceWrites === false) return { write: UNPACED, notifications: UNPACED };
   return unit === 1e3 ? {} : { write: pacedGroup(unit), notifications: pacedGroup(unit) };
 }
-function createOctokit(baseUrl, token, options = {}) {
+function createOctokit(baseUrl, token, options = {}, meter = new RequestMeter()) {
   const unit = options.retryUnitMs ?? 1e3;
   const maxWait = options.maxWaitSeconds ?? 60;
   const secondaryRetries = options.secondaryRateRetries ?? 2;
@@ -41233,7 +41650,7 @@ function createOctokit(baseUrl, token, options = {}) {
     auth: token,
     baseUrl,
     userAgent: "rollgen",
-    request: { fetch: fetchWithDeadline(options.requestTimeoutMs ?? 15e3) },
+    request: { fetch: meter.wrap(fetchWithDeadline(options.requestTimeoutMs ?? 15e3)) },
     log: redactingLog(token, options.log ?? defaultLog),
     retry: { doNotRetry: DO_NOT_RETRY, retries: options.retries ?? 3, retryAfterBaseValue: unit },
     throttle: {
@@ -41267,6 +41684,7 @@ var init_octokit = __esm({
     init_dist_src5();
     init_bounded();
     init_errors2();
+    init_meter();
     init_stdout();
     RollgenOctokit = Octokit2.plugin(retry, retryAfterAsSecondaryLimit, throttling);
     DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
@@ -41502,8 +41920,10 @@ __export(github_exports, {
   createGitHubScm: () => createGitHubScm
 });
 function createGitHubScm(connection2, options = {}) {
-  const { owner, repo, baseUrl } = parseConnection(connection2);
-  const gh = { octokit: createOctokit(baseUrl, connection2.token, options), owner, repo };
+  const coords = parseConnection(connection2);
+  const { owner, repo, baseUrl } = coords;
+  const meter = new RequestMeter();
+  const gh = { octokit: createOctokit(baseUrl, connection2.token, options, meter), owner, repo };
   const guard = async (action, work, forbidden) => {
     try {
       return await work();
@@ -41511,10 +41931,33 @@ function createGitHubScm(connection2, options = {}) {
       throw toScmError(`${action} in ${owner}/${repo}`, error8, connection2.token, forbidden);
     }
   };
+  const local = connection2.localRepo;
+  const writer = local ? new GitBranchWriter(
+    { repo: local, url: gitRemoteUrl(coords, connection2.serverUrl), token: connection2.token, timeoutMs: 6e5 },
+    options.notice ?? ((line) => processStderr(`${line}
+`))
+  ) : void 0;
+  const restCommit = (req) => guard(
+    `commit ${req.changes.length} file(s) to branch ${req.branch}`,
+    () => createCommitOnBranch(gh, req, local ? signatureOn(local, req.parent) : void 0)
+  );
+  const writeBranches = async (reqs) => {
+    if (writer?.active) return writer.write(reqs);
+    const out = [];
+    for (const req of reqs) out.push(await restCommit(req).then((sha2) => ({ branch: req.branch, sha: sha2 }), asError(req)));
+    return out;
+  };
   return {
+    writeBranches,
+    usage: () => meter.usage(writer?.active ? 0 : REST_BRANCH_REQUESTS),
     branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
     listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
-    commitToBranch: (req) => guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => createCommitOnBranch(gh, req)),
+    commitToBranch: async (req) => {
+      let [written] = await writeBranches([req]);
+      if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
+      if ("error" in written) throw written.error;
+      return written.sha;
+    },
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
     updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest(gh, number2, req)),
     mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest(gh, number2, req)),
@@ -41529,17 +41972,27 @@ function createGitHubScm(connection2, options = {}) {
     )
   };
 }
-var CHECKS_WRITE;
+var REST_BRANCH_REQUESTS, asError, CHECKS_WRITE;
 var init_github = __esm({
   "src/scm/github/index.ts"() {
     "use strict";
+    init_errors();
+    init_branches();
     init_checks();
     init_connection();
     init_errors2();
     init_git();
+    init_local_commits();
+    init_meter();
     init_octokit();
     init_pulls();
+    init_stdout();
     init_signals();
+    REST_BRANCH_REQUESTS = 3;
+    asError = (req) => (e) => {
+      if (!(e instanceof ScmError)) throw e;
+      return { branch: req.branch, error: e };
+    };
     CHECKS_WRITE = "grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions)";
   }
 });
@@ -41556,18 +42009,46 @@ function completionScript(program3, shell) {
     name: c.name(),
     description: c.description(),
     // Program options (--debug) are accepted after the command too; --version is not worth offering there.
-    options: [...c.options, ...program3.options.filter((o) => o.long !== "--version")]
+    options: [...c.options, ...program3.options.filter((o) => o.long !== "--version")].filter((o) => !o.hidden),
+    positional: positionalValues(c)
   }));
-  if (shell === "bash") return bash(bin, commands);
-  return shell === "zsh" ? zsh(bin, commands) : fish(bin, commands);
+  if (shell === "bash") return bashScript(bin, commands);
+  return shell === "zsh" ? zshScript(bin, commands) : fishScript(bin, commands);
 }
-function bash(bin, commands) {
+function optionValues(o) {
+  if (o.argChoices) return { kind: "words", words: o.argChoices };
+  if (/<file>/.test(o.flags)) return { kind: "files" };
+  if (o.long === "--file") return { kind: "words", words: ["-"] };
+  return { kind: "none" };
+}
+function positionalValues(c) {
+  const arg = c.registeredArguments[0];
+  if (!arg) return { kind: "none" };
+  if (arg.argChoices) return { kind: "words", words: arg.argChoices };
+  if (arg.name() === "app") return { kind: "apps", directories: c.options.some((o) => o.long === "--file") };
+  return { kind: "none" };
+}
+function unique(options) {
+  return [...new Map(options.map((o) => [o.flags, o])).values()];
+}
+function bashWords(v, bin) {
+  switch (v.kind) {
+    case "words":
+      return `COMPREPLY=($(compgen -W "${v.words.join(" ")}" -- "$cur"))`;
+    case "files":
+      return 'COMPREPLY=($(compgen -f -- "$cur"))';
+    case "apps":
+      return `COMPREPLY=($(compgen -W "$(${appsCommand(bin, "bash")})" -- "$cur")${v.directories ? ' $(compgen -d -- "$cur")' : ""})`;
+    case "none":
+      return "COMPREPLY=()";
+  }
+}
+function bashScript(bin, commands) {
   const fn = `_${bin.replace(/\W/g, "_")}`;
-  const cases = commands.map((c) => `    ${c.name}) opts="${c.options.flatMap(flags2).join(" ")} --help" ;;`);
-  const choices = unique(commands.flatMap((c) => c.options.filter((o) => o.argChoices)));
-  const choiceCases = choices.map(
-    (o) => `    ${flags2(o).join("|")}) COMPREPLY=($(compgen -W "${o.argChoices.join(" ")}" -- "$cur")); return ;;`
-  );
+  const valued = unique(commands.flatMap((c) => c.options.filter((o) => o.required)));
+  const valueCases = valued.map((o) => `    ${flags2(o).join("|")}) ${bashWords(optionValues(o), bin)}; return ;;`);
+  const optionCases = commands.map((c) => `    ${c.name}) opts="${c.options.flatMap(flags2).join(" ")} --help" ;;`);
+  const positionalCases = commands.map((c) => `    ${c.name}) ${bashWords(c.positional, bin)} ;;`);
   return [
     `# ${bin} completion for bash. Load it with: source <(${bin} completion bash)`,
     `${fn}() {`,
@@ -41576,34 +42057,50 @@ function bash(bin, commands) {
     `    COMPREPLY=($(compgen -W "${commands.map((c) => c.name).join(" ")}" -- "$cur")); return`,
     "  fi",
     '  case "$prev" in',
-    ...choiceCases,
+    ...valueCases,
     "  esac",
     '  case "${COMP_WORDS[1]}" in',
-    ...cases,
+    ...optionCases,
     "  esac",
-    '  case "$cur" in',
-    '    -*) COMPREPLY=($(compgen -W "$opts" -- "$cur")) ;;',
-    '    *) COMPREPLY=($(compgen -f -- "$cur")) ;;',
+    '  if [[ "$cur" == -* ]]; then COMPREPLY=($(compgen -W "$opts" -- "$cur")); return; fi',
+    '  case "${COMP_WORDS[1]}" in',
+    ...positionalCases,
     "  esac",
     "}",
-    `complete -o default -F ${fn} ${bin}`,
+    // No `-o default`: where rollgen offers nothing (a step number), bash must not fall back to files.
+    `complete -o filenames -F ${fn} ${bin}`,
     ""
   ].join("\n");
 }
-function zsh(bin, commands) {
+function zshAction(v, fn) {
+  switch (v.kind) {
+    case "words":
+      return `(${v.words.join(" ")})`;
+    case "files":
+      return "_files";
+    case "apps":
+      return v.directories ? `${fn}_apps_or_dirs` : `${fn}_apps`;
+    case "none":
+      return " ";
+  }
+}
+function zshScript(bin, commands) {
   const fn = `_${bin.replace(/\W/g, "_")}`;
   const quote = (s) => `'${s.replace(/'/g, `'\\''`)}'`;
   const zdesc = (s) => s.replace(/([[\]:\\])/g, "\\$1");
   const spec = (o) => flags2(o).map((f) => {
-    const value2 = o.argChoices ? `:value:(${o.argChoices.join(" ")})` : takesValue(o) ? ":value:_files" : "";
+    const value2 = takesValue(o) ? `${o.optional ? "::" : ":"}${o.long.slice(2)}:${zshAction(optionValues(o), fn)}` : "";
     return quote(`${f}[${zdesc(o.description)}]${value2}`);
   });
+  const positional = (c) => c.positional.kind === "none" ? [] : [quote(`*:${c.positional.kind === "apps" ? "app" : "value"}:${zshAction(c.positional, fn)}`)];
   const cases = commands.map(
-    (c) => `    ${c.name}) _arguments ${[...c.options.flatMap(spec), quote("*:app or directory:_files")].join(" ")} ;;`
+    (c) => `    ${c.name}) _arguments ${[...c.options.flatMap(spec), ...positional(c)].join(" ")} ;;`
   );
   return [
     `#compdef ${bin}`,
     `# ${bin} completion for zsh. Save it as _${bin} in a directory of $fpath, or: source <(${bin} completion zsh)`,
+    `${fn}_apps() { local -a apps; apps=(\${(f)"$(${appsCommand(bin, "zsh")})"}); compadd -a apps; }`,
+    `${fn}_apps_or_dirs() { ${fn}_apps; _path_files -/; }`,
     `${fn}() {`,
     "  local -a commands",
     `  commands=(${commands.map((c) => quote(`${c.name}:${c.description.replace(/:/g, "\\:")}`)).join(" ")})`,
@@ -41618,33 +42115,41 @@ function zsh(bin, commands) {
     ""
   ].join("\n");
 }
-function fish(bin, commands) {
+function fishScript(bin, commands) {
   const quote = (s) => `'${s.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
+  const when = (command) => `-n ${quote(`__fish_seen_subcommand_from ${command}`)}`;
+  const value2 = (v) => v.kind === "words" ? `-x -a ${quote(v.words.join(" "))}` : v.kind === "files" ? "-r -F" : "-x";
   const option = (command, o) => {
-    const parts = [`complete -c ${bin} -n ${quote(`__fish_seen_subcommand_from ${command}`)}`];
+    const parts = [`complete -c ${bin} ${when(command)}`];
     if (o.short) parts.push(`-s ${o.short.slice(1)}`);
     if (o.long) parts.push(`-l ${o.long.slice(2)}`);
-    if (o.argChoices) parts.push(`-x -a ${quote(o.argChoices.join(" "))}`);
-    else if (takesValue(o)) parts.push("-r -F");
+    if (o.required) parts.push(value2(optionValues(o)));
     return [...parts, `-d ${quote(o.description)}`].join(" ");
+  };
+  const positional = (c) => {
+    const v = c.positional;
+    if (v.kind === "words") return [`complete -c ${bin} ${when(c.name)} -a ${quote(v.words.join(" "))}`];
+    if (v.kind !== "apps") return [];
+    const dirs = v.directories ? "; __fish_complete_directories (commandline -ct)" : "";
+    return [`complete -c ${bin} ${when(c.name)} -a ${quote(`(${appsCommand(bin, "fish")}${dirs})`)}`];
   };
   return [
     `# ${bin} completion for fish. Save it as ~/.config/fish/completions/${bin}.fish`,
+    // No files unless a place asks for them (-F): a step number or a header has nothing to complete.
+    `complete -c ${bin} -f`,
     ...commands.map((c) => `complete -c ${bin} -f -n __fish_use_subcommand -a ${c.name} -d ${quote(c.description)}`),
-    ...commands.flatMap((c) => c.options.map((o) => option(c.name, o))),
+    ...commands.flatMap((c) => [...c.options.map((o) => option(c.name, o)), ...positional(c)]),
     ""
   ].join("\n");
 }
-function unique(options) {
-  return [...new Map(options.map((o) => [o.flags, o])).values()];
-}
-var SHELLS, takesValue, flags2;
+var SHELLS, takesValue, flags2, appsCommand;
 var init_completion = __esm({
   "src/completion.ts"() {
     "use strict";
     SHELLS = ["bash", "zsh", "fish"];
     takesValue = (o) => o.required || o.optional;
     flags2 = (o) => [o.short, o.long].filter((f) => f !== void 0);
+    appsCommand = (bin, shell) => `${bin} completion ${shell} --apps 2>/dev/null`;
   }
 });
 
@@ -48072,6 +48577,14 @@ function formatSummary(command, report, exitCode) {
     for (const e of report.waiting)
       lines.push(`| ${cell(e.app)} | [#${e.number}](${e.url}) | ${cell(e.reason ?? "")} |`);
   }
+  if (report.deferred.length > 0) {
+    lines.push(
+      "",
+      `${report.deferred.length} app(s) wait for the next run, which takes them first (${cell(report.deferred[0].reason)}):`,
+      ""
+    );
+    lines.push(report.deferred.map((d) => cell(d.app)).join(", "));
+  }
   lines.push(
     "",
     exitCode === 0 ? "Finished successfully." : `Failed with exit status ${exitCode}; the step log has the error.`
@@ -48085,8 +48598,8 @@ function formatErrorAnnotation(command, message) {
 }
 
 // action/src/run-action.ts
-var import_node_crypto = require("node:crypto");
-var import_node_fs = require("node:fs");
+var import_node_crypto2 = require("node:crypto");
+var import_node_fs2 = require("node:fs");
 
 // node_modules/commander/esm.mjs
 var import_index = __toESM(require_commander(), 1);
@@ -48134,14 +48647,14 @@ function cloneJson(value2) {
   return value2 === void 0 ? value2 : copyJson(value2, 0);
 }
 var MAX_DIRECT_DEPTH = 100;
-function copyJson(value2, depth) {
+function copyJson(value2, depth2) {
   if (value2 === null || typeof value2 === "string" || typeof value2 === "boolean") return value2;
   if (typeof value2 === "number") return Number.isFinite(value2) ? value2 + 0 : null;
   const own = value2;
-  if (depth > MAX_DIRECT_DEPTH || typeof own.toJSON === "function") return JSON.parse(JSON.stringify(value2));
+  if (depth2 > MAX_DIRECT_DEPTH || typeof own.toJSON === "function") return JSON.parse(JSON.stringify(value2));
   if (Array.isArray(value2) && Object.getPrototypeOf(value2) === Array.prototype) {
     const out2 = new Array(value2.length);
-    for (let i = 0; i < value2.length; i++) out2[i] = skipped(value2[i]) ? null : copyJson(value2[i], depth + 1);
+    for (let i = 0; i < value2.length; i++) out2[i] = skipped(value2[i]) ? null : copyJson(value2[i], depth2 + 1);
     return out2;
   }
   const proto = typeof value2 === "object" ? Object.getPrototypeOf(value2) : void 0;
@@ -48150,8 +48663,8 @@ function copyJson(value2, depth) {
   for (const key2 of Object.keys(value2)) {
     const v = value2[key2];
     if (skipped(v)) continue;
-    if (key2 === "__proto__") Object.defineProperty(out, key2, { value: copyJson(v, depth + 1), ...PLAIN });
-    else out[key2] = copyJson(v, depth + 1);
+    if (key2 === "__proto__") Object.defineProperty(out, key2, { value: copyJson(v, depth2 + 1), ...PLAIN });
+    else out[key2] = copyJson(v, depth2 + 1);
   }
   return out;
 }
@@ -48301,15 +48814,39 @@ function validatorFor(id) {
   return v;
 }
 
+// src/suggest.ts
+function suggestName(typed, known) {
+  const limit = typoLimit(typed);
+  let best;
+  for (const name of known) {
+    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
+    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
+  }
+  return best?.name;
+}
+var typoLimit = (typed) => Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
+function editDistance(a, b) {
+  const d = Array.from({ length: a.length + 1 }, (_, i) => [i]);
+  for (let j = 1; j <= b.length; j++) d[0][j] = j;
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
+}
+
 // src/spec/validate-schema.ts
-function validateSchema(id, doc) {
+function validateSchema(id, doc, known) {
   const validate2 = validatorFor(id);
   if (validate2(doc.value)) return [];
-  return describeSchemaErrors(validate2.errors ?? [], doc);
+  return describeSchemaErrors(validate2.errors ?? [], doc, known);
 }
-function describeSchemaErrors(errors, doc) {
+function describeSchemaErrors(errors, doc, known) {
   const specific = dropGenericErrors(mergeAlternatives(errors));
-  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc))));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc, known))));
 }
 function mergeAlternatives(errors) {
   const out = [];
@@ -48352,11 +48889,12 @@ function dedupe(list6) {
     return true;
   });
 }
-function describe(e, doc) {
+function describe(e, doc, known) {
   const path37 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    return located(keyOrigin(doc, path37, key2), path37, `unknown field "${key2}"`);
+    const near = known && suggestName(key2, known(fieldPattern(path37)));
+    return located(keyOrigin(doc, path37, key2), path37, `unknown field "${key2}"${near ? ` (did you mean ${near}?)` : ""}`);
   }
   if (e.keyword === "false schema" && path37.length > 0) {
     const parent = path37.slice(0, -1);
@@ -48366,6 +48904,9 @@ function describe(e, doc) {
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
   return located(doc.locate(path37), path37, explain(e, valueAt(doc.value, path37)));
+}
+function fieldPattern(path37) {
+  return path37.reduce((p, k) => typeof k === "number" ? `${p}[]` : p === "" ? k : `${p}.${k}`, "");
 }
 function located(origin, path37, text2) {
   const where8 = formatPath(path37);
@@ -48491,7 +49032,7 @@ function checkNodes(doc, file, lc, text2) {
   };
   const stack = [{ node: doc.contents, depth: 0 }];
   while (stack.length > 0) {
-    const { node, depth } = stack.pop();
+    const { node, depth: depth2 } = stack.pop();
     if (!node || isAlias(node) || !(isScalar(node) || isCollection(node))) continue;
     if (node.tag && !CORE_TAGS.has(node.tag))
       at(
@@ -48510,7 +49051,7 @@ function checkNodes(doc, file, lc, text2) {
         `${String(node.source)} is a number to kubectl and kustomize (YAML 1.1) but not the same one, or a string, in YAML 1.2; write it in decimal without leading zeros, or quote it`
       );
     if (!isCollection(node)) continue;
-    if (depth >= MAX_DEPTH) {
+    if (depth2 >= MAX_DEPTH) {
       at(node, NESTED_TOO_DEEP);
       return out;
     }
@@ -48518,9 +49059,9 @@ function checkNodes(doc, file, lc, text2) {
       if (isPair(item)) {
         if (isMap(node) && isCollection(item.key))
           at(item.key, "a map key that is itself a map or a list; Kubernetes keys are strings");
-        stack.push({ node: item.value, depth: depth + 1 });
-        if (isScalar(item.key)) stack.push({ node: item.key, depth: depth + 1 });
-      } else stack.push({ node: item, depth: depth + 1 });
+        stack.push({ node: item.value, depth: depth2 + 1 });
+        if (isScalar(item.key)) stack.push({ node: item.key, depth: depth2 + 1 });
+      } else stack.push({ node: item, depth: depth2 + 1 });
     }
   }
   return out;
@@ -48814,11 +49355,11 @@ function pathConfiner(root, real) {
     ];
   };
 }
-function outputOverlaps(apps, real = realPaths()) {
-  if (!apps.some((a) => a.output)) return [];
-  const sourcePaths = apps.map((b) => real(b.source));
+function outputOverlaps(apps2, real = realPaths()) {
+  if (!apps2.some((a) => a.output)) return [];
+  const sourcePaths = apps2.map((b) => real(b.source));
   const sources = indexByPath(sourcePaths);
-  const outputs = apps.map((a) => a.output ? real(a.output) : void 0);
+  const outputs = apps2.map((a) => a.output ? real(a.output) : void 0);
   const byOutput = indexByPath(outputs);
   const sourcesAbove = atOrAbove(sources);
   const outputsAbove = atOrAbove(byOutput);
@@ -48835,8 +49376,8 @@ function outputOverlaps(apps, real = realPaths()) {
   });
   found.sort(([a1, b1], [a2, b2]) => a1 - a2 || b1 - b2);
   return found.map(([i, j, relation]) => {
-    const a = apps[i];
-    const whose = i === j ? "its own source" : `the source of app ${apps[j].name}`;
+    const a = apps2[i];
+    const whose = i === j ? "its own source" : `the source of app ${apps2[j].name}`;
     const fix2 = relation === "is" ? "write the output to its own directory" : "move it out";
     return `app ${a.name}: the output ${relation} ${whose}; ${fix2}`;
   });
@@ -48928,15 +49469,15 @@ function linkedMatches(root, pattern, deepest) {
   const picomatch = loadPicomatch();
   const isMatch = picomatch(pattern);
   const out = [];
-  const walk = (rel, depth) => {
-    if (depth > 32) return;
+  const walk = (rel, depth2) => {
+    if (depth2 > 32) return;
     const dir = path3.join(root, rel);
     if (!isDirectory(dir)) return;
     for (const e of fs4.readdirSync(dir, { withFileTypes: true })) {
       if (e.name.startsWith(".")) continue;
       const child3 = rel ? `${rel}/${e.name}` : e.name;
       if (e.isSymbolicLink() && isMatch(child3)) out.push(path3.join(root, child3));
-      else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth + 1);
+      else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth2 + 1);
     }
   };
   const base = picomatch.scan(pattern).base;
@@ -48968,19 +49509,19 @@ function entryPathProblems(e, at) {
     );
   return out;
 }
-function sharedOutputProblems(apps, entryOf, cwd) {
+function sharedOutputProblems(apps2, entryOf, cwd) {
   const out = [];
   const shown2 = (p) => path3.relative(cwd, p) || ".";
   const byOutput = /* @__PURE__ */ new Map();
-  apps.forEach((a, i) => {
+  apps2.forEach((a, i) => {
     const group = byOutput.get(a.output);
     if (group) group.push(i);
     else byOutput.set(a.output, [i]);
   });
-  apps.forEach((a, i) => {
+  apps2.forEach((a, i) => {
     const group = byOutput.get(a.output);
     if (group.length < 2) return;
-    const others = group.filter((j) => j !== i).map((j) => apps[j].name);
+    const others = group.filter((j) => j !== i).map((j) => apps2[j].name);
     out.push({
       ...entryOf(i)(["output"]),
       message: `app ${a.name} writes to ${shown2(a.output)}, as ${others.join(", ")} does; give each app its own output`,
@@ -48989,18 +49530,18 @@ function sharedOutputProblems(apps, entryOf, cwd) {
   });
   return dedupe2(out);
 }
-function overlappingAppProblems(apps, entryOf, cwd) {
+function overlappingAppProblems(apps2, entryOf, cwd) {
   const out = [];
   const shown2 = (p) => path3.relative(cwd, p) || ".";
   const bySource = /* @__PURE__ */ new Map();
-  const byOutput = new Map(apps.map((a, i) => [a.output, i]));
-  apps.forEach((a, i) => {
+  const byOutput = new Map(apps2.map((a, i) => [a.output, i]));
+  apps2.forEach((a, i) => {
     const first2 = bySource.get(a.source);
     if (first2 === void 0) bySource.set(a.source, i);
     else
       out.push({
         ...entryOf(i)(["source"]),
-        message: `app ${a.name} reads ${shown2(a.source)}, as app ${apps[first2].name} does: two outputs would own the same objects; list each source once`,
+        message: `app ${a.name} reads ${shown2(a.source)}, as app ${apps2[first2].name} does: two outputs would own the same objects; list each source once`,
         severity: "error"
       });
     for (let d = path3.dirname(a.output); d !== path3.dirname(d); d = path3.dirname(d)) {
@@ -49008,7 +49549,7 @@ function overlappingAppProblems(apps, entryOf, cwd) {
       if (outer === void 0) continue;
       out.push({
         ...entryOf(i)(["output"]),
-        message: `app ${a.name} writes to ${shown2(a.output)}, inside app ${apps[outer].name}'s output ${shown2(d)}: a sync of that directory would apply both apps; put the outputs side by side`,
+        message: `app ${a.name} writes to ${shown2(a.output)}, inside app ${apps2[outer].name}'s output ${shown2(d)}: a sync of that directory would apply both apps; put the outputs side by side`,
         severity: "error"
       });
       break;
@@ -49035,7 +49576,7 @@ var isAppName = (name) => APP_NAME.test(name);
 function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
   const real = realPaths();
   const confine = pathConfiner(root, real);
-  const apps = entries2.flatMap((e, i) => {
+  const apps2 = entries2.flatMap((e, i) => {
     const at = (field2) => locate2(["apps", i, field2]);
     const written = [
       ...confinePattern(root, String(e.source), "source", at("source")),
@@ -49058,9 +49599,9 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
     return expanded;
   });
   const shared2 = sharedSource ? [{ name: "(analysisTemplates)", source: sharedSource }] : [];
-  for (const message of outputOverlaps([...apps, ...shared2], real))
+  for (const message of outputOverlaps([...apps2, ...shared2], real))
     out.push({ ...locate2(["apps"]), message, severity: "error" });
-  return apps;
+  return apps2;
 }
 function confineNamedPaths(root, config, locate2) {
   const pr = config.pr ?? {};
@@ -49087,8 +49628,8 @@ function emptyHealthProblems(config, locate2) {
       message: "health names nothing to wait for (no statuses, checkRuns or argocd), so it gates nothing; list the statuses or check runs to wait for, or remove it",
       severity: "error"
     });
-  const apps = Array.isArray(config.apps) ? config.apps : [];
-  apps.forEach((e, i) => {
+  const apps2 = Array.isArray(config.apps) ? config.apps : [];
+  apps2.forEach((e, i) => {
     if (!isObject(e) || e.health === void 0 || !namesNothing(e.health)) return;
     const instead = shared2 ? "remove it to keep the shared health gate of rollgen.yaml" : "remove it (there is no shared health gate either)";
     out.push({
@@ -49141,6 +49682,7 @@ function metricSecretProblems(secrets, locate2) {
 
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
+var DEFAULT_MAX_REQUESTS = 400;
 function findConfig(dir) {
   for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
     const candidate = path5.join(d, CONFIG_FILE);
@@ -49180,7 +49722,7 @@ function readConfig(file, cwd) {
       severity: "error"
     });
   const entries2 = [];
-  const apps = confineApps(
+  const apps2 = confineApps(
     root,
     value2.apps,
     doc.locate,
@@ -49202,14 +49744,14 @@ function readConfig(file, cwd) {
     },
     shared2 ? path5.resolve(root, shared2) : void 0
   );
-  out.push(...sharedOutputProblems(apps, (i) => entries2[i], cwd));
-  out.push(...overlappingAppProblems(apps, (i) => entries2[i], cwd));
-  checkUniqueNames(apps, doc.locate(["apps"]), out);
+  out.push(...sharedOutputProblems(apps2, (i) => entries2[i], cwd));
+  out.push(...overlappingAppProblems(apps2, (i) => entries2[i], cwd));
+  checkUniqueNames(apps2, doc.locate(["apps"]), out);
   const pr = doc.value.pr ?? {};
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
   out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, pr, doc.locate) };
+  return { file, root, apps: apps2, pr: prConfig(root, pr, doc.locate) };
 }
 function gatePolicy(e, at) {
   if (!isObject(e.gates)) return defaultGatePolicy;
@@ -49242,6 +49784,7 @@ function prConfig(root, pr, locate2) {
     ...at(pr.bodyTemplate) ? { bodyTemplate: at(pr.bodyTemplate) } : {},
     labels: Array.isArray(pr.labels) ? pr.labels.map(String) : [],
     mergeMethod: pr.mergeMethod ?? "squash",
+    maxRequests: typeof pr.maxRequests === "number" ? pr.maxRequests : DEFAULT_MAX_REQUESTS,
     workflow: typeof pr.workflow === "string" ? pr.workflow : "rollgen.yml"
   };
 }
@@ -49304,9 +49847,9 @@ function healthPolicy(h, name) {
   };
   return policy.statuses.length + policy.checkRuns.length > 0 || policy.argocd ? policy : void 0;
 }
-function checkUniqueNames(apps, at, out) {
+function checkUniqueNames(apps2, at, out) {
   const seen = /* @__PURE__ */ new Set();
-  for (const a of apps) {
+  for (const a of apps2) {
     if (seen.has(a.name))
       out.push({ ...at, message: `two apps are named "${a.name}"; set name: on one of them`, severity: "error" });
     seen.add(a.name);
@@ -50322,10 +50865,10 @@ var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
   return KUSTOMIZATION_NAMES2.map((n) => path12.join(dir, n)).find((p) => fs12.existsSync(p));
 }
-function walkKustomization(dir, root, cwd, out, depth = 0) {
+function walkKustomization(dir, root, cwd, out, depth2 = 0) {
   const file = kustomizationIn(dir);
   if (!file) return [];
-  if (depth > MAX_DEPTH2) {
+  if (depth2 > MAX_DEPTH2) {
     out.push({
       file: shown(file, cwd),
       line: 1,
@@ -50366,7 +50909,7 @@ function walkKustomization(dir, root, cwd, out, depth = 0) {
         });
         return [];
       }
-      return walkKustomization(target, root, cwd, out, depth + 1);
+      return walkKustomization(target, root, cwd, out, depth2 + 1);
     }
     if (!inside(real, fs12.realpathSync(dir))) {
       out.push({
@@ -50753,8 +51296,8 @@ function fix(f) {
   return raise + free;
 }
 function holders(blockers) {
-  const apps = [...new Set(blockers.map((b) => b.app))];
-  return apps.map((app) => {
+  const apps2 = [...new Set(blockers.map((b) => b.app))];
+  return apps2.map((app) => {
     const own = blockers.filter((b) => b.app === app);
     const shown2 = own.slice(0, SHOWN_PER_APP).map((b) => `${b.what} order ${b.order} at ${b.origin.file}:${b.origin.line}`);
     const more2 = own.length > SHOWN_PER_APP ? `, ${own.length - SHOWN_PER_APP} more` : "";
@@ -51537,27 +52080,6 @@ var ambassador_default = defineGenerator({
 
 // generators/apisix/check.ts
 init_diagnostics();
-
-// src/suggest.ts
-function suggestName(typed, known) {
-  const limit = Math.min(3, Math.max(1, Math.floor(typed.length / 3)));
-  let best;
-  for (const name of known) {
-    const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
-    if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
-  }
-  return best?.name;
-}
-function editDistance(a, b) {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row2 = [i];
-    for (let j = 1; j <= b.length; j++)
-      row2[j] = Math.min(previous[j] + 1, row2[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = row2;
-  }
-  return previous[b.length];
-}
 
 // generators/apisix/options.schema.json
 var options_schema_default3 = {
@@ -53634,14 +54156,14 @@ function renderRoute(ctx, name, traffic) {
     (r) => weightedRefs(r, b, traffic.weight, traffic.weightTotal, traffic.requestHeaderModifier)
   );
   const problems = [];
-  const canaryRules3 = [];
+  const canaryRules4 = [];
   for (const source2 of canarySources(ctx, name, traffic, problems)) {
     const derived = derivedRules(original, weighted2, b, source2, traffic.requestHeaderModifier);
-    canaryRules3.push(...derived.rules);
+    canaryRules4.push(...derived.rules);
     problems.push(...derived.problems.map((p) => `${source2.what}: ${p}`));
   }
   const rules = [
-    ...canaryRules3,
+    ...canaryRules4,
     ...original.map(
       (r, i) => Array.isArray(r.backendRefs) ? { ...cloneJson(r), backendRefs: weighted2[i] } : cloneJson(r)
     )
@@ -55018,6 +55540,42 @@ function canaryMetadata3(stable, options, canary, argo) {
   };
 }
 
+// generators/ingress-nginx/canary-rules.ts
+function canaryRules2(annotations, prefix) {
+  const read = (name) => annotations[annotationKey(prefix, name)] || void 0;
+  const header3 = read("canary-by-header");
+  const cookie = read("canary-by-cookie");
+  const exact = read("canary-by-header-value");
+  const pattern = exact ? void 0 : read("canary-by-header-pattern");
+  return {
+    ...header3 ? { header: { name: header3, ...exact ? { exact } : {}, ...pattern ? { pattern } : {} } } : {},
+    ...cookie ? { cookie } : {}
+  };
+}
+function asMatches(rules) {
+  const out = [];
+  const h = rules.header;
+  if (h) {
+    const value2 = h.exact ?? h.pattern ?? "always";
+    out.push({
+      headers: [{ name: h.name, type: h.pattern ? "RegularExpression" : "Exact", value: value2 }],
+      queryParams: [],
+      cookies: []
+    });
+  }
+  if (rules.cookie)
+    out.push({ headers: [], queryParams: [], cookies: [{ name: rules.cookie, type: "Exact", value: "always" }] });
+  return out;
+}
+function providerMatches(options, traffic) {
+  if (traffic.weight <= 0 && traffic.matches.length === 0) return [];
+  const prefix = options.annotationPrefix;
+  const own = canaryAnnotations(prefix, traffic);
+  const stepMatches = new Set(asMatches(canaryRules2(own, prefix)).map((m) => JSON.stringify(m)));
+  const written = { ...userAnnotations(options), ...own };
+  return asMatches(canaryRules2(written, prefix)).filter((m) => !stepMatches.has(JSON.stringify(m)));
+}
+
 // generators/ingress-nginx/simulate.ts
 function simulate8(objects, request4) {
   const located2 = locateRequest(objects, request4);
@@ -55029,7 +55587,8 @@ function simulate8(objects, request4) {
   const annotations = attachment.canary.metadata.annotations ?? {};
   const key2 = (name) => `${attachment.prefix}/${name}`;
   const shared2 = located2.own ? "" : sharedNote(location, attachment);
-  const verdict2 = byHeader(annotations, key2, request4) ?? byCookie(annotations, key2, request4);
+  const rules = canaryRules2(annotations, attachment.prefix);
+  const verdict2 = byHeader(rules, request4) ?? byCookie(rules, request4);
   if (verdict2) return split2(stableService, canaryService, verdict2.canary ? 1 : 0, 1, verdict2.rule + shared2);
   const weight = readInt(annotations[key2("canary-weight")], 0);
   const written = readInt(annotations[key2("canary-weight-total")], 100);
@@ -55040,14 +55599,14 @@ function simulate8(objects, request4) {
 function sharedNote(location, attachment) {
   return `; ${placeOf(location)} also proxies to Service ${location.service} port ${location.port}, the ingress-nginx upstream canary Ingress "${attachment.canary.metadata.name}" is attached to (a canary applies per upstream, on every host and path)`;
 }
-function byHeader(annotations, key2, request4) {
-  const name = annotations[key2("canary-by-header")];
-  const value2 = name ? headerValue(request4.headers, name) : void 0;
-  if (!name || value2 === void 0) return void 0;
-  const exact = annotations[key2("canary-by-header-value")];
-  const pattern = annotations[key2("canary-by-header-pattern")];
-  if (exact) return value2 === exact ? { canary: true, rule: `canary-by-header ${name}=${value2}` } : void 0;
-  if (pattern) return byPattern(name, value2, pattern);
+function byHeader(rules, request4) {
+  const header3 = rules.header;
+  const value2 = header3 ? headerValue(request4.headers, header3.name) : void 0;
+  if (!header3 || value2 === void 0) return void 0;
+  const name = header3.name;
+  if (header3.exact)
+    return value2 === header3.exact ? { canary: true, rule: `canary-by-header ${name}=${value2}` } : void 0;
+  if (header3.pattern) return byPattern(name, value2, header3.pattern);
   if (value2 === "always" || value2 === "never")
     return { canary: value2 === "always", rule: `canary-by-header ${name}=${value2}` };
   return void 0;
@@ -55061,8 +55620,8 @@ function byPattern(name, value2, pattern) {
   }
   return regex2.test(value2) ? { canary: true, rule: `canary-by-header-pattern ${name}=~${pattern}` } : void 0;
 }
-function byCookie(annotations, key2, request4) {
-  const name = annotations[key2("canary-by-cookie")];
+function byCookie(rules, request4) {
+  const name = rules.cookie;
   const value2 = name ? request4.cookies[name] : void 0;
   if (value2 !== "always" && value2 !== "never") return void 0;
   return { canary: value2 === "always", rule: `canary-by-cookie ${name}=${value2}` };
@@ -55125,7 +55684,8 @@ var ingress_nginx_default = defineGenerator({
   claims: claims9,
   checkCommitted: checkCommitted2,
   render: render9,
-  simulate: simulate8
+  simulate: simulate8,
+  providerMatches
 });
 
 // generators/istio/check.ts
@@ -55824,7 +56384,7 @@ var ROUTING_FIELDS = [
   "directResponse",
   "delegate"
 ];
-function canaryRules2(ctx, rules, roles, traffic) {
+function canaryRules3(ctx, rules, roles, traffic) {
   const order = ctx.rollout.traffic.managedRoutes;
   const named = [
     ...traffic.headerRoutes.map((r) => ({ r, mirror: false })),
@@ -55971,7 +56531,7 @@ function renderVirtualService(ctx, vs, target, roles, traffic) {
   }
   const http2 = rulesOf({ ...vs, spec }, "http");
   const httpRules2 = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
-  const derived = canaryRules2(ctx, httpRules2, roles, traffic);
+  const derived = canaryRules3(ctx, httpRules2, roles, traffic);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules2.some((h) => h.index === i);
   if (derived.size > 0 || http2.some(leftover))
@@ -56480,11 +57040,11 @@ function resolveAll(objects, refs, ns) {
   });
   return { backends, ...mirror ? { mirror } : {} };
 }
-function resolve7(objects, ref, ns, depth = 0) {
+function resolve7(objects, ref, ns, depth2 = 0) {
   const name = String(ref.name ?? "");
   if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
   const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
-  if (!ts || depth > 8) return { backends: [{ service: `<TraefikService ${name}>`, share: 1 }] };
+  if (!ts || depth2 > 8) return { backends: [{ service: `<TraefikService ${name}>`, share: 1 }] };
   const missing = refsOf(ts).find(
     (r) => r.kind !== "TraefikService" && !objects.some((o) => o.kind === "Service" && o.metadata.name === r.name)
   );
@@ -56492,7 +57052,7 @@ function resolve7(objects, ref, ns, depth = 0) {
   const spec = specOf5(ts);
   if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
   if (!isObject(spec.mirroring)) return { backends: [] };
-  const main2 = resolve7(objects, spec.mirroring, ns, depth + 1);
+  const main2 = resolve7(objects, spec.mirroring, ns, depth2 + 1);
   const copy = listOf3(spec.mirroring.mirrors)[0];
   const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
   return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
@@ -58298,6 +58858,11 @@ function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
 }
+function fieldsUnder(ledger, parent) {
+  const prefix = parent === "" ? "" : `${parent}.`;
+  const names = ledger.rules.map((r) => r.path.replace(/\[\]$/, "")).filter((p) => p.startsWith(prefix) && !p.slice(prefix.length).includes(".")).map((p) => p.slice(prefix.length));
+  return [...new Set(names)];
+}
 function checkFields(doc, ledger) {
   const out = [];
   const walk = (value2, path37, pattern) => {
@@ -58927,9 +59492,9 @@ function peerOf(app, rollout, resources, provider) {
     canaryService
   };
 }
-function repoPeers(apps, committed2) {
+function repoPeers(apps2, committed2) {
   const out = /* @__PURE__ */ new Map();
-  for (const app of apps) {
+  for (const app of apps2) {
     for (const r of [...app.rollouts, ...app.routings.map((t) => ({ spec: t.spec.rollout, providers: t.providers }))]) {
       for (const p of r.providers) {
         const list6 = out.get(p.generator.id) ?? [];
@@ -60587,6 +61152,13 @@ function lacksStableService(r) {
   const subsetOnly = providers.every((p) => p.provider === "istio" && p.options.destinationRule !== void 0);
   return providers.length > 0 && !stableService && !subsetOnly;
 }
+function missingCanaryService(r, canary, stable) {
+  const role = r.blueGreen ? "preview" : "canary";
+  const missing = `${role} Service "${canary}" is not among the app's manifests`;
+  if (r.format !== "argo" || !stable) return missing;
+  const write3 = `add a Service "${canary}" with the ports and selector of Service "${stable}" (Argo requires the ${role}Service it names to exist; example: README "What gets rendered")`;
+  return r.blueGreen ? `${missing}; ${write3}` : `${missing}; ${write3}, or leave canaryService out and rollgen makes "${stable}-canary" from "${stable}"`;
+}
 function checkServices(r, resources, report) {
   const { stableService, canaryService, generateCanaryService } = r.traffic;
   if (lacksStableService(r))
@@ -60597,10 +61169,7 @@ function checkServices(r, resources, report) {
   if (stableService && !resources.find("Service", stableService, r.namespace) && !resources.wasRejected("Service", stableService, r.namespace))
     report(r.traffic.serviceOrigins?.stable ?? r.origin, `Service "${stableService}" is not among the app's manifests`);
   if (canaryService && canaryService !== stableService && !generateCanaryService && !resources.find("Service", canaryService, r.namespace)) {
-    report(
-      r.traffic.serviceOrigins?.canary ?? r.origin,
-      `${r.blueGreen ? "preview" : "canary"} Service "${canaryService}" is not among the app's manifests`
-    );
+    report(r.traffic.serviceOrigins?.canary ?? r.origin, missingCanaryService(r, canaryService, stableService));
   }
   for (const name of r.pingPong?.alongside ? [r.pingPong.ping, r.pingPong.pong] : [])
     if (!resources.find("Service", name, r.namespace))
@@ -60775,10 +61344,11 @@ function loadApp(name, documents, policy, { unparsed = [], ...analysisOptions } 
     if (role.role === "route-template") collectRouteTemplate(doc, templates, diagnostics);
     if (role.role === "analysis-template") analysisTemplates.push(...[readTemplate(doc, diagnostics) ?? []].flat());
     if (role.role !== "rollout") continue;
-    const fieldProblems = checkFields(doc, rolloutLedger(role.schema, providerInputs));
+    const ledger = rolloutLedger(role.schema, providerInputs);
+    const fieldProblems = checkFields(doc, ledger);
     diagnostics.push(...fieldProblems);
     if (hasErrors(fieldProblems)) continue;
-    const schemaProblems = validateSchema(role.schema, doc);
+    const schemaProblems = validateSchema(role.schema, doc, (parent) => fieldsUnder(ledger, parent));
     diagnostics.push(...schemaProblems);
     if (schemaProblems.length > 0) continue;
     if (role.schema !== "argo-rollout" && kruiseDisabled(doc)) {
@@ -60899,6 +61469,13 @@ function collectRouteTemplate(doc, out, diagnostics) {
   diagnostics.push(...problems);
   if (problems.length === 0) out.push(readRouteTemplate(doc));
 }
+function withProviderMatches(plan, providers) {
+  const steps = plan.steps.map((step) => {
+    const found = providers.flatMap((p) => p.generator.providerMatches?.(p.options, step.traffic) ?? []);
+    return found.length > 0 ? { ...step, providerMatches: found } : step;
+  });
+  return steps.some((s, i) => s !== plan.steps[i]) ? { ...plan, steps } : plan;
+}
 function loadRollout(app, spec, resources, policy, out) {
   const problems = checkRollout(spec, resources);
   out.push(...problems, ...serviceWaveWarnings(spec, resources), ...autoscalerWarnings(spec, resources));
@@ -60906,7 +61483,10 @@ function loadRollout(app, spec, resources, policy, out) {
   const found = resources.find("Deployment", spec.workload.name, spec.namespace)?.object;
   const deployment = spec.workload.synthesized ?? (found && withDeploymentSpec(found, spec.workload.deploymentSpec));
   if (!deployment || problems.some((d) => d.severity === "error") || !providers) return void 0;
-  const plan = buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy);
+  const plan = withProviderMatches(
+    buildPlan(spec, spec.workload.replicasOverride ?? replicasOf(deployment), policy),
+    providers
+  );
   out.push(...exposureWarnings(spec, plan));
   checkExpressible(app, spec, plan, providers, out);
   checkPingPong(app, spec, providers, out);
@@ -61181,10 +61761,10 @@ function locate(req, every) {
     return app;
   });
 }
-function didYouMean(name, apps) {
+function didYouMean(name, apps2) {
   const close4 = suggestName(
     name,
-    apps.map((a) => a.name)
+    apps2.map((a) => a.name)
   );
   return close4 ? ` (did you mean ${close4}?)` : "";
 }
@@ -61776,6 +62356,7 @@ function gateFor(app, previous, t, startedBy = "pr") {
     if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
       return { kind: "automatic" };
     if (!r) return { kind: "manual" };
+    if (target.kind === "select" && selectWaitsForPerson(r) && startedBy === "pr") return { kind: "manual" };
     const delayed = removalGate(r, prev, target);
     return delayed ?? rolloutGate(
       r.plan.startGate,
@@ -61784,6 +62365,9 @@ function gateFor(app, previous, t, startedBy = "pr") {
     );
   });
   return combineGates(gates);
+}
+function selectWaitsForPerson(r) {
+  return r.spec.format === "argo";
 }
 function removalGate(r, prev, target) {
   const gates = r.spec.removalGates;
@@ -61964,9 +62548,9 @@ var runGit = (args, cwd) => {
     throw new IoError(cwd, `git ${args[0]} failed: ${why}`, { cause: e });
   }
 };
-function gitTopLevel(git, cwd) {
+function gitTopLevel(git2, cwd) {
   try {
-    return git(["rev-parse", "--show-toplevel"], cwd).trim();
+    return git2(["rev-parse", "--show-toplevel"], cwd).trim();
   } catch {
     return void 0;
   }
@@ -62002,6 +62586,11 @@ async function execute(scm, app, actions, o) {
   const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
   for (const a of actions) {
     const say = (text2) => o.print(`${app}: ${o.dryRun ? "would " : ""}${text2}`);
+    const moved2 = movedBranch(a, o);
+    if (moved2) {
+      o.print(`${app}: ${moved2.message}`);
+      return live;
+    }
     switch (a.kind) {
       case "open":
         if (o.dryRun)
@@ -62055,6 +62644,11 @@ ${fileList(a.proposal)}` : ""}`
   }
   return live;
 }
+function movedBranch(a, o) {
+  if (a.kind !== "open" && !(a.kind === "update" && a.commit)) return void 0;
+  const done2 = o.written?.get(a.proposal.branch);
+  return done2 && "error" in done2 && done2.error.outcome === "head-moved" ? done2.error : void 0;
+}
 function pullEvent(app, action, pr) {
   const target = parseBranch(pr.branch)?.target;
   const step = target && (target.kind === "step" ? `step ${target.step}` : target.kind);
@@ -62088,6 +62682,11 @@ async function update(scm, pr, p, withCommit, fields, o) {
   return Object.keys(all).length > 0 ? scm.updatePull(pr.number, all) : pr;
 }
 async function commit(scm, p, o) {
+  const done2 = o.written?.get(p.branch);
+  if (done2) {
+    if ("error" in done2) throw done2.error;
+    return done2.sha;
+  }
   const req = {
     branch: p.branch,
     parent: o.parent,
@@ -62348,17 +62947,17 @@ function transitionApp(app, output, command, track, removal2 = "one-commit") {
       previous?.rollouts.find((s) => s.name === r.spec.name)
     )
   );
-  const moved = app.rollouts.map((r, i) => {
+  const moved2 = app.rollouts.map((r, i) => {
     const t = applyCommand(command, before[i], r, track, removal2);
     if (t) actions.push({ rollout: r.spec.name, action: t.action });
     return t?.status ?? before[i];
   });
-  const statuses = moved.filter((s) => s !== void 0);
+  const statuses = moved2.filter((s) => s !== void 0);
   if (statuses.length === app.rollouts.length) lockStep(app, before, statuses, actions);
   actions.forEach((a, i) => actions[i] = blueGreenAction(app, a, statuses));
   const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
   const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
-  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved[i]), track, moved[i]));
+  const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved2[i]), track, moved2[i]));
   const named = app.rollouts.find(
     (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
   );
@@ -62624,8 +63223,8 @@ function prepareWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
   const output = readAppOutput(ctx, loc, app, peers, read);
-  const moved = transitionApp(app, output, command, loc.track, loc.removal);
-  const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
+  const moved2 = transitionApp(app, output, command, loc.track, loc.removal);
+  const t = moved2.actions.length > 0 ? moved2 : plainUpdate(app, output, moved2, command, loc, peers);
   if (!t) return void 0;
   if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
   const rendered = renderApp(app, t.states, loc.track, peers);
@@ -62872,22 +63471,22 @@ var path22 = __toESM(require("path"));
 // src/app/cross-app.ts
 init_diagnostics();
 init_errors();
-function checkAcrossApps(apps, peers = repoPeers(apps)) {
-  const problems = [...claimConflicts(apps, peers), ...providerChecks(peers)];
+function checkAcrossApps(apps2, peers = repoPeers(apps2)) {
+  const problems = [...claimConflicts(apps2, peers), ...providerChecks(peers)];
   if (problems.length > 0) throw new InputError(problems);
 }
-function claimConflicts(apps, peers) {
+function claimConflicts(apps2, peers) {
   const owners = /* @__PURE__ */ new Map();
   const problems = [];
-  for (const { app, owner, claim } of everyClaim(apps, peers)) {
+  for (const { app, owner, claim } of everyClaim(apps2, peers)) {
     const first2 = owners.get(claim.key);
     if (!first2) owners.set(claim.key, { app, rollout: owner, claim });
     else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict2(first2, app, owner, claim));
   }
   return problems;
 }
-function* everyClaim(apps, peers) {
-  for (const app of apps) {
+function* everyClaim(apps2, peers) {
+  for (const app of apps2) {
     const routers = [
       ...app.rollouts.map((r) => ({ owner: `rollout ${r.spec.name}`, spec: r.spec, providers: r.providers })),
       ...app.routings.map((r) => ({
@@ -62991,8 +63590,8 @@ function writeIndex(file, index) {
   try {
     fs17.mkdirSync(path22.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    const apps = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs17.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    const apps2 = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
+    fs17.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps: apps2 }));
     fs17.renameSync(tmp, file);
   } catch {
   }
@@ -63128,11 +63727,11 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
   const loaded3 = await loadLocated(ctx, found.named, pool);
   await hooks.beforeOutputs?.(loaded3);
   const outputs = await committedOutputs(loaded3, ctx, pool);
-  const apps = loaded3.map((a, i) => ({ ...a, output: outputs[i] }));
-  const all = [...apps.map((a) => a.app)];
-  const committed2 = new Map(apps.map((a) => [a.app.name, resourcesOf2(a.output)]));
+  const apps2 = loaded3.map((a, i) => ({ ...a, output: outputs[i] }));
+  const all = [...apps2.map((a) => a.app)];
+  const committed2 = new Map(apps2.map((a) => [a.app.name, resourcesOf2(a.output)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
-    const named = new Set(apps.map((a) => a.loc.name));
+    const named = new Set(apps2.map((a) => a.loc.name));
     const others = found.every.filter((l) => !named.has(l.name));
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
@@ -63145,10 +63744,10 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
   }
   const peers = repoPeers(all, committed2);
   checkAcrossApps(all, peers);
-  return { apps, peers };
+  return { apps: apps2, peers };
 }
-async function committedOutputs(apps, ctx, pool) {
-  const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
+async function committedOutputs(apps2, ctx, pool) {
+  const contents = apps2.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
   for (const c of contents) if (c?.interrupted) ctx.stderr(`warning: ${c.interrupted}
 `);
   const files = contents.map((c) => c ? c.files : []);
@@ -63194,14 +63793,14 @@ function serverUrlOf(apiUrl, serverUrl) {
 var fs18 = __toESM(require("fs"));
 var path24 = __toESM(require("path"));
 init_errors();
-function readCheckout(git, dir, pr, baseFlag, paths) {
-  const { root, branch, commit: commit2 } = describeCheckout(git, dir);
+function readCheckout(git2, dir, pr, baseFlag, paths) {
+  const { root, branch, commit: commit2 } = describeCheckout(git2, dir);
   const base = baseFlag ?? pr.base ?? branch;
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
   const rel = paths.map((p) => path24.relative(root, p) || ".");
-  const dirty = git(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
+  const dirty = git2(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
       `uncommitted changes under the apps' sources or outputs; rollgen proposes PRs from the committed ${base}:
@@ -63213,11 +63812,11 @@ ${dirty}`
   };
   return { root, base, ...commit2(), read };
 }
-function describeCheckout(git, dir) {
+function describeCheckout(git2, dir) {
   let lines = [];
   try {
     const ids = ["--is-shallow-repository", "HEAD", "HEAD^{tree}", "--symbolic-full-name", "HEAD"];
-    lines = git(["rev-parse", "--show-toplevel", ...ids], dir).trim().split("\n");
+    lines = git2(["rev-parse", "--show-toplevel", ...ids], dir).trim().split("\n");
   } catch {
   }
   const [root, shallow, head, tree, ref] = lines;
@@ -63225,18 +63824,18 @@ function describeCheckout(git, dir) {
     const branch = ref === "HEAD" ? void 0 : ref.slice(BRANCH_REF.length);
     return { root, branch, commit: () => ({ head, tree, shallow: shallow === "true" }) };
   }
-  const top = gitTopLevel(git, dir);
+  const top = gitTopLevel(git2, dir);
   if (!top) throw new StateError(`${dir} is not in a git checkout; rollgen reads the base branch from one`);
   const commit2 = () => {
-    const [shallow2, head2, tree2] = git(["rev-parse", "--is-shallow-repository", "HEAD", "HEAD^{tree}"], top).trim().split("\n");
+    const [shallow2, head2, tree2] = git2(["rev-parse", "--is-shallow-repository", "HEAD", "HEAD^{tree}"], top).trim().split("\n");
     return { head: head2, tree: tree2, shallow: shallow2 === "true" };
   };
-  return { root: top, branch: currentBranch(git, top), commit: commit2 };
+  return { root: top, branch: currentBranch(git2, top), commit: commit2 };
 }
 var BRANCH_REF = "refs/heads/";
-function currentBranch(git, root) {
+function currentBranch(git2, root) {
   try {
-    return git(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
+    return git2(["symbolic-ref", "--quiet", "--short", "HEAD"], root).trim() || void 0;
   } catch {
     return void 0;
   }
@@ -63325,7 +63924,7 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   let lock;
   let locking = false;
   const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
-  const { apps, peers } = await loadRepo(ctx, args, opts, {
+  const { apps: apps2, peers } = await loadRepo(ctx, args, opts, {
     located: (named) => prepared = prepareOutputDirs(outputsOf(named)),
     // Locked (and what an interrupted run left completed) before the outputs are read: what this
     // run reads of them is what it replaces, and it reads each once.
@@ -63343,11 +63942,11 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   });
   const held = lock;
   if (command.kind === "advance")
-    for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
+    for (const { app } of apps2) for (const note of holdNotes(app)) ctx.stdout(`${note}
 `);
   const staged = stageEarly ? startOutputWrites() : void 0;
   try {
-    await write3(await planWrites(ctx, { args, opts, command, apps, peers, staged }));
+    await write3(await planWrites(ctx, { args, opts, command, apps: apps2, peers, staged }));
     await staged?.discard();
   } catch (e) {
     await staged?.discard();
@@ -63453,19 +64052,19 @@ function pathBatches(paths) {
 }
 
 // src/flow/history.ts
-function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexByPath(apps.map((a) => repoPath(root, path28.join(a.output, STATUS_FILE))));
-  const sourceOf = indexByPath(apps.map((a) => repoPath(root, a.source)));
-  const outputOf = indexByPath(apps.map((a) => repoPath(root, a.output)));
+function readAppHistories(git2, root, apps2, shallow = git2(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
+  const statusOf3 = indexByPath(apps2.map((a) => repoPath(root, path28.join(a.output, STATUS_FILE))));
+  const sourceOf = indexByPath(apps2.map((a) => repoPath(root, a.source)));
+  const outputOf = indexByPath(apps2.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
   const since = /* @__PURE__ */ new Map();
   const landingSha = /* @__PURE__ */ new Map();
-  const firstSeen = (seen, apps2, value2) => {
-    for (const i of apps2 ?? []) if (!seen.has(i)) seen.set(i, value2);
+  const firstSeen = (seen, apps3, value2) => {
+    for (const i of apps3 ?? []) if (!seen.has(i)) seen.set(i, value2);
   };
   const paths = [.../* @__PURE__ */ new Set([...statusOf3.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
   for (const batch of pathBatches(paths)) {
-    const log = git(
+    const log = git2(
       ["log", "--first-parent", "-z", "--format=%x01%H %cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
       root
     );
@@ -63477,7 +64076,7 @@ function readAppHistories(git, root, apps, shallow = git(["rev-parse", "--is-sha
       }
     }
   }
-  return apps.map((_, i) => {
+  return apps2.map((_, i) => {
     const at = landed.get(i);
     const pullsSince = shallow ? void 0 : at ?? since.get(i);
     const sha2 = landingSha.get(i);
@@ -63568,9 +64167,9 @@ async function changeCommit(ctx, args, opts, command) {
   });
 }
 function checkCommittable(ctx, writes) {
-  const git = flowEdges(ctx).git;
+  const git2 = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git, existingAncestor(path30.resolve(w.output)));
+    const top = gitTopLevel(git2, existingAncestor(path30.resolve(w.output)));
     if (!top)
       throw new StateError(`--commit: ${path30.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
@@ -63579,14 +64178,14 @@ function existingAncestor(dir) {
   return fs20.existsSync(dir) || path30.dirname(dir) === dir ? dir : existingAncestor(path30.dirname(dir));
 }
 function commitOutput(ctx, w) {
-  const git = flowEdges(ctx).git;
+  const git2 = flowEdges(ctx).git;
   const dir = path30.resolve(w.output);
-  const top = gitTopLevel(git, dir);
+  const top = gitTopLevel(git2, dir);
   const rel = path30.relative(top, dir) || ".";
   refusePending(ctx, dir);
-  git(["add", "--all", "--", rel, `:(exclude)${path30.posix.join(rel, LOCK_FILE)}*`], top);
-  git(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
-  const sha2 = git(["rev-parse", "--short", "HEAD"], top).trim();
+  git2(["add", "--all", "--", rel, `:(exclude)${path30.posix.join(rel, LOCK_FILE)}*`], top);
+  git2(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
+  const sha2 = git2(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
 `);
 }
@@ -63659,7 +64258,7 @@ function endRows(plan) {
       String(promoted.canaryReplicas),
       String(plan.replicas),
       trafficLabel(promoted),
-      matches2(promoted.traffic),
+      matches2(promoted.traffic, promoted.providerMatches),
       mirrors(promoted.traffic),
       describeGate({ kind: "automatic" })
     ],
@@ -63672,7 +64271,7 @@ function row(s, plan) {
     String(s.canaryReplicas),
     String(s.stableReplicas),
     withShared(plan, trafficLabel(s), plan.trafficRouting ? weightOf(plan.trafficRouting.traffic) : "-"),
-    withShared(plan, matches2(s.traffic), matches2(plan.trafficRouting?.traffic)),
+    withShared(plan, matches2(s.traffic, s.providerMatches), matches2(plan.trafficRouting?.traffic)),
     mirrors(s.traffic),
     describeGate(s.gate) + (s.analysis?.length ? ` + analysis ${s.analysis.map((a) => a.templates.join("+")).join(", ")}` : "")
   ];
@@ -63701,9 +64300,9 @@ function withShared(plan, own, shared2) {
   const tagged = `${shared2} (${plan.trafficRouting.name})`;
   return plan.providers.length === 0 ? tagged : `${own}; ${tagged}`;
 }
-function matches2(t) {
+function matches2(t, more2 = []) {
   if (!t) return "-";
-  const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches)];
+  const all = [...t.matches, ...t.headerRoutes.flatMap((r) => r.matches), ...more2];
   if (all.length === 0) return "-";
   return all.map(
     (m) => [
@@ -63793,6 +64392,7 @@ function nextStep(i) {
   if (draining) return settled("the next PR removes the canary Deployment and Service, which then receive no traffic.");
   switch (i.target.kind) {
     case "adopt":
+      if (rollouts.some(selectWaitsForPerson)) return selectByPerson();
       return settled("the next PR switches the Services to select pods by track label; it follows by itself.");
     case "select":
       return done("nothing until the pod template changes in the source; then rollgen opens step 1.");
@@ -63803,6 +64403,14 @@ function nextStep(i) {
     default:
       return done("nothing: the rollout is finished.");
   }
+}
+function selectByPerson() {
+  return {
+    text: "the next PR switches the Services to select pods by track label and waits for a person to merge it: first remove `rollouts-pod-template-hash` from the live Services' selectors and delete the Rollout (docs/migration.md), or the switched Services would select no pod.",
+    gate: { kind: "manual", seconds: null },
+    analyses: [],
+    health: []
+  };
 }
 function afterStep(rollouts, step, health) {
   const planned = rollouts.map((r) => r.plan.steps);
@@ -63963,7 +64571,7 @@ function rolloutView(name, replicas2, steps, phase, pingPong = false) {
     canaryReplicas: step.canaryReplicas,
     stableReplicas: phase.kind === "promoting" ? replicas2 : step.stableReplicas,
     traffic,
-    matches: matches2(t),
+    matches: matches2(t, step.providerMatches),
     bar: bar(share2)
   };
 }
@@ -64059,19 +64667,19 @@ function posix2(p) {
 // src/flow/source-commits.ts
 init_diagnostics();
 var FIRST_WINDOW = 64;
-function readSourceCommits(git, root, sources) {
+function readSourceCommits(git2, root, sources) {
   const dirOf = indexByPath(sources.map((s) => repoPath(root, s)));
   const found = /* @__PURE__ */ new Map();
   for (const batch of pathBatches([...dirOf.keys()])) {
     const wanted = () => batch.some((dir) => dirOf.get(dir).some((i) => !found.has(i)));
     for (let skip = 0, window2 = FIRST_WINDOW; wanted(); skip += window2, window2 *= 4) {
       const args = ["log", "-c", "-z", "--format=%x01%H%x00%s", "--name-only", `--skip=${skip}`, `-${window2}`];
-      const log = git([...args, "HEAD", "--", ...batch.map(literal)], root);
+      const log = git2([...args, "HEAD", "--", ...batch.map(literal)], root);
       let read = 0;
       for (const { commit: commit2, files } of commitsOf(log)) {
         read++;
         for (const file of files)
-          for (const apps of dirsHolding(dirOf, file)) for (const i of apps) if (!found.has(i)) found.set(i, commit2);
+          for (const apps2 of dirsHolding(dirOf, file)) for (const i of apps2) if (!found.has(i)) found.set(i, commit2);
       }
       if (read < window2) break;
     }
@@ -64177,7 +64785,8 @@ function templateError(src, e) {
 async function openSession(ctx, args, opts) {
   const connection2 = readConnection(flowEdges(ctx).env, opts);
   const local = await openLocalSession(ctx, args, opts, connection2);
-  return { ...local, token: connection2.token, scm: local.edges.scm(connection2) };
+  const scm = local.edges.scm({ ...connection2, serverUrl: local.links.serverUrl, localRepo: local.checkout.root });
+  return { ...local, token: connection2.token, scm };
 }
 async function openLocalSession(ctx, args, opts, connection2 = offlineConnection(ctx, opts)) {
   const edges = flowEdges(ctx);
@@ -64190,8 +64799,8 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
+  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
+  const paths = apps2.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
   const templates = compileTemplates(
     readTemplate2(config.pr.titleTemplate, ctx.cwd, configFile),
@@ -64202,7 +64811,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
     ...connection2.repository ? { repository: connection2.repository } : {},
     workflow: config.pr.workflow
   };
-  return { ctx, edges, config, checkout, apps, peers, templates, links };
+  return { ctx, edges, config, checkout, apps: apps2, peers, templates, links };
 }
 function offlineConnection(ctx, opts) {
   const env2 = flowEdges(ctx).env;
@@ -65533,9 +66142,9 @@ function combineHealth(parts) {
 
 // src/flow/read-gates.ts
 var MAX_HEALTH_COMMITS = 4;
-function recentCommits(git, root) {
+function recentCommits(git2, root) {
   let newest;
-  return () => newest ??= git(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
+  return () => newest ??= git2(["rev-list", "--first-parent", `--max-count=${MAX_HEALTH_COMMITS}`, "HEAD"], root).split("\n").filter(Boolean);
 }
 function carryingCommits(recent, landing) {
   if (!landing) return [];
@@ -65668,6 +66277,84 @@ function withFailureReport(p, why, onFailure, report) {
   return { ...p, marker, body: withMarker(body, marker) };
 }
 
+// src/flow/run-budget.ts
+function actionCost(actions, perBranch) {
+  let n = 0;
+  for (const a of actions) {
+    if (a.kind === "open") n += perBranch + 1 + (a.proposal.labels.length > 0 ? 1 : 0);
+    else if (a.kind === "update")
+      n += (a.commit ? perBranch + (perBranch > 0 ? 1 : 0) : 0) + 1 + (a.fields.labels ? 1 : 0);
+    else if (a.kind === "merge" || a.kind === "merge-opened") n += 1;
+    else if (a.kind === "close" || a.kind === "note-hold") n += 2;
+  }
+  return n;
+}
+function planRun(apps2, usage, maxRequests) {
+  const allowance = Math.max(0, Math.min(maxRequests - usage.requests, usage.remaining ?? Infinity));
+  const order = apps2.map((a, i) => ({ i, at: a.pendingSince?.getTime() ?? -Infinity })).sort((x, y) => x.at - y.at || x.i - y.i);
+  const taken = [];
+  const deferred = [];
+  let cost = 0;
+  let full = false;
+  for (const { i } of order) {
+    const c = actionCost(apps2[i].actions, usage.requestsPerBranch);
+    if (c > 0 && (full || cost + c > allowance)) {
+      full = true;
+      deferred.push(i);
+    } else {
+      cost += c;
+      taken.push(i);
+    }
+  }
+  return { taken, deferred, order: order.map((o) => o.i), cost, allowance };
+}
+function branchWrites(actions, parent, parentTree) {
+  const out = [];
+  for (const a of actions) {
+    if (a.kind !== "open" && !(a.kind === "update" && a.commit)) continue;
+    out.push({
+      branch: a.proposal.branch,
+      parent,
+      ...parentTree ? { parentTree } : {},
+      message: a.proposal.message,
+      changes: a.proposal.changes,
+      expectedHead: a.kind === "open" ? null : a.pr.headSha
+    });
+  }
+  return out;
+}
+
+// src/flow/budgeted-writes.ts
+async function writeWithinBudget(s, rounds, actions, dryRun) {
+  const apps2 = rounds.map((r, i) => ({
+    app: r.state.app,
+    actions: actions[i],
+    pendingSince: r.pendingSince
+  }));
+  const max = s.config.pr.maxRequests;
+  const writesOf = (taken) => taken.flatMap((i) => branchWrites(actions[i], s.checkout.head, s.checkout.tree));
+  let plan = planRun(apps2, s.scm.usage(), max);
+  if (dryRun) return { ...plan, written: /* @__PURE__ */ new Map() };
+  let results = await s.scm.writeBranches(writesOf(plan.taken));
+  if (results.some((r) => "error" in r && r.error.outcome === "push-refused")) {
+    plan = planRun(apps2, s.scm.usage(), max);
+    results = await s.scm.writeBranches(writesOf(plan.taken));
+  }
+  return { ...plan, written: new Map(results.map((r) => [r.branch, r])) };
+}
+function sayDeferred(s, apps2, dryRun) {
+  const why = budgetText(s.scm.usage(), s.config.pr.maxRequests);
+  s.ctx.stdout(
+    `rollgen: ${apps2.length} app(s) ${dryRun ? "would wait" : "wait"} for the next run, which takes them first (${why}): ${apps2.join(", ")}
+`
+  );
+  if (!dryRun) for (const app of apps2) s.ctx.deferred?.({ app, reason: why });
+}
+function budgetText(u, max) {
+  const github2 = u.remaining !== void 0 ? `; GitHub: ${u.remaining}${u.limit !== void 0 ? ` of ${u.limit}` : ""} left${u.reset ? ` until ${u.reset.toISOString()}` : ""}` : "";
+  return `request budget: ${u.requests} of pr.maxRequests ${max} spent${github2}`;
+}
+
 // src/flow/pr-command.ts
 var isAppFailure = (e) => e instanceof ScmError || e instanceof AnalysisRecordError;
 function decideRound(r, now, checks) {
@@ -65685,19 +66372,33 @@ async function prCommand(ctx, args, opts) {
     const now = s.edges.now();
     const first2 = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks2(s, first2);
+    const actions = rounds.map((r, i) => checks.size > 0 ? decideRound(r, now, checks) : first2[i]);
+    const dryRun = opts.dryRun === true;
+    const run3 = await writeWithinBudget(s, rounds, actions, dryRun);
     const failed = [];
-    for (const [i, r] of rounds.entries()) {
-      const actions = checks.size > 0 ? decideRound(r, now, checks) : first2[i];
+    const deferred = [...run3.deferred];
+    let limited = false;
+    for (const i of run3.taken) {
+      const r = rounds[i];
+      if (limited && actions[i].length > 0) {
+        deferred.push(i);
+        continue;
+      }
       try {
         if (r.refused) throw r.refused;
-        await execute(s.scm, r.state.app, actions, executeOptions(s, opts.dryRun === true));
+        await execute(s.scm, r.state.app, actions[i], { ...executeOptions(s, dryRun), written: run3.written });
       } catch (e) {
         if (!isAppFailure(e)) throw e;
         ctx.stderr(`${r.state.app}: ${e.message}
 `);
-        failed.push({ app: r.state.app, error: e });
+        if (e instanceof ScmError && e.outcome === "rate-limited") {
+          limited = true;
+          deferred.push(i);
+        } else failed.push({ app: r.state.app, error: e });
       }
     }
+    const waiting = run3.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
+    if (waiting.length > 0) sayDeferred(s, waiting, dryRun);
     if (failed.length > 0) throw appsFailed(failed);
   });
 }
@@ -65740,11 +66441,13 @@ async function gather2(s, dryRun) {
       pulls: appPulls,
       history: at ? { landedAt: at } : {},
       ...abort ? { abort } : {},
-      onFailure: entry.loc.onFailure ?? "abort"
+      onFailure: entry.loc.onFailure ?? "abort",
+      ...pendingSince(histories[i]) ? { pendingSince: pendingSince(histories[i]) } : {}
     });
   }
   return rounds;
 }
+var pendingSince = (h) => h.landedAt ?? h.pullsSince;
 function heldBefore(pulls) {
   const abort = newestAbort(pulls);
   return abort !== void 0 && closedByPerson(abort);
@@ -65788,13 +66491,13 @@ function printDocument(ctx, format, kind, data) {
   const doc = outputDocument(kind, data);
   ctx.stdout(format === "yaml" ? serializeValue(doc) : JSON.stringify(doc, null, 2) + "\n");
 }
-function errorDocument(error8, message) {
+function errorDocument(error8) {
   const diagnostics = error8 instanceof InputError ? error8.diagnostics : [];
   return {
     error: {
       type: errorType(error8),
       exitCode: exitCodeFor(error8),
-      message,
+      message: errorText(error8),
       diagnostics: diagnostics.map(diagnosticData),
       ...error8 instanceof AnalysisVerdictError ? { verdict: error8.phase } : {}
     }
@@ -65813,13 +66516,13 @@ function diagnosticData(d) {
 
 // src/run/plan-command.ts
 async function planCommand(ctx, args, opts) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
   if (isMachineOutput(opts)) {
-    const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
+    const data = apps2.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
     return printDocument(ctx, opts.output, "Plan", { apps: data, allocations: describeAllocations(peers) });
   }
   ctx.stdout(
-    apps.flatMap(({ app }) => [
+    apps2.flatMap(({ app }) => [
       ...app.rollouts.map((r) => formatPlan(app.name, r.plan)),
       ...(app.disabledRollouts ?? []).map(
         (name) => `app ${app.name}, rollout ${name}: disabled (spec.disabled): its Deployment rolls out as written, a plain rolling update with no canary steps
@@ -65836,12 +66539,12 @@ ${lines.join("\n")}
 `);
 }
 async function validateCommand(ctx, args, opts) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
   const committed2 = committedProblems(peers);
   const pr = prConfigProblems(ctx.cwd, opts.config);
   if (committed2.length + pr.length > 0) throw new InputError([...pr, ...committed2]);
-  const warnings = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
-  for (const { loc, app, output: read } of apps) {
+  const warnings = apps2.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
+  for (const { loc, app, output: read } of apps2) {
     const output = readAppOutput(ctx, loc, app, peers, read);
     for (const d of driftDiagnostics(detectDrift(app, loc, output, peers), loc, output, ctx.cwd)) {
       ctx.stderr(formatDiagnostic(d) + "\n");
@@ -65851,11 +66554,11 @@ async function validateCommand(ctx, args, opts) {
   if (isMachineOutput(opts))
     return printDocument(ctx, opts.output, "Validation", {
       valid: true,
-      apps: apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.spec.name) })),
+      apps: apps2.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.spec.name) })),
       warnings: warnings.map(diagnosticData),
       allocations: describeAllocations(peers)
     });
-  for (const { app } of apps) {
+  for (const { app } of apps2) {
     const disabled = app.disabledRollouts?.length ? `, ${app.disabledRollouts.length} disabled` : "";
     ctx.stdout(`${app.name}: ok (${count2(app.rollouts.length, "rollout")}${disabled})
 `);
@@ -65866,10 +66569,10 @@ async function validateCommand(ctx, args, opts) {
 // src/run/render-command.ts
 init_errors();
 async function renderCommand(ctx, args, opts) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1)
-    throw new InputError([], `render prints one app; name one of: ${apps.map((a) => a.loc.name).join(", ")}`);
-  const [{ loc, app, output: read }] = apps;
+  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
+  if (apps2.length !== 1)
+    throw new InputError([], `render prints one app; name one of: ${apps2.map((a) => a.loc.name).join(", ")}`);
+  const [{ loc, app, output: read }] = apps2;
   const output = readAppOutput(ctx, loc, app, peers, read);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : transitionApp(app, output, { kind: "advance" }, loc.track, loc.removal).states;
   const objects = renderApp(app, states, loc.track, peers);
@@ -66092,9 +66795,9 @@ function texts(v, into) {
 
 // src/run/simulate-command.ts
 async function simulateCommand(ctx, args, opts) {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
-  const [{ loc, app, output: read }] = apps;
+  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
+  if (apps2.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
+  const [{ loc, app, output: read }] = apps2;
   const output = readAppOutput(ctx, loc, app, peers, read);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : recordedStates(app, output, loc.track);
   const objects = renderApp(app, states, loc.track, peers);
@@ -66590,13 +67293,13 @@ function trafficOf3(plan, step, allToCanary = false) {
     weight: t.weight,
     weightTotal: t.weightTotal,
     byPods,
-    matches: matchesOf(t),
+    matches: matchesOf(t, step.providerMatches),
     mirror: mirror || null,
     ...base
   };
 }
-function matchesOf(t) {
-  const text2 = matches2(t);
+function matchesOf(t, more2) {
+  const text2 = matches2(t, more2);
   return text2 === "-" ? null : text2;
 }
 function replicasOf2(i, step) {
@@ -66647,19 +67350,19 @@ function messageFor(phase, i, gate) {
 
 // src/flow/status-mode.ts
 var path34 = __toESM(require("path"));
-function flowModes(git, top, apps, viaPr) {
-  if (viaPr) return apps.map(() => ({ name: "pr", why: "read through GitHub with --pr" }));
+function flowModes(git2, top, apps2, viaPr) {
+  if (viaPr) return apps2.map(() => ({ name: "pr", why: "read through GitHub with --pr" }));
   const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path34.resolve(o)).startsWith("..");
   const dirty = top ? uncommitted(
-    git,
+    git2,
     top,
-    apps.map((a) => inside2(a.output) ? a.output : void 0)
+    apps2.map((a) => inside2(a.output) ? a.output : void 0)
   ) : /* @__PURE__ */ new Set();
   const shas = [
-    ...new Set(apps.flatMap((a, i) => inside2(a.output) && !dirty.has(i) && a.landingSha ? [a.landingSha] : []))
+    ...new Set(apps2.flatMap((a, i) => inside2(a.output) && !dirty.has(i) && a.landingSha ? [a.landingSha] : []))
   ];
-  const subjects = top && shas.length > 0 ? subjectsOf(git, top, shas) : /* @__PURE__ */ new Map();
-  return apps.map((a, i) => {
+  const subjects = top && shas.length > 0 ? subjectsOf(git2, top, shas) : /* @__PURE__ */ new Map();
+  return apps2.map((a, i) => {
     if (a.output === void 0)
       return { name: "local", why: "no output named: commands write to the OUT you give them" };
     if (!inside2(a.output)) return { name: "local", why: "the output is not in a git work tree" };
@@ -66676,13 +67379,13 @@ function modeOfCommit(sha2, subject) {
     return { name: "commit", why: `the output's last change, ${short}, was committed by rollgen --commit` };
   return { name: "local", why: `the output's last change, ${short}, was committed by hand` };
 }
-function uncommitted(git, top, outputs) {
+function uncommitted(git2, top, outputs) {
   const byDir = indexByPath(outputs.map((o) => o ? repoPath(top, path34.resolve(o)) : void 0));
   const dirty = /* @__PURE__ */ new Set();
   for (const batch of pathBatches([...byDir.keys()])) {
-    const out = git(["status", "--porcelain", "-z", "--untracked-files=all", "--", ...batch.map(literal)], top);
+    const out = git2(["status", "--porcelain", "-z", "--untracked-files=all", "--", ...batch.map(literal)], top);
     for (const file of porcelainPaths(out))
-      for (const apps of dirsHolding(byDir, file)) for (const i of apps) dirty.add(i);
+      for (const apps2 of dirsHolding(byDir, file)) for (const i of apps2) dirty.add(i);
   }
   return dirty;
 }
@@ -66697,8 +67400,8 @@ function porcelainPaths(out) {
   }
   return paths;
 }
-function subjectsOf(git, top, shas) {
-  const out = git(["show", "-s", "--format=%H %s%x00", ...shas], top);
+function subjectsOf(git2, top, shas) {
+  const out = git2(["show", "-s", "--format=%H %s%x00", ...shas], top);
   const subjects = /* @__PURE__ */ new Map();
   for (const record of out.split("\0")) {
     const line = record.replace(/^\n/, "");
@@ -66718,7 +67421,7 @@ function offline() {
     signals: null
   };
 }
-async function readGitHub(ctx, apps, histories, flags3) {
+async function readGitHub(ctx, apps2, histories, flags3) {
   const edges = flowEdges(ctx);
   const connection2 = readConnection(edges.env, flags3);
   return withoutToken(connection2.token, async () => {
@@ -66727,7 +67430,7 @@ async function readGitHub(ctx, apps, histories, flags3) {
     const top = gitTopLevel(edges.git, ctx.cwd);
     const recent = top ? recentCommits(edges.git, top) : () => [];
     const out = [];
-    for (const [i, entry] of apps.entries()) {
+    for (const [i, entry] of apps2.entries()) {
       const open4 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
       const view = {
         looked: true,
@@ -66809,20 +67512,20 @@ ${text2}` : text2;
 }
 async function readViews(ctx, args, opts) {
   const edges = flowEdges(ctx);
-  const apps = await loadApps(ctx, args, opts);
+  const apps2 = await loadApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
-  const histories = baseHistories(ctx, apps);
-  const github2 = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
+  const histories = baseHistories(ctx, apps2);
+  const github2 = opts.pr ? await readGitHub(ctx, apps2, histories, opts) : apps2.map(() => offline());
   const now = edges.now();
-  const git = edges.git;
+  const git2 = edges.git;
   const modes = flowModes(
-    git,
-    gitTopLevel(git, ctx.cwd),
-    apps.map((a, i) => ({ output: a.loc.output, landingSha: histories[i].landingSha })),
+    git2,
+    gitTopLevel(git2, ctx.cwd),
+    apps2.map((a, i) => ({ output: a.loc.output, landingSha: histories[i].landingSha })),
     opts.pr === true
   );
-  const views = apps.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i], github2[i], now, modes[i]));
-  const disabled = apps.flatMap(
+  const views = apps2.flatMap((entry, i) => appViews(ctx, entry, byName, histories[i], github2[i], now, modes[i]));
+  const disabled = apps2.flatMap(
     ({ app }) => app.disabledRollouts ? [
       `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`
     ] : []
@@ -66867,22 +67570,21 @@ function imagesOf(d) {
   const list6 = Array.isArray(spec.containers) ? spec.containers : [];
   return list6.filter(isObject).map((c) => ({ container: String(c.name ?? ""), image: String(c.image ?? "") }));
 }
-function baseHistories(ctx, apps) {
-  const git = flowEdges(ctx).git;
-  const top = gitTopLevel(git, ctx.cwd);
-  const outputs = apps.map((a) => a.loc.output);
-  if (!top || outputs.some((o) => !o)) return apps.map(() => ({}));
+function baseHistories(ctx, apps2) {
+  const git2 = flowEdges(ctx).git;
+  const top = gitTopLevel(git2, ctx.cwd);
+  const outputs = apps2.map((a) => a.loc.output);
+  if (!top || outputs.some((o) => !o)) return apps2.map(() => ({}));
   try {
     const paths = outputs.map((o) => ({ source: path35.resolve(o), output: path35.resolve(o) }));
-    return readAppHistories(git, top, paths);
+    return readAppHistories(git2, top, paths);
   } catch {
-    return apps.map(() => ({}));
+    return apps2.map(() => ({}));
   }
 }
 
 // src/app/change-report.ts
 var path36 = __toESM(require("path"));
-init_errors();
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
     app: w.app,
@@ -66917,7 +67619,7 @@ async function withReport(ctx, opts, kind, head, work) {
   const messages = text2.split("\n").filter((l) => l !== "");
   const local = kind === "ChangeReport" ? { moves } : {};
   const preview2 = previews.length > 0 ? { previews } : {};
-  const error8 = failure2 === void 0 ? {} : errorDocument(failure2, describeError(failure2, false));
+  const error8 = failure2 === void 0 ? {} : errorDocument(failure2);
   printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error8 });
   if (failure2 !== void 0) {
     carryError(failure2);
@@ -67021,6 +67723,13 @@ function checkFile(command, file) {
 }
 var listed = (flags3) => flags3.length > 1 ? `${flags3.slice(0, -1).join(", ")} and ${flags3[flags3.length - 1]}` : flags3.join("");
 
+// src/run/app-names-command.ts
+async function appNamesCommand(ctx, options) {
+  const apps2 = locateApps({ cwd: ctx.cwd, args: [], ...options.config ? { config: options.config } : {} });
+  ctx.stdout(apps2.map((a) => `${a.name}
+`).join(""));
+}
+
 // src/dispatch.ts
 async function run2(request4, ctx, debug2 = false) {
   const o = request4.options;
@@ -67035,7 +67744,7 @@ async function run2(request4, ctx, debug2 = false) {
     const message = describeError(error8, debug2);
     ctx.stderr(message + "\n");
     if (isMachineOutput({ output }) && !(error8 instanceof AnalysisVerdictError) && !errorCarried(error8))
-      printDocument(ctx, output, "Error", errorDocument(error8, describeError(error8, false)));
+      printDocument(ctx, output, "Error", errorDocument(error8));
     return exitCodeFor(error8);
   }
 }
@@ -67061,6 +67770,8 @@ function dispatch(r, ctx) {
       );
     case "analyze":
       return analyzeCommand(ctx, r.args, r.options);
+    case "apps":
+      return appNamesCommand(ctx, r.options);
     case "advance":
       return change(ctx, r.args, r.options, { kind: "advance" });
     case "abort":
@@ -67086,6 +67797,7 @@ function change(ctx, args, o, command) {
 var version = "0.1.0";
 
 // src/cli.ts
+init_errors();
 var collect = (value2, previous) => [...previous, value2];
 function stepNumber(value2) {
   if (!/^\d+$/.test(value2)) throw new InvalidArgumentError("a step number (0 = stable only)");
@@ -67120,30 +67832,35 @@ var removal = () => new Option(
   "--removal <mode>",
   "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
 ).choices(["one-commit", "two-commits"]);
-var common = (c) => c.option("-f, --file <->", "read the source manifests from stdin: -f - (a file: -f - < FILE)").option("-c, --config <file>", "rollgen.yaml to use");
+var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use");
+function fromStdin() {
+  const o = new Option("-f, --file <->", "read the source manifests from stdin, e.g. -f - < all.yaml");
+  o.flags = "-f, --file -";
+  return o;
+}
+var apps = (c, outOptional = true) => c.argument("[app...]", `app names from rollgen.yaml (default: all), or SOURCE ${outOptional ? "[OUT]" : "OUT"}`).usage(`[options] [app...]
+       rollgen ${c.name()} [options] SOURCE ${outOptional ? "[OUT]" : "OUT"}`);
 var withRemoval = (c) => common(c).addOption(removal());
-var stateChange = (name, what) => (p, submit) => changing(printing(withRemoval(p.command(name).argument("[app...]").description(what))), name !== "advance").action(
+var stateChange = (name, what) => (p, submit) => changing(printing(withRemoval(apps(p.command(name), false).description(what))), name !== "advance").action(
   (args, o) => submit({ command: name, args, options: o })
 );
 var COMMANDS = {
-  plan: (p, submit) => printing(
-    common(
-      p.command("plan").argument("[app...]", "SOURCE [OUT], or app names from rollgen.yaml").description("print every step of each rollout")
-    )
-  ).action((args, o) => submit({ command: "plan", args, options: o })),
+  plan: (p, submit) => printing(common(apps(p.command("plan")).description("print every step of each rollout"))).action(
+    (args, o) => submit({ command: "plan", args, options: o })
+  ),
   render: (p, submit) => withRemoval(
-    p.command("render").argument("[app...]").option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")
+    apps(p.command("render")).option("--step <n>", "step to render (0 = stable only)", stepNumber).description("print the manifests of one step; writes nothing")
   ).action((args, o) => submit({ command: "render", args, options: o })),
-  validate: (p, submit) => printing(common(p.command("validate").argument("[app...]").description("check specs and cross-app rules"))).action(
+  validate: (p, submit) => printing(common(apps(p.command("validate")).description("check specs and cross-app rules"))).action(
     (args, o) => submit({ command: "validate", args, options: o })
   ),
-  advance: stateChange("advance", "write the next state into OUT"),
+  advance: stateChange("advance", "write each app's next step into its output"),
   abort: stateChange("abort", "route everything to stable and remove the canary"),
   retry: stateChange("retry", "restart an aborted rollout at step 1"),
   promote: (p, submit) => changing(
     printing(
       withRemoval(
-        p.command("promote").argument("[app...]").option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
+        apps(p.command("promote"), false).option("--full", "skip the remaining steps").description("move one step ignoring the gate, or promote fully")
       )
     ),
     true
@@ -67157,22 +67874,22 @@ var COMMANDS = {
   status: (p, submit) => connection(
     printing(
       common(
-        p.command("status").argument("[app...]").option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
+        apps(p.command("status")).option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
       )
     )
   ).action((args, o) => submit({ command: "status", args, options: o })),
   simulate: (p, submit) => printing(
-    common(p.command("simulate").argument("[app...]").description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)")
+    common(apps(p.command("simulate")).description("evaluate the routing of a step for one request")).option("--step <n>", "step (default: the current state)", stepNumber).option("--header <k=v>", "request header (repeatable)", collect, []).option("--cookie <k=v>", "request cookie (repeatable)", collect, []).option("--query <k=v>", "query parameter (repeatable)", collect, []).option("--host <host>", "request host (default: the routes' host when they have one)").option("--path <path>", "request path (default: the routes' path when they have one, else /)")
   ).action((args, o) => submit({ command: "simulate", args, options: o })),
   analyze: (p, submit) => printing(
-    common(
-      p.command("analyze").argument("[app...]").description("run the analysis gating a step now and print its measurements")
-    )
+    common(apps(p.command("analyze")).description("run the analysis gating a step now and print its measurements"))
   ).option("--step <n>", "step (default: the current step)", stepNumber).option("--no-wait", "measure back to back instead of waiting out intervals and initial delays").action((args, o) => submit({ command: "analyze", args, options: o })),
-  completion: (p, submit) => p.command("completion").argument("<shell>", "bash, zsh or fish").description("print the shell completion script").action((shell) => submit({ command: "completion", shell }))
+  completion: (p, submit) => p.command("completion").addArgument(new Argument("<shell>", "bash, zsh or fish").choices(["bash", "zsh", "fish"])).description("print the shell completion script").addOption(new Option("--apps", "print the app names of rollgen.yaml").hideHelp()).action(
+    (shell, o) => submit(o.apps ? { command: "apps", args: [], options: {} } : { command: "completion", shell })
+  )
 };
 function program2(submit, only) {
-  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").version(version, "-V, --version", "print the version of rollgen").option("--debug", "show stack traces").exitOverride();
+  const p = new Command("rollgen").description("Progressive delivery for GitOps: render each canary step as manifests.").version(version, "-V, --version", "print the version of rollgen").option("--debug", "show stack traces").exitOverride().addHelpText("after", () => examplesHelp("rollgen"));
   for (const [name, add] of Object.entries(COMMANDS))
     if (only === void 0 || name === only) add(p, submit).addHelpText("after", () => examplesHelp(name));
   return p;
@@ -67182,6 +67899,14 @@ function commandOf(argv) {
   return first2 !== void 0 && first2 !== "completion" && Object.hasOwn(COMMANDS, first2) ? first2 : void 0;
 }
 var EXAMPLES = {
+  // After `rollgen --help`: a first session, start to finish (each command's --help has its own).
+  rollgen: [
+    ["rollgen plan apps/web", "every step of the rollout in apps/web, without rollgen.yaml"],
+    ["rollgen advance apps/web deploy/web", "write the next step into deploy/web"],
+    ["rollgen status", "where each app of rollgen.yaml stands, and what to run next"],
+    ["rollgen simulate web --header x-canary=always", "where such a request goes now"],
+    ["rollgen pr", "GitHub flow: open or merge the PR of every app's next step"]
+  ],
   plan: [
     ["rollgen plan", "every app of rollgen.yaml"],
     ["rollgen plan apps/web", "one app directory, no rollgen.yaml needed"],
@@ -67237,7 +67962,10 @@ var EXAMPLES = {
   ],
   completion: [
     ["source <(rollgen completion bash)", "bash, this shell"],
-    ['rollgen completion zsh > "${fpath[1]}/_rollgen"', "zsh, every new shell"],
+    [
+      "mkdir -p ~/.zfunc && rollgen completion zsh > ~/.zfunc/_rollgen",
+      "zsh; ~/.zshrc: fpath=(~/.zfunc $fpath) before compinit"
+    ],
     ["rollgen completion fish > ~/.config/fish/completions/rollgen.fish", "fish"]
   ]
 };
@@ -67249,40 +67977,71 @@ function examplesHelp(command) {
 }
 async function main(argv, ctx = processContext()) {
   let request4;
+  let usageError = "";
   const p = program2((r) => request4 = r, commandOf(argv));
   for (const c of [p, ...p.commands])
-    c.configureOutput({ writeOut: (s) => ctx.stdout(s), writeErr: (s) => ctx.stderr(s) });
+    c.showSuggestionAfterError(false).configureOutput({
+      writeOut: (s) => ctx.stdout(s),
+      writeErr: (s) => ctx.stderr(s),
+      outputError: (s, write3) => write3(usageError = withSuggestion(c, s))
+    });
   try {
     await p.parseAsync([...argv], { from: "user" });
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
-    throw e;
+    if (!(e instanceof CommanderError)) throw e;
+    if (e.exitCode === 0) return 0;
+    usageErrorDocument(argv, usageError, ctx);
+    return 2;
   }
   if (!request4) return 0;
   if (request4.command === "completion") return completion(p, request4.shell, ctx);
   return run2(request4, ctx, p.opts().debug === true);
 }
+function withSuggestion(c, message) {
+  const unknown = /^error: unknown (command|option) '([^']+)'/.exec(message);
+  if (!unknown) return message;
+  const [, what, typed] = unknown;
+  const known = what === "command" ? c.commands.map((sub2) => sub2.name()) : [...c.options, ...c.parent?.options ?? []].flatMap((o) => o.long ? [o.long] : []);
+  const near = typed.startsWith("--") ? suggestName(
+    typed.slice(2),
+    known.map((k) => k.replace(/^--/, ""))
+  ) : suggestName(typed, known);
+  if (!near) return message;
+  return `${message.trimEnd()}
+(Did you mean ${what === "option" ? `--${near.replace(/^--/, "")}` : near}?)
+`;
+}
+function usageErrorDocument(argv, message, ctx) {
+  const format = machineFormat(argv);
+  if (!format || !message) return;
+  const error8 = new InputError([], message.trim().replace(/^error: /, ""));
+  printDocument(ctx, format, "Error", errorDocument(error8));
+}
+function machineFormat(argv) {
+  let format;
+  argv.forEach((arg, i) => {
+    if (arg === "--json") format ??= "json";
+    const value2 = /^(?:-o|--output)=?(.*)$/.exec(arg);
+    if (value2) format = value2[1] || argv[i + 1];
+  });
+  return format === "json" || format === "yaml" ? format : void 0;
+}
 async function completion(p, shell, ctx) {
-  const { SHELLS: SHELLS2, completionScript: completionScript2 } = await Promise.resolve().then(() => (init_completion(), completion_exports));
-  const known = SHELLS2.find((s) => s === shell);
-  if (!known) {
-    ctx.stderr(`rollgen completion: unknown shell "${shell}"; one of ${SHELLS2.join(", ")}
-`);
-    return 2;
-  }
-  ctx.stdout(completionScript2(p, known));
+  const { completionScript: completionScript2 } = await Promise.resolve().then(() => (init_completion(), completion_exports));
+  ctx.stdout(completionScript2(p, shell));
   return 0;
 }
 
 // src/app/report.ts
-function buildActionReport(events) {
+function buildActionReport(events, deferred = []) {
   const of = (action) => events.filter((e) => e.action === action);
   return {
     opened: of("opened"),
     updated: of("updated"),
     merged: of("merged"),
     closed: of("closed"),
-    waiting: of("waiting")
+    waiting: of("waiting"),
+    deferred
   };
 }
 
@@ -67312,15 +68071,15 @@ function parseInputs(env2) {
   }
   const config = input2(env2, "config") || "rollgen.yaml";
   if (config.startsWith("-")) return `input "config": "${config}" is a path of rollgen.yaml, not a flag`;
-  const apps = input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0);
-  const notApp = apps.find((a) => !isAppName(a));
+  const apps2 = input2(env2, "app").split(/[\s,]+/).filter((a) => a.length > 0);
+  const notApp = apps2.find((a) => !isAppName(a));
   if (notApp !== void 0)
     return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
   return {
     token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
     config,
     command,
-    apps,
+    apps: apps2,
     dryRun: flags3["dry-run"],
     full: flags3.full,
     merge: flags3.merge
@@ -67360,8 +68119,9 @@ async function runAction(env2, io) {
   }
   if (inputs10.token) env2.GITHUB_TOKEN = inputs10.token;
   const events = [];
+  const deferred = [];
   let errors = "";
-  const resume = (0, import_node_crypto.randomBytes)(16).toString("hex");
+  const resume = (0, import_node_crypto2.randomBytes)(16).toString("hex");
   io.stdout(`::stop-commands::${resume}
 `);
   const code = await main(
@@ -67374,14 +68134,15 @@ async function runAction(env2, io) {
         errors += t;
         io.stderr(t);
       },
-      report: (e) => void events.push(e)
+      report: (e) => void events.push(e),
+      deferred: (d) => void deferred.push(d)
     })
   ).finally(() => io.stdout(`::${resume}::
 `));
-  const report = buildActionReport(events);
+  const report = buildActionReport(events, deferred);
   if (code !== 0) io.stdout(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
-  if (env2.GITHUB_OUTPUT) (0, import_node_fs.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
-  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));
+  if (env2.GITHUB_OUTPUT) (0, import_node_fs2.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
+  if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs2.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));
   return code;
 }
 
