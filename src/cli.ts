@@ -73,7 +73,8 @@ const removal = () =>
 const common = (c: Command) =>
   c
     .option('-f, --file <->', 'read the source manifests from stdin: -f - (a file: -f - < FILE)')
-    .option('-c, --config <file>', 'rollgen.yaml to use');
+    .option('-c, --config <file>', 'rollgen.yaml to use')
+    .option('--target <name>', "one target of each named app's targets: (docs/fleet.md)");
 
 const withRemoval = (c: Command) => common(c).addOption(removal());
 
