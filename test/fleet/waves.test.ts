@@ -7,7 +7,7 @@ import { fleetRepo, lineOf } from '../helpers/fleet-repo';
 const WAVES_AT = (yaml: string) => yaml.slice(0, yaml.indexOf('\nwaves:') + 1);
 
 describe('plan shows the waves of examples/fleet', () => {
-  const dir = fleetRepo();
+  const dir = fleetRepo((y) => y.replace('onFailure: wave', 'steps: [1, 3]\n    onFailure: wave'));
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   test('each wave with its targets, steps and gates, in order', async () => {
@@ -118,7 +118,7 @@ describe('refused at the rollgen.yaml line, all at once', () => {
   });
 
   test('a step number the rollout does not have', async () => {
-    const dir = fleetRepo((y) => y.replace('steps: [1, 3]', 'steps: [1, 5]'));
+    const dir = fleetRepo((y) => y.replace('onFailure: wave', 'steps: [1, 5]\n    onFailure: wave'));
     const r = await runCli(['plan'], dir);
     expect(r.code).toBe(2);
     expect(r.stderr).toBe(

@@ -1,0 +1,67 @@
+import type { WaveConfig } from '../io/config-waves';
+
+/**
+ * Which targets move in the next wave step (docs/fleet.md). Pure: told which apps have something to
+ * write, it answers without git or GitHub, so local mode and the PR flow share it.
+ *
+ * The live wave is the first whose targets are not all settled (an app with nothing to advance runs
+ * its source's current pod template, fully promoted). A later wave starts only when every earlier
+ * wave is settled at the current source: the revision it rolls out is the one that passed them. A
+ * source change mid-fleet unsettles wave 1 again, so the fleet starts over there; later waves wait,
+ * untouched.
+ */
+export interface WaveStep<W extends { readonly app: string }> {
+  /** The wave moving now, with its position (1-based); undefined when every wave is settled. */
+  readonly live?: { readonly wave: WaveConfig; readonly number: number };
+  /** The writes of the live wave that move in this step (at most `parallel`). */
+  readonly moving: readonly W[];
+  /** Writes of the live wave beyond `parallel`, and of later waves: they wait, untouched. */
+  readonly waiting: readonly { readonly write: W; readonly wave: WaveConfig; readonly reason: string }[];
+  /** Writes of apps in no wave (apps without targets): they move as they always have. */
+  readonly free: readonly W[];
+}
+
+/**
+ * `aborted`: apps whose rollout failed (aborted, nothing to advance): their wave is live until
+ * they recover, so later waves never start; with `onFailure: wave` the rest of the wave holds too.
+ */
+export function nextWaveStep<W extends { readonly app: string }>(
+  waves: readonly WaveConfig[],
+  writes: readonly W[],
+  aborted: ReadonlySet<string> = new Set(),
+): WaveStep<W> {
+  const waveOf = new Map<string, number>();
+  waves.forEach((w, i) => w.targets.forEach((t) => waveOf.set(t, i)));
+  const free = writes.filter((w) => !waveOf.has(w.app));
+  const fleet = writes.filter((w) => waveOf.has(w.app));
+  const failed = [...aborted].filter((a) => waveOf.has(a));
+  if (fleet.length === 0 && failed.length === 0) return { moving: [], waiting: [], free };
+  const index = Math.min(...[...fleet.map((w) => w.app), ...failed].map((a) => waveOf.get(a)!));
+  const wave = waves[index];
+  const inWave = fleet.filter((w) => waveOf.get(w.app) === index);
+  const failedHere = failed.filter((a) => waveOf.get(a) === index);
+  const held = failedHere.length > 0 && wave.onFailure === 'wave';
+  const parallel = held ? 0 : (wave.parallel ?? inWave.length);
+  const moving = inWave.slice(0, parallel);
+  const why =
+    failedHere.length > 0
+      ? `wave ${wave.name} (wave ${index + 1}) failed: ${failedHere.join(', ')} aborted`
+      : `wave ${wave.name} (wave ${index + 1}) has not completed`;
+  const waiting = [
+    ...inWave.slice(parallel).map((write) => ({
+      write,
+      wave,
+      reason: held
+        ? `${why}, and onFailure: wave holds the whole wave`
+        : `wave ${wave.name} moves ${parallel} target(s) at a time`,
+    })),
+    ...fleet
+      .filter((w) => waveOf.get(w.app)! > index)
+      .map((write) => ({
+        write,
+        wave: waves[waveOf.get(write.app)!],
+        reason: why,
+      })),
+  ];
+  return { live: { wave, number: index + 1 }, moving, waiting, free };
+}
