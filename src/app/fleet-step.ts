@@ -1,4 +1,9 @@
 import type { WaveConfig } from '../io/config-waves';
+import { InputError } from '../errors';
+import type { RunContext } from './context';
+import { locateWithRepo, usesConfig } from './inputs';
+
+import { ChangeOptions, PlannedWrites, writeAll } from './plan-write';
 
 /**
  * Which targets move in the next wave step (docs/fleet.md). Pure: told which apps have something to
@@ -64,4 +69,47 @@ export function nextWaveStep<W extends { readonly app: string }>(
       })),
   ];
   return { live: { wave, number: index + 1 }, moving, waiting, free };
+}
+
+/**
+ * `advance --commit` of any target in a wave loads every target of every wave: which wave moves
+ * depends on all of them (docs/fleet.md). Other apps stay as named.
+ */
+export function withWholeFleet(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: ChangeOptions,
+): { args: readonly string[]; opts: ChangeOptions } {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return { args, opts };
+  const { named, waves } = locateWithRepo(req);
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
+  const { target: _picked, ...rest } = opts;
+  const names = [...new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
+  return { args: names, opts: rest };
+}
+
+/**
+ * `advance` (no --commit) with waves: the live wave's next step only, written at once (you are the
+ * gate, as for any app); later waves are left as they are.
+ */
+export async function writeWaveStep(ctx: RunContext, planned: PlannedWrites): Promise<void> {
+  const { waves, aborted } = planned.fleet!;
+  const step = nextWaveStep(waves, planned.writes, aborted);
+  if (step.live) refuseStepSubset(step.live.wave);
+  await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
+  for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}\n`);
+}
+
+/** `steps:` other than all is planned and shown, not run yet: refused where it is written. */
+export function refuseStepSubset(wave: WaveConfig): void {
+  if (wave.steps === 'all') return;
+  throw new InputError([
+    {
+      ...wave.stepsAt,
+      severity: 'error',
+      message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`,
+    },
+  ]);
 }

@@ -1,11 +1,11 @@
 import * as path from 'path';
-import { InputError, StateError } from '../errors';
+import { StateError } from '../errors';
 import { gitTopLevel } from '../io/git';
 import { LOCK_FILE } from '../io/output-lock';
 import type { WaveConfig } from '../io/config-waves';
 import { PlannedWrites, writeAll } from '../app/plan-write';
 import type { PendingWrite } from '../app/next-output';
-import { nextWaveStep } from '../app/fleet-step';
+import { nextWaveStep, refuseStepSubset } from '../app/fleet-step';
 import { RunContext } from '../app/context';
 import { localGateHold, reportHeld } from './local-gates';
 import { checkCommittable, commitOutput, commitSubject } from './local-commit';
@@ -47,14 +47,7 @@ function waveHold(
   moving: readonly PendingWrite[],
 ): string[] {
   const { wave, number, waves } = fleet;
-  if (wave.steps !== 'all')
-    throw new InputError([
-      {
-        ...wave.stepsAt,
-        severity: 'error',
-        message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`,
-      },
-    ]);
+  refuseStepSubset(wave);
   const gates = moving.flatMap((w) => localGateHold(ctx, w.loaded, w) ?? []);
   if (gates.length > 0) return gates.map((g) => `wave ${wave.name}: ${g}`);
   const starting = moving.every((w) => (w.before.status?.rollouts ?? []).every((r) => r.phase !== 'Progressing'));

@@ -12,7 +12,7 @@ import { describeTarget } from './describe';
 import { flowEdges } from './edges';
 import { targetOf } from './target';
 import { advanceFleet } from './fleet-commit';
-import { locateWithRepo, usesConfig } from '../app/inputs';
+import { withWholeFleet } from '../app/fleet-step';
 
 /** advance / abort / promote / retry --commit: write each app's next output, then commit it. */
 export async function changeCommit(
@@ -32,25 +32,6 @@ export async function changeCommit(
       await writeAll(ctx, { ...planned, writes }, (w) => commitOutput(ctx, w));
     reportHeld(holds.filter((h): h is string => h !== undefined));
   });
-}
-
-/**
- * `advance --commit` of any target in a wave loads every target of every wave: which wave moves
- * depends on all of them (docs/fleet.md). Other apps stay as named.
- */
-function withWholeFleet(
-  ctx: RunContext,
-  args: readonly string[],
-  opts: ChangeOptions,
-): { args: readonly string[]; opts: ChangeOptions } {
-  const req = { cwd: ctx.cwd, args, ...opts };
-  if (!usesConfig(req)) return { args, opts };
-  const { named, waves } = locateWithRepo(req);
-  const inWaves = new Set(waves.flatMap((w) => w.targets));
-  if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
-  const { target: _picked, ...rest } = opts;
-  const names = [...new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
-  return { args: names, opts: rest };
 }
 
 /**

@@ -10,6 +10,8 @@ export type WaveSteps = 'all' | 'promote' | readonly number[];
 /** One ring of rollgen.yaml `waves:` (docs/fleet.md), its targets resolved to app names. */
 export interface WaveConfig {
   readonly name: string;
+  /** Where the wave is written (its name). */
+  readonly at: Origin;
   /** The apps (`<app>-<target>`) it moves, in rollgen.yaml order. */
   readonly targets: readonly string[];
   readonly steps: WaveSteps;
@@ -72,6 +74,7 @@ export function readWaves(
     }
     return {
       name,
+      at: at(['name']),
       targets: picked.map((c) => c.app),
       steps: (w.steps as WaveSteps | undefined) ?? 'all',
       stepsAt: w.steps === undefined ? at(['name']) : at(['steps']),

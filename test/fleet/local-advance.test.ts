@@ -162,3 +162,19 @@ test('an aborted target holds the waves after it; the bake of a wave holds the n
   }
   throw new Error('the bake never held prod-us');
 });
+
+test('advance without --commit writes the live wave only; rollgen pr refuses waves it does not run yet', async () => {
+  const dir = fleetGitRepo();
+  const r = await runCli(['advance', 'web', '--target', 'prod-us'], dir);
+  expect(r.code).toBe(0);
+  expect(fs.existsSync(path.join(dir, OUTPUTS.staging))).toBe(true);
+  expect(fs.existsSync(path.join(dir, OUTPUTS['prod-eu']))).toBe(false);
+  expect(fs.existsSync(path.join(dir, OUTPUTS['prod-us']))).toBe(false);
+  expect(r.stdout).toContain('web-prod-us: waits in wave prod-us: wave staging (wave 1) has not completed');
+  const pr = await runCli(['pr', '--dry-run', '--offline'], dir);
+  expect(pr.code).toBe(2);
+  expect(pr.stderr).toMatch(
+    /^rollgen\.yaml:\d+:11: rollgen pr does not run waves yet, and would start web-staging, web-prod-eu, web-prod-us in every cluster at once/,
+  );
+  fs.rmSync(dir, { recursive: true, force: true });
+});
