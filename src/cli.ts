@@ -73,7 +73,11 @@ const removal = () =>
   ).choices(['one-commit', 'two-commits']);
 
 /** -f, -c; commands whose output depends on the removal mode add --removal (withRemoval). */
-const common = (c: Command) => c.addOption(fromStdin()).option('-c, --config <file>', 'rollgen.yaml to use');
+const common = (c: Command) =>
+  c
+    .addOption(fromStdin())
+    .option('-c, --config <file>', 'rollgen.yaml to use')
+    .option('--target <name>', "one target of each named app's targets: (docs/fleet.md)");
 
 /** `-f -` is the only form: help shows it as written, not as a placeholder `<->`. */
 function fromStdin(): Option {

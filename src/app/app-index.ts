@@ -43,9 +43,10 @@ export const appKey = (loc: AppLocation): string => JSON.stringify(loc);
 export function couplingKeys(app: LoadedApp): string[] {
   const keys = new Set<string>();
   const peers = repoPeers([app]);
-  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\u0000${claim.key}`);
-  // A provider with a repo-wide check (ALB orders) couples every app bound to it.
-  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\u0000${id}`);
+  const cluster = app.cluster ?? '';
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\u0000${cluster}\u0000${claim.key}`);
+  // A provider with a repo-wide check (ALB orders) couples every app bound to it in its cluster.
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\u0000${cluster}\u0000${id}`);
   return [...keys].sort();
 }
 

@@ -35,6 +35,8 @@ export interface CommonOptions {
   readonly config?: string;
   /** Overrides rollgen.yaml's `removal` for every app. */
   readonly removal?: Removal;
+  /** `--target T`: target T of each named app with targets: (all apps when none is named). */
+  readonly target?: string;
 }
 
 /** This process as a RunContext (its directory, stdout, stderr and stdin); the shells override what they capture. */

@@ -3,7 +3,7 @@ import { getGenerator } from '../../generators/registry';
 import { Diagnostic, compareText } from '../diagnostics';
 import { InputError } from '../errors';
 import { generatorContext } from '../render/render-rollout';
-import { RepoPeers, repoPeers } from '../render/repo-peers';
+import { RepoPeers, byCluster, repoPeers } from '../render/repo-peers';
 import type { LoadedApp } from '../spec/loaded-app';
 
 /**
@@ -18,9 +18,12 @@ export function checkAcrossApps(apps: readonly LoadedApp[], peers: RepoPeers = r
 function claimConflicts(apps: readonly LoadedApp[], peers: RepoPeers): Diagnostic[] {
   const owners = new Map<string, { app: string; rollout: string; claim: RouteClaim }>();
   const problems: Diagnostic[] = [];
+  const clusterOf = new Map(apps.map((a) => [a.name, a.cluster ?? ''] as const));
   for (const { app, owner, claim } of everyClaim(apps, peers)) {
-    const first = owners.get(claim.key);
-    if (!first) owners.set(claim.key, { app, rollout: owner, claim });
+    // Fleet targets in different clusters share no route (docs/fleet.md).
+    const key = `${clusterOf.get(app)}\u0000${claim.key}`;
+    const first = owners.get(key);
+    if (!first) owners.set(key, { app, rollout: owner, claim });
     else if (first.app !== app || first.rollout !== owner) problems.push(conflict(first, app, owner, claim));
   }
   return problems;
@@ -55,7 +58,7 @@ export function* everyClaim(
 function providerChecks(peers: RepoPeers): Diagnostic[] {
   return [...peers]
     .sort(([a], [b]) => compareText(a, b))
-    .flatMap(([id, list]) => getGenerator(id)?.checkRepo?.(list) ?? []);
+    .flatMap(([id, list]) => byCluster(list).flatMap((c) => getGenerator(id)?.checkRepo?.(c) ?? []));
 }
 
 function conflict(
@@ -73,12 +76,19 @@ function conflict(
 
 /** `validate`: each provider's check of what the apps' committed outputs hold together. */
 export function committedProblems(peers: RepoPeers): Diagnostic[] {
-  return byProvider(peers).flatMap(([id, list]) => getGenerator(id)?.checkCommitted?.(list) ?? []);
+  return byProvider(peers).flatMap(([id, list]) =>
+    byCluster(list).flatMap((c) => getGenerator(id)?.checkCommitted?.(c) ?? []),
+  );
 }
 
 /** `plan`/`validate`: each provider's repo-wide allocation, e.g. the ALB order map per listener. */
 export function describeAllocations(peers: RepoPeers): string[] {
-  return byProvider(peers).flatMap(([id, list]) => [...(getGenerator(id)?.describeRepo?.(list) ?? [])]);
+  return byProvider(peers).flatMap(([id, list]) =>
+    byCluster(list).flatMap((c) => {
+      const lines = [...(getGenerator(id)?.describeRepo?.(c) ?? [])];
+      return c[0]?.cluster !== undefined && lines.length > 0 ? [`cluster ${c[0].cluster}:`, ...lines] : lines;
+    }),
+  );
 }
 
 function byProvider(peers: RepoPeers) {

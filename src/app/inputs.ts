@@ -3,6 +3,7 @@ import * as path from 'path';
 import { Diagnostic, hasErrors, printable, sortDiagnostics } from '../diagnostics';
 import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
+import type { WaveConfig } from '../io/config-waves';
 import { outputOverlaps } from '../io/confine';
 import { OutputContents, readOutputDir } from '../io/output-dir';
 import { SourceFile, readAppSource } from '../io/read-source';
@@ -35,6 +36,7 @@ export interface LocateRequest {
   readonly file?: string;
   readonly config?: string;
   readonly removal?: Removal;
+  readonly target?: string;
 }
 
 /** `SOURCE [OUT]` when the first argument is a directory or -f is given; otherwise app names from rollgen.yaml (none = all). */
@@ -43,15 +45,20 @@ export function locateApps(req: LocateRequest): AppLocation[] {
 }
 
 /** The named apps and, from the same read of rollgen.yaml, every app it lists (none without one). */
-export function locateWithRepo(req: LocateRequest): { named: AppLocation[]; every: AppLocation[] } {
+export function locateWithRepo(req: LocateRequest): {
+  named: AppLocation[];
+  every: AppLocation[];
+  waves: readonly WaveConfig[];
+} {
   const withRemoval = (found: AppLocation[]) =>
     req.removal ? found.map((l) => ({ ...l, removal: req.removal! })) : found;
   const every: AppLocation[] = [];
-  const named = withRemoval(locate(req, every));
-  return { named, every: withRemoval(every) };
+  const waves: WaveConfig[] = [];
+  const named = withRemoval(locate(req, every, waves));
+  return { named, every: withRemoval(every), waves };
 }
 
-function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
+function locate(req: LocateRequest, every: AppLocation[], waves: WaveConfig[] = []): AppLocation[] {
   const [first, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: 'one-commit' as const };
   if (req.file === '-')
@@ -73,15 +80,54 @@ function locate(req: LocateRequest, every: AppLocation[]): AppLocation[] {
     );
   const config = readConfig(configFile, req.cwd);
   every.push(...config.apps);
+  waves.push(...config.waves);
+  if (req.target !== undefined) return targetsNamed(config.apps, req.args, req.target, configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
-  return req.args.map((name) => {
+  return req.args.flatMap((name) => {
     const app = config.apps.find((a) => a.name === name);
+    // An app with targets: is every one of its targets.
+    const targets = app ? [] : config.apps.filter((a) => a.target?.app === name);
+    if (targets.length > 0) return targets;
     if (!app)
       throw new InputError(
         [],
         `no app "${name}" in ${path.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(', ')}`,
       );
     return app;
+  });
+}
+
+/** `--target T`: target T of each named app (of every app with targets when none is named). */
+function targetsNamed(
+  apps: readonly AppConfig[],
+  args: readonly string[],
+  target: string,
+  configFile: string,
+  cwd: string,
+): AppConfig[] {
+  const shown = path.relative(cwd, configFile) || configFile;
+  const withTarget = apps.filter((a) => a.target?.name === target);
+  if (args.length === 0) {
+    if (withTarget.length > 0) return withTarget;
+    const known = [...new Set(apps.flatMap((a) => (a.target ? [a.target.name] : [])))];
+    throw new InputError(
+      [],
+      `--target ${target}: no app of ${shown} has that target${known.length > 0 ? `; known targets: ${known.join(', ')}` : ' (no app lists targets:)'}`,
+    );
+  }
+  return args.map((name) => {
+    const found = withTarget.find((a) => a.target!.app === name);
+    if (found) return found;
+    const own = apps.filter((a) => a.target?.app === name).map((a) => a.target!.name);
+    throw new InputError(
+      [],
+      own.length > 0
+        ? `app ${name} has no target "${target}"${didYouMean(
+            target,
+            own.map((n) => ({ name: n })),
+          )}; its targets: ${own.join(', ')}`
+        : `--target ${target}: app "${name}" in ${shown} has no targets:`,
+    );
   });
 }
 
@@ -110,7 +156,7 @@ function directoryArgument(req: LocateRequest): boolean {
   if (req.args.length > 1 || first.includes('/') || first.includes(path.sep) || first.startsWith('.')) return true;
   const configFile = req.config ? path.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile || !fs.existsSync(configFile)) return true;
-  return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first);
+  return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first || a.target?.app === first);
 }
 
 function isDir(p: string): boolean {
@@ -154,7 +200,7 @@ export function loadSource(
       [],
       `${printable(loc.source === '-' ? '<stdin>' : path.relative(cwd, loc.source) || '.')}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`,
     );
-  return { ...app, diagnostics: all };
+  return { ...app, diagnostics: all, ...(loc.target ? { cluster: loc.target.cluster } : {}) };
 }
 
 /** The documents of rollgen.yaml's `analysisTemplates` directory (only its templates are used). */

@@ -20,6 +20,7 @@ import type { SourceFile } from '../io/read-source';
 import { InputError } from '../errors';
 import { CommonOptions, RunContext } from './context';
 import { checkAcrossApps } from './cross-app';
+import type { WaveConfig } from '../io/config-waves';
 
 export interface LoadedEntry {
   readonly loc: AppLocation;
@@ -35,6 +36,8 @@ export interface RepoEntry extends LoadedEntry {
 export interface LoadedRepo {
   readonly apps: readonly RepoEntry[];
   readonly peers: RepoPeers;
+  /** rollgen.yaml `waves:` (docs/fleet.md); empty without. */
+  readonly waves: readonly WaveConfig[];
 }
 
 /** What a command that writes the named apps' outputs does while loadRepo runs. */
@@ -117,7 +120,7 @@ export async function loadRepo(
   }
   const peers = repoPeers(all, committed);
   checkAcrossApps(all, peers);
-  return { apps, peers };
+  return { apps, peers, waves: found.waves };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { TargetConfig } from '../io/config-targets';
 import { Diagnostic } from '../diagnostics';
 import { AnalysisVerdictError, InputError, errorText, exitCodeFor } from '../errors';
 import { serializeValue } from '../yaml/serialize';
@@ -78,4 +79,17 @@ export const errorCarried = (e: unknown) => typeof e === 'object' && e !== null 
 /** Diagnostics as plain data (warnings in a report). */
 export function diagnosticData(d: Diagnostic): Record<string, unknown> {
   return { file: d.file, line: d.line, col: d.col, severity: d.severity, message: d.message };
+}
+
+/** A fleet target's identity in a machine-readable document (`target`), present only on targets (docs/fleet.md). */
+export function targetData(loc: { readonly target?: TargetConfig }): { target?: TargetData } {
+  const t = loc.target;
+  return t ? { target: { app: t.app, name: t.name, cluster: t.cluster, labels: { ...t.labels } } } : {};
+}
+
+export interface TargetData {
+  readonly app: string;
+  readonly name: string;
+  readonly cluster: string;
+  readonly labels: Readonly<Record<string, string>>;
 }

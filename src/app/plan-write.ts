@@ -1,3 +1,4 @@
+import type { WaveConfig } from '../io/config-waves';
 import * as path from 'path';
 import { OutputDirWrite, OutputDirWrites, startOutputWrites, writeOutputDirs } from '../io/output-dir';
 import { OutputLock, PreparedDirs, lockOutputs, prepareOutputDirs } from '../io/output-lock';
@@ -27,6 +28,13 @@ export interface PlannedWrites {
   readonly idle: readonly string[];
   /** With `stageEarly`: every write, already staged while the others were planned; `writeAll` commits them. */
   readonly staged?: OutputDirWrites;
+  /** rollgen.yaml `waves:` (docs/fleet.md), and the loaded apps with an aborted rollout (they hold their wave). */
+  readonly fleet?: {
+    readonly waves: readonly WaveConfig[];
+    readonly aborted: ReadonlySet<string>;
+    /** Each loaded app's output directory (a wave's bake counts from the last commit touching its outputs). */
+    readonly outputs: ReadonlyMap<string, string>;
+  };
 }
 
 /**
@@ -47,7 +55,7 @@ export async function withPlannedWrites(
   let lock: OutputLock | undefined;
   let locking = false;
   const outputsOf = (locs: readonly AppLocation[]) => locs.flatMap((l) => (l.output ? [l.output] : []));
-  const { apps, peers } = await loadRepo(ctx, args, opts, {
+  const { apps, peers, waves } = await loadRepo(ctx, args, opts, {
     located: (named) => (prepared = prepareOutputDirs(outputsOf(named))),
     // Locked (and what an interrupted run left completed) before the outputs are read: what this
     // run reads of them is what it replaces, and it reads each once.
@@ -68,7 +76,12 @@ export async function withPlannedWrites(
     for (const { app } of apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
   const staged = stageEarly ? startOutputWrites() : undefined;
   try {
-    await write(await planWrites(ctx, { args, opts, command, apps, peers, staged }));
+    const planned = await planWrites(ctx, { args, opts, command, apps, peers, staged });
+    await write(
+      waves.length > 0
+        ? { ...planned, fleet: { waves, aborted: abortedApps(apps), outputs: outputsByApp(apps) } }
+        : planned,
+    );
     await staged?.discard(); // what `write` did not commit (nothing, once it has)
   } catch (e) {
     await staged?.discard();
@@ -119,6 +132,12 @@ async function planWrites(
   );
   return { writes, idle, staged };
 }
+
+const abortedApps = (apps: readonly RepoEntry[]): Set<string> =>
+  new Set(apps.filter((a) => a.output?.status?.rollouts.some((r) => r.phase === 'Aborted')).map((a) => a.app.name));
+
+const outputsByApp = (apps: readonly RepoEntry[]): Map<string, string> =>
+  new Map(apps.flatMap((a) => (a.loc.output ? [[a.app.name, a.loc.output] as const] : [])));
 
 const dirWrite = (w: PendingWrite): OutputDirWrite => ({ dir: w.output, files: changedFiles(w), remove: w.remove });
 

@@ -51,6 +51,8 @@ export interface PeerRollout<O> {
    * allocations keep what it holds: an ALB order a committed canary has stays with it.
    */
   readonly committed?: ResourceSet;
+  /** A fleet target's cluster: peers in other clusters share no route, listener or order with it. */
+  readonly cluster?: string;
   readonly stableService: string;
   readonly canaryService: string;
 }

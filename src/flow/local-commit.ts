@@ -13,6 +13,8 @@ import { RunContext } from '../app/context';
 import { describeTarget } from './describe';
 import { flowEdges } from './edges';
 import { targetOf } from './target';
+import { advanceFleet } from './fleet-commit';
+import { withWholeFleet } from '../app/fleet-step';
 
 /** advance / abort / promote / retry --commit: write each app's next output, then commit it. */
 export async function changeCommit(
@@ -21,7 +23,9 @@ export async function changeCommit(
   opts: ChangeOptions,
   command: AppCommand,
 ): Promise<void> {
-  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
+  const run = command.kind === 'advance' ? withWholeFleet(ctx, args, opts) : { args, opts };
+  await withPlannedWrites(ctx, run.args, run.opts, command, async (planned) => {
+    if (command.kind === 'advance' && planned.fleet) return advanceFleet(ctx, planned);
     // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
     const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds[i]);

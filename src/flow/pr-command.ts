@@ -1,4 +1,5 @@
-import { AnalysisRecordError, ScmError } from '../errors';
+import { AnalysisRecordError, InputError, ScmError } from '../errors';
+import { locateWithRepo, usesConfig } from '../app/inputs';
 import { RunContext } from '../app/context';
 import { holdNotes } from '../state/app-state';
 import { OnFailure } from '../io/config';
@@ -53,6 +54,7 @@ function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckS
  * scan for all apps. With --dry-run every intended action is printed and nothing is written.
  */
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
+  refuseWaves(ctx, args, opts);
   if (opts.offline)
     return previewOffline(ctx, args, opts, (s, entries) => proposalsFor(s, entries, { kind: 'advance' }, 'flow'));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
@@ -181,4 +183,24 @@ async function fetchChecks(s: FlowSession, decisions: readonly Action[][]): Prom
     if (a.kind === 'need-checks' && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
   }
   return out;
+}
+
+/**
+ * The PR flow does not run waves yet (docs/fleet.md): it would open a step PR in every cluster at
+ * once. Refused at the first wave until it does; `advance --commit` moves a fleet wave by wave.
+ */
+function refuseWaves(ctx: RunContext, args: readonly string[], opts: FlowOptions): void {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return;
+  const { named, waves } = locateWithRepo(req);
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  const fleet = named.filter((l) => inWaves.has(l.name)).map((l) => l.name);
+  if (fleet.length === 0) return;
+  throw new InputError([
+    {
+      ...waves[0].at,
+      severity: 'error',
+      message: `rollgen pr does not run waves yet, and would start ${fleet.join(', ')} in every cluster at once; move the fleet with \`rollgen advance --commit\` (one commit per wave step), or name the apps outside the waves`,
+    },
+  ]);
 }

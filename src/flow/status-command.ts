@@ -1,7 +1,8 @@
 import * as path from 'path';
 import { CommonOptions, RunContext } from '../app/context';
 import { describeDrift, detectDrift } from '../app/drift';
-import { usesConfig } from '../app/inputs';
+import { locateWithRepo, usesConfig } from '../app/inputs';
+import { formatFleetMatrix } from './fleet-status';
 import { LoadedEntry, loadApps } from '../app/load-repo';
 import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
 import { readAppOutput } from '../app/output-state';
@@ -45,10 +46,24 @@ export async function statusCommand(ctx: RunContext, args: readonly string[], op
 
 async function statusText(ctx: RunContext, args: readonly string[], opts: StatusOptions): Promise<string> {
   const { views, disabled } = await readViews(ctx, args, opts);
-  if (!isMachineOutput(opts)) return formatStatusView(views, disabled);
+  if (!isMachineOutput(opts)) return withFleet(ctx, args, opts, views, formatStatusView(views, disabled));
   let text = '';
   printDocument({ stdout: (t) => (text += t) }, opts.output, 'Status', { rollouts: views, disabled });
   return opts.output === 'yaml' && opts.watch !== undefined ? `---\n${text}` : text;
+}
+
+/** A repository with waves: the fleet matrix after the rollouts (docs/fleet.md). */
+function withFleet(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: StatusOptions,
+  views: readonly RolloutView[],
+  text: string,
+): string {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return text;
+  const matrix = formatFleetMatrix(locateWithRepo(req).waves, views);
+  return matrix ? `${text}\n${matrix}` : text;
 }
 
 async function readViews(

@@ -184,7 +184,13 @@ export function sharedOutputProblems(
  * app's objects too). Linear in apps: each output's parents are looked up, not every pair.
  */
 export function overlappingAppProblems(
-  apps: readonly { readonly name: string; readonly source: string; readonly output: string }[],
+  apps: readonly {
+    readonly name: string;
+    readonly source: string;
+    readonly output: string;
+    readonly build?: string;
+    readonly target?: { readonly app: string };
+  }[],
   entryOf: (i: number) => EntryLocator,
   cwd: string,
 ): Diagnostic[] {
@@ -195,7 +201,9 @@ export function overlappingAppProblems(
   apps.forEach((a, i) => {
     const first = bySource.get(a.source);
     if (first === undefined) bySource.set(a.source, i);
-    else
+    else if (builtPerTarget(a, apps[first])) {
+      // Targets of one app built by `build:` from one directory (`{target}` in the command).
+    } else
       out.push({
         ...entryOf(i)(['source']),
         message: `app ${a.name} reads ${shown(a.source)}, as app ${apps[first].name} does: two outputs would own the same objects; list each source once`,
@@ -213,6 +221,13 @@ export function overlappingAppProblems(
     }
   });
   return out;
+}
+
+function builtPerTarget(
+  a: { readonly build?: string; readonly target?: { readonly app: string } },
+  b: { readonly build?: string; readonly target?: { readonly app: string } },
+): boolean {
+  return a.target !== undefined && a.target.app === b.target?.app && a.build !== undefined && a.build !== b.build;
 }
 
 function dedupe(list: readonly Diagnostic[]): Diagnostic[] {

@@ -21,6 +21,8 @@ import {
 } from './config-paths';
 import { confineApps, confineNamedPaths } from './config-confine';
 import { emptyHealthProblems, metricSecretProblems, prFieldProblems } from './config-checks';
+import { ResolvedTarget, TargetConfig, fillTarget, resolveTargets } from './config-targets';
+import { WaveCandidate, WaveConfig, readWaves } from './config-waves';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -47,6 +49,8 @@ export interface AppConfig {
   readonly analysisTemplates?: string;
   /** rollgen.yaml `metricSecrets`: the environment variables metric providers read their credentials from. */
   readonly metricSecrets?: MetricSecrets;
+  /** Set on each app that is one target of an entry with `targets:` (docs/fleet.md). */
+  readonly target?: TargetConfig;
 }
 
 export type OnFailure = 'abort' | 'hold';
@@ -97,6 +101,8 @@ export interface RepoConfig {
   readonly root: string;
   readonly apps: readonly AppConfig[];
   readonly pr: PrConfig;
+  /** `waves:` in order (docs/fleet.md); empty without. */
+  readonly waves: readonly WaveConfig[];
 }
 
 /** Finds rollgen.yaml in `dir` or its parents. */
@@ -147,6 +153,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
     });
   /** The entry of each app, by the app's position in `apps`. */
   const entries: EntryLocator[] = [];
+  const candidates: WaveCandidate[] = [];
   const apps = confineApps(
     root,
     value.apps,
@@ -164,6 +171,13 @@ export function readConfig(file: string, cwd: string): RepoConfig {
         ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
         ...(value.metricSecrets ? { metricSecrets: value.metricSecrets } : {}),
       };
+      if (Array.isArray(e.targets)) {
+        const targets = resolveTargets(root, e, i, doc.locate, out);
+        entries.push(...targets.map((t) => t.at));
+        const apps = targets.map((t) => targetApp(root, e, t, defaults, common));
+        candidates.push(...targets.map((t, k) => ({ app: apps[k].name, target: t.target, at: t.at(['name']) })));
+        return apps;
+      }
       const expanded = expandApp(root, e, defaults, () => doc.locate(['apps', i]), out, common);
       for (let n = 0; n < expanded.length; n++) entries.push(at);
       return expanded;
@@ -173,11 +187,12 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   out.push(...sharedOutputProblems(apps, (i) => entries[i], cwd));
   out.push(...overlappingAppProblems(apps, (i) => entries[i], cwd));
   checkUniqueNames(apps, doc.locate(['apps']), out);
+  const waves = readWaves((doc.value as { waves?: unknown }).waves, candidates, doc.locate, out);
   const pr = (doc.value as { pr?: Record<string, unknown> }).pr ?? {};
   out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
   out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, pr, doc.locate) };
+  return { file, root, apps, pr: prConfig(root, pr, doc.locate), waves };
 }
 
 /** The entry's gates over the defaults; where `unpaused` is written, so a policy it cannot apply is warned there. */
@@ -254,7 +269,7 @@ function expandApp(
   return dirs.map((dir) => {
     const name = typeof e.name === 'string' && dirs.length === 1 ? e.name : path.basename(dir);
     const removal = e.removal === 'two-commits' ? 'two-commits' : 'one-commit';
-    const health = healthPolicy(e.health ?? defaults.health, name);
+    const health = healthPolicy(e.health ?? defaults.health, fillTarget(name), name);
     return {
       name,
       source: dir,
@@ -268,6 +283,33 @@ function expandApp(
       ...common,
     };
   });
+}
+
+/** One target of an entry as an app of its own, named `<app>-<target>`, `{name}` and `{target}` filled in. */
+function targetApp(
+  root: string,
+  e: Record<string, unknown>,
+  t: ResolvedTarget,
+  defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
+  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates'>,
+): AppConfig {
+  const name = `${t.target.app}-${t.target.name}`;
+  const health = healthPolicy(e.health ?? defaults.health, t.fill, name);
+  return {
+    name,
+    source: t.source,
+    output: t.output,
+    track: isObject(e.trackLabel)
+      ? { ...defaultTrackLabel, ...(e.trackLabel as Partial<TrackLabel>) }
+      : defaultTrackLabel,
+    removal: e.removal === 'two-commits' ? 'two-commits' : 'one-commit',
+    ...(health ? { health } : {}),
+    onFailure: (e.onFailure as OnFailure | undefined) ?? defaults.onFailure,
+    root,
+    ...(typeof e.build === 'string' ? { build: t.fill(e.build) } : {}),
+    ...common,
+    target: t.target,
+  };
 }
 
 /**
@@ -290,10 +332,13 @@ export function outputResolver(root: string, written: string): (name: string) =>
         );
 }
 
-/** The app's health gate with `{name}` filled in; undefined when it names nothing to wait for. */
-function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
+/**
+ * The app's health gate with `{name}` (and a target's `{target}`) filled in; undefined when it names
+ * nothing to wait for. The Argo CD Application defaults to the app's own name.
+ */
+function healthPolicy(h: unknown, fill: (s: string) => string, name: string): HealthPolicy | undefined {
   if (!isObject(h)) return undefined;
-  const globs = (v: unknown) => (Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : []);
+  const globs = (v: unknown) => (Array.isArray(v) ? v.map((g) => fill(String(g))) : []);
   const argo = isObject(h.argocd) ? h.argocd : undefined;
   const policy: HealthPolicy = {
     statuses: globs(h.statuses),
@@ -302,7 +347,7 @@ function healthPolicy(h: unknown, name: string): HealthPolicy | undefined {
       ? {
           argocd: {
             server: String(argo.server),
-            application: String(argo.application ?? '{name}').replace(/\{name\}/g, name),
+            application: argo.application === undefined ? name : fill(String(argo.application)),
             tokenEnv: typeof argo.tokenEnv === 'string' ? argo.tokenEnv : 'ARGOCD_AUTH_TOKEN',
           },
         }

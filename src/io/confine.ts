@@ -119,7 +119,7 @@ export function isInside(child: string, root: string): boolean {
 
 /** A path as written in rollgen.yaml (before globbing): absolute or climbing out of the repository is refused as written. */
 export function confinePattern(root: string, written: string, field: string, at: Origin): Diagnostic[] {
-  const lexical = path.resolve(root, written.replace(/\{name\}/g, 'x'));
+  const lexical = path.resolve(root, written.replace(/\{(name|target)\}/g, 'x'));
   if (path.isAbsolute(written) || !isInside(lexical, root))
     return [error(at, `${field} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
   return [];

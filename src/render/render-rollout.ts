@@ -1,4 +1,4 @@
-import type { BoundProvider, GeneratorContext } from '../contract/generator';
+import type { BoundProvider, GeneratorContext, PeerRollout } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
 import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
@@ -138,9 +138,27 @@ export function generatorContext(
   track?: TrackLabel,
 ): GeneratorContext<unknown> {
   const self = peerOf(app, rollout, resources, provider);
-  const listed = repo?.get(provider.generator.id) ?? [];
-  const peers = listed.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed : [self];
+  const all = repo?.get(provider.generator.id) ?? [];
+  const own = all.find((p) => p.app === app && p.rollout.name === rollout.name);
+  // A fleet target allocates with the peers of its own cluster only.
+  const listed = own ? clusterPeers(all, own.cluster) : all;
+  const peers = own ? listed : [self];
   return { ...self, peers, ...(track ? { track } : {}) };
+}
+
+const byClusterCache = new WeakMap<readonly PeerRollout<unknown>[], Map<string | undefined, PeerRollout<unknown>[]>>();
+
+/** The peers in `cluster`, one array per list and cluster, so allocations cached per array stay cached. */
+function clusterPeers(
+  all: readonly PeerRollout<unknown>[],
+  cluster: string | undefined,
+): readonly PeerRollout<unknown>[] {
+  if (all.every((p) => p.cluster === cluster)) return all;
+  let lists = byClusterCache.get(all);
+  if (!lists) byClusterCache.set(all, (lists = new Map()));
+  let list = lists.get(cluster);
+  if (!list) lists.set(cluster, (list = all.filter((p) => p.cluster === cluster)));
+  return list;
 }
 
 type RouteInput = Pick<RolloutRenderInput, 'app' | 'rollout' | 'resources' | 'providers' | 'peers' | 'track'>;

@@ -44,13 +44,29 @@ export function repoPeers(apps: readonly LoadedApp[], committed?: CommittedOutpu
       for (const p of r.providers) {
         const list = out.get(p.generator.id) ?? [];
         const output = committed?.get(app.name);
-        list.push({ ...peerOf(app.name, r.spec, app.resources, p), ...(output ? { committed: output } : {}) });
+        list.push({
+          ...peerOf(app.name, r.spec, app.resources, p),
+          ...(output ? { committed: output } : {}),
+          ...(app.cluster !== undefined ? { cluster: app.cluster } : {}),
+        });
         out.set(p.generator.id, list);
       }
     }
   }
   for (const list of out.values()) list.sort(byAppThenRollout);
   return out;
+}
+
+/** The peers of one list per cluster (apps without targets are one cluster), in cluster order. */
+export function byCluster<P extends { readonly cluster?: string }>(list: readonly P[]): P[][] {
+  const groups = new Map<string, P[]>();
+  for (const p of list) {
+    const key = p.cluster ?? '';
+    const group = groups.get(key);
+    if (group) group.push(p);
+    else groups.set(key, [p]);
+  }
+  return [...groups].sort(([a], [b]) => compareText(a, b)).map(([, g]) => g);
 }
 
 function byAppThenRollout(a: PeerRollout<unknown>, b: PeerRollout<unknown>): number {

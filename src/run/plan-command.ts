@@ -1,3 +1,4 @@
+import { formatWaves, planWaves } from '../app/fleet-plan';
 import { prConfigProblems } from '../app/pr-config-check';
 import { count, formatPlan } from '../plan/format';
 import { CommonOptions, RunContext } from '../app/context';
@@ -8,17 +9,24 @@ import { detectDrift, driftDiagnostics } from '../app/drift';
 import { readAppOutput } from '../app/output-state';
 import { RepoPeers } from '../render/repo-peers';
 import { committedProblems, describeAllocations } from '../app/cross-app';
-import { OutputOptions, diagnosticData, isMachineOutput, printDocument } from '../app/output-format';
+import { OutputOptions, diagnosticData, isMachineOutput, printDocument, targetData } from '../app/output-format';
 import { Diagnostic } from '../diagnostics';
 
 export interface PlanOptions extends CommonOptions, OutputOptions {}
 
 /** Every step of every rollout of the named apps, as a table or JSON. */
 export async function planCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const { apps, peers, waves: written } = await loadRepo(ctx, args, opts);
+  const waves = planWaves(written, apps);
+  if (waves.problems.length > 0) throw new InputError(waves.problems);
   if (isMachineOutput(opts)) {
-    const data = apps.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
-    return printDocument(ctx, opts.output, 'Plan', { apps: data, allocations: describeAllocations(peers) });
+    const data = apps.map(({ loc, app }) => ({
+      app: app.name,
+      ...targetData(loc),
+      rollouts: app.rollouts.map((r) => r.plan),
+    }));
+    const fleet = waves.plans.length > 0 ? { waves: waves.plans } : {};
+    return printDocument(ctx, opts.output, 'Plan', { apps: data, ...fleet, allocations: describeAllocations(peers) });
   }
   ctx.stdout(
     apps
@@ -31,6 +39,7 @@ export async function planCommand(ctx: RunContext, args: readonly string[], opts
       ])
       .join('\n'),
   );
+  if (waves.plans.length > 0) ctx.stdout(`\n${formatWaves(waves.plans)}`);
   printAllocations(ctx, peers);
 }
 
@@ -41,10 +50,11 @@ function printAllocations(ctx: RunContext, peers: RepoPeers): void {
 
 /** Specs, cross-app rules and drift; problems are errors (exit 2), drift and doubtful fields are warnings. */
 export async function validateCommand(ctx: RunContext, args: readonly string[], opts: PlanOptions): Promise<void> {
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const { apps, peers, waves } = await loadRepo(ctx, args, opts);
   const committed = committedProblems(peers);
   const pr = prConfigProblems(ctx.cwd, opts.config);
-  if (committed.length + pr.length > 0) throw new InputError([...pr, ...committed]);
+  const steps = planWaves(waves, apps).problems;
+  if (committed.length + pr.length + steps.length > 0) throw new InputError([...pr, ...steps, ...committed]);
   const warnings: Diagnostic[] = apps.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === 'warning'));
   for (const { loc, app, output: read } of apps) {
     const output = readAppOutput(ctx, loc, app, peers, read);

@@ -12,7 +12,7 @@ import { readAppOutput } from '../app/output-state';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadRepo } from '../app/load-repo';
 import { appGenerators } from '../app/load-app';
-import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
+import { OutputOptions, isMachineOutput, printDocument, targetData } from '../app/output-format';
 
 export interface SimulateOptions extends CommonOptions, OutputOptions {
   readonly step?: number;
@@ -26,7 +26,7 @@ export interface SimulateOptions extends CommonOptions, OutputOptions {
 /** Prints which backends and pods serve one request in a step (default: the state the output holds). */
 export async function simulateCommand(ctx: RunContext, args: readonly string[], opts: SimulateOptions): Promise<void> {
   const { apps, peers } = await loadRepo(ctx, args, opts);
-  if (apps.length !== 1) throw new InputError([], 'simulate evaluates one app; name it');
+  if (apps.length !== 1) throw new InputError([], oneAppMessage(apps.map((a) => a.loc)));
   const [{ loc, app, output: read }] = apps;
   const output = readAppOutput(ctx, loc, app, peers, read);
   const states =
@@ -50,6 +50,7 @@ export async function simulateCommand(ctx: RunContext, args: readonly string[], 
   if (isMachineOutput(opts))
     return printDocument(ctx, opts.output, 'Simulation', {
       app: app.name,
+      ...targetData(loc),
       states: described,
       ...simulationData(req, split, services, routes),
     });
@@ -145,4 +146,12 @@ function pairs(list: readonly string[] | undefined, lower = false): Record<strin
     out[lower ? item.slice(0, eq).toLowerCase() : item.slice(0, eq)] = item.slice(eq + 1);
   }
   return out;
+}
+
+/** Why simulate needs one app: for an app with targets, name the --target to pick. */
+function oneAppMessage(locs: readonly { readonly target?: { readonly app: string; readonly name: string } }[]): string {
+  const targets = locs.flatMap((l) => (l.target ? [l.target] : []));
+  if (targets.length === locs.length && new Set(targets.map((t) => t.app)).size === 1)
+    return `simulate evaluates one app; app ${targets[0].app} has targets ${targets.map((t) => t.name).join(', ')}: pick one with --target`;
+  return 'simulate evaluates one app; name it';
 }

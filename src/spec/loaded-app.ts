@@ -29,6 +29,8 @@ export interface LoadedRouting {
 
 export interface LoadedApp {
   readonly name: string;
+  /** A fleet target's cluster (rollgen.yaml `targets[].labels.cluster`): repo-wide rules hold per cluster. */
+  readonly cluster?: string;
   readonly rollouts: readonly LoadedRollout[];
   readonly routings: readonly LoadedRouting[];
   readonly resources: ResourceSet;

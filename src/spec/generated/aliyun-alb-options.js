@@ -3,7 +3,7 @@
 exports.validate = validate64;
 const schema94 = {"$id":"aliyun-alb-options","title":"aliyun-alb generator options","type":"object","additionalProperties":false,"required":["ingresses"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253,"pattern":"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const pattern15 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+const pattern20 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
 
 function validate64(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="aliyun-alb-options" */;
@@ -69,7 +69,7 @@ vErrors.push(err4);
 }
 errors++;
 }
-if(!pattern15.test(data1)){
+if(!pattern20.test(data1)){
 const err5 = {instancePath:instancePath+"/ingresses/" + i0,schemaPath:"#/properties/ingresses/items/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"+"\""};
 if(vErrors === null){
 vErrors = [err5];

@@ -3,7 +3,7 @@
 exports.validate = validate68;
 const schema98 = {"$id":"aws-alb-options","title":"aws-alb generator options","type":"object","additionalProperties":false,"required":["ingresses","servicePort","annotationPrefix"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"servicePort":{"type":"integer","minimum":1,"maximum":65535},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"alb.ingress.kubernetes.io"},"rootService":{"type":"string","minLength":1,"maxLength":253},"stickinessConfig":{"type":"object","additionalProperties":false,"required":["enabled"],"properties":{"enabled":{"type":"boolean"},"durationSeconds":{"type":"integer","minimum":1,"maximum":604800}},"if":{"properties":{"enabled":{"const":true}}},"then":{"required":["durationSeconds"]}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const pattern25 = new RegExp("^[^/]+$", "u");
+const pattern30 = new RegExp("^[^/]+$", "u");
 
 function validate68(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="aws-alb-options" */;
@@ -187,7 +187,7 @@ vErrors.push(err13);
 }
 errors++;
 }
-if(!pattern25.test(data3)){
+if(!pattern30.test(data3)){
 const err14 = {instancePath:instancePath+"/annotationPrefix",schemaPath:"#/properties/annotationPrefix/pattern",keyword:"pattern",params:{pattern: "^[^/]+$"},message:"must match pattern \""+"^[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err14];

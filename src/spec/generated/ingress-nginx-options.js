@@ -3,7 +3,7 @@
 exports.validate = validate72;
 const schema102 = {"$id":"ingress-nginx-options","title":"ingress-nginx generator options","type":"object","additionalProperties":false,"required":["ingresses","annotationPrefix","additionalIngressAnnotations","canaryIngressAnnotations"],"properties":{"ingresses":{"type":"array","minItems":1,"uniqueItems":true,"items":{"type":"string","minLength":1,"maxLength":253}},"annotationPrefix":{"type":"string","minLength":1,"pattern":"^[^/]+$","default":"nginx.ingress.kubernetes.io"},"additionalIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}},"canaryIngressAnnotations":{"type":"object","additionalProperties":{"type":"string"},"default":{}}},"$schema":"http://json-schema.org/draft-07/schema#"};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const pattern25 = new RegExp("^[^/]+$", "u");
+const pattern30 = new RegExp("^[^/]+$", "u");
 
 function validate72(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="ingress-nginx-options" */;
@@ -168,7 +168,7 @@ vErrors.push(err11);
 }
 errors++;
 }
-if(!pattern25.test(data2)){
+if(!pattern30.test(data2)){
 const err12 = {instancePath:instancePath+"/annotationPrefix",schemaPath:"#/properties/annotationPrefix/pattern",keyword:"pattern",params:{pattern: "^[^/]+$"},message:"must match pattern \""+"^[^/]+$"+"\""};
 if(vErrors === null){
 vErrors = [err12];

@@ -5,9 +5,9 @@ const schema84 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rol
 const schema85 = {"type":"object","additionalProperties":{"type":"string"}};
 const schema88 = {"type":"string","pattern":"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"};
 const schema90 = {"type":"string","maxLength":256,"pattern":"^[ -~]*$","description":"Printable ASCII; quoted into Lua safely."};
-const pattern15 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-const pattern16 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-const pattern18 = new RegExp("^[ -~]*$", "u");
+const pattern20 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+const pattern21 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+const pattern23 = new RegExp("^[ -~]*$", "u");
 const func2 = require("ajv/dist/runtime/ucs2length").default;
 
 function validate62(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
@@ -107,7 +107,7 @@ errors++;
 if(data2.name !== undefined){
 let data3 = data2.name;
 if(typeof data3 === "string"){
-if(!pattern15.test(data3)){
+if(!pattern20.test(data3)){
 const err8 = {instancePath:instancePath+"/metadata/name",schemaPath:"#/properties/metadata/properties/name/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"},message:"must match pattern \""+"^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"+"\""};
 if(vErrors === null){
 vErrors = [err8];
@@ -304,7 +304,7 @@ errors++;
 if(data9.header !== undefined){
 let data12 = data9.header;
 if(typeof data12 === "string"){
-if(!pattern16.test(data12)){
+if(!pattern21.test(data12)){
 const err24 = {instancePath:instancePath+"/spec/header",schemaPath:"#/definitions/headerName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"+"\""};
 if(vErrors === null){
 vErrors = [err24];
@@ -411,7 +411,7 @@ errors++;
 for(const key6 in data15){
 const _errs41 = errors;
 if(typeof key6 === "string"){
-if(!pattern16.test(key6)){
+if(!pattern21.test(key6)){
 const err33 = {instancePath:instancePath+"/spec/rules/" + i0+"/when",schemaPath:"#/definitions/headerName/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"},message:"must match pattern \""+"^[A-Za-z0-9!#$%&'*+.^_`|~-]+$"+"\"",propertyName:key6};
 if(vErrors === null){
 vErrors = [err33];
@@ -457,7 +457,7 @@ vErrors.push(err36);
 }
 errors++;
 }
-if(!pattern18.test(data16)){
+if(!pattern23.test(data16)){
 const err37 = {instancePath:instancePath+"/spec/rules/" + i0+"/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/value/pattern",keyword:"pattern",params:{pattern: "^[ -~]*$"},message:"must match pattern \""+"^[ -~]*$"+"\""};
 if(vErrors === null){
 vErrors = [err37];
@@ -504,7 +504,7 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(!pattern18.test(data17)){
+if(!pattern23.test(data17)){
 const err41 = {instancePath:instancePath+"/spec/rules/" + i0+"/value",schemaPath:"#/definitions/value/pattern",keyword:"pattern",params:{pattern: "^[ -~]*$"},message:"must match pattern \""+"^[ -~]*$"+"\""};
 if(vErrors === null){
 vErrors = [err41];
@@ -563,7 +563,7 @@ vErrors.push(err45);
 }
 errors++;
 }
-if(!pattern18.test(data18)){
+if(!pattern23.test(data18)){
 const err46 = {instancePath:instancePath+"/spec/default",schemaPath:"#/definitions/value/pattern",keyword:"pattern",params:{pattern: "^[ -~]*$"},message:"must match pattern \""+"^[ -~]*$"+"\""};
 if(vErrors === null){
 vErrors = [err46];

@@ -3,9 +3,9 @@
 exports.validate = validate63;
 const schema93 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"rollgen-route-template","title":"rollgen.dev/v1alpha1 RouteTemplate","description":"A logic-less Handlebars template that renders one kind of custom routing object (Kruise customNetworkRefs) for a step; see generators/custom/README.md.","type":"object","required":["apiVersion","kind","metadata","spec"],"additionalProperties":false,"properties":{"apiVersion":{"const":"rollgen.dev/v1alpha1"},"kind":{"const":"RouteTemplate"},"metadata":{"type":"object","required":["name"],"properties":{"name":{"type":"string","minLength":1},"namespace":{"type":"string"},"labels":{"type":"object","additionalProperties":{"type":"string"}},"annotations":{"type":"object","additionalProperties":{"type":"string"}}}},"spec":{"type":"object","required":["target","template"],"additionalProperties":false,"properties":{"target":{"type":"object","required":["kind"],"additionalProperties":false,"description":"The kind it renders, matched by API group and kind as Kruise looks up its Lua scripts; the version is ignored.","properties":{"apiVersion":{"type":"string","minLength":1,"pattern":"^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"},"group":{"type":"string","pattern":"^[a-z0-9.-]*$"},"kind":{"type":"string","minLength":1,"pattern":"^[A-Za-z][A-Za-z0-9]*$"}},"oneOf":[{"required":["apiVersion"]},{"required":["group"]}]},"template":{"type":"string","minLength":1}}}}};
 const func2 = require("ajv/dist/runtime/ucs2length").default;
-const pattern21 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-const pattern22 = new RegExp("^[a-z0-9.-]*$", "u");
-const pattern23 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+const pattern26 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+const pattern27 = new RegExp("^[a-z0-9.-]*$", "u");
+const pattern28 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
 
 function validate63(data, {instancePath="", parentData, parentDataProperty, rootData=data}={}){
 /*# sourceURL="rollgen-route-template" */;
@@ -343,7 +343,7 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(!pattern21.test(data11)){
+if(!pattern26.test(data11)){
 const err25 = {instancePath:instancePath+"/spec/target/apiVersion",schemaPath:"#/properties/spec/properties/target/properties/apiVersion/pattern",keyword:"pattern",params:{pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"},message:"must match pattern \""+"^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"+"\""};
 if(vErrors === null){
 vErrors = [err25];
@@ -368,7 +368,7 @@ errors++;
 if(data10.group !== undefined){
 let data12 = data10.group;
 if(typeof data12 === "string"){
-if(!pattern22.test(data12)){
+if(!pattern27.test(data12)){
 const err27 = {instancePath:instancePath+"/spec/target/group",schemaPath:"#/properties/spec/properties/target/properties/group/pattern",keyword:"pattern",params:{pattern: "^[a-z0-9.-]*$"},message:"must match pattern \""+"^[a-z0-9.-]*$"+"\""};
 if(vErrors === null){
 vErrors = [err27];
@@ -403,7 +403,7 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(!pattern23.test(data13)){
+if(!pattern28.test(data13)){
 const err30 = {instancePath:instancePath+"/spec/target/kind",schemaPath:"#/properties/spec/properties/target/properties/kind/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z][A-Za-z0-9]*$"},message:"must match pattern \""+"^[A-Za-z][A-Za-z0-9]*$"+"\""};
 if(vErrors === null){
 vErrors = [err30];

@@ -1,0 +1,115 @@
+import type { WaveConfig } from '../io/config-waves';
+import { InputError } from '../errors';
+import type { RunContext } from './context';
+import { locateWithRepo, usesConfig } from './inputs';
+
+import { ChangeOptions, PlannedWrites, writeAll } from './plan-write';
+
+/**
+ * Which targets move in the next wave step (docs/fleet.md). Pure: told which apps have something to
+ * write, it answers without git or GitHub, so local mode and the PR flow share it.
+ *
+ * The live wave is the first whose targets are not all settled (an app with nothing to advance runs
+ * its source's current pod template, fully promoted). A later wave starts only when every earlier
+ * wave is settled at the current source: the revision it rolls out is the one that passed them. A
+ * source change mid-fleet unsettles wave 1 again, so the fleet starts over there; later waves wait,
+ * untouched.
+ */
+export interface WaveStep<W extends { readonly app: string }> {
+  /** The wave moving now, with its position (1-based); undefined when every wave is settled. */
+  readonly live?: { readonly wave: WaveConfig; readonly number: number };
+  /** The writes of the live wave that move in this step (at most `parallel`). */
+  readonly moving: readonly W[];
+  /** Writes of the live wave beyond `parallel`, and of later waves: they wait, untouched. */
+  readonly waiting: readonly { readonly write: W; readonly wave: WaveConfig; readonly reason: string }[];
+  /** Writes of apps in no wave (apps without targets): they move as they always have. */
+  readonly free: readonly W[];
+}
+
+/**
+ * `aborted`: apps whose rollout failed (aborted, nothing to advance): their wave is live until
+ * they recover, so later waves never start; with `onFailure: wave` the rest of the wave holds too.
+ */
+export function nextWaveStep<W extends { readonly app: string }>(
+  waves: readonly WaveConfig[],
+  writes: readonly W[],
+  aborted: ReadonlySet<string> = new Set(),
+): WaveStep<W> {
+  const waveOf = new Map<string, number>();
+  waves.forEach((w, i) => w.targets.forEach((t) => waveOf.set(t, i)));
+  const free = writes.filter((w) => !waveOf.has(w.app));
+  const fleet = writes.filter((w) => waveOf.has(w.app));
+  const failed = [...aborted].filter((a) => waveOf.has(a));
+  if (fleet.length === 0 && failed.length === 0) return { moving: [], waiting: [], free };
+  const index = Math.min(...[...fleet.map((w) => w.app), ...failed].map((a) => waveOf.get(a)!));
+  const wave = waves[index];
+  const inWave = fleet.filter((w) => waveOf.get(w.app) === index);
+  const failedHere = failed.filter((a) => waveOf.get(a) === index);
+  const held = failedHere.length > 0 && wave.onFailure === 'wave';
+  const parallel = held ? 0 : (wave.parallel ?? inWave.length);
+  const moving = inWave.slice(0, parallel);
+  const why =
+    failedHere.length > 0
+      ? `wave ${wave.name} (wave ${index + 1}) failed: ${failedHere.join(', ')} aborted`
+      : `wave ${wave.name} (wave ${index + 1}) has not completed`;
+  const waiting = [
+    ...inWave.slice(parallel).map((write) => ({
+      write,
+      wave,
+      reason: held
+        ? `${why}, and onFailure: wave holds the whole wave`
+        : `wave ${wave.name} moves ${parallel} target(s) at a time`,
+    })),
+    ...fleet
+      .filter((w) => waveOf.get(w.app)! > index)
+      .map((write) => ({
+        write,
+        wave: waves[waveOf.get(write.app)!],
+        reason: why,
+      })),
+  ];
+  return { live: { wave, number: index + 1 }, moving, waiting, free };
+}
+
+/**
+ * `advance --commit` of any target in a wave loads every target of every wave: which wave moves
+ * depends on all of them (docs/fleet.md). Other apps stay as named.
+ */
+export function withWholeFleet(
+  ctx: RunContext,
+  args: readonly string[],
+  opts: ChangeOptions,
+): { args: readonly string[]; opts: ChangeOptions } {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return { args, opts };
+  const { named, waves } = locateWithRepo(req);
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
+  const { target: _picked, ...rest } = opts;
+  const names = [...new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
+  return { args: names, opts: rest };
+}
+
+/**
+ * `advance` (no --commit) with waves: the live wave's next step only, written at once (you are the
+ * gate, as for any app); later waves are left as they are.
+ */
+export async function writeWaveStep(ctx: RunContext, planned: PlannedWrites): Promise<void> {
+  const { waves, aborted } = planned.fleet!;
+  const step = nextWaveStep(waves, planned.writes, aborted);
+  if (step.live) refuseStepSubset(step.live.wave);
+  await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
+  for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}\n`);
+}
+
+/** `steps:` other than all is planned and shown, not run yet: refused where it is written. */
+export function refuseStepSubset(wave: WaveConfig): void {
+  if (wave.steps === 'all') return;
+  throw new InputError([
+    {
+      ...wave.stepsAt,
+      severity: 'error',
+      message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`,
+    },
+  ]);
+}
