@@ -79,22 +79,22 @@ var init_diagnostics = __esm({
 });
 
 // src/errors.ts
-function exitCodeFor(error8) {
-  if (error8 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error8.phase];
-  return error8 instanceof InputError ? 2 : 1;
+function exitCodeFor(error10) {
+  if (error10 instanceof AnalysisVerdictError) return { Failed: 1, Inconclusive: 3, Error: 4, Running: 5 }[error10.phase];
+  return error10 instanceof InputError ? 2 : 1;
 }
-function describeError(error8, debug2) {
-  if (debug2 && error8 instanceof Error && error8.stack) return error8.stack;
-  const text2 = errorText(error8);
-  return isTyped(error8) && !(error8 instanceof InputError) ? `error: ${text2}` : text2;
+function describeError(error10, debug2) {
+  if (debug2 && error10 instanceof Error && error10.stack) return error10.stack;
+  const text2 = errorText(error10);
+  return isTyped(error10) && !(error10 instanceof InputError) ? `error: ${text2}` : text2;
 }
-function errorText(error8) {
-  if (error8 instanceof InputError) return error8.message;
-  if (!isTyped(error8)) {
-    const text2 = error8 instanceof Error ? error8.message : String(error8);
+function errorText(error10) {
+  if (error10 instanceof InputError) return error10.message;
+  if (!isTyped(error10)) {
+    const text2 = error10 instanceof Error ? error10.message : String(error10);
     return `internal error (a bug in rollgen; rerun with --debug and report it): ${text2}`;
   }
-  return error8.message.split("\n").map(printable).join("\n");
+  return error10.message.split("\n").map(printable).join("\n");
 }
 var InputError, StateError, IoError, ScmError, ProviderError, isTyped, AnalysisRecordError, AnalysisVerdictError;
 var init_errors = __esm({
@@ -114,9 +114,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path37, message, options) {
-        super(`${printable(path37)}: ${message}`, options);
-        this.path = path37;
+      constructor(path39, message, options) {
+        super(`${printable(path39)}: ${message}`, options);
+        this.path = path39;
       }
       path;
       name = "IoError";
@@ -144,7 +144,7 @@ var init_errors = __esm({
       site;
       name = "ProviderError";
     };
-    isTyped = (error8) => error8 instanceof Error && error8.name !== "Error" && !(error8 instanceof TypeError);
+    isTyped = (error10) => error10 instanceof Error && error10.name !== "Error" && !(error10 instanceof TypeError);
     AnalysisRecordError = class extends Error {
       name = "AnalysisRecordError";
     };
@@ -1360,8 +1360,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path37 = require("node:path");
-    var fs22 = require("node:fs");
+    var path39 = require("node:path");
+    var fs23 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2355,7 +2355,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs22.existsSync(executableFile)) return;
+        if (fs23.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2373,11 +2373,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path37.resolve(baseDir, baseName);
-          if (fs22.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path37.extname(baseName))) return void 0;
+          const localBin = path39.resolve(baseDir, baseName);
+          if (fs23.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path39.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs22.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs23.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2389,21 +2389,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs22.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs23.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path37.resolve(
-            path37.dirname(resolvedScriptPath),
+          executableDir = path39.resolve(
+            path39.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path37.basename(
+            const legacyName = path39.basename(
               this._scriptPath,
-              path37.extname(this._scriptPath)
+              path39.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2414,7 +2414,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path37.extname(executableFile));
+        launchWithNode = sourceExt.includes(path39.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3329,7 +3329,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path37.basename(filename, path37.extname(filename));
+        this._name = path39.basename(filename, path39.extname(filename));
         return this;
       }
       /**
@@ -3343,9 +3343,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path38) {
-        if (path38 === void 0) return this._executableDir;
-        this._executableDir = path38;
+      executableDir(path40) {
+        if (path40 === void 0) return this._executableDir;
+        this._executableDir = path40;
         return this;
       }
       /**
@@ -3379,11 +3379,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
        */
       _getOutputContext(contextOptions) {
         contextOptions = contextOptions || {};
-        const error8 = !!contextOptions.error;
+        const error10 = !!contextOptions.error;
         let baseWrite;
         let hasColors;
         let helpWidth;
-        if (error8) {
+        if (error10) {
           baseWrite = (str3) => this._outputConfiguration.writeErr(str3);
           hasColors = this._outputConfiguration.getErrHasColors();
           helpWidth = this._outputConfiguration.getErrHelpWidth();
@@ -3396,7 +3396,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           if (!hasColors) str3 = this._outputConfiguration.stripColor(str3);
           return baseWrite(str3);
         };
-        return { error: error8, write: write3, hasColors, helpWidth };
+        return { error: error10, write: write3, hasColors, helpWidth };
       }
       /**
        * Output help information for this command.
@@ -12574,7 +12574,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "maxRequests": { "type": "integer", "minimum": 10, "maximum": 15e3, "description": "Most GitHub API requests one rollgen pr run spends (default 400: 40% of a GITHUB_TOKEN's 1,000 an hour per repository, under GitHub's 500 content-creating requests an hour). Apps past it wait for the next run, which takes them first." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" }, "targets": { "type": "array", "minItems": 1, "description": "The clusters this app runs in: each target is planned and rendered as an app named <app>-<target>, its source and output with {target} filled in.", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "source": { "type": "string", "minLength": 1, "description": "This target's source directory (e.g. its kustomize overlay); default: the app's source with {target} filled in." }, "output": { "type": "string", "minLength": 1, "description": "This target's output; default: the app's output with {target} filled in." }, "labels": { "type": "object", "propertyNames": { "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, "additionalProperties": { "type": "string", "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, "description": "env, region, cluster (defaults to the target's name: cross-app rules hold per cluster) and free keys; values are Kubernetes label values." } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "maxRequests": { "type": "integer", "minimum": 10, "maximum": 15e3, "description": "Most GitHub API requests one rollgen pr run spends (default 400: 40% of a GITHUB_TOKEN's 1,000 an hour per repository, under GitHub's 500 content-creating requests an hour). Apps past it wait for the next run, which takes them first." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" }, "waves": { "type": "array", "minItems": 1, "description": "Ordered rings of targets: a change rolls through wave 1, then wave 2, ...", "items": { "type": "object", "required": ["name", "select"], "additionalProperties": false, "properties": { "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "select": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "targets": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 }, "description": "app/target names or globs (a bare target name means that target of every app)." }, "labels": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "minLength": 1 }, "description": "Targets whose labels equal all of these." } } }, "steps": { "description": "all (the rollout's own steps, default), promote (straight promotion), or a list of the rollout's step numbers to run here.", "oneOf": [{ "enum": ["all", "promote"] }, { "type": "array", "minItems": 1, "items": { "type": "integer", "minimum": 1 } }] }, "parallel": { "type": "integer", "minimum": 1, "description": "How many targets of the wave move together (default: all)." }, "bake": { "type": "string", "pattern": "^[0-9]+(s|m|h)$", "description": "Time after the wave completes before the next wave starts, e.g. 30m." }, "onFailure": { "enum": ["target", "wave"], "description": "A failing target aborts only itself (target, default) or the whole wave." } } } } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -12583,6 +12583,7 @@ var require_rollgen_config = __commonJS({
     var pattern9 = new RegExp("^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "u");
     var pattern11 = new RegExp("^https?://", "u");
     var pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+    var pattern19 = new RegExp("^[0-9]+(s|m|h)$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -12598,7 +12599,7 @@ var require_rollgen_config = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "metricSecrets" || key0 === "health" || key0 === "onFailure")) {
+          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "metricSecrets" || key0 === "health" || key0 === "onFailure" || key0 === "waves")) {
             const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -13831,280 +13832,270 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
+                if (data1.targets !== void 0) {
+                  let data54 = data1.targets;
+                  if (Array.isArray(data54)) {
+                    if (data54.length < 1) {
+                      const err109 = { instancePath: instancePath + "/apps/" + i0 + "/targets", schemaPath: "#/properties/apps/items/properties/targets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                      if (vErrors === null) {
+                        vErrors = [err109];
+                      } else {
+                        vErrors.push(err109);
+                      }
+                      errors++;
+                    }
+                    const len10 = data54.length;
+                    for (let i12 = 0; i12 < len10; i12++) {
+                      let data55 = data54[i12];
+                      if (data55 && typeof data55 == "object" && !Array.isArray(data55)) {
+                        if (data55.name === void 0) {
+                          const err110 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                          if (vErrors === null) {
+                            vErrors = [err110];
+                          } else {
+                            vErrors.push(err110);
+                          }
+                          errors++;
+                        }
+                        for (const key11 in data55) {
+                          if (!(key11 === "name" || key11 === "source" || key11 === "output" || key11 === "labels")) {
+                            const err111 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                            if (vErrors === null) {
+                              vErrors = [err111];
+                            } else {
+                              vErrors.push(err111);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data55.name !== void 0) {
+                          let data56 = data55.name;
+                          if (typeof data56 === "string") {
+                            if (!pattern7.test(data56)) {
+                              const err112 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/name", schemaPath: "#/properties/apps/items/properties/targets/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                              if (vErrors === null) {
+                                vErrors = [err112];
+                              } else {
+                                vErrors.push(err112);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err113 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/name", schemaPath: "#/properties/apps/items/properties/targets/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err113];
+                            } else {
+                              vErrors.push(err113);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data55.source !== void 0) {
+                          let data57 = data55.source;
+                          if (typeof data57 === "string") {
+                            if (func2(data57) < 1) {
+                              const err114 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/source", schemaPath: "#/properties/apps/items/properties/targets/items/properties/source/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err114];
+                              } else {
+                                vErrors.push(err114);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err115 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/source", schemaPath: "#/properties/apps/items/properties/targets/items/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err115];
+                            } else {
+                              vErrors.push(err115);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data55.output !== void 0) {
+                          let data58 = data55.output;
+                          if (typeof data58 === "string") {
+                            if (func2(data58) < 1) {
+                              const err116 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/output", schemaPath: "#/properties/apps/items/properties/targets/items/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err116];
+                              } else {
+                                vErrors.push(err116);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err117 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/output", schemaPath: "#/properties/apps/items/properties/targets/items/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err117];
+                            } else {
+                              vErrors.push(err117);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data55.labels !== void 0) {
+                          let data59 = data55.labels;
+                          if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
+                            for (const key12 in data59) {
+                              const _errs131 = errors;
+                              if (typeof key12 === "string") {
+                                if (!pattern8.test(key12)) {
+                                  const err118 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/propertyNames/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"', propertyName: key12 };
+                                  if (vErrors === null) {
+                                    vErrors = [err118];
+                                  } else {
+                                    vErrors.push(err118);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              var valid42 = _errs131 === errors;
+                              if (!valid42) {
+                                const err119 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/propertyNames", keyword: "propertyNames", params: { propertyName: key12 }, message: "property name must be valid" };
+                                if (vErrors === null) {
+                                  vErrors = [err119];
+                                } else {
+                                  vErrors.push(err119);
+                                }
+                                errors++;
+                              }
+                            }
+                            for (const key13 in data59) {
+                              let data60 = data59[key13];
+                              if (typeof data60 === "string") {
+                                if (!pattern9.test(data60)) {
+                                  const err120 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/additionalProperties/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"' };
+                                  if (vErrors === null) {
+                                    vErrors = [err120];
+                                  } else {
+                                    vErrors.push(err120);
+                                  }
+                                  errors++;
+                                }
+                              } else {
+                                const err121 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                if (vErrors === null) {
+                                  vErrors = [err121];
+                                } else {
+                                  vErrors.push(err121);
+                                }
+                                errors++;
+                              }
+                            }
+                          } else {
+                            const err122 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            if (vErrors === null) {
+                              vErrors = [err122];
+                            } else {
+                              vErrors.push(err122);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err123 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err123];
+                        } else {
+                          vErrors.push(err123);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err124 = { instancePath: instancePath + "/apps/" + i0 + "/targets", schemaPath: "#/properties/apps/items/properties/targets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    if (vErrors === null) {
+                      vErrors = [err124];
+                    } else {
+                      vErrors.push(err124);
+                    }
+                    errors++;
+                  }
+                }
               } else {
-                const err109 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err125 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err109];
+                  vErrors = [err125];
                 } else {
-                  vErrors.push(err109);
+                  vErrors.push(err125);
                 }
                 errors++;
               }
             }
           } else {
-            const err110 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err126 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
             if (vErrors === null) {
-              vErrors = [err110];
+              vErrors = [err126];
             } else {
-              vErrors.push(err110);
+              vErrors.push(err126);
             }
             errors++;
           }
         }
         if (data.pr !== void 0) {
-          let data54 = data.pr;
-          if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
-            for (const key11 in data54) {
-              if (!(key11 === "base" || key11 === "titleTemplate" || key11 === "bodyTemplate" || key11 === "labels" || key11 === "mergeMethod" || key11 === "maxRequests" || key11 === "workflow")) {
-                const err111 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+          let data61 = data.pr;
+          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
+            for (const key14 in data61) {
+              if (!(key14 === "base" || key14 === "titleTemplate" || key14 === "bodyTemplate" || key14 === "labels" || key14 === "mergeMethod" || key14 === "maxRequests" || key14 === "workflow")) {
+                const err127 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
-                  vErrors = [err111];
+                  vErrors = [err127];
                 } else {
-                  vErrors.push(err111);
+                  vErrors.push(err127);
                 }
                 errors++;
               }
             }
-            if (data54.base !== void 0) {
-              let data55 = data54.base;
-              if (typeof data55 === "string") {
-                if (func2(data55) < 1) {
-                  const err112 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err112];
-                  } else {
-                    vErrors.push(err112);
-                  }
-                  errors++;
-                }
-              } else {
-                const err113 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err113];
-                } else {
-                  vErrors.push(err113);
-                }
-                errors++;
-              }
-            }
-            if (data54.titleTemplate !== void 0) {
-              let data56 = data54.titleTemplate;
-              if (typeof data56 === "string") {
-                if (func2(data56) < 1) {
-                  const err114 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err114];
-                  } else {
-                    vErrors.push(err114);
-                  }
-                  errors++;
-                }
-              } else {
-                const err115 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err115];
-                } else {
-                  vErrors.push(err115);
-                }
-                errors++;
-              }
-            }
-            if (data54.bodyTemplate !== void 0) {
-              let data57 = data54.bodyTemplate;
-              if (typeof data57 === "string") {
-                if (func2(data57) < 1) {
-                  const err116 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err116];
-                  } else {
-                    vErrors.push(err116);
-                  }
-                  errors++;
-                }
-              } else {
-                const err117 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err117];
-                } else {
-                  vErrors.push(err117);
-                }
-                errors++;
-              }
-            }
-            if (data54.labels !== void 0) {
-              let data58 = data54.labels;
-              if (Array.isArray(data58)) {
-                const len10 = data58.length;
-                for (let i12 = 0; i12 < len10; i12++) {
-                  let data59 = data58[i12];
-                  if (typeof data59 === "string") {
-                    if (func2(data59) > 50) {
-                      const err118 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err118];
-                      } else {
-                        vErrors.push(err118);
-                      }
-                      errors++;
-                    }
-                    if (func2(data59) < 1) {
-                      const err119 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err119];
-                      } else {
-                        vErrors.push(err119);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err120 = { instancePath: instancePath + "/pr/labels/" + i12, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err120];
-                    } else {
-                      vErrors.push(err120);
-                    }
-                    errors++;
-                  }
-                }
-                let i13 = data58.length;
-                let j2;
-                if (i13 > 1) {
-                  const indices2 = {};
-                  for (; i13--; ) {
-                    let item2 = data58[i13];
-                    if (typeof item2 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices2[item2] == "number") {
-                      j2 = indices2[item2];
-                      const err121 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i13, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i13 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err121];
-                      } else {
-                        vErrors.push(err121);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices2[item2] = i13;
-                  }
-                }
-              } else {
-                const err122 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err122];
-                } else {
-                  vErrors.push(err122);
-                }
-                errors++;
-              }
-            }
-            if (data54.mergeMethod !== void 0) {
-              let data60 = data54.mergeMethod;
-              if (!(data60 === "merge" || data60 === "squash" || data60 === "rebase")) {
-                const err123 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err123];
-                } else {
-                  vErrors.push(err123);
-                }
-                errors++;
-              }
-            }
-            if (data54.maxRequests !== void 0) {
-              let data61 = data54.maxRequests;
-              if (!(typeof data61 == "number" && (!(data61 % 1) && !isNaN(data61)))) {
-                const err124 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                if (vErrors === null) {
-                  vErrors = [err124];
-                } else {
-                  vErrors.push(err124);
-                }
-                errors++;
-              }
-              if (typeof data61 == "number") {
-                if (data61 > 15e3 || isNaN(data61)) {
-                  const err125 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/maximum", keyword: "maximum", params: { comparison: "<=", limit: 15e3 }, message: "must be <= 15000" };
-                  if (vErrors === null) {
-                    vErrors = [err125];
-                  } else {
-                    vErrors.push(err125);
-                  }
-                  errors++;
-                }
-                if (data61 < 10 || isNaN(data61)) {
-                  const err126 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 10 }, message: "must be >= 10" };
-                  if (vErrors === null) {
-                    vErrors = [err126];
-                  } else {
-                    vErrors.push(err126);
-                  }
-                  errors++;
-                }
-              }
-            }
-            if (data54.workflow !== void 0) {
-              let data62 = data54.workflow;
+            if (data61.base !== void 0) {
+              let data62 = data61.base;
               if (typeof data62 === "string") {
                 if (func2(data62) < 1) {
-                  const err127 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  const err128 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err127];
+                    vErrors = [err128];
                   } else {
-                    vErrors.push(err127);
+                    vErrors.push(err128);
                   }
                   errors++;
                 }
               } else {
-                const err128 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err129 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err128];
+                  vErrors = [err129];
                 } else {
-                  vErrors.push(err128);
+                  vErrors.push(err129);
                 }
                 errors++;
               }
             }
-          } else {
-            const err129 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err129];
-            } else {
-              vErrors.push(err129);
-            }
-            errors++;
-          }
-        }
-        if (data.analysisTemplates !== void 0) {
-          let data63 = data.analysisTemplates;
-          if (typeof data63 === "string") {
-            if (func2(data63) < 1) {
-              const err130 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err130];
+            if (data61.titleTemplate !== void 0) {
+              let data63 = data61.titleTemplate;
+              if (typeof data63 === "string") {
+                if (func2(data63) < 1) {
+                  const err130 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err130];
+                  } else {
+                    vErrors.push(err130);
+                  }
+                  errors++;
+                }
               } else {
-                vErrors.push(err130);
+                const err131 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err131];
+                } else {
+                  vErrors.push(err131);
+                }
+                errors++;
               }
-              errors++;
             }
-          } else {
-            const err131 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err131];
-            } else {
-              vErrors.push(err131);
-            }
-            errors++;
-          }
-        }
-        if (data.metricSecrets !== void 0) {
-          let data64 = data.metricSecrets;
-          if (data64 && typeof data64 == "object" && !Array.isArray(data64)) {
-            for (const key12 in data64) {
-              let data65 = data64[key12];
-              if (data65 && typeof data65 == "object" && !Array.isArray(data65)) {
-                if (Object.keys(data65).length < 1) {
-                  const err132 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+            if (data61.bodyTemplate !== void 0) {
+              let data64 = data61.bodyTemplate;
+              if (typeof data64 === "string") {
+                if (func2(data64) < 1) {
+                  const err132 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err132];
                   } else {
@@ -14112,203 +14103,190 @@ var require_rollgen_config = __commonJS({
                   }
                   errors++;
                 }
-                for (const key13 in data65) {
-                  let data66 = data65[key13];
+              } else {
+                const err133 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err133];
+                } else {
+                  vErrors.push(err133);
+                }
+                errors++;
+              }
+            }
+            if (data61.labels !== void 0) {
+              let data65 = data61.labels;
+              if (Array.isArray(data65)) {
+                const len11 = data65.length;
+                for (let i13 = 0; i13 < len11; i13++) {
+                  let data66 = data65[i13];
                   if (typeof data66 === "string") {
-                    if (func2(data66) < 1) {
-                      const err133 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data66) > 50) {
+                      const err134 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err133];
+                        vErrors = [err134];
                       } else {
-                        vErrors.push(err133);
+                        vErrors.push(err134);
+                      }
+                      errors++;
+                    }
+                    if (func2(data66) < 1) {
+                      const err135 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err135];
+                      } else {
+                        vErrors.push(err135);
                       }
                       errors++;
                     }
                   } else {
-                    const err134 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err136 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err134];
+                      vErrors = [err136];
                     } else {
-                      vErrors.push(err134);
+                      vErrors.push(err136);
                     }
                     errors++;
                   }
                 }
+                let i14 = data65.length;
+                let j2;
+                if (i14 > 1) {
+                  const indices2 = {};
+                  for (; i14--; ) {
+                    let item2 = data65[i14];
+                    if (typeof item2 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices2[item2] == "number") {
+                      j2 = indices2[item2];
+                      const err137 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i14, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i14 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err137];
+                      } else {
+                        vErrors.push(err137);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices2[item2] = i14;
+                  }
+                }
               } else {
-                const err135 = { instancePath: instancePath + "/metricSecrets/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err138 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err135];
+                  vErrors = [err138];
                 } else {
-                  vErrors.push(err135);
+                  vErrors.push(err138);
+                }
+                errors++;
+              }
+            }
+            if (data61.mergeMethod !== void 0) {
+              let data67 = data61.mergeMethod;
+              if (!(data67 === "merge" || data67 === "squash" || data67 === "rebase")) {
+                const err139 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err139];
+                } else {
+                  vErrors.push(err139);
+                }
+                errors++;
+              }
+            }
+            if (data61.maxRequests !== void 0) {
+              let data68 = data61.maxRequests;
+              if (!(typeof data68 == "number" && (!(data68 % 1) && !isNaN(data68)))) {
+                const err140 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (vErrors === null) {
+                  vErrors = [err140];
+                } else {
+                  vErrors.push(err140);
+                }
+                errors++;
+              }
+              if (typeof data68 == "number") {
+                if (data68 > 15e3 || isNaN(data68)) {
+                  const err141 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/maximum", keyword: "maximum", params: { comparison: "<=", limit: 15e3 }, message: "must be <= 15000" };
+                  if (vErrors === null) {
+                    vErrors = [err141];
+                  } else {
+                    vErrors.push(err141);
+                  }
+                  errors++;
+                }
+                if (data68 < 10 || isNaN(data68)) {
+                  const err142 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 10 }, message: "must be >= 10" };
+                  if (vErrors === null) {
+                    vErrors = [err142];
+                  } else {
+                    vErrors.push(err142);
+                  }
+                  errors++;
+                }
+              }
+            }
+            if (data61.workflow !== void 0) {
+              let data69 = data61.workflow;
+              if (typeof data69 === "string") {
+                if (func2(data69) < 1) {
+                  const err143 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err143];
+                  } else {
+                    vErrors.push(err143);
+                  }
+                  errors++;
+                }
+              } else {
+                const err144 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err144];
+                } else {
+                  vErrors.push(err144);
                 }
                 errors++;
               }
             }
           } else {
-            const err136 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err145 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err136];
+              vErrors = [err145];
             } else {
-              vErrors.push(err136);
+              vErrors.push(err145);
             }
             errors++;
           }
         }
-        if (data.health !== void 0) {
-          let data67 = data.health;
-          if (data67 && typeof data67 == "object" && !Array.isArray(data67)) {
-            for (const key14 in data67) {
-              if (!(key14 === "statuses" || key14 === "checkRuns" || key14 === "argocd")) {
-                const err137 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err137];
-                } else {
-                  vErrors.push(err137);
-                }
-                errors++;
-              }
-            }
-            if (data67.statuses !== void 0) {
-              let data68 = data67.statuses;
-              if (Array.isArray(data68)) {
-                const len11 = data68.length;
-                for (let i14 = 0; i14 < len11; i14++) {
-                  let data69 = data68[i14];
-                  if (typeof data69 === "string") {
-                    if (func2(data69) > 255) {
-                      const err138 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err138];
-                      } else {
-                        vErrors.push(err138);
-                      }
-                      errors++;
-                    }
-                    if (func2(data69) < 1) {
-                      const err139 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err139];
-                      } else {
-                        vErrors.push(err139);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err140 = { instancePath: instancePath + "/health/statuses/" + i14, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err140];
-                    } else {
-                      vErrors.push(err140);
-                    }
-                    errors++;
-                  }
-                }
-                let i15 = data68.length;
-                let j3;
-                if (i15 > 1) {
-                  const indices3 = {};
-                  for (; i15--; ) {
-                    let item3 = data68[i15];
-                    if (typeof item3 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices3[item3] == "number") {
-                      j3 = indices3[item3];
-                      const err141 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i15, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i15 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err141];
-                      } else {
-                        vErrors.push(err141);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices3[item3] = i15;
-                  }
-                }
+        if (data.analysisTemplates !== void 0) {
+          let data70 = data.analysisTemplates;
+          if (typeof data70 === "string") {
+            if (func2(data70) < 1) {
+              const err146 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err146];
               } else {
-                const err142 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err142];
-                } else {
-                  vErrors.push(err142);
-                }
-                errors++;
+                vErrors.push(err146);
               }
+              errors++;
             }
-            if (data67.checkRuns !== void 0) {
-              let data70 = data67.checkRuns;
-              if (Array.isArray(data70)) {
-                const len12 = data70.length;
-                for (let i16 = 0; i16 < len12; i16++) {
-                  let data71 = data70[i16];
-                  if (typeof data71 === "string") {
-                    if (func2(data71) > 255) {
-                      const err143 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err143];
-                      } else {
-                        vErrors.push(err143);
-                      }
-                      errors++;
-                    }
-                    if (func2(data71) < 1) {
-                      const err144 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err144];
-                      } else {
-                        vErrors.push(err144);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err145 = { instancePath: instancePath + "/health/checkRuns/" + i16, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err145];
-                    } else {
-                      vErrors.push(err145);
-                    }
-                    errors++;
-                  }
-                }
-                let i17 = data70.length;
-                let j4;
-                if (i17 > 1) {
-                  const indices4 = {};
-                  for (; i17--; ) {
-                    let item4 = data70[i17];
-                    if (typeof item4 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices4[item4] == "number") {
-                      j4 = indices4[item4];
-                      const err146 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i17, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i17 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err146];
-                      } else {
-                        vErrors.push(err146);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices4[item4] = i17;
-                  }
-                }
-              } else {
-                const err147 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                if (vErrors === null) {
-                  vErrors = [err147];
-                } else {
-                  vErrors.push(err147);
-                }
-                errors++;
-              }
+          } else {
+            const err147 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err147];
+            } else {
+              vErrors.push(err147);
             }
-            if (data67.argocd !== void 0) {
-              let data72 = data67.argocd;
+            errors++;
+          }
+        }
+        if (data.metricSecrets !== void 0) {
+          let data71 = data.metricSecrets;
+          if (data71 && typeof data71 == "object" && !Array.isArray(data71)) {
+            for (const key15 in data71) {
+              let data72 = data71[key15];
               if (data72 && typeof data72 == "object" && !Array.isArray(data72)) {
-                if (data72.server === void 0) {
-                  const err148 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                if (Object.keys(data72).length < 1) {
+                  const err148 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
                   if (vErrors === null) {
                     vErrors = [err148];
                   } else {
@@ -14316,66 +14294,71 @@ var require_rollgen_config = __commonJS({
                   }
                   errors++;
                 }
-                for (const key15 in data72) {
-                  if (!(key15 === "server" || key15 === "application" || key15 === "tokenEnv")) {
-                    const err149 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key15 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err149];
-                    } else {
-                      vErrors.push(err149);
-                    }
-                    errors++;
-                  }
-                }
-                if (data72.server !== void 0) {
-                  let data73 = data72.server;
+                for (const key16 in data72) {
+                  let data73 = data72[key16];
                   if (typeof data73 === "string") {
-                    if (!pattern11.test(data73)) {
-                      const err150 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                    if (func2(data73) < 1) {
+                      const err149 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
-                        vErrors = [err150];
+                        vErrors = [err149];
                       } else {
-                        vErrors.push(err150);
+                        vErrors.push(err149);
                       }
                       errors++;
                     }
                   } else {
-                    const err151 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err150 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err151];
+                      vErrors = [err150];
                     } else {
-                      vErrors.push(err151);
+                      vErrors.push(err150);
                     }
                     errors++;
                   }
                 }
-                if (data72.application !== void 0) {
-                  let data74 = data72.application;
-                  if (typeof data74 === "string") {
-                    if (func2(data74) < 1) {
-                      const err152 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err152];
-                      } else {
-                        vErrors.push(err152);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err153 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err153];
-                    } else {
-                      vErrors.push(err153);
-                    }
-                    errors++;
-                  }
+              } else {
+                const err151 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err151];
+                } else {
+                  vErrors.push(err151);
                 }
-                if (data72.tokenEnv !== void 0) {
-                  let data75 = data72.tokenEnv;
-                  if (typeof data75 === "string") {
-                    if (!pattern12.test(data75)) {
-                      const err154 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                errors++;
+              }
+            }
+          } else {
+            const err152 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err152];
+            } else {
+              vErrors.push(err152);
+            }
+            errors++;
+          }
+        }
+        if (data.health !== void 0) {
+          let data74 = data.health;
+          if (data74 && typeof data74 == "object" && !Array.isArray(data74)) {
+            for (const key17 in data74) {
+              if (!(key17 === "statuses" || key17 === "checkRuns" || key17 === "argocd")) {
+                const err153 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key17 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err153];
+                } else {
+                  vErrors.push(err153);
+                }
+                errors++;
+              }
+            }
+            if (data74.statuses !== void 0) {
+              let data75 = data74.statuses;
+              if (Array.isArray(data75)) {
+                const len12 = data75.length;
+                for (let i15 = 0; i15 < len12; i15++) {
+                  let data76 = data75[i15];
+                  if (typeof data76 === "string") {
+                    if (func2(data76) > 255) {
+                      const err154 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
                         vErrors = [err154];
                       } else {
@@ -14383,54 +14366,612 @@ var require_rollgen_config = __commonJS({
                       }
                       errors++;
                     }
+                    if (func2(data76) < 1) {
+                      const err155 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err155];
+                      } else {
+                        vErrors.push(err155);
+                      }
+                      errors++;
+                    }
                   } else {
-                    const err155 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err156 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err155];
+                      vErrors = [err156];
                     } else {
-                      vErrors.push(err155);
+                      vErrors.push(err156);
+                    }
+                    errors++;
+                  }
+                }
+                let i16 = data75.length;
+                let j3;
+                if (i16 > 1) {
+                  const indices3 = {};
+                  for (; i16--; ) {
+                    let item3 = data75[i16];
+                    if (typeof item3 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices3[item3] == "number") {
+                      j3 = indices3[item3];
+                      const err157 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i16, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i16 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err157];
+                      } else {
+                        vErrors.push(err157);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices3[item3] = i16;
+                  }
+                }
+              } else {
+                const err158 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err158];
+                } else {
+                  vErrors.push(err158);
+                }
+                errors++;
+              }
+            }
+            if (data74.checkRuns !== void 0) {
+              let data77 = data74.checkRuns;
+              if (Array.isArray(data77)) {
+                const len13 = data77.length;
+                for (let i17 = 0; i17 < len13; i17++) {
+                  let data78 = data77[i17];
+                  if (typeof data78 === "string") {
+                    if (func2(data78) > 255) {
+                      const err159 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err159];
+                      } else {
+                        vErrors.push(err159);
+                      }
+                      errors++;
+                    }
+                    if (func2(data78) < 1) {
+                      const err160 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err160];
+                      } else {
+                        vErrors.push(err160);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err161 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err161];
+                    } else {
+                      vErrors.push(err161);
+                    }
+                    errors++;
+                  }
+                }
+                let i18 = data77.length;
+                let j4;
+                if (i18 > 1) {
+                  const indices4 = {};
+                  for (; i18--; ) {
+                    let item4 = data77[i18];
+                    if (typeof item4 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices4[item4] == "number") {
+                      j4 = indices4[item4];
+                      const err162 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i18, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i18 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err162];
+                      } else {
+                        vErrors.push(err162);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices4[item4] = i18;
+                  }
+                }
+              } else {
+                const err163 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err163];
+                } else {
+                  vErrors.push(err163);
+                }
+                errors++;
+              }
+            }
+            if (data74.argocd !== void 0) {
+              let data79 = data74.argocd;
+              if (data79 && typeof data79 == "object" && !Array.isArray(data79)) {
+                if (data79.server === void 0) {
+                  const err164 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
+                  if (vErrors === null) {
+                    vErrors = [err164];
+                  } else {
+                    vErrors.push(err164);
+                  }
+                  errors++;
+                }
+                for (const key18 in data79) {
+                  if (!(key18 === "server" || key18 === "application" || key18 === "tokenEnv")) {
+                    const err165 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key18 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err165];
+                    } else {
+                      vErrors.push(err165);
+                    }
+                    errors++;
+                  }
+                }
+                if (data79.server !== void 0) {
+                  let data80 = data79.server;
+                  if (typeof data80 === "string") {
+                    if (!pattern11.test(data80)) {
+                      const err166 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                      if (vErrors === null) {
+                        vErrors = [err166];
+                      } else {
+                        vErrors.push(err166);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err167 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err167];
+                    } else {
+                      vErrors.push(err167);
+                    }
+                    errors++;
+                  }
+                }
+                if (data79.application !== void 0) {
+                  let data81 = data79.application;
+                  if (typeof data81 === "string") {
+                    if (func2(data81) < 1) {
+                      const err168 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err168];
+                      } else {
+                        vErrors.push(err168);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err169 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err169];
+                    } else {
+                      vErrors.push(err169);
+                    }
+                    errors++;
+                  }
+                }
+                if (data79.tokenEnv !== void 0) {
+                  let data82 = data79.tokenEnv;
+                  if (typeof data82 === "string") {
+                    if (!pattern12.test(data82)) {
+                      const err170 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err170];
+                      } else {
+                        vErrors.push(err170);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err171 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err171];
+                    } else {
+                      vErrors.push(err171);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err156 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err172 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err156];
+                  vErrors = [err172];
                 } else {
-                  vErrors.push(err156);
+                  vErrors.push(err172);
                 }
                 errors++;
               }
             }
           } else {
-            const err157 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            const err173 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err157];
+              vErrors = [err173];
             } else {
-              vErrors.push(err157);
+              vErrors.push(err173);
             }
             errors++;
           }
         }
         if (data.onFailure !== void 0) {
-          let data76 = data.onFailure;
-          if (!(data76 === "abort" || data76 === "hold")) {
-            const err158 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+          let data83 = data.onFailure;
+          if (!(data83 === "abort" || data83 === "hold")) {
+            const err174 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
             if (vErrors === null) {
-              vErrors = [err158];
+              vErrors = [err174];
             } else {
-              vErrors.push(err158);
+              vErrors.push(err174);
+            }
+            errors++;
+          }
+        }
+        if (data.waves !== void 0) {
+          let data84 = data.waves;
+          if (Array.isArray(data84)) {
+            if (data84.length < 1) {
+              const err175 = { instancePath: instancePath + "/waves", schemaPath: "#/properties/waves/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err175];
+              } else {
+                vErrors.push(err175);
+              }
+              errors++;
+            }
+            const len14 = data84.length;
+            for (let i19 = 0; i19 < len14; i19++) {
+              let data85 = data84[i19];
+              if (data85 && typeof data85 == "object" && !Array.isArray(data85)) {
+                if (data85.name === void 0) {
+                  const err176 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err176];
+                  } else {
+                    vErrors.push(err176);
+                  }
+                  errors++;
+                }
+                if (data85.select === void 0) {
+                  const err177 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/required", keyword: "required", params: { missingProperty: "select" }, message: "must have required property 'select'" };
+                  if (vErrors === null) {
+                    vErrors = [err177];
+                  } else {
+                    vErrors.push(err177);
+                  }
+                  errors++;
+                }
+                for (const key19 in data85) {
+                  if (!(key19 === "name" || key19 === "select" || key19 === "steps" || key19 === "parallel" || key19 === "bake" || key19 === "onFailure")) {
+                    const err178 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key19 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err178];
+                    } else {
+                      vErrors.push(err178);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.name !== void 0) {
+                  let data86 = data85.name;
+                  if (typeof data86 === "string") {
+                    if (!pattern7.test(data86)) {
+                      const err179 = { instancePath: instancePath + "/waves/" + i19 + "/name", schemaPath: "#/properties/waves/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                      if (vErrors === null) {
+                        vErrors = [err179];
+                      } else {
+                        vErrors.push(err179);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err180 = { instancePath: instancePath + "/waves/" + i19 + "/name", schemaPath: "#/properties/waves/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err180];
+                    } else {
+                      vErrors.push(err180);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.select !== void 0) {
+                  let data87 = data85.select;
+                  if (data87 && typeof data87 == "object" && !Array.isArray(data87)) {
+                    if (Object.keys(data87).length < 1) {
+                      const err181 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                      if (vErrors === null) {
+                        vErrors = [err181];
+                      } else {
+                        vErrors.push(err181);
+                      }
+                      errors++;
+                    }
+                    for (const key20 in data87) {
+                      if (!(key20 === "targets" || key20 === "labels")) {
+                        const err182 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key20 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err182];
+                        } else {
+                          vErrors.push(err182);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data87.targets !== void 0) {
+                      let data88 = data87.targets;
+                      if (Array.isArray(data88)) {
+                        if (data88.length < 1) {
+                          const err183 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets", schemaPath: "#/properties/waves/items/properties/select/properties/targets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                          if (vErrors === null) {
+                            vErrors = [err183];
+                          } else {
+                            vErrors.push(err183);
+                          }
+                          errors++;
+                        }
+                        const len15 = data88.length;
+                        for (let i20 = 0; i20 < len15; i20++) {
+                          let data89 = data88[i20];
+                          if (typeof data89 === "string") {
+                            if (func2(data89) < 1) {
+                              const err184 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets/" + i20, schemaPath: "#/properties/waves/items/properties/select/properties/targets/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err184];
+                              } else {
+                                vErrors.push(err184);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err185 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets/" + i20, schemaPath: "#/properties/waves/items/properties/select/properties/targets/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err185];
+                            } else {
+                              vErrors.push(err185);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err186 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets", schemaPath: "#/properties/waves/items/properties/select/properties/targets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err186];
+                        } else {
+                          vErrors.push(err186);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data87.labels !== void 0) {
+                      let data90 = data87.labels;
+                      if (data90 && typeof data90 == "object" && !Array.isArray(data90)) {
+                        if (Object.keys(data90).length < 1) {
+                          const err187 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels", schemaPath: "#/properties/waves/items/properties/select/properties/labels/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                          if (vErrors === null) {
+                            vErrors = [err187];
+                          } else {
+                            vErrors.push(err187);
+                          }
+                          errors++;
+                        }
+                        for (const key21 in data90) {
+                          let data91 = data90[key21];
+                          if (typeof data91 === "string") {
+                            if (func2(data91) < 1) {
+                              const err188 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/waves/items/properties/select/properties/labels/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err188];
+                              } else {
+                                vErrors.push(err188);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err189 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/waves/items/properties/select/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err189];
+                            } else {
+                              vErrors.push(err189);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err190 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels", schemaPath: "#/properties/waves/items/properties/select/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err190];
+                        } else {
+                          vErrors.push(err190);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err191 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err191];
+                    } else {
+                      vErrors.push(err191);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.steps !== void 0) {
+                  let data92 = data85.steps;
+                  const _errs206 = errors;
+                  let valid67 = false;
+                  let passing0 = null;
+                  const _errs207 = errors;
+                  if (!(data92 === "all" || data92 === "promote")) {
+                    const err192 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema79.properties.waves.items.properties.steps.oneOf[0].enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err192];
+                    } else {
+                      vErrors.push(err192);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs207 === errors;
+                  if (_valid0) {
+                    valid67 = true;
+                    passing0 = 0;
+                  }
+                  const _errs208 = errors;
+                  if (Array.isArray(data92)) {
+                    if (data92.length < 1) {
+                      const err193 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                      if (vErrors === null) {
+                        vErrors = [err193];
+                      } else {
+                        vErrors.push(err193);
+                      }
+                      errors++;
+                    }
+                    const len16 = data92.length;
+                    for (let i21 = 0; i21 < len16; i21++) {
+                      let data93 = data92[i21];
+                      if (!(typeof data93 == "number" && (!(data93 % 1) && !isNaN(data93)))) {
+                        const err194 = { instancePath: instancePath + "/waves/" + i19 + "/steps/" + i21, schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err194];
+                        } else {
+                          vErrors.push(err194);
+                        }
+                        errors++;
+                      }
+                      if (typeof data93 == "number") {
+                        if (data93 < 1 || isNaN(data93)) {
+                          const err195 = { instancePath: instancePath + "/waves/" + i19 + "/steps/" + i21, schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/items/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err195];
+                          } else {
+                            vErrors.push(err195);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  } else {
+                    const err196 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    if (vErrors === null) {
+                      vErrors = [err196];
+                    } else {
+                      vErrors.push(err196);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs208 === errors;
+                  if (_valid0 && valid67) {
+                    valid67 = false;
+                    passing0 = [passing0, 1];
+                  } else {
+                    if (_valid0) {
+                      valid67 = true;
+                      passing0 = 1;
+                    }
+                  }
+                  if (!valid67) {
+                    const err197 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+                    if (vErrors === null) {
+                      vErrors = [err197];
+                    } else {
+                      vErrors.push(err197);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs206;
+                    if (vErrors !== null) {
+                      if (_errs206) {
+                        vErrors.length = _errs206;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data85.parallel !== void 0) {
+                  let data94 = data85.parallel;
+                  if (!(typeof data94 == "number" && (!(data94 % 1) && !isNaN(data94)))) {
+                    const err198 = { instancePath: instancePath + "/waves/" + i19 + "/parallel", schemaPath: "#/properties/waves/items/properties/parallel/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (vErrors === null) {
+                      vErrors = [err198];
+                    } else {
+                      vErrors.push(err198);
+                    }
+                    errors++;
+                  }
+                  if (typeof data94 == "number") {
+                    if (data94 < 1 || isNaN(data94)) {
+                      const err199 = { instancePath: instancePath + "/waves/" + i19 + "/parallel", schemaPath: "#/properties/waves/items/properties/parallel/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                      if (vErrors === null) {
+                        vErrors = [err199];
+                      } else {
+                        vErrors.push(err199);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data85.bake !== void 0) {
+                  let data95 = data85.bake;
+                  if (typeof data95 === "string") {
+                    if (!pattern19.test(data95)) {
+                      const err200 = { instancePath: instancePath + "/waves/" + i19 + "/bake", schemaPath: "#/properties/waves/items/properties/bake/pattern", keyword: "pattern", params: { pattern: "^[0-9]+(s|m|h)$" }, message: 'must match pattern "^[0-9]+(s|m|h)$"' };
+                      if (vErrors === null) {
+                        vErrors = [err200];
+                      } else {
+                        vErrors.push(err200);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err201 = { instancePath: instancePath + "/waves/" + i19 + "/bake", schemaPath: "#/properties/waves/items/properties/bake/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err201];
+                    } else {
+                      vErrors.push(err201);
+                    }
+                    errors++;
+                  }
+                }
+                if (data85.onFailure !== void 0) {
+                  let data96 = data85.onFailure;
+                  if (!(data96 === "target" || data96 === "wave")) {
+                    const err202 = { instancePath: instancePath + "/waves/" + i19 + "/onFailure", schemaPath: "#/properties/waves/items/properties/onFailure/enum", keyword: "enum", params: { allowedValues: schema79.properties.waves.items.properties.onFailure.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err202];
+                    } else {
+                      vErrors.push(err202);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err203 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err203];
+                } else {
+                  vErrors.push(err203);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err204 = { instancePath: instancePath + "/waves", schemaPath: "#/properties/waves/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err204];
+            } else {
+              vErrors.push(err204);
             }
             errors++;
           }
         }
       } else {
-        const err159 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err205 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err159];
+          vErrors = [err205];
         } else {
-          vErrors.push(err159);
+          vErrors.push(err205);
         }
         errors++;
       }
@@ -14445,9 +14986,9 @@ var require_rollgen_request_coloring = __commonJS({
   "src/spec/generated/rollgen-request-coloring.js"(exports2) {
     "use strict";
     exports2.validate = validate62;
-    var pattern15 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern16 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern18 = new RegExp("^[ -~]*$", "u");
+    var pattern20 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern21 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern23 = new RegExp("^[ -~]*$", "u");
     var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -14538,7 +15079,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern15.test(data3)) {
+                if (!pattern20.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -14714,7 +15255,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern16.test(data12)) {
+                if (!pattern21.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -14811,7 +15352,7 @@ var require_rollgen_request_coloring = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern16.test(key6)) {
+                            if (!pattern21.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -14852,7 +15393,7 @@ var require_rollgen_request_coloring = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern18.test(data16)) {
+                            if (!pattern23.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -14893,7 +15434,7 @@ var require_rollgen_request_coloring = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern18.test(data17)) {
+                        if (!pattern23.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -14944,7 +15485,7 @@ var require_rollgen_request_coloring = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern18.test(data18)) {
+                if (!pattern23.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -14994,9 +15535,9 @@ var require_rollgen_route_template = __commonJS({
     "use strict";
     exports2.validate = validate63;
     var func2 = require_ucs2length().default;
-    var pattern21 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern22 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern23 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    var pattern26 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern27 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern28 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -15301,7 +15842,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern21.test(data11)) {
+                    if (!pattern26.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -15323,7 +15864,7 @@ var require_rollgen_route_template = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern22.test(data12)) {
+                    if (!pattern27.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -15354,7 +15895,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern23.test(data13)) {
+                    if (!pattern28.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -15436,7 +15977,7 @@ var require_aliyun_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate64;
     var func2 = require_ucs2length().default;
-    var pattern15 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern20 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -15496,7 +16037,7 @@ var require_aliyun_alb_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern15.test(data1)) {
+                if (!pattern20.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -16140,7 +16681,7 @@ var require_aws_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate68;
     var func2 = require_ucs2length().default;
-    var pattern25 = new RegExp("^[^/]+$", "u");
+    var pattern30 = new RegExp("^[^/]+$", "u");
     function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -16307,7 +16848,7 @@ var require_aws_alb_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern25.test(data3)) {
+          if (!pattern30.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -17336,7 +17877,7 @@ var require_higress_options = __commonJS({
     "use strict";
     exports2.validate = validate71;
     var func2 = require_ucs2length().default;
-    var pattern26 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern31 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -17396,7 +17937,7 @@ var require_higress_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern26.test(data1)) {
+                if (!pattern31.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -17469,7 +18010,7 @@ var require_ingress_nginx_options = __commonJS({
     "use strict";
     exports2.validate = validate72;
     var func2 = require_ucs2length().default;
-    var pattern25 = new RegExp("^[^/]+$", "u");
+    var pattern30 = new RegExp("^[^/]+$", "u");
     function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -17619,7 +18160,7 @@ var require_ingress_nginx_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern25.test(data2)) {
+          if (!pattern30.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -18569,7 +19110,7 @@ var require_mse_options = __commonJS({
     "use strict";
     exports2.validate = validate74;
     var func2 = require_ucs2length().default;
-    var pattern26 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern31 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -18629,7 +19170,7 @@ var require_mse_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern26.test(data1)) {
+                if (!pattern31.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -19127,8 +19668,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path37, { windows } = {}) => {
-      const segs = path37.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path39, { windows } = {}) => {
+      const segs = path39.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -19998,9 +20539,9 @@ var require_parse = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix3 = POSIX_REGEX_SOURCE[rest2];
-                if (posix3) {
-                  prev.value = pre + posix3;
+                const posix4 = POSIX_REGEX_SOURCE[rest2];
+                if (posix4) {
+                  prev.value = pre + posix4;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -20122,17 +20663,17 @@ var require_parse = __commonJS({
           let output = ")";
           if (brace.dots === true) {
             const arr2 = tokens.slice();
-            const range = [];
+            const range2 = [];
             for (let i = arr2.length - 1; i >= 0; i--) {
               tokens.pop();
               if (arr2[i].type === "brace") {
                 break;
               }
               if (arr2[i].type !== "dots") {
-                range.unshift(arr2[i].value);
+                range2.unshift(arr2[i].value);
               }
             }
-            output = expandRange(range, opts);
+            output = expandRange(range2, opts);
             state.backtrack = true;
           }
           if (brace.comma !== true && brace.dots !== true) {
@@ -20500,9 +21041,9 @@ var require_picomatch = __commonJS({
     var utils = require_utils();
     var constants2 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
-    var picomatch = (glob2, options, returnState = false) => {
+    var picomatch2 = (glob2, options, returnState = false) => {
       if (Array.isArray(glob2)) {
-        const fns = glob2.map((input3) => picomatch(input3, options, returnState));
+        const fns = glob2.map((input3) => picomatch2(input3, options, returnState));
         const arrayMatcher = (str3) => {
           for (const isMatch of fns) {
             const state2 = isMatch(str3);
@@ -20517,18 +21058,18 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix3 = opts.windows;
-      const regex2 = isState ? picomatch.compileRe(glob2, options) : picomatch.makeRe(glob2, options, false, true);
+      const posix4 = opts.windows;
+      const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
       let isIgnored = () => false;
       if (opts.ignore) {
         const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
-        isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+        isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input3, returnObject = false) => {
-        const { isMatch, match, output } = picomatch.test(input3, regex2, options, { glob: glob2, posix: posix3 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix3, input: input3, output, match, isMatch };
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix4 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix4, input: input3, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -20553,7 +21094,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch.test = (input3, regex2, options, { glob: glob2, posix: posix3 } = {}) => {
+    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
       if (typeof input3 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -20561,7 +21102,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix3 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix4 ? utils.toPosixSlashes : null);
       let match = input3 === glob2;
       let output = match && format ? format(input3) : input3;
       if (match === false) {
@@ -20570,24 +21111,24 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch.matchBase(input3, regex2, options, posix3);
+          match = picomatch2.matchBase(input3, regex2, options, posix4);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch.matchBase = (input3, glob2, options, posix3 = options && options.windows) => {
-      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch.makeRe(glob2, options);
-      return regex2.test(utils.basename(input3, { windows: posix3 }));
+    picomatch2.matchBase = (input3, glob2, options, posix4 = options && options.windows) => {
+      const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
+      return regex2.test(utils.basename(input3, { windows: posix4 }));
     };
-    picomatch.isMatch = (str3, patterns, options) => picomatch(patterns, options)(str3);
-    picomatch.parse = (pattern, options) => {
-      if (Array.isArray(pattern)) return pattern.map((p) => picomatch.parse(p, options));
+    picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
+    picomatch2.parse = (pattern, options) => {
+      if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
       return parse4(pattern, { ...options, fastpaths: false });
     };
-    picomatch.scan = (input3, options) => scan(input3, options);
-    picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+    picomatch2.scan = (input3, options) => scan(input3, options);
+    picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
       if (returnOutput === true) {
         return state.output;
       }
@@ -20598,13 +21139,13 @@ var require_picomatch = __commonJS({
       if (state && state.negated === true) {
         source = `^(?!${source}).*$`;
       }
-      const regex2 = picomatch.toRegex(source, options);
+      const regex2 = picomatch2.toRegex(source, options);
       if (returnState === true) {
         regex2.state = state;
       }
       return regex2;
     };
-    picomatch.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
+    picomatch2.makeRe = (input3, options = {}, returnOutput = false, returnState = false) => {
       if (!input3 || typeof input3 !== "string") {
         throw new TypeError("Expected a non-empty string");
       }
@@ -20615,9 +21156,9 @@ var require_picomatch = __commonJS({
       if (!parsed.output) {
         parsed = parse4(input3, options);
       }
-      return picomatch.compileRe(parsed, options, returnOutput, returnState);
+      return picomatch2.compileRe(parsed, options, returnOutput, returnState);
     };
-    picomatch.toRegex = (source, options) => {
+    picomatch2.toRegex = (source, options) => {
       try {
         const opts = options || {};
         return new RegExp(source, opts.flags || (opts.nocase ? "i" : ""));
@@ -20626,8 +21167,8 @@ var require_picomatch = __commonJS({
         return /$^/;
       }
     };
-    picomatch.constants = constants2;
-    module2.exports = picomatch;
+    picomatch2.constants = constants2;
+    module2.exports = picomatch2;
   }
 });
 
@@ -20637,14 +21178,14 @@ var require_picomatch2 = __commonJS({
     "use strict";
     var pico = require_picomatch();
     var utils = require_utils();
-    function picomatch(glob2, options, returnState = false) {
+    function picomatch2(glob2, options, returnState = false) {
       if (options && (options.windows === null || options.windows === void 0)) {
         options = { ...options, windows: utils.isWindows() };
       }
       return pico(glob2, options, returnState);
     }
-    Object.assign(picomatch, pico);
-    module2.exports = picomatch;
+    Object.assign(picomatch2, pico);
+    module2.exports = picomatch2;
   }
 });
 
@@ -20671,11 +21212,11 @@ var require_dist = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path37 = __toESM2(require("path"));
-    var fs22 = __toESM2(require("fs"));
+    var path39 = __toESM2(require("path"));
+    var fs23 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path37.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path37.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path39.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path39.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -20689,7 +21230,7 @@ var require_dist = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path37.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path39.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -20702,7 +21243,7 @@ var require_dist = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path37.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path39.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -20786,8 +21327,8 @@ var require_dist = __commonJS({
     var resolveSymlinksAsync = function(path$1, state, callback$1) {
       const { queue, fs: fs$1, options: { suppressErrors } } = state;
       queue.enqueue();
-      fs$1.realpath(path$1, (error8, resolvedPath) => {
-        if (error8) return queue.dequeue(suppressErrors ? null : error8, state);
+      fs$1.realpath(path$1, (error10, resolvedPath) => {
+        if (error10) return queue.dequeue(suppressErrors ? null : error10, state);
         fs$1.stat(resolvedPath, (error$1, stat) => {
           if (error$1) return queue.dequeue(suppressErrors ? null : error$1, state);
           if (stat.isDirectory() && isRecursive(path$1, resolvedPath, state)) return queue.dequeue(null, state);
@@ -20814,13 +21355,13 @@ var require_dist = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path37.dirname)(path$1);
+      let parent = (0, path39.dirname)(path$1);
       let depth2 = 1;
       while (parent !== state.root && depth2 < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth2++;
-        else parent = (0, path37.dirname)(parent);
+        else parent = (0, path39.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth2 > 1;
@@ -20840,24 +21381,24 @@ var require_dist = __commonJS({
     var limitFilesSync = (state) => {
       return state.paths.slice(0, state.options.maxFiles);
     };
-    var onlyCountsAsync = (state, error8, callback$1) => {
-      report(error8, callback$1, state.counts, state.options.suppressErrors);
+    var onlyCountsAsync = (state, error10, callback$1) => {
+      report(error10, callback$1, state.counts, state.options.suppressErrors);
       return null;
     };
-    var defaultAsync = (state, error8, callback$1) => {
-      report(error8, callback$1, state.paths, state.options.suppressErrors);
+    var defaultAsync = (state, error10, callback$1) => {
+      report(error10, callback$1, state.paths, state.options.suppressErrors);
       return null;
     };
-    var limitFilesAsync = (state, error8, callback$1) => {
-      report(error8, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
+    var limitFilesAsync = (state, error10, callback$1) => {
+      report(error10, callback$1, state.paths.slice(0, state.options.maxFiles), state.options.suppressErrors);
       return null;
     };
-    var groupsAsync = (state, error8, callback$1) => {
-      report(error8, callback$1, state.groups, state.options.suppressErrors);
+    var groupsAsync = (state, error10, callback$1) => {
+      report(error10, callback$1, state.groups, state.options.suppressErrors);
       return null;
     };
-    function report(error8, callback$1, output, suppressErrors) {
-      if (error8 && !suppressErrors) callback$1(error8, output);
+    function report(error10, callback$1, output, suppressErrors) {
+      if (error10 && !suppressErrors) callback$1(error10, output);
       else callback$1(null, output);
     }
     function build$1(options, isSynchronous) {
@@ -20874,9 +21415,9 @@ var require_dist = __commonJS({
       const { fs: fs$1 } = state;
       state.visited.push(crawlPath);
       state.counts.directories++;
-      fs$1.readdir(crawlPath || ".", readdirOpts, (error8, entries2 = []) => {
+      fs$1.readdir(crawlPath || ".", readdirOpts, (error10, entries2 = []) => {
         callback$1(entries2, directoryPath, currentDepth);
-        state.queue.dequeue(state.options.suppressErrors ? null : error8, state);
+        state.queue.dequeue(state.options.suppressErrors ? null : error10, state);
       });
     };
     var walkSync = (state, crawlPath, directoryPath, currentDepth, callback$1) => {
@@ -20904,10 +21445,10 @@ var require_dist = __commonJS({
         this.count++;
         return this.count;
       }
-      dequeue(error8, output) {
-        if (this.onQueueEmpty && (--this.count <= 0 || error8)) {
-          this.onQueueEmpty(error8, output);
-          if (error8) {
+      dequeue(error10, output) {
+        if (this.onQueueEmpty && (--this.count <= 0 || error10)) {
+          this.onQueueEmpty(error10, output);
+          if (error10) {
             output.controller.abort();
             this.onQueueEmpty = void 0;
           }
@@ -20965,11 +21506,11 @@ var require_dist = __commonJS({
           groups: [],
           counts: new Counter(),
           options,
-          queue: new Queue((error8, state) => this.callbackInvoker(state, error8, callback$1)),
+          queue: new Queue((error10, state) => this.callbackInvoker(state, error10, callback$1)),
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs22
+          fs: options.fs || fs23
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -21007,8 +21548,8 @@ var require_dist = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth2 - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path37.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path37.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path39.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path39.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -21060,7 +21601,7 @@ var require_dist = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path37.sep,
+        pathSeparator: path39.sep,
         filters: []
       };
       globFunction;
@@ -21204,12 +21745,12 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs22 = require("fs");
-    var path37 = require("path");
+    var fs23 = require("fs");
+    var path39 = require("path");
     var url2 = require("url");
     var fdir = require_dist();
-    var picomatch = require_picomatch2();
-    picomatch = __toESM2(picomatch, 1);
+    var picomatch2 = require_picomatch2();
+    picomatch2 = __toESM2(picomatch2, 1);
     var isReadonlyArray = Array.isArray;
     var BACKSLASHES = /\\/g;
     var DRIVE_RELATIVE_PATH = /^[A-Za-z]:$/;
@@ -21225,7 +21766,7 @@ var require_dist2 = __commonJS({
         patternsParts[i] = parts;
         const partsCount = parts.length;
         const partMatchers = Array(partsCount);
-        for (j = 0; j < partsCount; j++) partMatchers[j] = (0, picomatch.default)(parts[j], options);
+        for (j = 0; j < partsCount; j++) partMatchers[j] = (0, picomatch2.default)(parts[j], options);
         matchers[i] = partMatchers;
       }
       return (input3) => {
@@ -21265,8 +21806,8 @@ var require_dist2 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path37.posix.relative(cwd, p) || ".";
-      return (p) => path37.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path39.posix.relative(cwd, p) || ".";
+      return (p) => path39.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -21274,7 +21815,7 @@ var require_dist2 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path37.posix.relative(cwd, `${root}/${p}`);
+        const result = path39.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -21284,7 +21825,7 @@ var require_dist2 = __commonJS({
     var splitPatternOptions = { parts: true };
     function splitPattern(path$2) {
       var _result$parts;
-      const result = picomatch.default.scan(path$2, splitPatternOptions);
+      const result = picomatch2.default.scan(path$2, splitPatternOptions);
       return ((_result$parts = result.parts) === null || _result$parts === void 0 ? void 0 : _result$parts.length) ? result.parts : [path$2];
     }
     var ESCAPED_WIN32_BACKSLASHES = /\\(?![()[\]{}!+@])/g;
@@ -21302,7 +21843,7 @@ var require_dist2 = __commonJS({
     var escapePath = isWin ? escapeWin32Path : escapePosixPath;
     function isDynamicPattern(pattern, options) {
       if ((options === null || options === void 0 ? void 0 : options.caseSensitiveMatch) === false) return true;
-      const scan = picomatch.default.scan(pattern);
+      const scan = picomatch2.default.scan(pattern);
       return scan.isGlob || scan.negated;
     }
     function log(...tasks) {
@@ -21320,7 +21861,7 @@ var require_dist2 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path37.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path37.posix.relative(escapedCwd, result) : path37.posix.normalize(result);
+      result = (0, path39.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path39.posix.relative(escapedCwd, result) : path39.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -21331,7 +21872,7 @@ var require_dist2 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path37.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path39.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -21353,7 +21894,7 @@ var require_dist2 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path37.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path39.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -21392,8 +21933,8 @@ var require_dist2 = __commonJS({
         noglobstar: options.globstar === false,
         posix: true
       };
-      const matcher = (0, picomatch.default)(processed.match, matchOptions);
-      const ignore = (0, picomatch.default)(processed.ignore, matchOptions);
+      const matcher = (0, picomatch2.default)(processed.match, matchOptions);
+      const ignore = (0, picomatch2.default)(processed.ignore, matchOptions);
       const partialMatcher = getPartialMatcher(processed.match, matchOptions);
       const format = buildFormat(cwd, root, absolute);
       const excludeFormatter = absolute ? format : buildFormat(cwd, root, true);
@@ -21405,13 +21946,13 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug2 ? (p, isDirectory2) => {
-          const path38 = format(p, isDirectory2);
-          const matches3 = matcher(path38) && !ignore(path38);
-          if (matches3) log(`matched ${path38}`);
+          const path40 = format(p, isDirectory2);
+          const matches3 = matcher(path40) && !ignore(path40);
+          if (matches3) log(`matched ${path40}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path38 = format(p, isDirectory2);
-          return matcher(path38) && !ignore(path38);
+          const path40 = format(p, isDirectory2);
+          return matcher(path40) && !ignore(path40);
         }],
         exclude: debug2 ? (_, p) => {
           const skipped2 = excludePredicate(_, p);
@@ -21450,15 +21991,15 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path37.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path39.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs22.readdir,
-        readdirSync: opts.fs.readdirSync || fs22.readdirSync,
-        realpath: opts.fs.realpath || fs22.realpath,
-        realpathSync: opts.fs.realpathSync || fs22.realpathSync,
-        stat: opts.fs.stat || fs22.stat,
-        statSync: opts.fs.statSync || fs22.statSync
+        readdir: opts.fs.readdir || fs23.readdir,
+        readdirSync: opts.fs.readdirSync || fs23.readdirSync,
+        realpath: opts.fs.realpath || fs23.realpath,
+        realpathSync: opts.fs.realpathSync || fs23.realpathSync,
+        stat: opts.fs.stat || fs23.stat,
+        statSync: opts.fs.statSync || fs23.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -21472,12 +22013,12 @@ var require_dist2 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative19] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative19) : [];
+      const [crawler, relative21] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative21) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative19] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative19) : [];
+      const [crawler, relative21] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative21) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -22671,13 +23212,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path37) {
-          return /^\.|this\b/.test(path37.original);
+        scopedId: function scopedId(path39) {
+          return /^\.|this\b/.test(path39.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path37) {
-          return path37.parts.length === 1 && !AST.helpers.scopedId(path37) && !path37.depth;
+        simpleId: function simpleId(path39) {
+          return path39.parts.length === 1 && !AST.helpers.scopedId(path39) && !path39.depth;
         }
       }
     };
@@ -23762,12 +24303,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path37, params, hash, open4, strip, locInfo) {
+    function prepareMustache(path39, params, hash, open4, strip, locInfo) {
       var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path37,
+        path: path39,
         params,
         hash,
         escaped,
@@ -24039,9 +24580,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path37 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path39 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path37.original);
+        this.opcode("registerDecorator", params.length, path39.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -24108,48 +24649,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path37 = sexpr.path, name = path37.parts[0], isBlock2 = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path37));
+        var path39 = sexpr.path, name = path39.parts[0], isBlock2 = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path39));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path37.strict = true;
-        this.accept(path37);
+        path39.strict = true;
+        this.accept(path39);
         this.opcode("invokeAmbiguous", name, isBlock2);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path37 = sexpr.path;
-        path37.strict = true;
-        this.accept(path37);
+        var path39 = sexpr.path;
+        path39.strict = true;
+        this.accept(path39);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path37 = sexpr.path, name = path37.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path39 = sexpr.path, name = path39.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path37.strict = true;
-          path37.falsy = true;
-          this.accept(path37);
-          this.opcode("invokeHelper", params.length, path37.original, _ast2["default"].helpers.simpleId(path37));
+          path39.strict = true;
+          path39.falsy = true;
+          this.accept(path39);
+          this.opcode("invokeHelper", params.length, path39.original, _ast2["default"].helpers.simpleId(path39));
         }
       },
-      PathExpression: function PathExpression(path37) {
-        var depth2 = validateDepth(path37);
-        var parts = validateParts(path37);
+      PathExpression: function PathExpression(path39) {
+        var depth2 = validateDepth(path39);
+        var parts = validateParts(path39);
         this.addDepth(depth2);
         this.opcode("getContext", depth2);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path37), blockParamId = !depth2 && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path39), blockParamId = !depth2 && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path37.data) {
+        } else if (path39.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth2, parts, path37.strict);
+          this.opcode("lookupData", depth2, parts, path39.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path37.falsy, path37.strict, scoped);
+          this.opcode("lookupOnContext", parts, path39.falsy, path39.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string2) {
@@ -24376,8 +24917,8 @@ var require_compiler = __commonJS({
       }
       return value2;
     }
-    function validateParts(path37) {
-      return validateStringArray(path37, path37.parts, "parts");
+    function validateParts(path39) {
+      return validateStringArray(path39, path39.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -24559,16 +25100,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path37 = aPath;
+      var path39 = aPath;
       var url2 = urlParse(aPath);
       if (url2) {
         if (!url2.path) {
           return aPath;
         }
-        path37 = url2.path;
+        path39 = url2.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path37);
-      var parts = path37.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path39);
+      var parts = path39.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -24585,15 +25126,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path37 = parts.join("/");
-      if (path37 === "") {
-        path37 = isAbsolute5 ? "/" : ".";
+      path39 = parts.join("/");
+      if (path39 === "") {
+        path39 = isAbsolute5 ? "/" : ".";
       }
       if (url2) {
-        url2.path = path37;
+        url2.path = path39;
         return urlGenerate(url2);
       }
-      return path37;
+      return path39;
     }
     exports2.normalize = normalize;
     function join22(aRoot, aPath) {
@@ -24632,7 +25173,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative19(aRoot, aPath) {
+    function relative21(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -24651,7 +25192,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative19;
+    exports2.relative = relative21;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27395,8 +27936,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path37 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path37;
+      var path39 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path39;
     };
     PrintVisitor.prototype.StringLiteral = function(string2) {
       return '"' + string2.value + '"';
@@ -27435,8 +27976,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs22 = require("fs");
-      var templateString = fs22.readFileSync(filename, "utf8");
+      var fs23 = require("fs");
+      var templateString = fs23.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -27735,10 +28276,10 @@ var require_jsep_cjs = __commonJS({
        * @throws
        */
       throwError(message) {
-        const error8 = new Error(message + " at character " + this.index);
-        error8.index = this.index;
-        error8.description = message;
-        throw error8;
+        const error10 = new Error(message + " at character " + this.index);
+        error10.index = this.index;
+        error10.description = message;
+        throw error10;
       }
       /**
        * Run a given hook
@@ -28815,9 +29356,9 @@ var require_codegen = __commonJS({
       }
     };
     var Label = class extends Node3 {
-      constructor(label) {
+      constructor(label2) {
         super();
-        this.label = label;
+        this.label = label2;
         this.names = {};
       }
       render({ _n }) {
@@ -28825,20 +29366,20 @@ var require_codegen = __commonJS({
       }
     };
     var Break = class extends Node3 {
-      constructor(label) {
+      constructor(label2) {
         super();
-        this.label = label;
+        this.label = label2;
         this.names = {};
       }
       render({ _n }) {
-        const label = this.label ? ` ${this.label}` : "";
-        return `break${label};` + _n;
+        const label2 = this.label ? ` ${this.label}` : "";
+        return `break${label2};` + _n;
       }
     };
     var Throw = class extends Node3 {
-      constructor(error8) {
+      constructor(error10) {
         super();
-        this.error = error8;
+        this.error = error10;
       }
       render({ _n }) {
         return `throw ${this.error};` + _n;
@@ -29075,9 +29616,9 @@ var require_codegen = __commonJS({
       }
     };
     var Catch = class extends BlockNode {
-      constructor(error8) {
+      constructor(error10) {
         super();
-        this.error = error8;
+        this.error = error10;
       }
       render(opts) {
         return `catch(${this.error})` + super.render(opts);
@@ -29244,12 +29785,12 @@ var require_codegen = __commonJS({
         return this._endBlockNode(For);
       }
       // `label` statement
-      label(label) {
-        return this._leafNode(new Label(label));
+      label(label2) {
+        return this._leafNode(new Label(label2));
       }
       // `break` statement
-      break(label) {
-        return this._leafNode(new Break(label));
+      break(label2) {
+        return this._leafNode(new Break(label2));
       }
       // `return` statement
       return(value2) {
@@ -29268,9 +29809,9 @@ var require_codegen = __commonJS({
         this._blockNode(node);
         this.code(tryBody);
         if (catchCode) {
-          const error8 = this.name("e");
-          this._currNode = node.catch = new Catch(error8);
-          catchCode(error8);
+          const error10 = this.name("e");
+          this._currNode = node.catch = new Catch(error10);
+          catchCode(error10);
         }
         if (finallyCode) {
           this._currNode = node.finally = new Finally();
@@ -29279,8 +29820,8 @@ var require_codegen = __commonJS({
         return this._endBlockNode(Catch, Finally);
       }
       // `throw` statement
-      throw(error8) {
-        return this._leafNode(new Throw(error8));
+      throw(error10) {
+        return this._leafNode(new Throw(error10));
       }
       // start self-balancing block
       block(body, nodeCount) {
@@ -29636,10 +30177,10 @@ var require_errors = __commonJS({
     exports2.keyword$DataError = {
       message: ({ keyword, schemaType }) => schemaType ? (0, codegen_1.str)`"${keyword}" keyword must be ${schemaType} ($data)` : (0, codegen_1.str)`"${keyword}" keyword is invalid ($data)`
     };
-    function reportError(cxt, error8 = exports2.keywordError, errorPaths, overrideAllErrors) {
+    function reportError(cxt, error10 = exports2.keywordError, errorPaths, overrideAllErrors) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error8, errorPaths);
+      const errObj = errorObjectCode(cxt, error10, errorPaths);
       if (overrideAllErrors !== null && overrideAllErrors !== void 0 ? overrideAllErrors : compositeRule || allErrors) {
         addError(gen, errObj);
       } else {
@@ -29647,10 +30188,10 @@ var require_errors = __commonJS({
       }
     }
     exports2.reportError = reportError;
-    function reportExtraError(cxt, error8 = exports2.keywordError, errorPaths) {
+    function reportExtraError(cxt, error10 = exports2.keywordError, errorPaths) {
       const { it } = cxt;
       const { gen, compositeRule, allErrors } = it;
-      const errObj = errorObjectCode(cxt, error8, errorPaths);
+      const errObj = errorObjectCode(cxt, error10, errorPaths);
       addError(gen, errObj);
       if (!(compositeRule || allErrors)) {
         returnErrors(it, names_1.default.vErrors);
@@ -29701,19 +30242,19 @@ var require_errors = __commonJS({
       schema: new codegen_1.Name("schema"),
       parentSchema: new codegen_1.Name("parentSchema")
     };
-    function errorObjectCode(cxt, error8, errorPaths) {
+    function errorObjectCode(cxt, error10, errorPaths) {
       const { createErrors } = cxt.it;
       if (createErrors === false)
         return (0, codegen_1._)`{}`;
-      return errorObject(cxt, error8, errorPaths);
+      return errorObject(cxt, error10, errorPaths);
     }
-    function errorObject(cxt, error8, errorPaths = {}) {
+    function errorObject(cxt, error10, errorPaths = {}) {
       const { gen, it } = cxt;
       const keyValues = [
         errorInstancePath(it, errorPaths),
         errorSchemaPath(cxt, errorPaths)
       ];
-      extraErrorProps(cxt, error8, keyValues);
+      extraErrorProps(cxt, error10, keyValues);
       return gen.object(...keyValues);
     }
     function errorInstancePath({ errorPath }, { instancePath }) {
@@ -31347,7 +31888,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve18.call(this, root, ref);
+      let _sch = resolve20.call(this, root, ref);
       if (_sch === void 0) {
         const schema4 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -31374,7 +31915,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve18(root, ref) {
+    function resolve20(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -31625,8 +32166,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path37) {
-      let input3 = path37;
+    function removeDotSegments(path39) {
+      let input3 = path39;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -31700,11 +32241,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path37) {
-      if (path37 === "" || path37[0] === "/") {
-        return removeDotSegments(path37);
+    function removeDotSegmentsRelative(path39) {
+      if (path39 === "" || path39[0] === "/") {
+        return removeDotSegments(path39);
       }
-      const segments = path37.split("/");
+      const segments = path39.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -32067,8 +32608,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path37 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path37 && path37 !== "/" ? path37 : void 0;
+        const path39 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path39 && path39 !== "/" ? path39 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -32238,7 +32779,7 @@ var require_fast_uri = __commonJS({
       }
       return uri;
     }
-    function resolve18(baseURI, relativeURI, options) {
+    function resolve20(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -32274,50 +32815,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative19, options, skipNormalization) {
+    function resolveComponent(base, relative21, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
         base = parse4(serialize(base, options), options);
-        relative19 = parse4(serialize(relative19, options), options);
+        relative21 = parse4(serialize(relative21, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative19.scheme) {
-        target.scheme = relative19.scheme;
-        target.userinfo = relative19.userinfo;
-        target.host = relative19.host;
-        target.port = relative19.port;
-        target.path = removeDotSegments(relative19.path || "");
-        target.query = relative19.query;
+      if (!options.tolerant && relative21.scheme) {
+        target.scheme = relative21.scheme;
+        target.userinfo = relative21.userinfo;
+        target.host = relative21.host;
+        target.port = relative21.port;
+        target.path = removeDotSegments(relative21.path || "");
+        target.query = relative21.query;
       } else {
-        if (relative19.userinfo !== void 0 || relative19.host !== void 0 || relative19.port !== void 0) {
-          target.userinfo = relative19.userinfo;
-          target.host = relative19.host;
-          target.port = relative19.port;
-          target.path = removeDotSegments(relative19.path || "");
-          target.query = relative19.query;
+        if (relative21.userinfo !== void 0 || relative21.host !== void 0 || relative21.port !== void 0) {
+          target.userinfo = relative21.userinfo;
+          target.host = relative21.host;
+          target.port = relative21.port;
+          target.path = removeDotSegments(relative21.path || "");
+          target.query = relative21.query;
         } else {
-          if (!relative19.path) {
+          if (!relative21.path) {
             target.path = base.path;
-            if (relative19.query !== void 0) {
-              target.query = relative19.query;
+            if (relative21.query !== void 0) {
+              target.query = relative21.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative19.path[0] === "/") {
-              target.path = removeDotSegments(relative19.path);
+            if (relative21.path[0] === "/") {
+              target.path = removeDotSegments(relative21.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative19.path;
+                target.path = "/" + relative21.path;
               } else if (!base.path) {
-                target.path = relative19.path;
+                target.path = relative21.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative19.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative21.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative19.query;
+            target.query = relative21.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -32325,7 +32866,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative19.fragment;
+      target.fragment = relative21.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -32629,7 +33170,7 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve18,
+      resolve: resolve20,
       resolveComponent,
       equal: equal2,
       serialize,
@@ -33434,7 +33975,7 @@ var require_limitNumber = __commonJS({
       exclusiveMaximum: { okStr: "<", ok: ops.LT, fail: ops.GTE },
       exclusiveMinimum: { okStr: ">", ok: ops.GT, fail: ops.LTE }
     };
-    var error8 = {
+    var error10 = {
       message: ({ keyword, schemaCode }) => (0, codegen_1.str)`must be ${KWDs[keyword].okStr} ${schemaCode}`,
       params: ({ keyword, schemaCode }) => (0, codegen_1._)`{comparison: ${KWDs[keyword].okStr}, limit: ${schemaCode}}`
     };
@@ -33443,7 +33984,7 @@ var require_limitNumber = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         cxt.fail$data((0, codegen_1._)`${data} ${KWDs[keyword].fail} ${schemaCode} || isNaN(${data})`);
@@ -33459,7 +34000,7 @@ var require_multipleOf = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error8 = {
+    var error10 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must be multiple of ${schemaCode}`,
       params: ({ schemaCode }) => (0, codegen_1._)`{multipleOf: ${schemaCode}}`
     };
@@ -33468,7 +34009,7 @@ var require_multipleOf = __commonJS({
       type: "number",
       schemaType: "number",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, data, schemaCode, it } = cxt;
         const prec = it.opts.multipleOfPrecision;
@@ -33489,7 +34030,7 @@ var require_limitLength = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var ucs2length_1 = require_ucs2length();
-    var error8 = {
+    var error10 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxLength" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} characters`;
@@ -33501,7 +34042,7 @@ var require_limitLength = __commonJS({
       type: "string",
       schemaType: "number",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { keyword, data, schemaCode, it } = cxt;
         const op2 = keyword === "maxLength" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33521,7 +34062,7 @@ var require_pattern = __commonJS({
     var code_1 = require_code2();
     var util_1 = require_util2();
     var codegen_1 = require_codegen();
-    var error8 = {
+    var error10 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match pattern "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{pattern: ${schemaCode}}`
     };
@@ -33530,7 +34071,7 @@ var require_pattern = __commonJS({
       type: "string",
       schemaType: "string",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         const u = it.opts.unicodeRegExp ? "u" : "";
@@ -33556,7 +34097,7 @@ var require_limitProperties = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error8 = {
+    var error10 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxProperties" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} properties`;
@@ -33568,7 +34109,7 @@ var require_limitProperties = __commonJS({
       type: "object",
       schemaType: "number",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxProperties" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33587,7 +34128,7 @@ var require_required = __commonJS({
     var code_1 = require_code2();
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: ({ params: { missingProperty } }) => (0, codegen_1.str)`must have required property '${missingProperty}'`,
       params: ({ params: { missingProperty } }) => (0, codegen_1._)`{missingProperty: ${missingProperty}}`
     };
@@ -33596,7 +34137,7 @@ var require_required = __commonJS({
       type: "object",
       schemaType: "array",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, schema: schema4, schemaCode, data, $data, it } = cxt;
         const { opts } = it;
@@ -33667,7 +34208,7 @@ var require_limitItems = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error8 = {
+    var error10 = {
       message({ keyword, schemaCode }) {
         const comp = keyword === "maxItems" ? "more" : "fewer";
         return (0, codegen_1.str)`must NOT have ${comp} than ${schemaCode} items`;
@@ -33679,7 +34220,7 @@ var require_limitItems = __commonJS({
       type: "array",
       schemaType: "number",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { keyword, data, schemaCode } = cxt;
         const op2 = keyword === "maxItems" ? codegen_1.operators.GT : codegen_1.operators.LT;
@@ -33710,7 +34251,7 @@ var require_uniqueItems = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error8 = {
+    var error10 = {
       message: ({ params: { i, j } }) => (0, codegen_1.str)`must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
       params: ({ params: { i, j } }) => (0, codegen_1._)`{i: ${i}, j: ${j}}`
     };
@@ -33719,7 +34260,7 @@ var require_uniqueItems = __commonJS({
       type: "array",
       schemaType: "boolean",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, data, $data, schema: schema4, parentSchema, schemaCode, it } = cxt;
         if (!$data && !schema4)
@@ -33776,14 +34317,14 @@ var require_const = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error8 = {
+    var error10 = {
       message: "must be equal to constant",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValue: ${schemaCode}}`
     };
     var def = {
       keyword: "const",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, data, $data, schemaCode, schema: schema4 } = cxt;
         if ($data || schema4 && typeof schema4 == "object") {
@@ -33805,7 +34346,7 @@ var require_enum = __commonJS({
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
     var equal_1 = require_equal();
-    var error8 = {
+    var error10 = {
       message: "must be equal to one of the allowed values",
       params: ({ schemaCode }) => (0, codegen_1._)`{allowedValues: ${schemaCode}}`
     };
@@ -33813,7 +34354,7 @@ var require_enum = __commonJS({
       keyword: "enum",
       schemaType: "array",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         if (!$data && schema4.length === 0)
@@ -33892,7 +34433,7 @@ var require_additionalItems = __commonJS({
     exports2.validateAdditionalItems = void 0;
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -33901,7 +34442,7 @@ var require_additionalItems = __commonJS({
       type: "array",
       schemaType: ["boolean", "object"],
       before: "uniqueItems",
-      error: error8,
+      error: error10,
       code(cxt) {
         const { parentSchema, it } = cxt;
         const { items } = parentSchema;
@@ -34020,7 +34561,7 @@ var require_items2020 = __commonJS({
     var util_1 = require_util2();
     var code_1 = require_code2();
     var additionalItems_1 = require_additionalItems();
-    var error8 = {
+    var error10 = {
       message: ({ params: { len } }) => (0, codegen_1.str)`must NOT have more than ${len} items`,
       params: ({ params: { len } }) => (0, codegen_1._)`{limit: ${len}}`
     };
@@ -34029,7 +34570,7 @@ var require_items2020 = __commonJS({
       type: "array",
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
-      error: error8,
+      error: error10,
       code(cxt) {
         const { schema: schema4, parentSchema, it } = cxt;
         const { prefixItems } = parentSchema;
@@ -34053,7 +34594,7 @@ var require_contains = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1.str)`must contain at least ${min} valid item(s)` : (0, codegen_1.str)`must contain at least ${min} and no more than ${max} valid item(s)`,
       params: ({ params: { min, max } }) => max === void 0 ? (0, codegen_1._)`{minContains: ${min}}` : (0, codegen_1._)`{minContains: ${min}, maxContains: ${max}}`
     };
@@ -34063,7 +34604,7 @@ var require_contains = __commonJS({
       schemaType: ["object", "boolean"],
       before: "uniqueItems",
       trackErrors: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, data, it } = cxt;
         let min;
@@ -34241,7 +34782,7 @@ var require_propertyNames = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: "property name must be valid",
       params: ({ params }) => (0, codegen_1._)`{propertyName: ${params.propertyName}}`
     };
@@ -34249,7 +34790,7 @@ var require_propertyNames = __commonJS({
       keyword: "propertyNames",
       type: "object",
       schemaType: ["object", "boolean"],
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, schema: schema4, data, it } = cxt;
         if ((0, util_1.alwaysValidSchema)(it, schema4))
@@ -34286,7 +34827,7 @@ var require_additionalProperties = __commonJS({
     var codegen_1 = require_codegen();
     var names_1 = require_names();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: "must NOT have additional properties",
       params: ({ params }) => (0, codegen_1._)`{additionalProperty: ${params.additionalProperty}}`
     };
@@ -34296,7 +34837,7 @@ var require_additionalProperties = __commonJS({
       schemaType: ["boolean", "object"],
       allowUndefined: true,
       trackErrors: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, data, errsCount, it } = cxt;
         if (!errsCount)
@@ -34570,7 +35111,7 @@ var require_oneOf = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: "must match exactly one schema in oneOf",
       params: ({ params }) => (0, codegen_1._)`{passingSchemas: ${params.passing}}`
     };
@@ -34578,7 +35119,7 @@ var require_oneOf = __commonJS({
       keyword: "oneOf",
       schemaType: "array",
       trackErrors: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, schema: schema4, parentSchema, it } = cxt;
         if (!Array.isArray(schema4))
@@ -34655,7 +35196,7 @@ var require_if2 = __commonJS({
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: ({ params }) => (0, codegen_1.str)`must match "${params.ifClause}" schema`,
       params: ({ params }) => (0, codegen_1._)`{failingKeyword: ${params.ifClause}}`
     };
@@ -34663,7 +35204,7 @@ var require_if2 = __commonJS({
       keyword: "if",
       schemaType: ["object", "boolean"],
       trackErrors: true,
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, parentSchema, it } = cxt;
         if (parentSchema.then === void 0 && parentSchema.else === void 0) {
@@ -34789,7 +35330,7 @@ var require_format = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     var codegen_1 = require_codegen();
-    var error8 = {
+    var error10 = {
       message: ({ schemaCode }) => (0, codegen_1.str)`must match format "${schemaCode}"`,
       params: ({ schemaCode }) => (0, codegen_1._)`{format: ${schemaCode}}`
     };
@@ -34798,7 +35339,7 @@ var require_format = __commonJS({
       type: ["number", "string"],
       schemaType: "string",
       $data: true,
-      error: error8,
+      error: error10,
       code(cxt, ruleType) {
         const { gen, data, $data, schema: schema4, schemaCode, it } = cxt;
         const { opts, errSchemaPath, schemaEnv, self: self2 } = it;
@@ -34953,7 +35494,7 @@ var require_discriminator = __commonJS({
     var compile_1 = require_compile();
     var ref_error_1 = require_ref_error();
     var util_1 = require_util2();
-    var error8 = {
+    var error10 = {
       message: ({ params: { discrError, tagName } }) => discrError === types_1.DiscrError.Tag ? `tag "${tagName}" must be string` : `value of tag "${tagName}" must be in oneOf`,
       params: ({ params: { discrError, tag, tagName } }) => (0, codegen_1._)`{error: ${discrError}, tag: ${tagName}, tagValue: ${tag}}`
     };
@@ -34961,7 +35502,7 @@ var require_discriminator = __commonJS({
       keyword: "discriminator",
       type: "object",
       schemaType: "object",
-      error: error8,
+      error: error10,
       code(cxt) {
         const { gen, data, schema: schema4, parentSchema, it } = cxt;
         const { oneOf } = parentSchema;
@@ -35313,10 +35854,10 @@ function readTree(repo, parent) {
     const tab = line.indexOf("	");
     const [shown2, type, sha2] = line.slice(0, tab).split(" ");
     const mode = type === "tree" ? TREE_MODE : shown2;
-    const path37 = line.slice(tab + 1);
-    const cut = path37.lastIndexOf("/");
-    dirsOf(dirs, cut < 0 ? "" : path37.slice(0, cut)).set(path37.slice(cut + 1), { mode, sha: sha2 });
-    if (mode === TREE_MODE) dirsOf(dirs, path37);
+    const path39 = line.slice(tab + 1);
+    const cut = path39.lastIndexOf("/");
+    dirsOf(dirs, cut < 0 ? "" : path39.slice(0, cut)).set(path39.slice(cut + 1), { mode, sha: sha2 });
+    if (mode === TREE_MODE) dirsOf(dirs, path39);
   }
   return dirs;
 }
@@ -35418,11 +35959,11 @@ function redact(text2, token) {
   if (encoded !== token) out = out.split(encoded).join(REDACTED);
   return out;
 }
-function toScmError(action, error8, token, forbidden) {
-  if (error8 instanceof ScmError) return error8;
-  const failure2 = typeof error8 === "object" && error8 !== null ? error8 : { message: String(error8) };
+function toScmError(action, error10, token, forbidden) {
+  if (error10 instanceof ScmError) return error10;
+  const failure2 = typeof error10 === "object" && error10 !== null ? error10 : { message: String(error10) };
   const status = failure2.response?.status;
-  const exists = status === 422 && /already exists/i.test(messageOf(error8));
+  const exists = status === 422 && /already exists/i.test(messageOf(error10));
   const text2 = explain2(failure2, status);
   const denied = status === 403 && forbidden && text2 === responseText(failure2) ? `${text2}; ${forbidden}` : text2;
   const limited = text2 !== responseText(failure2) && (status === 403 || status === 429);
@@ -35459,12 +36000,12 @@ function responseMessage(data) {
   );
   return `${message}: ${details.join("; ")}`;
 }
-function statusOf2(error8) {
-  const status = error8?.response?.status;
+function statusOf2(error10) {
+  const status = error10?.response?.status;
   return typeof status === "number" ? status : void 0;
 }
-function messageOf(error8) {
-  return responseMessage(error8?.response?.data) ?? "";
+function messageOf(error10) {
+  return responseMessage(error10?.response?.data) ?? "";
 }
 var REDACTED, MIN_SECRET_LENGTH, responseText;
 var init_errors2 = __esm({
@@ -35549,16 +36090,16 @@ function persistedHeaders(target) {
 }
 function gitAsync(target, args) {
   const env2 = { ...process.env, ...authEnvironment(target) };
-  return new Promise((resolve18) => {
+  return new Promise((resolve20) => {
     (0, import_node_child_process2.execFile)(
       "git",
       [...args],
       { cwd: target.repo, env: env2, encoding: "utf8", timeout: target.timeoutMs, maxBuffer: 64 * 1024 * 1024 },
-      (error8, stdout2, stderr2) => {
-        const code = error8 ? typeof error8.code === "number" ? error8.code : 1 : 0;
-        const killed = error8 && error8.killed ? `git ${args[0]} did not finish within ${target.timeoutMs / 1e3} s
+      (error10, stdout2, stderr2) => {
+        const code = error10 ? typeof error10.code === "number" ? error10.code : 1 : 0;
+        const killed = error10 && error10.killed ? `git ${args[0]} did not finish within ${target.timeoutMs / 1e3} s
 ` : "";
-        resolve18({ code, stdout: String(stdout2), stderr: killed + String(stderr2) });
+        resolve20({ code, stdout: String(stdout2), stderr: killed + String(stderr2) });
       }
     );
   });
@@ -35735,9 +36276,9 @@ async function fetchBranchHead(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
-  } catch (error8) {
-    if (statusOf2(error8) === 404) return void 0;
-    throw error8;
+  } catch (error10) {
+    if (statusOf2(error10) === 404) return void 0;
+    throw error10;
   }
 }
 async function createCommitOnBranch(gh, req, signature) {
@@ -35763,8 +36304,8 @@ async function pointBranchAt(gh, branch, sha2) {
   const { owner, repo } = gh;
   try {
     await gh.octokit.rest.git.createRef({ owner, repo, ref: `refs/heads/${branch}`, sha: sha2 });
-  } catch (error8) {
-    if (statusOf2(error8) !== 422 || !/already exists/i.test(messageOf(error8))) throw error8;
+  } catch (error10) {
+    if (statusOf2(error10) !== 422 || !/already exists/i.test(messageOf(error10))) throw error10;
     await gh.octokit.rest.git.updateRef({ owner, repo, ref: `heads/${branch}`, sha: sha2, force: true });
   }
 }
@@ -35997,8 +36538,8 @@ var require_light = __commonJS({
                 } else {
                   return returned;
                 }
-              } catch (error8) {
-                e2 = error8;
+              } catch (error10) {
+                e2 = error10;
                 {
                   this.trigger("error", e2);
                 }
@@ -36008,8 +36549,8 @@ var require_light = __commonJS({
             return (await Promise.all(promises4)).find(function(x) {
               return x != null;
             });
-          } catch (error8) {
-            e = error8;
+          } catch (error10) {
+            e = error10;
             {
               this.trigger("error", e);
             }
@@ -36121,10 +36662,10 @@ var require_light = __commonJS({
         _randomIndex() {
           return Math.random().toString(36).slice(2);
         }
-        doDrop({ error: error8, message = "This job has been dropped by Bottleneck" } = {}) {
+        doDrop({ error: error10, message = "This job has been dropped by Bottleneck" } = {}) {
           if (this._states.remove(this.options.id)) {
             if (this.rejectOnDrop) {
-              this._reject(error8 != null ? error8 : new BottleneckError$1(message));
+              this._reject(error10 != null ? error10 : new BottleneckError$1(message));
             }
             this.Events.trigger("dropped", { args: this.args, options: this.options, task: this.task, promise: this.promise });
             return true;
@@ -36158,7 +36699,7 @@ var require_light = __commonJS({
           return this.Events.trigger("scheduled", { args: this.args, options: this.options });
         }
         async doExecute(chained, clearGlobalState, run3, free) {
-          var error8, eventInfo, passed;
+          var error10, eventInfo, passed;
           if (this.retryCount === 0) {
             this._assertStatus("RUNNING");
             this._states.next(this.options.id);
@@ -36176,24 +36717,24 @@ var require_light = __commonJS({
               return this._resolve(passed);
             }
           } catch (error1) {
-            error8 = error1;
-            return this._onFailure(error8, eventInfo, clearGlobalState, run3, free);
+            error10 = error1;
+            return this._onFailure(error10, eventInfo, clearGlobalState, run3, free);
           }
         }
         doExpire(clearGlobalState, run3, free) {
-          var error8, eventInfo;
+          var error10, eventInfo;
           if (this._states.jobStatus(this.options.id === "RUNNING")) {
             this._states.next(this.options.id);
           }
           this._assertStatus("EXECUTING");
           eventInfo = { args: this.args, options: this.options, retryCount: this.retryCount };
-          error8 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
-          return this._onFailure(error8, eventInfo, clearGlobalState, run3, free);
+          error10 = new BottleneckError$1(`This job timed out after ${this.options.expiration} ms.`);
+          return this._onFailure(error10, eventInfo, clearGlobalState, run3, free);
         }
-        async _onFailure(error8, eventInfo, clearGlobalState, run3, free) {
+        async _onFailure(error10, eventInfo, clearGlobalState, run3, free) {
           var retry2, retryAfter;
           if (clearGlobalState()) {
-            retry2 = await this.Events.trigger("failed", error8, eventInfo);
+            retry2 = await this.Events.trigger("failed", error10, eventInfo);
             if (retry2 != null) {
               retryAfter = ~~retry2;
               this.Events.trigger("retry", `Retrying ${this.options.id} after ${retryAfter} ms`, eventInfo);
@@ -36203,7 +36744,7 @@ var require_light = __commonJS({
               this.doDone(eventInfo);
               await free(this.options, eventInfo);
               this._assertStatus("DONE");
-              return this._reject(error8);
+              return this._reject(error10);
             }
           }
         }
@@ -36270,8 +36811,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve18, reject) {
-            return setTimeout(resolve18, t);
+          return new this.Promise(function(resolve20, reject) {
+            return setTimeout(resolve20, t);
           });
         }
         computePenalty() {
@@ -36482,20 +37023,20 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error8, reject, resolve18, returned, task;
+          var args, cb, error10, reject, resolve20, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve18, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve20, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve18(returned);
+                  return resolve20(returned);
                 };
               } catch (error1) {
-                error8 = error1;
+                error10 = error1;
                 return function() {
-                  return reject(error8);
+                  return reject(error10);
                 };
               }
             })();
@@ -36505,13 +37046,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve18;
-          resolve18 = reject = null;
+          var promise, reject, resolve20;
+          resolve20 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve18 = _resolve;
+            resolve20 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve18, reject });
+          this._queue.push({ task, args, resolve: resolve20, reject });
           this._tryToRun();
           return promise;
         }
@@ -36629,8 +37170,8 @@ var require_light = __commonJS({
                   } else {
                     results.push(void 0);
                   }
-                } catch (error8) {
-                  e = error8;
+                } catch (error10) {
+                  e = error10;
                   results.push(v.Events.trigger("error", e));
                 }
               }
@@ -36912,14 +37453,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve18, reject) => {
+              return new this.Promise((resolve20, reject) => {
                 if (finished()) {
-                  return resolve18();
+                  return resolve20();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve18();
+                      return resolve20();
                     }
                   });
                 }
@@ -36963,14 +37504,14 @@ var require_light = __commonJS({
             return done2;
           }
           async _addToQueue(job) {
-            var args, blocked, error8, options, reachedHWM, shifted, strategy2;
+            var args, blocked, error10, options, reachedHWM, shifted, strategy2;
             ({ args, options } = job);
             try {
               ({ reachedHWM, blocked, strategy: strategy2 } = await this._store.__submit__(this.queued(), options.weight));
             } catch (error1) {
-              error8 = error1;
-              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error8 });
-              job.doDrop({ error: error8 });
+              error10 = error1;
+              this.Events.trigger("debug", `Could not queue ${options.id}`, { args, options, error: error10 });
+              job.doDrop({ error: error10 });
               return false;
             }
             if (blocked) {
@@ -37012,9 +37553,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve18, reject) {
+              return new this.Promise(function(resolve20, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve18)(args3);
+                  return (args3[0] != null ? reject : resolve20)(args3);
                 });
               });
             };
@@ -37181,25 +37722,25 @@ var init_dist_src = __esm({
 });
 
 // node_modules/@octokit/plugin-retry/dist-bundle/index.js
-function isRequestError(error8) {
-  return error8.request !== void 0;
+function isRequestError(error10) {
+  return error10.request !== void 0;
 }
-async function errorRequest(state, octokit, error8, options) {
-  if (!isRequestError(error8) || !error8?.request.request) {
-    throw error8;
+async function errorRequest(state, octokit, error10, options) {
+  if (!isRequestError(error10) || !error10?.request.request) {
+    throw error10;
   }
-  if (error8.status >= 400 && !state.doNotRetry.includes(error8.status)) {
+  if (error10.status >= 400 && !state.doNotRetry.includes(error10.status)) {
     const retries = options.request.retries != null ? options.request.retries : state.retries;
     const retryAfter = Math.pow((options.request.retryCount || 0) + 1, 2);
-    throw octokit.retry.retryRequest(error8, retries, retryAfter);
+    throw octokit.retry.retryRequest(error10, retries, retryAfter);
   }
-  throw error8;
+  throw error10;
 }
 async function wrapRequest(state, octokit, request4, options) {
   const limiter = new import_light.default();
-  limiter.on("failed", function(error8, info) {
-    const maxRetries = ~~error8.request.request?.retries;
-    const after = ~~error8.request.request?.retryAfter;
+  limiter.on("failed", function(error10, info) {
+    const maxRetries = ~~error10.request.request?.retries;
+    const after = ~~error10.request.request?.retryAfter;
     options.request.retryCount = info.retryCount + 1;
     if (maxRetries > info.retryCount) {
       return after * state.retryAfterBaseValue;
@@ -37215,11 +37756,11 @@ async function requestWithGraphqlErrorHandling(state, octokit, request4, options
   if (response.data && response.data.errors && response.data.errors.length > 0 && /Something went wrong while executing your query/.test(
     response.data.errors[0].message
   )) {
-    const error8 = new RequestError(response.data.errors[0].message, 500, {
+    const error10 = new RequestError(response.data.errors[0].message, 500, {
       request: options,
       response
     });
-    return errorRequest(state, octokit, error8, options);
+    return errorRequest(state, octokit, error10, options);
   }
   return response;
 }
@@ -37235,12 +37776,12 @@ function retry(octokit, octokitOptions) {
   );
   const retryPlugin = {
     retry: {
-      retryRequest: (error8, retries, retryAfter) => {
-        error8.request.request = Object.assign({}, error8.request.request, {
+      retryRequest: (error10, retries, retryAfter) => {
+        error10.request.request = Object.assign({}, error10.request.request, {
           retries,
           retryAfter
         });
-        return error8;
+        return error10;
       }
     }
   };
@@ -37287,12 +37828,12 @@ async function doRequest(state, request4, options) {
   const req = (isAuth ? state.auth : state.global).key(state.id).schedule(jobOptions, request4, options);
   if (isGraphQL) {
     const res = await req;
-    if (res.data.errors != null && res.data.errors.some((error8) => error8.type === "RATE_LIMITED")) {
-      const error8 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
+    if (res.data.errors != null && res.data.errors.some((error10) => error10.type === "RATE_LIMITED")) {
+      const error10 = Object.assign(new Error("GraphQL Rate Limit Exceeded"), {
         response: res,
         data: res.data
       });
-      throw error8;
+      throw error10;
     }
   }
   return req;
@@ -37306,7 +37847,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path37) => path37.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path39) => path39.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -37373,19 +37914,19 @@ function throttling(octokit, octokitOptions) {
       "error",
       (e) => octokit.log.warn("Error in throttling-plugin limit handler", e)
     );
-    state.retryLimiter.on("failed", async function(error8, info) {
+    state.retryLimiter.on("failed", async function(error10, info) {
       const [state2, request4, options] = info.args;
       const { pathname } = new URL(options.url, "http://github.test");
-      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error8.status !== 401;
-      if (!(shouldRetryGraphQL || error8.status === 403 || error8.status === 429)) {
+      const shouldRetryGraphQL = pathname.startsWith("/graphql") && error10.status !== 401;
+      if (!(shouldRetryGraphQL || error10.status === 403 || error10.status === 429)) {
         return;
       }
       const retryCount = ~~request4.retryCount;
       request4.retryCount = retryCount;
       options.request.retryCount = retryCount;
       const { wantRetry, retryAfter = 0 } = await (async function() {
-        if (/\bsecondary rate\b/i.test(error8.message)) {
-          const retryAfter2 = Number(error8.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
+        if (/\bsecondary rate\b/i.test(error10.message)) {
+          const retryAfter2 = Number(error10.response.headers["retry-after"]) || state2.fallbackSecondaryRateRetryAfter;
           const wantRetry2 = await emitter.trigger(
             "secondary-limit",
             retryAfter2,
@@ -37395,11 +37936,11 @@ function throttling(octokit, octokitOptions) {
           );
           return { wantRetry: wantRetry2, retryAfter: retryAfter2 };
         }
-        if (error8.response.headers != null && error8.response.headers["x-ratelimit-remaining"] === "0" || (error8.response.data?.errors ?? []).some(
+        if (error10.response.headers != null && error10.response.headers["x-ratelimit-remaining"] === "0" || (error10.response.data?.errors ?? []).some(
           (error22) => error22.type === "RATE_LIMITED"
         )) {
           const rateLimitReset = new Date(
-            ~~error8.response.headers["x-ratelimit-reset"] * 1e3
+            ~~error10.response.headers["x-ratelimit-reset"] * 1e3
           ).getTime();
           const retryAfter2 = Math.max(
             // Add one second so we retry _after_ the reset time
@@ -37561,8 +38102,8 @@ function addHook(state, kind, name, hook2) {
   }
   if (kind === "error") {
     hook2 = (method, options) => {
-      return Promise.resolve().then(method.bind(null, options)).catch((error8) => {
-        return orig(error8, options);
+      return Promise.resolve().then(method.bind(null, options)).catch((error10) => {
+        return orig(error10, options);
       });
     };
   }
@@ -38300,8 +38841,8 @@ var init_json_with_bigint = __esm({
         );
         const denoisedJSON = processedJSON.replace(noiseStringify, "$1$2$3");
         return denoisedJSON;
-      } catch (error8) {
-        if (error8 instanceof RangeError) {
+      } catch (error10) {
+        if (error10 instanceof RangeError) {
           const convertedJSON = stringifyIteratively(value2, replacer, space);
           if (convertedJSON === void 0) return void 0;
           const supportsRawJSON = "rawJSON" in JSON;
@@ -38309,7 +38850,7 @@ var init_json_with_bigint = __esm({
           const processedJSON = convertedJSON.replace(bigIntsStringify, "$1$2$3");
           return processedJSON.replace(noiseStringify, "$1$2$3");
         }
-        throw error8;
+        throw error10;
       }
     };
     featureCache = /* @__PURE__ */ new Map();
@@ -38422,13 +38963,13 @@ var init_json_with_bigint = __esm({
           serializedData,
           (key2, value2, context) => convertMarkedBigIntsReviver(key2, value2, context, reviver)
         );
-      } catch (error8) {
-        if (error8 instanceof RangeError) {
+      } catch (error10) {
+        if (error10 instanceof RangeError) {
           const serializedData = serializeBigInts(text2);
           const parsed = originalParse(serializedData);
           return applyReviverIteratively(parsed, reviver);
         }
-        throw error8;
+        throw error10;
       }
     };
   }
@@ -38471,26 +39012,26 @@ async function fetchWrapper(requestOptions) {
       // See https://fetch.spec.whatwg.org/#dom-requestinit-duplex.
       ...requestOptions.body && { duplex: "half" }
     });
-  } catch (error8) {
+  } catch (error10) {
     let message = "Unknown Error";
-    if (error8 instanceof Error) {
-      if (error8.name === "AbortError") {
-        error8.status = 500;
-        throw error8;
+    if (error10 instanceof Error) {
+      if (error10.name === "AbortError") {
+        error10.status = 500;
+        throw error10;
       }
-      message = error8.message;
-      if (error8.name === "TypeError" && "cause" in error8) {
-        if (error8.cause instanceof Error) {
-          message = error8.cause.message;
-        } else if (typeof error8.cause === "string") {
-          message = error8.cause;
+      message = error10.message;
+      if (error10.name === "TypeError" && "cause" in error10) {
+        if (error10.cause instanceof Error) {
+          message = error10.cause.message;
+        } else if (typeof error10.cause === "string") {
+          message = error10.cause;
         }
       }
     }
     const requestError = new RequestError(message, 500, {
       request: requestOptions
     });
-    requestError.cause = error8;
+    requestError.cause = error10;
     throw requestError;
   }
   const status = fetchResponse.status;
@@ -38960,19 +39501,19 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path37 = requestOptions.url.replace(options.baseUrl, "");
+    const path39 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path37} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path39} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
-    }).catch((error8) => {
-      const requestId = error8.response?.headers["x-github-request-id"] || "UNKNOWN";
+    }).catch((error10) => {
+      const requestId = error10.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path37} - ${error8.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path39} - ${error10.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
-      throw error8;
+      throw error10;
     });
   });
 }
@@ -39041,8 +39582,8 @@ function iterator(octokit, route2, parameters) {
             }
           }
           return { value: normalizedResponse };
-        } catch (error8) {
-          if (error8.status !== 409) throw error8;
+        } catch (error10) {
+          if (error10.status !== 409) throw error10;
           url2 = "";
           return {
             value: {
@@ -41604,11 +42145,11 @@ function retryAfterAsSecondaryLimit(octokit) {
     try {
       return await request4(options);
     } catch (e) {
-      const error8 = e;
-      const headers2 = error8.response?.headers ?? {};
-      const limited = error8.status === 429 || error8.status === 403;
-      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error8.message))
-        error8.message = `${error8.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
+      const error10 = e;
+      const headers2 = error10.response?.headers ?? {};
+      const limited = error10.status === 429 || error10.status === 403;
+      if (limited && headers2["retry-after"] && headers2["x-ratelimit-remaining"] !== "0" && !/\bsecondary rate\b/i.test(error10.message))
+        error10.message = `${error10.message} (secondary rate limit: retry-after ${headers2["retry-after"]} s)`;
       throw e;
     }
   });
@@ -41622,7 +42163,7 @@ var init_bounded = __esm({
 // src/scm/github/octokit.ts
 async function sleepUntil(deadline) {
   for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
-    await new Promise((resolve18) => setTimeout(resolve18, Math.ceil(wait)));
+    await new Promise((resolve20) => setTimeout(resolve20, Math.ceil(wait)));
 }
 function pacedGroup(unitMs) {
   let queue = Promise.resolve();
@@ -41773,24 +42314,24 @@ async function mergePullRequest(gh, number2, req) {
       merge_method: req.method,
       commit_title: req.title
     });
-  } catch (error8) {
-    const status = statusOf2(error8);
+  } catch (error10) {
+    const status = statusOf2(error10);
     if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
         status,
-        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error8)}; not merged`,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${messageOf(error10)}; not merged`,
         { outcome: "head-moved" }
       );
     if (status === 405)
       throw new ScmError(
         action,
         status,
-        `GitHub says it is not mergeable (${messageOf(error8)}): conflicts, required reviews or checks`,
+        `GitHub says it is not mergeable (${messageOf(error10)}): conflicts, required reviews or checks`,
         { outcome: "not-mergeable" }
       );
-    throw error8;
+    throw error10;
   }
 }
 async function mergedWithHead(gh, number2, sha2) {
@@ -41806,9 +42347,9 @@ async function createComment(gh, number2, body) {
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
     await post();
-  } catch (error8) {
-    const status = statusOf2(error8);
-    if (status !== void 0 && status < 500) throw error8;
+  } catch (error10) {
+    const status = statusOf2(error10);
+    if (status !== void 0 && status < 500) throw error10;
     const comments = await gh.octokit.paginate(gh.octokit.rest.issues.listComments, {
       owner,
       repo,
@@ -41927,8 +42468,8 @@ function createGitHubScm(connection2, options = {}) {
   const guard = async (action, work, forbidden) => {
     try {
       return await work();
-    } catch (error8) {
-      throw toScmError(`${action} in ${owner}/${repo}`, error8, connection2.token, forbidden);
+    } catch (error10) {
+      throw toScmError(`${action} in ${owner}/${repo}`, error10, connection2.token, forbidden);
     }
   };
   const local = connection2.localRepo;
@@ -42209,17 +42750,17 @@ function visit(node, visitor) {
 visit.BREAK = BREAK;
 visit.SKIP = SKIP;
 visit.REMOVE = REMOVE;
-function visit_(key2, node, visitor, path37) {
-  const ctrl = callVisitor(key2, node, visitor, path37);
+function visit_(key2, node, visitor, path39) {
+  const ctrl = callVisitor(key2, node, visitor, path39);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path37, ctrl);
-    return visit_(key2, ctrl, visitor, path37);
+    replaceNode(key2, path39, ctrl);
+    return visit_(key2, ctrl, visitor, path39);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path37 = Object.freeze(path37.concat(node));
+      path39 = Object.freeze(path39.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path37);
+        const ci = visit_(i, node.items[i], visitor, path39);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -42230,13 +42771,13 @@ function visit_(key2, node, visitor, path37) {
         }
       }
     } else if (isPair(node)) {
-      path37 = Object.freeze(path37.concat(node));
-      const ck = visit_("key", node.key, visitor, path37);
+      path39 = Object.freeze(path39.concat(node));
+      const ck = visit_("key", node.key, visitor, path39);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path37);
+      const cv = visit_("value", node.value, visitor, path39);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -42257,17 +42798,17 @@ async function visitAsync(node, visitor) {
 visitAsync.BREAK = BREAK;
 visitAsync.SKIP = SKIP;
 visitAsync.REMOVE = REMOVE;
-async function visitAsync_(key2, node, visitor, path37) {
-  const ctrl = await callVisitor(key2, node, visitor, path37);
+async function visitAsync_(key2, node, visitor, path39) {
+  const ctrl = await callVisitor(key2, node, visitor, path39);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path37, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path37);
+    replaceNode(key2, path39, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path39);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path37 = Object.freeze(path37.concat(node));
+      path39 = Object.freeze(path39.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path37);
+        const ci = await visitAsync_(i, node.items[i], visitor, path39);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -42278,13 +42819,13 @@ async function visitAsync_(key2, node, visitor, path37) {
         }
       }
     } else if (isPair(node)) {
-      path37 = Object.freeze(path37.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path37);
+      path39 = Object.freeze(path39.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path39);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path37);
+      const cv = await visitAsync_("value", node.value, visitor, path39);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -42311,23 +42852,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path37) {
+function callVisitor(key2, node, visitor, path39) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path37);
+    return visitor(key2, node, path39);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path37);
+    return visitor.Map?.(key2, node, path39);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path37);
+    return visitor.Seq?.(key2, node, path39);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path37);
+    return visitor.Pair?.(key2, node, path39);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path37);
+    return visitor.Scalar?.(key2, node, path39);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path37);
+    return visitor.Alias?.(key2, node, path39);
   return void 0;
 }
-function replaceNode(key2, path37, node) {
-  const parent = path37[path37.length - 1];
+function replaceNode(key2, path39, node) {
+  const parent = path39[path39.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -42460,8 +43001,8 @@ var Directives = class _Directives {
     if (prefix) {
       try {
         return prefix + decodeURIComponent(suffix);
-      } catch (error8) {
-        onError(String(error8));
+      } catch (error10) {
+        onError(String(error10));
         return null;
       }
     }
@@ -42555,9 +43096,9 @@ function createNodeAnchors(doc, prefix) {
         if (typeof ref === "object" && ref.anchor && (isScalar(ref.node) || isCollection(ref.node))) {
           ref.node.anchor = ref.anchor;
         } else {
-          const error8 = new Error("Failed to resolve repeated object (this should not happen)");
-          error8.source = source;
-          throw error8;
+          const error10 = new Error("Failed to resolve repeated object (this should not happen)");
+          error10.source = source;
+          throw error10;
         }
       }
     },
@@ -42858,10 +43399,10 @@ function createNode(value2, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path37, value2) {
+function collectionFromPath(schema4, path39, value2) {
   let v = value2;
-  for (let i = path37.length - 1; i >= 0; --i) {
-    const k = path37[i];
+  for (let i = path39.length - 1; i >= 0; --i) {
+    const k = path39[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -42880,7 +43421,7 @@ function collectionFromPath(schema4, path37, value2) {
     sourceObjects: /* @__PURE__ */ new Map()
   });
 }
-var isEmptyPath = (path37) => path37 == null || typeof path37 === "object" && !!path37[Symbol.iterator]().next().done;
+var isEmptyPath = (path39) => path39 == null || typeof path39 === "object" && !!path39[Symbol.iterator]().next().done;
 var Collection = class extends NodeBase {
   constructor(type, schema4) {
     super(type);
@@ -42910,11 +43451,11 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path37, value2) {
-    if (isEmptyPath(path37))
+  addIn(path39, value2) {
+    if (isEmptyPath(path39))
       this.add(value2);
     else {
-      const [key2, ...rest] = path37;
+      const [key2, ...rest] = path39;
       const node = this.get(key2, true);
       if (isCollection(node))
         node.addIn(rest, value2);
@@ -42928,8 +43469,8 @@ var Collection = class extends NodeBase {
    * Removes a value from the collection.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path37) {
-    const [key2, ...rest] = path37;
+  deleteIn(path39) {
+    const [key2, ...rest] = path39;
     if (rest.length === 0)
       return this.delete(key2);
     const node = this.get(key2, true);
@@ -42943,8 +43484,8 @@ var Collection = class extends NodeBase {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path37, keepScalar) {
-    const [key2, ...rest] = path37;
+  getIn(path39, keepScalar) {
+    const [key2, ...rest] = path39;
     const node = this.get(key2, true);
     if (rest.length === 0)
       return !keepScalar && isScalar(node) ? node.value : node;
@@ -42962,8 +43503,8 @@ var Collection = class extends NodeBase {
   /**
    * Checks if the collection includes a value with the key `key`.
    */
-  hasIn(path37) {
-    const [key2, ...rest] = path37;
+  hasIn(path39) {
+    const [key2, ...rest] = path39;
     if (rest.length === 0)
       return this.has(key2);
     const node = this.get(key2, true);
@@ -42973,8 +43514,8 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path37, value2) {
-    const [key2, ...rest] = path37;
+  setIn(path39, value2) {
+    const [key2, ...rest] = path39;
     if (rest.length === 0) {
       this.set(key2, value2);
     } else {
@@ -45113,9 +45654,9 @@ var Document = class _Document {
       this.contents.add(value2);
   }
   /** Adds a value to the document. */
-  addIn(path37, value2) {
+  addIn(path39, value2) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path37, value2);
+      this.contents.addIn(path39, value2);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -45190,14 +45731,14 @@ var Document = class _Document {
    * Removes a value from the document.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path37) {
-    if (isEmptyPath(path37)) {
+  deleteIn(path39) {
+    if (isEmptyPath(path39)) {
       if (this.contents == null)
         return false;
       this.contents = null;
       return true;
     }
-    return assertCollection(this.contents) ? this.contents.deleteIn(path37) : false;
+    return assertCollection(this.contents) ? this.contents.deleteIn(path39) : false;
   }
   /**
    * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -45212,10 +45753,10 @@ var Document = class _Document {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path37, keepScalar) {
-    if (isEmptyPath(path37))
+  getIn(path39, keepScalar) {
+    if (isEmptyPath(path39))
       return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-    return isCollection(this.contents) ? this.contents.getIn(path37, keepScalar) : void 0;
+    return isCollection(this.contents) ? this.contents.getIn(path39, keepScalar) : void 0;
   }
   /**
    * Checks if the document includes a value with the key `key`.
@@ -45226,10 +45767,10 @@ var Document = class _Document {
   /**
    * Checks if the document includes a value at `path`.
    */
-  hasIn(path37) {
-    if (isEmptyPath(path37))
+  hasIn(path39) {
+    if (isEmptyPath(path39))
       return this.contents !== void 0;
-    return isCollection(this.contents) ? this.contents.hasIn(path37) : false;
+    return isCollection(this.contents) ? this.contents.hasIn(path39) : false;
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -45246,13 +45787,13 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path37, value2) {
-    if (isEmptyPath(path37)) {
+  setIn(path39, value2) {
+    if (isEmptyPath(path39)) {
       this.contents = value2;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path37), value2);
+      this.contents = collectionFromPath(this.schema, Array.from(path39), value2);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path37, value2);
+      this.contents.setIn(path39, value2);
     }
   }
   /**
@@ -45361,12 +45902,12 @@ var YAMLWarning = class extends YAMLError {
     super("YAMLWarning", pos, code, message);
   }
 };
-var prettifyError = (src, lc) => (error8) => {
-  if (error8.pos[0] === -1)
+var prettifyError = (src, lc) => (error10) => {
+  if (error10.pos[0] === -1)
     return;
-  error8.linePos = error8.pos.map((pos) => lc.linePos(pos));
-  const { line, col } = error8.linePos[0];
-  error8.message += ` at line ${line}, column ${col}`;
+  error10.linePos = error10.pos.map((pos) => lc.linePos(pos));
+  const { line, col } = error10.linePos[0];
+  error10.message += ` at line ${line}, column ${col}`;
   let ci = col - 1;
   let lineStr = src.substring(lc.lineStarts[line - 1], lc.lineStarts[line]).replace(/[\n\r]+$/, "");
   if (ci >= 60 && lineStr.length > 80) {
@@ -45384,12 +45925,12 @@ var prettifyError = (src, lc) => (error8) => {
   }
   if (/[^ ]/.test(lineStr)) {
     let count3 = 1;
-    const end = error8.linePos[1];
+    const end = error10.linePos[1];
     if (end?.line === line && end.col > col) {
       count3 = Math.max(1, Math.min(end.col - col, 80 - ci));
     }
     const pointer = " ".repeat(ci) + "^".repeat(count3);
-    error8.message += `:
+    error10.message += `:
 
 ${lineStr}
 ${pointer}
@@ -46102,7 +46643,7 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
   const mode = source[0];
   let indent = 0;
   let chomp = "";
-  let error8 = -1;
+  let error10 = -1;
   for (let i = 1; i < source.length; ++i) {
     const ch = source[i];
     if (!chomp && (ch === "-" || ch === "+"))
@@ -46111,12 +46652,12 @@ function parseBlockScalarHeader({ offset, props }, strict, onError) {
       const n = Number(ch);
       if (!indent && n)
         indent = n;
-      else if (error8 === -1)
-        error8 = offset + i;
+      else if (error10 === -1)
+        error10 = offset + i;
     }
   }
-  if (error8 !== -1)
-    onError(error8, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
+  if (error10 !== -1)
+    onError(error10, "UNEXPECTED_TOKEN", `Block scalar header includes extra characters: ${source}`);
   let hasSpace = false;
   let comment = "";
   let length2 = source.length;
@@ -46379,7 +46920,7 @@ function parseCharCode(source, offset, length2, onError) {
 
 // node_modules/yaml/browser/dist/compose/compose-scalar.js
 function composeScalar(ctx, token, tagToken, onError) {
-  const { value: value2, type, comment, range } = token.type === "block-scalar" ? resolveBlockScalar(ctx, token, onError) : resolveFlowScalar(token, ctx.options.strict, onError);
+  const { value: value2, type, comment, range: range2 } = token.type === "block-scalar" ? resolveBlockScalar(ctx, token, onError) : resolveFlowScalar(token, ctx.options.strict, onError);
   const tagName = tagToken ? ctx.directives.tagName(tagToken.source, (msg) => onError(tagToken, "TAG_RESOLVE_FAILED", msg)) : null;
   let tag;
   if (ctx.options.stringKeys && ctx.atKey) {
@@ -46394,12 +46935,12 @@ function composeScalar(ctx, token, tagToken, onError) {
   try {
     const res = tag.resolve(value2, (msg) => onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg), ctx.options);
     scalar = isScalar(res) ? res : new Scalar(res);
-  } catch (error8) {
-    const msg = error8 instanceof Error ? error8.message : String(error8);
+  } catch (error10) {
+    const msg = error10 instanceof Error ? error10.message : String(error10);
     onError(tagToken ?? token, "TAG_RESOLVE_FAILED", msg);
     scalar = new Scalar(value2);
   }
-  scalar.range = range;
+  scalar.range = range2;
   scalar.source = value2;
   if (type)
     scalar.type = type;
@@ -46500,8 +47041,8 @@ function composeNode(ctx, token, props, onError) {
         node = composeCollection(CN, ctx, token, props, onError);
         if (anchor)
           node.anchor = anchor.source.substring(1);
-      } catch (error8) {
-        const message = error8 instanceof Error ? error8.message : String(error8);
+      } catch (error10) {
+        const message = error10 instanceof Error ? error10.message : String(error10);
         onError(token, "RESOURCE_EXHAUSTION", message);
       }
       break;
@@ -46740,11 +47281,11 @@ ${cb}` : comment;
         break;
       case "error": {
         const msg = token.source ? `${token.message}: ${JSON.stringify(token.source)}` : token.message;
-        const error8 = new YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
+        const error10 = new YAMLParseError(getErrorPos(token), "UNEXPECTED_TOKEN", msg);
         if (this.atDirectives || !this.doc)
-          this.errors.push(error8);
+          this.errors.push(error10);
         else
-          this.doc.errors.push(error8);
+          this.doc.errors.push(error10);
         break;
       }
       case "doc-end": {
@@ -46803,9 +47344,9 @@ function visit2(cst, visitor) {
 visit2.BREAK = BREAK2;
 visit2.SKIP = SKIP2;
 visit2.REMOVE = REMOVE2;
-visit2.itemAtPath = (cst, path37) => {
+visit2.itemAtPath = (cst, path39) => {
   let item = cst;
-  for (const [field2, index] of path37) {
+  for (const [field2, index] of path39) {
     const tok = item?.[field2];
     if (tok && "items" in tok) {
       item = tok.items[index];
@@ -46814,23 +47355,23 @@ visit2.itemAtPath = (cst, path37) => {
   }
   return item;
 };
-visit2.parentCollection = (cst, path37) => {
-  const parent = visit2.itemAtPath(cst, path37.slice(0, -1));
-  const field2 = path37[path37.length - 1][0];
+visit2.parentCollection = (cst, path39) => {
+  const parent = visit2.itemAtPath(cst, path39.slice(0, -1));
+  const field2 = path39[path39.length - 1][0];
   const coll = parent?.[field2];
   if (coll && "items" in coll)
     return coll;
   throw new Error("Parent collection not found");
 };
-function _visit(path37, item, visitor) {
-  let ctrl = visitor(item, path37);
+function _visit(path39, item, visitor) {
+  let ctrl = visitor(item, path39);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field2 of ["key", "value"]) {
     const token = item[field2];
     if (token && "items" in token) {
       for (let i = 0; i < token.items.length; ++i) {
-        const ci = _visit(Object.freeze(path37.concat([[field2, i]])), token.items[i], visitor);
+        const ci = _visit(Object.freeze(path39.concat([[field2, i]])), token.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -46841,10 +47382,10 @@ function _visit(path37, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field2 === "key")
-        ctrl = ctrl(item, path37);
+        ctrl = ctrl(item, path39);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path37) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path39) : ctrl;
 }
 
 // node_modules/yaml/browser/dist/parse/cst.js
@@ -47744,8 +48285,8 @@ var Parser = class {
   peek(n) {
     return this.stack[this.stack.length - n];
   }
-  *pop(error8) {
-    const token = error8 ?? this.stack.pop();
+  *pop(error10) {
+    const token = error10 ?? this.stack.pop();
     if (!token) {
       const message = "Tried to pop an empty stack";
       yield { type: "error", offset: this.offset, source: "", message };
@@ -48085,14 +48626,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs22 = this.flowScalar(this.type);
+          const fs23 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs22, sep: [] });
+            map3.items.push({ start: start2, key: fs23, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs22);
+            this.stack.push(fs23);
           } else {
-            Object.assign(it, { key: fs22, sep: [] });
+            Object.assign(it, { key: fs23, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -48220,13 +48761,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs22 = this.flowScalar(this.type);
+          const fs23 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs22, sep: [] });
+            fc.items.push({ start: [], key: fs23, sep: [] });
           else if (it.sep)
-            this.stack.push(fs22);
+            this.stack.push(fs23);
           else
-            Object.assign(it, { key: fs22, sep: [] });
+            Object.assign(it, { key: fs23, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -48626,14 +49167,14 @@ init_errors();
 init_errors();
 
 // src/app/inputs.ts
-var fs15 = __toESM(require("fs"));
-var path15 = __toESM(require("path"));
+var fs16 = __toESM(require("fs"));
+var path16 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/config.ts
-var fs5 = __toESM(require("fs"));
-var path5 = __toESM(require("path"));
+var fs6 = __toESM(require("fs"));
+var path6 = __toESM(require("path"));
 init_errors();
 
 // src/model/kube.ts
@@ -48736,12 +49277,20 @@ function entryValueProblems(e, at) {
       message: `trackLabel: stable and canary are both "${String(track.stable)}", so the stable Service would select the canary pods too; give them different values`,
       severity: "error"
     });
+  const targets2 = Array.isArray(e.targets);
   for (const [field2, value2] of placeholderFields(e)) {
-    const unknown = [...value2.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]).filter((p) => p !== "name");
+    const placeholders = [...value2.matchAll(/\{([^{}]*)\}/g)].map((m) => m[1]);
+    const unknown = placeholders.filter((p) => p !== "name" && p !== "target");
+    if (!targets2 && placeholders.includes("target"))
+      out.push({
+        ...at(field2),
+        message: `{target} in "${value2}", but this app has no targets:; list the app's targets (docs/fleet.md) or write the path itself`,
+        severity: "error"
+      });
     if (unknown.length > 0)
       out.push({
         ...at(field2),
-        message: `unknown placeholder ${unknown.map((p) => `{${p}}`).join(", ")} in "${value2}"; only {name} is filled in (the app's name)`,
+        message: `unknown placeholder ${unknown.map((p) => `{${p}}`).join(", ")} in "${value2}"; ${targets2 ? "only {name} (the app's name) and {target} (the target's) are filled in" : "only {name} is filled in (the app's name)"}`,
         severity: "error"
       });
   }
@@ -48749,6 +49298,7 @@ function entryValueProblems(e, at) {
 }
 function placeholderFields(e) {
   const fields = [];
+  if (typeof e.source === "string" && e.source.includes("{target}")) fields.push([["source"], e.source]);
   for (const key2 of ["output", "build"]) if (typeof e[key2] === "string") fields.push([[key2], e[key2]]);
   const health = isObject(e.health) ? e.health : {};
   for (const list6 of ["statuses", "checkRuns"])
@@ -48815,10 +49365,10 @@ function validatorFor(id) {
 }
 
 // src/suggest.ts
-function suggestName(typed, known) {
+function suggestName(typed, known2) {
   const limit = typoLimit(typed);
   let best;
-  for (const name of known) {
+  for (const name of known2) {
     const distance = editDistance(typed.toLowerCase(), name.toLowerCase());
     if (distance <= limit && (!best || distance < best.distance)) best = { name, distance };
   }
@@ -48839,14 +49389,14 @@ function editDistance(a, b) {
 }
 
 // src/spec/validate-schema.ts
-function validateSchema(id, doc, known) {
+function validateSchema(id, doc, known2) {
   const validate2 = validatorFor(id);
   if (validate2(doc.value)) return [];
-  return describeSchemaErrors(validate2.errors ?? [], doc, known);
+  return describeSchemaErrors(validate2.errors ?? [], doc, known2);
 }
-function describeSchemaErrors(errors, doc, known) {
+function describeSchemaErrors(errors, doc, known2) {
   const specific = dropGenericErrors(mergeAlternatives(errors));
-  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc, known))));
+  return sortDiagnostics(dedupe(specific.map((e) => describe(e, doc, known2))));
 }
 function mergeAlternatives(errors) {
   const out = [];
@@ -48889,27 +49439,27 @@ function dedupe(list6) {
     return true;
   });
 }
-function describe(e, doc, known) {
-  const path37 = pointerToPath(e.instancePath, doc.value);
+function describe(e, doc, known2) {
+  const path39 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    const near = known && suggestName(key2, known(fieldPattern(path37)));
-    return located(keyOrigin(doc, path37, key2), path37, `unknown field "${key2}"${near ? ` (did you mean ${near}?)` : ""}`);
+    const near = known2 && suggestName(key2, known2(fieldPattern(path39)));
+    return located(keyOrigin(doc, path39, key2), path39, `unknown field "${key2}"${near ? ` (did you mean ${near}?)` : ""}`);
   }
-  if (e.keyword === "false schema" && path37.length > 0) {
-    const parent = path37.slice(0, -1);
-    const key2 = String(path37[path37.length - 1]);
+  if (e.keyword === "false schema" && path39.length > 0) {
+    const parent = path39.slice(0, -1);
+    const key2 = String(path39[path39.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path37), path37, explain(e, valueAt(doc.value, path37)));
+  return located(doc.locate(path39), path39, explain(e, valueAt(doc.value, path39)));
 }
-function fieldPattern(path37) {
-  return path37.reduce((p, k) => typeof k === "number" ? `${p}[]` : p === "" ? k : `${p}.${k}`, "");
+function fieldPattern(path39) {
+  return path39.reduce((p, k) => typeof k === "number" ? `${p}[]` : p === "" ? k : `${p}.${k}`, "");
 }
-function located(origin, path37, text2) {
-  const where8 = formatPath(path37);
+function located(origin, path39, text2) {
+  const where8 = formatPath(path39);
   return diagnosticAt(origin, where8 ? `${where8}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
@@ -48978,15 +49528,15 @@ function typeOf(value2) {
   return typeof value2;
 }
 function pointerToPath(pointer, root) {
-  const path37 = [];
+  const path39 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path37.push(segment);
+    path39.push(segment);
     node = child(node, segment);
   }
-  return path37;
+  return path39;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -48995,8 +49545,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap2(node) ? node[segment] : void 0;
 }
-function valueAt(root, path37) {
-  return path37.reduce(child, root);
+function valueAt(root, path39) {
+  return path39.reduce(child, root);
 }
 function isMap2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -49011,8 +49561,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value2.col < start2.col + key2.length + 2;
   return { ...value2, line: isBlock2 ? value2.line - 1 : value2.line, col: start2.col };
 }
-function formatPath(path37) {
-  return path37.map(
+function formatPath(path39) {
+  return path39.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -49209,16 +49759,16 @@ function makeDocument(file, index, value2, nodes, origin) {
     return { file, line: p.line, col: p.col };
   };
   const rootOf = (doc) => doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locateIn = (doc, path37) => {
-    for (let n = path37.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path37.slice(0, n), true);
+  const locateIn = (doc, path39) => {
+    for (let n = path39.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path39.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
     return at(rootOf(doc));
   };
-  const locate2 = (path37) => nodes.held ? locateIn(nodes.doc(index), path37) : lazyOrigin(file, () => locateIn(nodes.doc(index), path37));
-  const locateBlockText = (path37) => {
-    const node = nodes.doc(index).getIn(path37, true);
+  const locate2 = (path39) => nodes.held ? locateIn(nodes.doc(index), path39) : lazyOrigin(file, () => locateIn(nodes.doc(index), path39));
+  const locateBlockText = (path39) => {
+    const node = nodes.doc(index).getIn(path39, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
@@ -49258,7 +49808,7 @@ var path3 = __toESM(require("path"));
 var fs3 = __toESM(require("fs"));
 var path2 = __toESM(require("path"));
 function realPaths() {
-  const known = /* @__PURE__ */ new Map();
+  const known2 = /* @__PURE__ */ new Map();
   const asked = /* @__PURE__ */ new Map();
   const listed2 = /* @__PURE__ */ new Map();
   const isLinkIn = (parent, abs) => {
@@ -49271,20 +49821,20 @@ function realPaths() {
     const links = listed2.get(parent);
     return links ? links.has(nameOf(abs)) : isLink(abs);
   };
-  const resolve18 = (abs) => {
-    const cached = known.get(abs);
+  const resolve20 = (abs) => {
+    const cached = known2.get(abs);
     if (cached !== void 0) return cached;
     const parent = parentOf(abs);
     let real;
     if (parent === abs) real = fs3.realpathSync(abs);
     else {
-      const realParent = resolve18(parent);
+      const realParent = resolve20(parent);
       real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
     }
-    known.set(abs, real);
+    known2.set(abs, real);
     return real;
   };
-  return (p) => known.get(p) ?? resolve18(isNormalAbsolute(p) ? p : path2.resolve(p));
+  return (p) => known2.get(p) ?? resolve20(isNormalAbsolute(p) ? p : path2.resolve(p));
 }
 var parentOf = (abs) => {
   if (path2.sep !== "/") return path2.dirname(abs);
@@ -49333,7 +49883,7 @@ function isInside2(child3, root) {
   return rel === "" || !rel.startsWith(`..${path2.sep}`) && rel !== ".." && !path2.isAbsolute(rel);
 }
 function confinePattern(root, written, field2, at) {
-  const lexical = path2.resolve(root, written.replace(/\{name\}/g, "x"));
+  const lexical = path2.resolve(root, written.replace(/\{(name|target)\}/g, "x"));
   if (path2.isAbsolute(written) || !isInside2(lexical, root))
     return [error2(at, `${field2} "${written}" is outside the repository; paths in rollgen.yaml stay inside ${root}`)];
   return [];
@@ -49420,8 +49970,8 @@ function globDirs(root, pattern) {
   return oneLevelDirs(root, pattern) ?? walkedDirs(root, pattern);
 }
 function oneLevelDirs(root, pattern) {
-  const picomatch = loadPicomatch();
-  const { base, glob: glob2 } = picomatch.scan(pattern);
+  const picomatch2 = loadPicomatch();
+  const { base, glob: glob2 } = picomatch2.scan(pattern);
   const oneSegment = !glob2.includes("/") && !glob2.includes("**") && !glob2.startsWith(".");
   if (!oneSegment || pattern !== (base ? `${base}/${glob2}` : glob2)) return void 0;
   const dir = path3.join(root, base);
@@ -49431,7 +49981,7 @@ function oneLevelDirs(root, pattern) {
   } catch {
     return void 0;
   }
-  const isMatch = picomatch(pattern);
+  const isMatch = picomatch2(pattern);
   const out = [];
   for (const e of entries2) {
     if (e.name.startsWith(".")) continue;
@@ -49466,8 +50016,8 @@ function maxSegments(pattern) {
 }
 var isDirectory = (p) => fs4.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 function linkedMatches(root, pattern, deepest) {
-  const picomatch = loadPicomatch();
-  const isMatch = picomatch(pattern);
+  const picomatch2 = loadPicomatch();
+  const isMatch = picomatch2(pattern);
   const out = [];
   const walk = (rel, depth2) => {
     if (depth2 > 32) return;
@@ -49480,7 +50030,7 @@ function linkedMatches(root, pattern, deepest) {
       else if (e.isDirectory() && child3.split("/").length < deepest) walk(child3, depth2 + 1);
     }
   };
-  const base = picomatch.scan(pattern).base;
+  const base = picomatch2.scan(pattern).base;
   if (isDirectory(path3.join(root, base))) walk(base, 0);
   return out;
 }
@@ -49494,16 +50044,16 @@ function entryPathProblems(e, at) {
   const source = String(e.source);
   const output = String(e.output);
   const out = [];
-  const error8 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
+  const error10 = (field2, message) => out.push({ ...at([field2]), message, severity: "error" });
   if (isPattern(output.replace(/\{name\}/g, "x")))
-    error8("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
+    error10("output", `output "${output}" is a pattern; write a directory, with {name} for each app of a pattern source`);
   else if (isPattern(source) && !output.includes("{name}"))
-    error8(
+    error10(
       "output",
       `source "${source}" is a pattern, so every app it matches would write to "${output}"; put {name} in the output (e.g. deploy/{name})`
     );
   if (isPattern(source) && typeof e.name === "string")
-    error8(
+    error10(
       "name",
       `name: "${e.name}" cannot name every app of the pattern "${source}"; each is named after its directory`
     );
@@ -49538,7 +50088,8 @@ function overlappingAppProblems(apps2, entryOf, cwd) {
   apps2.forEach((a, i) => {
     const first2 = bySource.get(a.source);
     if (first2 === void 0) bySource.set(a.source, i);
-    else
+    else if (builtPerTarget(a, apps2[first2])) {
+    } else
       out.push({
         ...entryOf(i)(["source"]),
         message: `app ${a.name} reads ${shown2(a.source)}, as app ${apps2[first2].name} does: two outputs would own the same objects; list each source once`,
@@ -49556,6 +50107,9 @@ function overlappingAppProblems(apps2, entryOf, cwd) {
     }
   });
   return out;
+}
+function builtPerTarget(a, b) {
+  return a.target !== void 0 && a.target.app === b.target?.app && a.build !== void 0 && a.build !== b.build;
 }
 function dedupe2(list6) {
   const seen = /* @__PURE__ */ new Set();
@@ -49649,11 +50203,11 @@ var OWN_LABEL = /^rollgen(:|$)/i;
 function prFieldProblems(pr, locate2) {
   if (!isObject(pr)) return [];
   const out = [];
-  (Array.isArray(pr.labels) ? pr.labels : []).forEach((label, i) => {
-    if (typeof label === "string" && OWN_LABEL.test(label))
+  (Array.isArray(pr.labels) ? pr.labels : []).forEach((label2, i) => {
+    if (typeof label2 === "string" && OWN_LABEL.test(label2))
       out.push({
         ...locate2(["pr", "labels", i]),
-        message: `label "${label}" is rollgen's own (rollgen marks every PR, rollgen:<gate> tells manual, timed and automatic steps apart) and would mislabel its PRs; remove it or choose another name`,
+        message: `label "${label2}" is rollgen's own (rollgen marks every PR, rollgen:<gate> tells manual, timed and automatic steps apart) and would mislabel its PRs; remove it or choose another name`,
         severity: "error"
       });
   });
@@ -49680,19 +50234,202 @@ function metricSecretProblems(secrets, locate2) {
   );
 }
 
+// src/io/config-targets.ts
+var fs5 = __toESM(require("fs"));
+var path5 = __toESM(require("path"));
+var fillTarget = (app, target) => (s) => {
+  const named = s.replace(/\{name\}/g, () => app);
+  return target === void 0 ? named : named.replace(/\{target\}/g, () => target);
+};
+function resolveTargets(root, e, i, locate2, out) {
+  const entryAt = (field2) => locate2(["apps", i, ...field2]);
+  const source = String(e.source);
+  const app = appNameOf(e, entryAt, out);
+  if (app === void 0) return [];
+  if (isPattern(source.replace(/\{target\}/g, "x"))) {
+    out.push(
+      error3(
+        entryAt(["source"]),
+        `source "${source}" is a pattern; an app with targets: names one source (use {target} for an overlay per target)`
+      )
+    );
+    return [];
+  }
+  const seen = /* @__PURE__ */ new Map();
+  const resolved = [];
+  e.targets.forEach((t, j) => {
+    const at = (field2) => field2.length > 0 && t[field2[0]] !== void 0 ? locate2(["apps", i, "targets", j, ...field2]) : entryAt(field2);
+    const r = resolveOne(root, e, app, t, at, out);
+    if (!r) return;
+    const name = r.target.name;
+    if (resolved.some((x) => x.target.name === name)) {
+      out.push(error3(at(["name"]), `target "${name}" is listed twice in app ${app}; give each target its own name`));
+      return;
+    }
+    const writer = seen.get(r.output);
+    if (writer !== void 0) {
+      out.push(
+        error3(
+          at(["output"]),
+          `targets ${writer} and ${name} of app ${app} both write to ${path5.relative(root, r.output) || "."}; put {target} in the output or give each target its own output`
+        )
+      );
+      return;
+    }
+    seen.set(r.output, name);
+    resolved.push(r);
+  });
+  return resolved;
+}
+function resolveOne(root, e, app, t, at, out) {
+  const name = String(t.name);
+  const fill = fillTarget(app, name);
+  if (!isAppName(`${app}-${name}`)) {
+    out.push(
+      error3(
+        at(["name"]),
+        `target ${name} of app ${app} would be the app "${app}-${name}", longer than a DNS label (63 characters); shorten the app or target name`
+      )
+    );
+    return void 0;
+  }
+  const written = { source: String(t.source ?? e.source), output: String(t.output ?? e.output) };
+  const confined = [
+    ...confinePattern(root, written.source.replace(/\{target\}/g, "x"), "source", at(["source"])),
+    ...confinePattern(root, written.output.replace(/\{target\}/g, "x"), "output", at(["output"]))
+  ];
+  out.push(...confined);
+  if (confined.length > 0) return void 0;
+  const source = path5.resolve(root, fill(written.source));
+  if (!fs5.statSync(source, { throwIfNoEntry: false })?.isDirectory()) {
+    out.push(
+      error3(
+        at([t.source === void 0 ? "name" : "source"]),
+        `target ${name}: source "${path5.relative(root, source)}" is not a directory; create the target's overlay or fix the source`
+      )
+    );
+    return void 0;
+  }
+  const labels = isObject(t.labels) ? t.labels : {};
+  const cluster = labels.cluster ?? name;
+  return {
+    target: { app, name, labels: { ...labels, cluster }, cluster },
+    fill,
+    source,
+    output: path5.resolve(root, fill(written.output)),
+    at
+  };
+}
+function appNameOf(e, at, out) {
+  if (typeof e.name === "string") return e.name;
+  const source = String(e.source);
+  if (!source.includes("{target}")) return path5.basename(source);
+  out.push(
+    error3(at(["source"]), `source "${source}" varies per target, so it cannot name the app; set name: on the entry`)
+  );
+  return void 0;
+}
+var error3 = (at, message) => ({ ...at, message, severity: "error" });
+
+// src/io/config-waves.ts
+function readWaves(written, candidates2, locate2, out) {
+  if (!Array.isArray(written)) return [];
+  if (candidates2.length === 0) {
+    out.push(
+      error4(
+        locate2(["waves"]),
+        "waves: select targets, but no app lists targets:; add targets to the apps the waves roll out (docs/fleet.md)"
+      )
+    );
+    return [];
+  }
+  const owner = /* @__PURE__ */ new Map();
+  const names = /* @__PURE__ */ new Set();
+  const waves = written.map((w, i) => {
+    const at = (field2) => locate2(["waves", i, ...field2]);
+    const name = String(w.name);
+    if (names.has(name)) out.push(error4(at(["name"]), `wave "${name}" is listed twice; give each wave its own name`));
+    names.add(name);
+    const picked = selected(isObject(w.select) ? w.select : {}, candidates2, at, out);
+    if (picked.length === 0) out.push(error4(at(["select"]), `wave ${name} selects no target; ${known(candidates2)}`));
+    for (const c of picked) {
+      const first2 = owner.get(c.app);
+      if (first2 !== void 0)
+        out.push(
+          error4(
+            at(["select"]),
+            `target ${label(c)} is selected by wave ${first2} and wave ${name}; a target rolls out in one wave, so narrow one selector`
+          )
+        );
+      else owner.set(c.app, name);
+    }
+    return {
+      name,
+      at: at(["name"]),
+      targets: picked.map((c) => c.app),
+      steps: w.steps ?? "all",
+      stepsAt: w.steps === void 0 ? at(["name"]) : at(["steps"]),
+      ...typeof w.parallel === "number" ? { parallel: w.parallel } : {},
+      bakeSeconds: typeof w.bake === "string" ? seconds(w.bake) : 0,
+      onFailure: w.onFailure === "wave" ? "wave" : "target"
+    };
+  });
+  for (const c of candidates2)
+    if (!owner.has(c.app))
+      out.push(
+        error4(c.at, `target ${label(c)} is in no wave, so it would never roll out; select it in one of the waves`)
+      );
+  return waves;
+}
+function selected(select, candidates2, at, out) {
+  let picked = [...candidates2];
+  if (Array.isArray(select.targets)) {
+    const matchers = select.targets.map((p, k) => {
+      const isMatch = targetMatcher(String(p));
+      if (!candidates2.some(isMatch))
+        out.push(error4(at(["select", "targets", k]), `"${String(p)}" matches no target; ${known(candidates2)}`));
+      return isMatch;
+    });
+    picked = picked.filter((c) => matchers.some((m) => m(c)));
+  }
+  if (isObject(select.labels))
+    for (const [key2, value2] of Object.entries(select.labels)) {
+      if (!candidates2.some((c) => key2 in c.target.labels))
+        out.push(error4(at(["select", "labels", key2]), `no target has the label "${key2}"; ${knownKeys(candidates2)}`));
+      picked = picked.filter((c) => c.target.labels[key2] === String(value2));
+    }
+  return picked;
+}
+function targetMatcher(pattern) {
+  const full = pattern.includes("/") ? pattern : `*/${pattern}`;
+  const isMatch = picomatch()(full);
+  return (c) => isMatch(label(c));
+}
+var label = (c) => `${c.target.app}/${c.target.name}`;
+var known = (cs) => `targets: ${cs.map(label).join(", ")}`;
+var knownKeys = (cs) => `label keys: ${[...new Set(cs.flatMap((c) => Object.keys(c.target.labels)))].sort().join(", ")}`;
+function seconds(bake) {
+  const n = Number(bake.slice(0, -1));
+  return n * { s: 1, m: 60, h: 3600 }[bake.slice(-1)];
+}
+function picomatch() {
+  return require_picomatch2();
+}
+var error4 = (at, message) => ({ ...at, message, severity: "error" });
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 var DEFAULT_MAX_REQUESTS = 400;
 function findConfig(dir) {
-  for (let d = path5.resolve(dir); ; d = path5.dirname(d)) {
-    const candidate = path5.join(d, CONFIG_FILE);
-    if (fs5.existsSync(candidate)) return candidate;
-    if (path5.dirname(d) === d) return void 0;
+  for (let d = path6.resolve(dir); ; d = path6.dirname(d)) {
+    const candidate = path6.join(d, CONFIG_FILE);
+    if (fs6.existsSync(candidate)) return candidate;
+    if (path6.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown2 = path5.relative(cwd, file) || file;
-  const { documents, diagnostics } = parseYamlStream(shown2, fs5.readFileSync(file, "utf8"));
+  const shown2 = path6.relative(cwd, file) || file;
+  const { documents, diagnostics } = parseYamlStream(shown2, fs6.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
   if (!doc)
@@ -49707,7 +50444,7 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path5.dirname(file);
+  const root = path6.dirname(file);
   const out = [];
   const value2 = doc.value;
   const defaults = { health: value2.health, onFailure: value2.onFailure ?? "abort" };
@@ -49715,13 +50452,14 @@ function readConfig(file, cwd) {
   out.push(...entryValueProblems(doc.value, doc.locate));
   out.push(...emptyHealthProblems(doc.value, doc.locate));
   out.push(...metricSecretProblems(value2.metricSecrets, doc.locate));
-  if (shared2 !== void 0 && !fs5.statSync(path5.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
+  if (shared2 !== void 0 && !fs6.statSync(path6.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(["analysisTemplates"]),
       message: `analysisTemplates "${shared2}" is not a directory; name the directory that holds the shared AnalysisTemplates`,
       severity: "error"
     });
   const entries2 = [];
+  const candidates2 = [];
   const apps2 = confineApps(
     root,
     value2.apps,
@@ -49735,23 +50473,31 @@ function readConfig(file, cwd) {
       const common2 = {
         gates: gatePolicy(e, at),
         ...analysisOf(e, i, doc.locate),
-        ...shared2 ? { analysisTemplates: path5.resolve(root, shared2) } : {},
+        ...shared2 ? { analysisTemplates: path6.resolve(root, shared2) } : {},
         ...value2.metricSecrets ? { metricSecrets: value2.metricSecrets } : {}
       };
+      if (Array.isArray(e.targets)) {
+        const targets2 = resolveTargets(root, e, i, doc.locate, out);
+        entries2.push(...targets2.map((t) => t.at));
+        const apps3 = targets2.map((t) => targetApp(root, e, t, defaults, common2));
+        candidates2.push(...targets2.map((t, k) => ({ app: apps3[k].name, target: t.target, at: t.at(["name"]) })));
+        return apps3;
+      }
       const expanded = expandApp(root, e, defaults, () => doc.locate(["apps", i]), out, common2);
       for (let n = 0; n < expanded.length; n++) entries2.push(at);
       return expanded;
     },
-    shared2 ? path5.resolve(root, shared2) : void 0
+    shared2 ? path6.resolve(root, shared2) : void 0
   );
   out.push(...sharedOutputProblems(apps2, (i) => entries2[i], cwd));
   out.push(...overlappingAppProblems(apps2, (i) => entries2[i], cwd));
   checkUniqueNames(apps2, doc.locate(["apps"]), out);
+  const waves = readWaves(doc.value.waves, candidates2, doc.locate, out);
   const pr = doc.value.pr ?? {};
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
   out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps: apps2, pr: prConfig(root, pr, doc.locate) };
+  return { file, root, apps: apps2, pr: prConfig(root, pr, doc.locate), waves };
 }
 function gatePolicy(e, at) {
   if (!isObject(e.gates)) return defaultGatePolicy;
@@ -49763,13 +50509,13 @@ function gatePolicy(e, at) {
   };
 }
 function isFile(file) {
-  return fs5.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
+  return fs6.statSync(file, { throwIfNoEntry: false })?.isFile() ?? false;
 }
 function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr, locate2) {
-  const at = (p) => typeof p === "string" ? path5.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path6.resolve(root, p) : void 0;
   const templateProblems = ["titleTemplate", "bodyTemplate"].filter((field2) => typeof pr[field2] === "string" && !isFile(at(pr[field2]))).map(
     (field2) => ({
       ...locate2(["pr", field2]),
@@ -49790,9 +50536,9 @@ function prConfig(root, pr, locate2) {
 }
 function expandApp(root, e, defaults, at, out, common2) {
   const source = String(e.source);
-  const dirs = isPattern(source) ? globDirs(root, source) : [path5.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path6.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
-  else if (!isPattern(source) && !fs5.statSync(dirs[0], { throwIfNoEntry: false })?.isDirectory()) {
+  else if (!isPattern(source) && !fs6.statSync(dirs[0], { throwIfNoEntry: false })?.isDirectory()) {
     out.push({
       ...at(),
       message: `source "${source}" is not a directory; name the app's directory`,
@@ -49803,9 +50549,9 @@ function expandApp(root, e, defaults, at, out, common2) {
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   const outputOf = outputResolver(root, String(e.output));
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path5.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path6.basename(dir);
     const removal2 = e.removal === "two-commits" ? "two-commits" : "one-commit";
-    const health = healthPolicy(e.health ?? defaults.health, name);
+    const health = healthPolicy(e.health ?? defaults.health, fillTarget(name), name);
     return {
       name,
       source: dir,
@@ -49820,19 +50566,36 @@ function expandApp(root, e, defaults, at, out, common2) {
     };
   });
 }
+function targetApp(root, e, t, defaults, common2) {
+  const name = `${t.target.app}-${t.target.name}`;
+  const health = healthPolicy(e.health ?? defaults.health, t.fill, name);
+  return {
+    name,
+    source: t.source,
+    output: t.output,
+    track: isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel,
+    removal: e.removal === "two-commits" ? "two-commits" : "one-commit",
+    ...health ? { health } : {},
+    onFailure: e.onFailure ?? defaults.onFailure,
+    root,
+    ...typeof e.build === "string" ? { build: t.fill(e.build) } : {},
+    ...common2,
+    target: t.target
+  };
+}
 function outputResolver(root, written) {
   const MARK3 = "\0";
-  const template = path5.resolve(root, written.replace(/\{name\}/g, MARK3));
+  const template = path6.resolve(root, written.replace(/\{name\}/g, MARK3));
   const markable = !written.includes(MARK3);
   const plain = (name) => markable && name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name) && !name.includes(MARK3);
-  return (name) => plain(name) ? template.split(MARK3).join(name) : path5.resolve(
+  return (name) => plain(name) ? template.split(MARK3).join(name) : path6.resolve(
     root,
     written.replace(/\{name\}/g, () => name)
   );
 }
-function healthPolicy(h, name) {
+function healthPolicy(h, fill, name) {
   if (!isObject(h)) return void 0;
-  const globs = (v) => Array.isArray(v) ? v.map((g) => String(g).replace(/\{name\}/g, name)) : [];
+  const globs = (v) => Array.isArray(v) ? v.map((g) => fill(String(g))) : [];
   const argo = isObject(h.argocd) ? h.argocd : void 0;
   const policy = {
     statuses: globs(h.statuses),
@@ -49840,7 +50603,7 @@ function healthPolicy(h, name) {
     ...argo ? {
       argocd: {
         server: String(argo.server),
-        application: String(argo.application ?? "{name}").replace(/\{name\}/g, name),
+        application: argo.application === void 0 ? name : fill(String(argo.application)),
         tokenEnv: typeof argo.tokenEnv === "string" ? argo.tokenEnv : "ARGOCD_AUTH_TOKEN"
       }
     } : {}
@@ -49857,31 +50620,31 @@ function checkUniqueNames(apps2, at, out) {
 }
 
 // src/io/output-dir.ts
-var fs11 = __toESM(require("fs"));
-var path11 = __toESM(require("path"));
+var fs12 = __toESM(require("fs"));
+var path12 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/fs-safe.ts
-var fs6 = __toESM(require("fs"));
-var path6 = __toESM(require("path"));
+var fs7 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
 var import_util = require("util");
 init_errors();
 var FILE_MODE = 420;
 var DIR_MODE = 493;
-var NO_FOLLOW = fs6.constants.O_NOFOLLOW ?? 0;
+var NO_FOLLOW = fs7.constants.O_NOFOLLOW ?? 0;
 function writeNewFile(file, content, { flush = true } = {}) {
-  const fd = fs6.openSync(
+  const fd = fs7.openSync(
     file,
-    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
+    fs7.constants.O_WRONLY | fs7.constants.O_CREAT | fs7.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
-    fs6.writeFileSync(fd, content);
-    if ((fs6.fstatSync(fd).mode & 511) !== FILE_MODE) fs6.fchmodSync(fd, FILE_MODE);
-    if (flush) fs6.fsyncSync(fd);
+    fs7.writeFileSync(fd, content);
+    if ((fs7.fstatSync(fd).mode & 511) !== FILE_MODE) fs7.fchmodSync(fd, FILE_MODE);
+    if (flush) fs7.fsyncSync(fd);
   } finally {
-    fs6.closeSync(fd);
+    fs7.closeSync(fd);
   }
 }
 var CONCURRENCY = 64;
@@ -49901,7 +50664,7 @@ async function forEachConcurrently(items, work) {
 }
 async function flushAll(paths) {
   await forEachConcurrently(paths, async (p) => {
-    const fd = await fs6.promises.open(p, fs6.constants.O_RDONLY | NO_FOLLOW);
+    const fd = await fs7.promises.open(p, fs7.constants.O_RDONLY | NO_FOLLOW);
     try {
       await fd.sync();
     } finally {
@@ -49909,17 +50672,17 @@ async function flushAll(paths) {
     }
   });
 }
-var open2 = (0, import_util.promisify)(fs6.open);
-var write2 = (0, import_util.promisify)(fs6.write);
-var fstat2 = (0, import_util.promisify)(fs6.fstat);
-var fchmod2 = (0, import_util.promisify)(fs6.fchmod);
-var fsync2 = (0, import_util.promisify)(fs6.fsync);
-var close2 = (0, import_util.promisify)(fs6.close);
+var open2 = (0, import_util.promisify)(fs7.open);
+var write2 = (0, import_util.promisify)(fs7.write);
+var fstat2 = (0, import_util.promisify)(fs7.fstat);
+var fchmod2 = (0, import_util.promisify)(fs7.fchmod);
+var fsync2 = (0, import_util.promisify)(fs7.fsync);
+var close2 = (0, import_util.promisify)(fs7.close);
 var umaskNarrows;
 async function writeNewFileFlushed(file, content) {
   const fd = await open2(
     file,
-    fs6.constants.O_WRONLY | fs6.constants.O_CREAT | fs6.constants.O_EXCL | NO_FOLLOW,
+    fs7.constants.O_WRONLY | fs7.constants.O_CREAT | fs7.constants.O_EXCL | NO_FOLLOW,
     FILE_MODE
   );
   try {
@@ -49934,7 +50697,7 @@ async function writeNewFileFlushed(file, content) {
 }
 function tryLink(existing, file) {
   try {
-    fs6.linkSync(existing, file);
+    fs7.linkSync(existing, file);
     return true;
   } catch (e) {
     if (e.code === "EEXIST") throw e;
@@ -49942,47 +50705,47 @@ function tryLink(existing, file) {
   }
 }
 function makeDirs(dir) {
-  const created = fs6.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
+  const created = fs7.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
-    for (let d = dir; ; d = path6.dirname(d)) {
-      if ((fs6.lstatSync(d).mode & 511) !== DIR_MODE) fs6.chmodSync(d, DIR_MODE);
-      if (d === created || path6.dirname(d) === d) break;
+    for (let d = dir; ; d = path7.dirname(d)) {
+      if ((fs7.lstatSync(d).mode & 511) !== DIR_MODE) fs7.chmodSync(d, DIR_MODE);
+      if (d === created || path7.dirname(d) === d) break;
     }
   return created;
 }
 async function makeDirsAsync(dir) {
-  const created = await fs6.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
+  const created = await fs7.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
   if (created)
-    for (let d = dir; ; d = path6.dirname(d)) {
-      if (((await fs6.promises.lstat(d)).mode & 511) !== DIR_MODE) await fs6.promises.chmod(d, DIR_MODE);
-      if (d === created || path6.dirname(d) === d) break;
+    for (let d = dir; ; d = path7.dirname(d)) {
+      if (((await fs7.promises.lstat(d)).mode & 511) !== DIR_MODE) await fs7.promises.chmod(d, DIR_MODE);
+      if (d === created || path7.dirname(d) === d) break;
     }
   return created;
 }
 function removeFile(file) {
-  const stat = fs6.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return;
   if (stat.isDirectory()) throw new IoError(file, "is a directory where rollgen owns a file; move it away");
-  fs6.unlinkSync(file);
+  fs7.unlinkSync(file);
 }
 function fsyncDir(dir) {
-  const fd = fs6.openSync(dir, "r");
+  const fd = fs7.openSync(dir, "r");
   try {
-    fs6.fsyncSync(fd);
+    fs7.fsyncSync(fd);
   } finally {
-    fs6.closeSync(fd);
+    fs7.closeSync(fd);
   }
 }
 function checkNotLink(dir) {
-  const stat = fs6.lstatSync(dir, { throwIfNoEntry: false });
+  const stat = fs7.lstatSync(dir, { throwIfNoEntry: false });
   if (stat?.isSymbolicLink())
     throw new InputError([], `${dir}: is a symbolic link; rollgen writes outputs only into real directories`);
   if (stat && !stat.isDirectory()) throw new InputError([], `${dir}: the output is not a directory`);
 }
 
 // src/io/output-journal.ts
-var fs10 = __toESM(require("fs"));
-var path10 = __toESM(require("path"));
+var fs11 = __toESM(require("fs"));
+var path11 = __toESM(require("path"));
 init_errors();
 
 // src/model/file-name.ts
@@ -50003,9 +50766,9 @@ function crashPoint(name) {
 }
 
 // src/io/output-lock.ts
-var fs7 = __toESM(require("fs"));
+var fs8 = __toESM(require("fs"));
 var os = __toESM(require("os"));
-var path7 = __toESM(require("path"));
+var path8 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
@@ -50027,7 +50790,7 @@ async function takeLock(dir, opts, sameOwner) {
   const prepared = await opts.prepared?.made;
   checkNotLink(dir);
   const created = prepared?.has(dir) ? prepared.get(dir) : makeDirs(dir);
-  const file = path7.join(dir, LOCK_FILE);
+  const file = path8.join(dir, LOCK_FILE);
   const deadline = Date.now() + opts.waitMs;
   let told = false;
   for (; ; ) {
@@ -50054,7 +50817,7 @@ async function lockOutputs(dirs, opts) {
   try {
     const sorted = [...new Set(dirs)].sort(compareText);
     for (const d of sorted)
-      held.push(await takeLock(d, opts, held.length > 0 ? path7.join(sorted[0], LOCK_FILE) : void 0));
+      held.push(await takeLock(d, opts, held.length > 0 ? path8.join(sorted[0], LOCK_FILE) : void 0));
   } catch (e) {
     await release(held);
     await opts.prepared?.discard();
@@ -50063,7 +50826,7 @@ async function lockOutputs(dirs, opts) {
   return { release: () => release(held) };
 }
 function tryCreate(file, sameOwner) {
-  if (fs7.lstatSync(file, { throwIfNoEntry: false })) return false;
+  if (fs8.lstatSync(file, { throwIfNoEntry: false })) return false;
   try {
     if (sameOwner === void 0 || !tryLink(sameOwner, file)) createWhole(file);
     return true;
@@ -50074,12 +50837,12 @@ function tryCreate(file, sameOwner) {
 }
 function createWhole(file) {
   const temp = `${file}.${process.pid}.tmp`;
-  fs7.rmSync(temp, { force: true });
+  fs8.rmSync(temp, { force: true });
   writeNewFile(temp, `${process.pid}
 ${os.hostname()}
 `, { flush: false });
   try {
-    fs7.linkSync(temp, file);
+    fs8.linkSync(temp, file);
   } catch (e) {
     const code = e.code;
     if (code === "EEXIST") throw e;
@@ -50087,15 +50850,15 @@ ${os.hostname()}
 ${os.hostname()}
 `, { flush: false });
   } finally {
-    fs7.rmSync(temp, { force: true });
+    fs8.rmSync(temp, { force: true });
   }
 }
 function readOwner(file) {
-  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
   if (stat && !stat.isFile())
     throw new InputError([], `${file}: is not a lock rollgen wrote (a link or a directory); delete it`);
   try {
-    return fs7.readFileSync(file, "utf8").slice(0, 300);
+    return fs8.readFileSync(file, "utf8").slice(0, 300);
   } catch (e) {
     const code = e.code;
     if (code === "ENOENT") return void 0;
@@ -50114,7 +50877,7 @@ function describe2(owner) {
 }
 function isStale(file, owner) {
   if (ownerOf(owner)) return isDead(owner);
-  const stat = fs7.lstatSync(file, { throwIfNoEntry: false });
+  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
   return stat !== void 0 && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS;
 }
 function isDead(owner) {
@@ -50131,24 +50894,24 @@ function breakStaleLock(file, owner) {
   const breaker = `${file}.break`;
   if (!tryCreate(breaker)) {
     const other = readOwner(breaker);
-    if (other !== void 0 && isStale(breaker, other)) fs7.rmSync(breaker, { force: true });
+    if (other !== void 0 && isStale(breaker, other)) fs8.rmSync(breaker, { force: true });
     return;
   }
   try {
-    if (readOwner(file) === owner && isStale(file, owner)) fs7.rmSync(file, { force: true });
+    if (readOwner(file) === owner && isStale(file, owner)) fs8.rmSync(file, { force: true });
   } finally {
-    fs7.rmSync(breaker, { force: true });
+    fs8.rmSync(breaker, { force: true });
   }
 }
 function removeLockTemps(dir, entries2) {
   for (const name of entries2.filter((n) => LOCK_TEMP.test(n))) {
-    const stat = fs7.lstatSync(path7.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs8.lstatSync(path8.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isFile() && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS)
-      fs7.rmSync(path7.join(dir, name), { force: true });
+      fs8.rmSync(path8.join(dir, name), { force: true });
   }
 }
 async function release(held) {
-  await Promise.all(held.map((l) => fs7.promises.rm(l.file, { force: true })));
+  await Promise.all(held.map((l) => fs8.promises.rm(l.file, { force: true })));
   await removeMadeDirs(held.flatMap((l) => l.created === void 0 ? [] : [[l.dir, l.created]]));
 }
 async function removeMadeDirs(made) {
@@ -50156,19 +50919,19 @@ async function removeMadeDirs(made) {
   for (const [dir, created] of deepestFirst) await removeEmpty(dir, created);
 }
 async function removeEmpty(dir, created) {
-  for (let d = dir; ; d = path7.dirname(d)) {
-    const empty2 = (await fs7.promises.readdir(d).catch(() => [""])).length === 0;
+  for (let d = dir; ; d = path8.dirname(d)) {
+    const empty2 = (await fs8.promises.readdir(d).catch(() => [""])).length === 0;
     if (!empty2 || !await removedDir(d) || d === created) return;
   }
 }
-var removedDir = (d) => fs7.promises.rmdir(d).then(
+var removedDir = (d) => fs8.promises.rmdir(d).then(
   () => true,
   () => false
 );
 
 // src/io/output-guard.ts
-var fs8 = __toESM(require("fs"));
-var path8 = __toESM(require("path"));
+var fs9 = __toESM(require("fs"));
+var path9 = __toESM(require("path"));
 
 // src/state/output-files.ts
 var import_crypto2 = require("crypto");
@@ -50470,57 +51233,57 @@ resources:
   - ${INTERRUPTED_RESOURCE}
 `;
 var needsGuard = (staged, removed) => staged + removed > 1;
-var stageGuard = (dir) => writeNewFileFlushed(path8.join(dir, GUARD_STAGED), GUARD_TEXT);
+var stageGuard = (dir) => writeNewFileFlushed(path9.join(dir, GUARD_STAGED), GUARD_TEXT);
 function isGuarded(dir) {
-  const file = path8.join(dir, ENTRY);
-  const stat = fs8.lstatSync(file, { throwIfNoEntry: false });
-  return stat?.isFile() === true && stat.size === Buffer.byteLength(GUARD_TEXT) && fs8.readFileSync(file, "utf8") === GUARD_TEXT;
+  const file = path9.join(dir, ENTRY);
+  const stat = fs9.lstatSync(file, { throwIfNoEntry: false });
+  return stat?.isFile() === true && stat.size === Buffer.byteLength(GUARD_TEXT) && fs9.readFileSync(file, "utf8") === GUARD_TEXT;
 }
 function currentEntry(dir) {
-  const file = path8.join(dir, ENTRY);
-  return fs8.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? fs8.readFileSync(file, "utf8") : void 0;
+  const file = path9.join(dir, ENTRY);
+  return fs9.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? fs9.readFileSync(file, "utf8") : void 0;
 }
 
 // src/io/output-journal-v1.ts
-var fs9 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var fs10 = __toESM(require("fs"));
+var path10 = __toESM(require("path"));
 init_errors();
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
 function recoverOutputV1(dir) {
-  const txn = path9.join(dir, TXN_DIR);
-  const stat = fs9.lstatSync(txn, { throwIfNoEntry: false });
+  const txn = path10.join(dir, TXN_DIR);
+  const stat = fs10.lstatSync(txn, { throwIfNoEntry: false });
   if (!stat) return "none";
   const journal = stat.isDirectory() ? pendingChangesV1(dir) : void 0;
   if (!journal) {
-    fs9.rmSync(txn, { recursive: true, force: true });
+    fs10.rmSync(txn, { recursive: true, force: true });
     return "discarded";
   }
   for (const w of journal.write) {
-    const staged = path9.join(txn, w.staged);
-    if (!fs9.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs9.renameSync(staged, path9.join(dir, w.name));
+    const staged = path10.join(txn, w.staged);
+    if (!fs10.lstatSync(staged, { throwIfNoEntry: false })) continue;
+    fs10.renameSync(staged, path10.join(dir, w.name));
     crashPoint("apply-file");
   }
   for (const name of journal.remove) {
-    removeFile(path9.join(dir, name));
+    removeFile(path10.join(dir, name));
     crashPoint("remove-file");
   }
   fsyncDir(dir);
-  fs9.rmSync(path9.join(txn, JOURNAL), { force: true });
+  fs10.rmSync(path10.join(txn, JOURNAL), { force: true });
   crashPoint("journal-removed");
-  fs9.rmSync(txn, { recursive: true, force: true });
+  fs10.rmSync(txn, { recursive: true, force: true });
   return "completed";
 }
 function pendingChangesV1(dir) {
-  if (!fs9.lstatSync(path9.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
-  const file = path9.join(dir, TXN_DIR, JOURNAL);
-  const stat = fs9.lstatSync(file, { throwIfNoEntry: false });
+  if (!fs10.lstatSync(path10.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  const file = path10.join(dir, TXN_DIR, JOURNAL);
+  const stat = fs10.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
-  const shown2 = path9.join(path9.basename(dir), TXN_DIR, JOURNAL);
+  const shown2 = path10.join(path10.basename(dir), TXN_DIR, JOURNAL);
   let journal;
   try {
-    if (stat.isFile()) journal = JSON.parse(fs9.readFileSync(file, "utf8"));
+    if (stat.isFile()) journal = JSON.parse(fs10.readFileSync(file, "utf8"));
   } catch {
     journal = void 0;
   }
@@ -50538,15 +51301,15 @@ function pendingChangesV1(dir) {
 }
 function stagedPathV1(dir, journal, name) {
   const entry = journal.write.find((w) => w.name === name);
-  const staged = entry && path9.join(dir, TXN_DIR, entry.staged);
-  return staged && fs9.lstatSync(staged, { throwIfNoEntry: false }) ? staged : void 0;
+  const staged = entry && path10.join(dir, TXN_DIR, entry.staged);
+  return staged && fs10.lstatSync(staged, { throwIfNoEntry: false }) ? staged : void 0;
 }
 function wellFormed(j) {
   return Array.isArray(j.write) && Array.isArray(j.remove) && j.write.every((w) => typeof w?.staged === "string" && /^\d+$/.test(w.staged) && isPlainFileName(w.name)) && j.remove.every((r) => typeof r === "string" && isPlainFileName(r));
 }
 function stagedAreFiles(dir, j) {
   return j.write.every((w) => {
-    const stat = fs9.lstatSync(path9.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    const stat = fs10.lstatSync(path10.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
     return !stat || stat.isFile();
   });
 }
@@ -50560,7 +51323,7 @@ var MAX_NAME = 255 - `.${STAGED}`.length;
 var stagedName = (name) => `.${name}${STAGED}`;
 var removedName = (name) => `.${name}${REMOVED}`;
 async function stageFile(dir, file) {
-  await blamed(dir, writeNewFileFlushed(path10.join(dir, stagedName(file.path)), file.content));
+  await blamed(dir, writeNewFileFlushed(path11.join(dir, stagedName(file.path)), file.content));
   crashPoint("stage-file");
 }
 function guardedWrite(w) {
@@ -50580,17 +51343,17 @@ async function commitStaged(writes) {
   const names = (w) => w.files.map((f) => f.path);
   writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  const unmark = (dir) => fs10.promises.unlink(path10.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
+  const unmark = (dir) => fs11.promises.unlink(path11.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
   await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
 }
 function mark(dir, name) {
-  if (!tryLink(path10.join(dir, LOCK_FILE), path10.join(dir, name)))
-    writeNewFile(path10.join(dir, name), "", { flush: false });
+  if (!tryLink(path11.join(dir, LOCK_FILE), path11.join(dir, name)))
+    writeNewFile(path11.join(dir, name), "", { flush: false });
   crashPoint(name === COMMIT_MARK ? "commit-mark" : "stage-remove");
 }
 function apply(dir, staged, removed) {
-  if (fs10.lstatSync(path10.join(dir, GUARD_STAGED), { throwIfNoEntry: false })) {
-    fs10.renameSync(path10.join(dir, GUARD_STAGED), path10.join(dir, ENTRY));
+  if (fs11.lstatSync(path11.join(dir, GUARD_STAGED), { throwIfNoEntry: false })) {
+    fs11.renameSync(path11.join(dir, GUARD_STAGED), path11.join(dir, ENTRY));
     crashPoint("guard");
   }
   for (const name of staged) if (name !== ENTRY) move(dir, name);
@@ -50599,12 +51362,12 @@ function apply(dir, staged, removed) {
   else if (removed.includes(ENTRY) || isGuarded(dir)) remove(dir, ENTRY);
 }
 function move(dir, name) {
-  fs10.renameSync(path10.join(dir, stagedName(name)), path10.join(dir, name));
+  fs11.renameSync(path11.join(dir, stagedName(name)), path11.join(dir, name));
   crashPoint("apply-file");
 }
 function remove(dir, name) {
-  removeFile(path10.join(dir, name));
-  fs10.rmSync(path10.join(dir, removedName(name)), { force: true });
+  removeFile(path11.join(dir, name));
+  fs11.rmSync(path11.join(dir, removedName(name)), { force: true });
   crashPoint("remove-file");
 }
 var OutputWriteError = class extends Error {
@@ -50649,13 +51412,13 @@ function marks(entries2) {
 }
 function recoverOutput(dir) {
   const older = recoverOutputV1(dir);
-  const entries2 = fs10.readdirSync(dir);
+  const entries2 = fs11.readdirSync(dir);
   removeLockTemps(dir, entries2);
   const { staged, removed } = marks(entries2);
   if (checkedCommit(dir, entries2, staged)) {
     apply(dir, staged, removed);
     fsyncDir(dir);
-    fs10.rmSync(path10.join(dir, COMMIT_MARK));
+    fs11.rmSync(path11.join(dir, COMMIT_MARK));
     crashPoint("journal-removed");
     return "completed";
   }
@@ -50665,7 +51428,7 @@ function recoverOutput(dir) {
 }
 function discard(dir, staged, removed) {
   for (const name of [...staged.map(stagedName), ...removed.map(removedName), GUARD_STAGED])
-    removeFile(path10.join(dir, name));
+    removeFile(path11.join(dir, name));
 }
 function pendingChanges(dir, entries2) {
   if (entries2.includes(TXN_DIR)) {
@@ -50680,18 +51443,18 @@ function pendingChanges(dir, entries2) {
   }
   const { staged, removed } = marks(entries2);
   if (!checkedCommit(dir, entries2, staged)) return void 0;
-  return { staged: new Map(staged.map((n) => [n, path10.join(dir, stagedName(n))])), remove: new Set(removed) };
+  return { staged: new Map(staged.map((n) => [n, path11.join(dir, stagedName(n))])), remove: new Set(removed) };
 }
 function checkedCommit(dir, entries2, staged) {
   if (!entries2.includes(COMMIT_MARK)) return false;
   const guard = entries2.includes(GUARD_STAGED) ? [GUARD_STAGED] : [];
   const notFile = [COMMIT_MARK, ...staged.map(stagedName), ...guard].find(
-    (n) => !fs10.lstatSync(path10.join(dir, n)).isFile()
+    (n) => !fs11.lstatSync(path11.join(dir, n)).isFile()
   );
   if (notFile === void 0) return true;
   throw new InputError([
     {
-      file: path10.join(path10.basename(dir), notFile),
+      file: path11.join(path11.basename(dir), notFile),
       line: 1,
       col: 1,
       message: `is not a file rollgen wrote; delete ${COMMIT_MARK}, ${GUARD_STAGED} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
@@ -50704,19 +51467,19 @@ function checkTargets(dir, names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
     if (name.length > MAX_NAME)
       throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
-    const stat = fs10.lstatSync(path10.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs11.lstatSync(path11.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
-      throw new IoError(path10.join(dir, name), "is a directory where rollgen writes a file; move it away");
+      throw new IoError(path11.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
 }
 function discardUncommitted(dir) {
-  if (!fs10.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
-  const entries2 = fs10.readdirSync(dir);
+  if (!fs11.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return;
+  const entries2 = fs11.readdirSync(dir);
   if (entries2.includes(COMMIT_MARK)) return;
   const { staged, removed } = marks(entries2);
   discard(dir, staged, removed);
 }
-var isCommitted = (dir) => fs10.lstatSync(path10.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
+var isCommitted = (dir) => fs11.lstatSync(path11.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
 
 // src/io/output-staging.ts
 var CONCURRENCY2 = 64;
@@ -50756,7 +51519,7 @@ var OutputStaging = class {
   }
   /** Runs `job` when fewer than CONCURRENCY are running; after a failure, skips it. Never rejects. */
   enqueue(job) {
-    return new Promise((resolve18) => {
+    return new Promise((resolve20) => {
       this.queue.push(async () => {
         try {
           if (!this.failure) await job();
@@ -50764,7 +51527,7 @@ var OutputStaging = class {
           this.failure ??= e instanceof OutputWriteError ? e : new OutputWriteError(".", e);
         } finally {
           this.running -= 1;
-          resolve18();
+          resolve20();
           this.next();
         }
       });
@@ -50781,9 +51544,9 @@ var OutputStaging = class {
 
 // src/io/output-dir.ts
 function readOutputDir(dir, cwd) {
-  if (!dir || !fs11.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
+  if (!dir || !fs12.lstatSync(dir, { throwIfNoEntry: false })) return { files: [] };
   checkNotLink(dir);
-  const entries2 = fs11.readdirSync(dir);
+  const entries2 = fs12.readdirSync(dir);
   const pending = pendingChanges(dir, entries2);
   const names = new Set(entries2.filter((n) => /\.ya?ml$/.test(n) && !n.startsWith(".")));
   for (const n of pending?.staged.keys() ?? []) names.add(n);
@@ -50792,10 +51555,10 @@ function readOutputDir(dir, cwd) {
   if (guarded && !pending?.staged.has(ENTRY)) names.delete(ENTRY);
   const problems = [];
   const files = [...names].sort(compareText).flatMap((n) => {
-    const shown2 = path11.relative(cwd, path11.join(dir, n)) || n;
-    const source = pending?.staged.get(n) ?? path11.join(dir, n);
-    const stat = fs11.lstatSync(source);
-    if (stat.isFile()) return [{ path: shown2, text: fs11.readFileSync(source, "utf8") }];
+    const shown2 = path12.relative(cwd, path12.join(dir, n)) || n;
+    const source = pending?.staged.get(n) ?? path12.join(dir, n);
+    const stat = fs12.lstatSync(source);
+    if (stat.isFile()) return [{ path: shown2, text: fs12.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
     problems.push({
       file: shown2,
@@ -50807,7 +51570,7 @@ function readOutputDir(dir, cwd) {
     return [];
   });
   if (problems.length > 0) throw new InputError(problems);
-  const interrupted = pending || guarded ? interruptedNote(path11.relative(cwd, dir) || ".", !!pending) : void 0;
+  const interrupted = pending || guarded ? interruptedNote(path12.relative(cwd, dir) || ".", !!pending) : void 0;
   return interrupted ? { files, interrupted } : { files };
 }
 function interruptedNote(dir, committed2) {
@@ -50853,17 +51616,17 @@ async function committed(staging, dirs) {
 
 // src/io/build-source.ts
 var import_child_process = require("child_process");
-var fs13 = __toESM(require("fs"));
-var path13 = __toESM(require("path"));
+var fs14 = __toESM(require("fs"));
+var path14 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
-var fs12 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
+var fs13 = __toESM(require("fs"));
+var path13 = __toESM(require("path"));
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path12.join(dir, n)).find((p) => fs12.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path13.join(dir, n)).find((p) => fs13.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth2 = 0) {
   const file = kustomizationIn(dir);
@@ -50878,10 +51641,10 @@ function walkKustomization(dir, root, cwd, out, depth2 = 0) {
     });
     return [];
   }
-  const realRoot = fs12.realpathSync(root);
+  const realRoot = fs13.realpathSync(root);
   return entries(file).flatMap(({ value: value2, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
-    const target = path12.resolve(dir, value2);
+    const target = path13.resolve(dir, value2);
     if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value2)) {
       out.push({
         ...at,
@@ -50889,11 +51652,11 @@ function walkKustomization(dir, root, cwd, out, depth2 = 0) {
       });
       return [];
     }
-    if (!fs12.existsSync(target)) {
+    if (!fs13.existsSync(target)) {
       out.push({ ...at, message: `resource "${value2}" does not exist` });
       return [];
     }
-    const real = fs12.realpathSync(target);
+    const real = fs13.realpathSync(target);
     if (!inside(real, realRoot)) {
       out.push({
         ...at,
@@ -50901,8 +51664,8 @@ function walkKustomization(dir, root, cwd, out, depth2 = 0) {
       });
       return [];
     }
-    if (fs12.statSync(real).isDirectory()) {
-      if (real === fs12.realpathSync(dir)) {
+    if (fs13.statSync(real).isDirectory()) {
+      if (real === fs13.realpathSync(dir)) {
         out.push({
           ...at,
           message: `resource "${value2}" includes itself (a kustomization that lists it); remove the entry`
@@ -50911,19 +51674,19 @@ function walkKustomization(dir, root, cwd, out, depth2 = 0) {
       }
       return walkKustomization(target, root, cwd, out, depth2 + 1);
     }
-    if (!inside(real, fs12.realpathSync(dir))) {
+    if (!inside(real, fs13.realpathSync(dir))) {
       out.push({
         ...at,
         message: `resource "${value2}" is outside the app directory: kustomize loads files only from below their kustomization; list the directory of another kustomization (e.g. ../base) instead`
       });
       return [];
     }
-    return [{ path: shown(target, cwd), text: fs12.readFileSync(target, "utf8") }];
+    return [{ path: shown(target, cwd), text: fs13.readFileSync(target, "utf8") }];
   });
 }
 function entries(file) {
   const lc = new LineCounter();
-  const doc = parseDocument(fs12.readFileSync(file, "utf8"), { lineCounter: lc });
+  const doc = parseDocument(fs13.readFileSync(file, "utf8"), { lineCounter: lc });
   return ["resources", "bases", "components"].flatMap((key2) => {
     const seq2 = doc.get(key2, true);
     if (!isSeq(seq2)) return [];
@@ -50933,10 +51696,10 @@ function entries(file) {
     }));
   });
 }
-var shown = (p, cwd) => path12.relative(cwd, p) || p;
+var shown = (p, cwd) => path13.relative(cwd, p) || p;
 function inside(target, root) {
-  const rel = path12.relative(root, target);
-  return rel === "" || !rel.startsWith("..") && !path12.isAbsolute(rel);
+  const rel = path13.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path13.isAbsolute(rel);
 }
 
 // src/io/build-source.ts
@@ -50947,7 +51710,7 @@ function buildSource(req, cwd) {
   const diagnostics = [];
   const files = walkKustomization(req.source, req.root, cwd, diagnostics);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
-  const shown2 = path13.relative(cwd, kustomization) || kustomization;
+  const shown2 = path14.relative(cwd, kustomization) || kustomization;
   return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
 }
 function kustomizeBuild(dir, shown2) {
@@ -50996,8 +51759,8 @@ function runBuildCommand(req, cwd) {
   return { path: `${req.name}: build \`${command}\``, text: text2, originals: yamlFilesBelow(req.source, cwd) };
 }
 function yamlFilesBelow(dir, cwd) {
-  if (!fs13.existsSync(dir)) return [];
-  return fs13.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path13.join(dir, n)).filter((f) => fs13.statSync(f).isFile()).map((f) => ({ path: path13.relative(cwd, f) || f, text: fs13.readFileSync(f, "utf8") }));
+  if (!fs14.existsSync(dir)) return [];
+  return fs14.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path14.join(dir, n)).filter((f) => fs14.statSync(f).isFile()).map((f) => ({ path: path14.relative(cwd, f) || f, text: fs14.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -51102,8 +51865,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path37) {
-  const backend2 = isObject(path37.backend) ? path37.backend : {};
+function backendService(path39) {
+  const backend2 = isObject(path39.backend) ? path39.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -51187,8 +51950,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path37, service) {
-  const copy = cloneJson(path37);
+function retarget(path39, service) {
+  const copy = cloneJson(path39);
   copy.backend.service.name = service;
   return copy;
 }
@@ -51765,8 +52528,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path37) {
-  return path37.split("/").filter((e) => e !== "");
+function elements(path39) {
+  return path39.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -51781,7 +52544,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path37) => ({ object, path: path37, tier: hostTier(path37.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path39) => ({ object, path: path39, tier: hostTier(path39.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -51848,7 +52611,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path37) => conditions2.map((condition) => ({ order, ingress, path: path37, condition })));
+  return paths.flatMap((path39) => conditions2.map((condition) => ({ order, ingress, path: path39, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -52048,8 +52811,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path37 = r.path.split(/[?#]/)[0] || "/";
-  if (!path37.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path39 = r.path.split(/[?#]/)[0] || "/";
+  if (!path39.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -52167,11 +52930,11 @@ function check3(ctx) {
   }
   return out;
 }
-function missingBackends(ctx, rule, label, origin) {
+function missingBackends(ctx, rule, label2, origin) {
   return listOf(rule.backends).map((b) => String(b.serviceName ?? "")).filter((svc) => svc !== ctx.canaryService && !ctx.resources.find("Service", svc, ctx.rollout.namespace)).map(
     (svc) => diagnosticAt(
       origin,
-      `${where2(ctx)}: http rule "${label}" of ApisixRoute "${ctx.options.route.name}" names Service "${svc}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; requests it gets fail if it does not exist`,
+      `${where2(ctx)}: http rule "${label2}" of ApisixRoute "${ctx.options.route.name}" names Service "${svc}", which is neither in the app's manifests nor the canary Service "${ctx.canaryService}"; requests it gets fail if it does not exist`,
       "warning"
     )
   );
@@ -52272,9 +53035,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path37 = r.path.split(/[?#]/)[0] || "/";
+  const path39 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path37.startsWith(p.slice(0, -1)) : p === path37))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path39.startsWith(p.slice(0, -1)) : p === path39))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -52569,10 +53332,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path37 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path37.startsWith(match.prefix)) return false;
+  const path39 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path39.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path37 !== p.exact) return false;
+  if (typeof p.exact === "string" && path39 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -52654,26 +53417,26 @@ function unsupportedFeatures2(traffic) {
 }
 function routeFeatures(route2) {
   const out = [];
-  const label = `header route "${route2.name}"`;
+  const label2 = `header route "${route2.name}"`;
   const headers2 = route2.matches.flatMap((m) => m.headers);
   if (headers2.length === 0)
-    out.push(`${label} without a header match (it would send every request to the canary; use setWeight)`);
+    out.push(`${label2} without a header match (it would send every request to the canary; use setWeight)`);
   const names = [...new Set(headers2.map((h) => h.name.toLowerCase()))];
   if (names.length > 1) {
     out.push(
-      `${label} ORs matches on different headers (${names.join(", ")}); an ALB rule ANDs its conditions, so use one header per route or one route per header`
+      `${label2} ORs matches on different headers (${names.join(", ")}); an ALB rule ANDs its conditions, so use one header per route or one route per header`
     );
   }
-  for (const h of headers2) out.push(...headerFeatures(label, h));
+  for (const h of headers2) out.push(...headerFeatures(label2, h));
   const values = new Set(headers2.map(headerValue2)).size;
   if (values > MAX_CONDITION_VALUES)
     out.push(
-      `${label} with ${values} header values (an ALB rule holds at most ${MAX_CONDITION_VALUES} condition values)`
+      `${label2} with ${values} header values (an ALB rule holds at most ${MAX_CONDITION_VALUES} condition values)`
     );
   return out;
 }
-function headerFeatures(label, h) {
-  const what = `${label}: header ${h.name} ${h.type} "${h.value}"`;
+function headerFeatures(label2, h) {
+  const what = `${label2}: header ${h.name} ${h.type} "${h.value}"`;
   if (h.type === "RegularExpression")
     return [`${what} (ALB http-header conditions match exact values and * ? wildcards, not regular expressions)`];
   const out = [];
@@ -52859,11 +53622,11 @@ function patchRule(rule, action, managed, routes) {
   const http2 = isObject(rule.http) ? rule.http : void 0;
   if (!http2 || !Array.isArray(http2.paths)) return rule;
   const out = [];
-  for (const path37 of http2.paths) {
-    const backend2 = isObject(path37) ? backendOf(path37.backend) : {};
+  for (const path39 of http2.paths) {
+    const backend2 = isObject(path39) ? backendOf(path39.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path37) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path37, r)));
-    out.push(path37);
+    if (isObject(path39) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path39, r)));
+    out.push(path39);
   }
   return { ...rule, http: { ...http2, paths: out } };
 }
@@ -53185,16 +53948,16 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path37 = requestPath(request4);
+  const path39 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path37) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path39) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
       if (verdict2 && !verdict2.matched) continue;
-      const label = `Ingress ${ingress.metadata.name} ${p.host ?? "*"}${p.path ?? ""}${verdict2 ? ` if ${verdict2.why}` : ""}`;
-      return backendResult(annotations, p.service, p.port, label);
+      const label2 = `Ingress ${ingress.metadata.name} ${p.host ?? "*"}${p.path ?? ""}${verdict2 ? ` if ${verdict2.why}` : ""}`;
+      return backendResult(annotations, p.service, p.port, label2);
     }
   }
   return defaultBackend(albIngresses(objects), request4);
@@ -53209,8 +53972,8 @@ function isAlb(o) {
   const klass = ingressSpec(o).ingressClassName ?? o.metadata.annotations?.["kubernetes.io/ingress.class"];
   return klass === "alb" || albPaths(o).some((p) => p.port === USE_ANNOTATION);
 }
-function backendResult(annotations, service, port, label) {
-  if (port !== USE_ANNOTATION) return { backends: [{ service, share: 1 }], rule: `${label} -> ${service}` };
+function backendResult(annotations, service, port, label2) {
+  if (port !== USE_ANNOTATION) return { backends: [{ service, share: 1 }], rule: `${label2} -> ${service}` };
   const key2 = findKey(annotations, "actions", service);
   if (key2 === void 0) return void 0;
   const groups2 = forwardGroups(annotations[key2]);
@@ -53221,7 +53984,7 @@ function backendResult(annotations, service, port, label) {
   const split3 = groups2.map((g) => `${g.service} ${g.weight}`).join(", ");
   return {
     backends: [...shares2].map(([s, share2]) => ({ service: s, share: share2 })),
-    rule: `${label} -> action ${service} (${split3})`
+    rule: `${label2} -> action ${service} (${split3})`
   };
 }
 function forwardGroups(raw) {
@@ -53612,11 +54375,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path37, actual, want] of expected) {
+  for (const [path39, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path37.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path37).line
+        message: `template output ${path39.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path39).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -53846,19 +54609,19 @@ function missingFeatures(caps, t) {
   if (t.requestHeaderModifier && !caps.requestHeaderModifier) out.push("requestHeaderModifier");
   return out;
 }
-function matchFeatures2(caps, m, label) {
+function matchFeatures2(caps, m, label2) {
   const out = [];
   const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions2 > caps.conditionsPerMatch)
-    out.push(`${label}: ${conditions2} ANDed conditions (at most ${caps.conditionsPerMatch})`);
+    out.push(`${label2}: ${conditions2} ANDed conditions (at most ${caps.conditionsPerMatch})`);
   for (const h of m.headers) {
-    if (!caps.headerMatchTypes.includes(h.type)) out.push(`${label}: header "${h.name}" with type ${h.type}`);
+    if (!caps.headerMatchTypes.includes(h.type)) out.push(`${label2}: header "${h.name}" with type ${h.type}`);
   }
   if (m.queryParams.length > 0 && !caps.queryMatch)
-    out.push(`${label}: query parameter match "${m.queryParams[0].name}"`);
-  if (m.cookies.length > 0 && !caps.cookieMatch) out.push(`${label}: cookie match "${m.cookies[0].name}"`);
-  if (m.path && !caps.pathMatch) out.push(`${label}: path match "${m.path.value}"`);
-  if (m.method && !caps.methodMatch) out.push(`${label}: method match "${methodText(m.method)}"`);
+    out.push(`${label2}: query parameter match "${m.queryParams[0].name}"`);
+  if (m.cookies.length > 0 && !caps.cookieMatch) out.push(`${label2}: cookie match "${m.cookies[0].name}"`);
+  if (m.path && !caps.pathMatch) out.push(`${label2}: path match "${m.path.value}"`);
+  if (m.method && !caps.methodMatch) out.push(`${label2}: method match "${methodText(m.method)}"`);
   return out;
 }
 
@@ -53949,39 +54712,39 @@ function weightFeatures(t) {
   }
   return out;
 }
-function matchFeatures3(m, label) {
+function matchFeatures3(m, label2) {
   const out = [];
   const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
   if (conditions2 === 0)
-    out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
+    out.push(`${label2} has no condition, so it would send every request to the canary; use a weight instead`);
   for (const c of m.cookies)
     out.push(
-      `${label}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`
+      `${label2}: cookie "${c.name}" (HTTPRoute has no cookie match; match the Cookie header with a RegularExpression instead)`
     );
   if (m.method && m.method.type !== "Exact")
     out.push(
-      `${label}: method ${methodText(m.method)} (HTTPRoute matches one exact method; write one match per method with method: {exact: ...})`
+      `${label2}: method ${methodText(m.method)} (HTTPRoute matches one exact method; write one match per method with method: {exact: ...})`
     );
   else if (m.method && !METHODS.includes(m.method.value))
-    out.push(`${label}: method ${m.method.value} (HTTPRoute methods are ${METHODS.join(", ")})`);
+    out.push(`${label2}: method ${m.method.value} (HTTPRoute methods are ${METHODS.join(", ")})`);
   if (m.path && !m.path.value.startsWith("/"))
-    out.push(`${label}: path "${m.path.value}" (HTTPRoute paths start with /)`);
+    out.push(`${label2}: path "${m.path.value}" (HTTPRoute paths start with /)`);
   out.push(
     ...duplicates(
       m.headers.map((h) => h.name.toLowerCase()),
-      `${label}: header`
+      `${label2}: header`
     )
   );
   out.push(
     ...duplicates(
       m.queryParams.map((q) => q.name),
-      `${label}: query parameter`
+      `${label2}: query parameter`
     )
   );
   if (m.headers.length > MAX_HEADERS_PER_MATCH)
-    out.push(`${label}: ${m.headers.length} headers (at most ${MAX_HEADERS_PER_MATCH} per HTTPRoute match)`);
+    out.push(`${label2}: ${m.headers.length} headers (at most ${MAX_HEADERS_PER_MATCH} per HTTPRoute match)`);
   if (m.queryParams.length > MAX_QUERY_PER_MATCH)
-    out.push(`${label}: ${m.queryParams.length} query parameters (at most ${MAX_QUERY_PER_MATCH} per HTTPRoute match)`);
+    out.push(`${label2}: ${m.queryParams.length} query parameters (at most ${MAX_QUERY_PER_MATCH} per HTTPRoute match)`);
   return out;
 }
 function duplicates(names, what) {
@@ -54122,8 +54885,8 @@ function mirrorFilter(stableRef, canary, percent2) {
 function filtersOf(rule) {
   return Array.isArray(rule.filters) ? rule.filters : [];
 }
-function renamed(rule, label) {
-  return typeof rule.name === "string" ? { ...rule, name: `${rule.name}-${label}` } : rule;
+function renamed(rule, label2) {
+  return typeof rule.name === "string" ? { ...rule, name: `${rule.name}-${label2}` } : rule;
 }
 function ordered(rule) {
   const head = ["name", "matches", "filters", "backendRefs"].filter((k) => rule[k] !== void 0);
@@ -54221,9 +54984,9 @@ function matchLimits(m) {
 }
 function metadataFor(ctx, route2, traffic) {
   const meta = cloneJson(route2.metadata);
-  const label = ctx.options.inProgressLabel;
-  if (!label || traffic.weight <= 0) return meta;
-  return { ...meta, labels: { ...meta.labels ?? {}, [label.key]: label.value } };
+  const label2 = ctx.options.inProgressLabel;
+  if (!label2 || traffic.weight <= 0) return meta;
+  return { ...meta, labels: { ...meta.labels ?? {}, [label2.key]: label2.value } };
 }
 
 // generators/gateway-api/check.ts
@@ -54385,13 +55148,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path37 = pathRank(match.path, requestPath2);
-  if (!path37) return void 0;
+  const path39 = pathRank(match.path, requestPath2);
+  if (!path39) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query3 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query3, request4.query)) return void 0;
-  return [...path37, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
+  return [...path39, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -54403,8 +55166,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value2.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path37) {
-  return path37.split("/").filter((e) => e !== "");
+function elements2(path39) {
+  return path39.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -54871,13 +55634,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path37 = ingressPaths(object).find(
+    const path39 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path37) continue;
+    if (!path39) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path37.service ?? "<resource backend>",
+      service: path39.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -55113,21 +55876,21 @@ function placeOf(location) {
 function attachCanaries(servers, canaries, defaultNamespace = "") {
   const out = /* @__PURE__ */ new Map();
   for (const { object, prefix } of canaries) {
-    for (const path37 of ingressPaths(object)) {
-      const alternative = upstreamOf(object, path37.raw.backend, defaultNamespace);
-      const server = servers.get(path37.host ?? DEFAULT_SERVER);
+    for (const path39 of ingressPaths(object)) {
+      const alternative = upstreamOf(object, path39.raw.backend, defaultNamespace);
+      const server = servers.get(path39.host ?? DEFAULT_SERVER);
       if (alternative === void 0 || !server) continue;
       for (const location of server.locations) {
         if (location.upstream === alternative) break;
-        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path37)) continue;
-        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path37 });
+        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path39)) continue;
+        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path39 });
       }
     }
   }
   return out;
 }
-function samePlace(location, path37) {
-  return (path37.host ?? DEFAULT_SERVER) === location.host && path37.path === location.path && nginxPathType(path37.pathType) === location.pathType;
+function samePlace(location, path39) {
+  return (path39.host ?? DEFAULT_SERVER) === location.host && path39.path === location.path && nginxPathType(path39.pathType) === location.pathType;
 }
 function regexServer(server, prefix) {
   return server.locations.some((l) => {
@@ -55146,27 +55909,27 @@ function selectServer(servers, host) {
   if (best[1] === 1 && best[0].locations.every((l) => l.upstream === DEFAULT_UPSTREAM)) best = [best[0], 0];
   return best;
 }
-function selectLocation(server, path37, regex2) {
+function selectLocation(server, path39, regex2) {
   if (regex2) {
     const ordered2 = [...server.locations].sort(
       (a, b) => b.path.length - a.path.length || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0)
     );
-    return ordered2.find((l) => regexOf(l.path)?.test(path37));
+    return ordered2.find((l) => regexOf(l.path)?.test(path39));
   }
-  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path37) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path37);
+  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path39) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path39);
   if (exact) return exact;
   let best;
   let bestLength = -1;
   for (const l of server.locations) {
     if (l.pathType === "Exact") continue;
     const prefix = l.path.endsWith("/") ? l.path : `${l.path}/`;
-    if (path37.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
+    if (path39.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
   }
   return best;
 }
-function regexOf(path37) {
+function regexOf(path39) {
   try {
-    return new RegExp(`^${path37}`, "i");
+    return new RegExp(`^${path39}`, "i");
   } catch {
     return void 0;
   }
@@ -55193,8 +55956,8 @@ function locateRequest(objects, request4) {
   }
   if (!best || best.tier === 0) return void 0;
   const prefix = best.canaries[0]?.prefix ?? DEFAULT_ANNOTATION_PREFIX;
-  const path37 = request4.path.split(/[?#]/)[0] || "/";
-  const location = selectLocation(best.server, path37, regexServer(best.server, prefix));
+  const path39 = request4.path.split(/[?#]/)[0] || "/";
+  const location = selectLocation(best.server, path39, regexServer(best.server, prefix));
   if (!location || location.upstream === DEFAULT_UPSTREAM) return void 0;
   const attachment = attachCanaries(best.servers, best.canaries).get(location.upstream);
   const own = best.canaries.some((c) => ingressPaths(c.object).some((p) => samePlace(location, p)));
@@ -56206,16 +56969,16 @@ function unsupportedFeatures6(traffic) {
   const all = [...traffic.matches.map((m, i) => ({ m, label: `match ${i + 1}` }))];
   for (const r of [...traffic.headerRoutes, ...traffic.mirrorRoutes])
     r.matches.forEach((m, i) => all.push({ m, label: `route "${r.name}" match ${i + 1}` }));
-  for (const { m, label } of all) {
+  for (const { m, label: label2 } of all) {
     for (const q of m.queryParams)
       if (q.type === "Prefix")
         out.push(
-          `${label}: query parameter "${q.name}" with type Prefix (Istio matches query parameters exact or regex)`
+          `${label2}: query parameter "${q.name}" with type Prefix (Istio matches query parameters exact or regex)`
         );
-    if (m.cookies.length > 0) out.push(`${label}: cookie "${m.cookies[0].name}" (Istio has no cookie match)`);
+    if (m.cookies.length > 0) out.push(`${label2}: cookie "${m.cookies[0].name}" (Istio has no cookie match)`);
     const conditions2 = m.headers.length + m.queryParams.length + m.cookies.length + (m.path ? 1 : 0) + (m.method ? 1 : 0);
     if (conditions2 === 0)
-      out.push(`${label} has no condition, so it would send every request to the canary; use a weight instead`);
+      out.push(`${label2} has no condition, so it would send every request to the canary; use a weight instead`);
   }
   for (const r of traffic.mirrorRoutes) {
     if (r.percentage < 0 || r.percentage > 100)
@@ -56254,8 +57017,8 @@ function viaDelegate(objects, root, ref, request4, where8) {
   const rules = rulesOf(delegate, "http");
   const index = rules.findIndex((r) => !isObject(r.delegate) && ruleFits(r, request4));
   if (index < 0) return void 0;
-  const label = `${where8}, delegated to VirtualService ${delegate.metadata.name} http route ${ruleLabel(rules[index], index)}`;
-  return ruleResult(objects, rules[index], label);
+  const label2 = `${where8}, delegated to VirtualService ${delegate.metadata.name} http route ${ruleLabel(rules[index], index)}`;
+  return ruleResult(objects, rules[index], label2);
 }
 function weighted(objects, route2) {
   const weights = route2.map((d) => route2.length === 1 ? 1 : typeof d.weight === "number" ? d.weight : 0);
@@ -56292,8 +57055,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path37 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path37.toLowerCase() : path37;
+  const path39 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path39.toLowerCase() : path39;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -56992,14 +57755,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path37 = request4.path.split(/[?#]/)[0] || "/";
+  const path39 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path37.startsWith(p));
+      return args.some((p) => path39.startsWith(p));
     case "Path":
-      return args.some((p) => path37 === p);
+      return args.some((p) => path39 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -57024,7 +57787,7 @@ function enterAtTop(objects) {
   const referenced = new Set(services.flatMap((s) => refsOf(s).map((r) => String(r.name))));
   const top = services.find((s) => !referenced.has(s.metadata.name));
   if (!top) return void 0;
-  const result = resolve7(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
+  const result = resolve8(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
   return { ...result, rule: `TraefikService ${top.metadata.name}` };
 }
 function resolveAll(objects, refs, ns) {
@@ -57034,13 +57797,13 @@ function resolveAll(objects, refs, ns) {
   let mirror;
   refs.forEach((ref, i) => {
     if (weights[i] <= 0 || total <= 0) return;
-    const inner = resolve7(objects, ref, ns);
+    const inner = resolve8(objects, ref, ns);
     backends.push(...inner.backends.map((b) => ({ ...b, share: b.share * weights[i] / total })));
     mirror = mirror ?? inner.mirror;
   });
   return { backends, ...mirror ? { mirror } : {} };
 }
-function resolve7(objects, ref, ns, depth2 = 0) {
+function resolve8(objects, ref, ns, depth2 = 0) {
   const name = String(ref.name ?? "");
   if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
   const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
@@ -57052,7 +57815,7 @@ function resolve7(objects, ref, ns, depth2 = 0) {
   const spec = specOf5(ts);
   if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
   if (!isObject(spec.mirroring)) return { backends: [] };
-  const main2 = resolve7(objects, spec.mirroring, ns, depth2 + 1);
+  const main2 = resolve8(objects, spec.mirroring, ns, depth2 + 1);
   const copy = listOf3(spec.mirroring.mirrors)[0];
   const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
   return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
@@ -57159,7 +57922,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value2, locate2, path37) {
+function readRequest(value2, locate2, path39) {
   const v = isObject(value2) ? value2 : {};
   const list6 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -57168,29 +57931,29 @@ function readRequest(value2, locate2, path37) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path37, "templates", i] }
+        at: { locate: locate2, path: [...path39, "templates", i] }
       };
     }),
-    args: readArgs(list6("args"), locate2, [...path37, "args"]),
-    dryRun: readDryRun(list6("dryRun"), locate2, [...path37, "dryRun"]),
+    args: readArgs(list6("args"), locate2, [...path39, "args"]),
+    dryRun: readDryRun(list6("dryRun"), locate2, [...path39, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path37 }
+    at: { locate: locate2, path: path39 }
   };
 }
-function readDryRun(list6, locate2, path37) {
+function readDryRun(list6, locate2, path39) {
   return list6.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path37, i] }
+    at: { locate: locate2, path: [...path39, i] }
   }));
 }
-function readArgs(list6, locate2, path37) {
+function readArgs(list6, locate2, path39) {
   return list6.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path37, i] }
+      at: { locate: locate2, path: [...path39, i] }
     };
   });
 }
@@ -57232,14 +57995,14 @@ function resolveArgs(templates, incoming, ctx, out, complete = true) {
   const values = /* @__PURE__ */ new Map();
   const secrets = [];
   for (const arg of merged2.values()) {
-    const r = resolveOne(arg, ctx, out);
+    const r = resolveOne2(arg, ctx, out);
     if (r && "secret" in r) secrets.push(r.secret);
     else if (r) values.set(arg.name, r.value);
   }
   return { values, declared: new Set(merged2.keys()), secrets };
 }
 var secretEnvName = (arg) => `ROLLGEN_ARG_${arg.toUpperCase().replace(/[^A-Z0-9]/g, "_")}`;
-function resolveOne(arg, ctx, out) {
+function resolveOne2(arg, ctx, out) {
   if (arg.value !== void 0) return { value: arg.value };
   const from = arg.valueFrom;
   if (!from) {
@@ -57617,7 +58380,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path37 = [];
+  const path39 = [];
   while (rest !== "") {
     const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -57627,14 +58390,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path37.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path39.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path37 };
+  return { path: path39 };
 }
-function readPath(value2, path37) {
+function readPath(value2, path39) {
   let v = value2;
-  for (const seg of path37) {
+  for (const seg of path39) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -57666,33 +58429,33 @@ init_diagnostics();
 function textField(f, field2, required) {
   return textAt(f, f.body[field2], [field2], required);
 }
-function textAt(f, v, path37, required) {
-  const name = path37.join(".");
+function textAt(f, v, path39, required) {
+  const name = path39.join(".");
   if (v === void 0 || v === null || v === "") {
-    if (required) f.out.push(diagnosticAt(f.here(...path37.slice(0, -1)), `${f.kind} provider needs ${name}`));
+    if (required) f.out.push(diagnosticAt(f.here(...path39.slice(0, -1)), `${f.kind} provider needs ${name}`));
     return void 0;
   }
   if (isObject(v) || Array.isArray(v)) {
-    f.out.push(diagnosticAt(f.here(...path37), `${f.kind} ${name} must be a string`));
+    f.out.push(diagnosticAt(f.here(...path39), `${f.kind} ${name} must be a string`));
     return void 0;
   }
   const filled = f.fill(String(v));
   const leftover = unresolvedArg(filled, f.args);
   if (leftover)
-    f.out.push(diagnosticAt(f.here(...path37), `${name} uses {{args.${leftover}}}, which no template declares`));
+    f.out.push(diagnosticAt(f.here(...path39), `${name} uses {{args.${leftover}}}, which no template declares`));
   return filled;
 }
 function durationField(f, field2, fallback2) {
   const text2 = textField(f, field2, false);
   if (text2 === void 0) return fallback2;
-  const seconds2 = parseGoDuration(text2);
-  if (seconds2 !== void 0 && seconds2 > 0) return seconds2;
+  const seconds3 = parseGoDuration(text2);
+  if (seconds3 !== void 0 && seconds3 > 0) return seconds3;
   f.out.push(diagnosticAt(f.here(field2), `${f.kind} ${field2} "${text2}" is not a positive duration such as 30s or 5m`));
   return fallback2;
 }
-function refuseUnknown(f, known) {
-  for (const k of Object.keys(f.body).filter((k2) => !known.includes(k2))) {
-    const near = suggestName(k, [...known]);
+function refuseUnknown(f, known2) {
+  for (const k of Object.keys(f.body).filter((k2) => !known2.includes(k2))) {
+    const near = suggestName(k, [...known2]);
     f.out.push(
       diagnosticAt(f.here(k), `${f.kind} field ${k} is not an Argo field${near ? `; did you mean ${near}?` : ""}`)
     );
@@ -57871,10 +58634,10 @@ function period(f, v, at) {
   f.out.push(diagnosticAt(f.here(...at), `period must be a positive number of seconds, got ${JSON.stringify(v)}`));
   return void 0;
 }
-function unknownAt(f, v, at, known) {
-  for (const k of Object.keys(v).filter((k2) => !known.includes(k2)))
+function unknownAt(f, v, at, known2) {
+  for (const k of Object.keys(v).filter((k2) => !known2.includes(k2)))
     f.out.push(
-      diagnosticAt(f.here(...at, k), `cloudWatch field ${k} is not an Argo field; known: ${known.join(", ")}`)
+      diagnosticAt(f.here(...at, k), `cloudWatch field ${k} is not an Argo field; known: ${known2.join(", ")}`)
     );
 }
 var compact = (o) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== void 0));
@@ -58034,9 +58797,9 @@ function prometheusAuth(f, address) {
     f.out.push(diagnosticAt(at(), "prometheus authentication must be a map of basicAuth, oauth2 or sigv4"));
     return void 0;
   }
-  const known = ["basicAuth", "oauth2", "sigv4"];
-  for (const k of Object.keys(raw).filter((k2) => !known.includes(k2)))
-    f.out.push(diagnosticAt(at(k), `prometheus authentication ${k} is not an Argo field; known: ${known.join(", ")}`));
+  const known2 = ["basicAuth", "oauth2", "sigv4"];
+  for (const k of Object.keys(raw).filter((k2) => !known2.includes(k2)))
+    f.out.push(diagnosticAt(at(k), `prometheus authentication ${k} is not an Argo field; known: ${known2.join(", ")}`));
   const part = (name, fields) => {
     const v = raw[name];
     if (v === void 0 || v === null) return void 0;
@@ -58279,15 +59042,15 @@ function buildMetric(template, raw, at, fill, dryRun, args, out, secrets) {
   }
   const read = { fill, out };
   const int3 = (k, fallback2) => intField(raw[k], where8(k), k, read) ?? fallback2;
-  const duration = (k) => durationField2(raw[k], where8(k), k, read);
+  const duration2 = (k) => durationField2(raw[k], where8(k), k, read);
   const condition = (k) => conditionField(raw[k], fill, where8(k), k, args, out);
   const spec = {
     name,
     template,
     origin: where8(),
-    interval: duration("interval"),
+    interval: duration2("interval"),
     count: int3("count"),
-    initialDelay: duration("initialDelay"),
+    initialDelay: duration2("initialDelay"),
     successCondition: condition("successCondition"),
     failureCondition: condition("failureCondition"),
     failureLimit: int3("failureLimit", 0),
@@ -58356,8 +59119,8 @@ function parseGoDuration(text2) {
 }
 function durationField2(v, at, field2, { fill, out }) {
   if (v === void 0 || v === null || v === "") return void 0;
-  const seconds2 = parseGoDuration(fill(String(v)));
-  if (seconds2 !== void 0) return seconds2;
+  const seconds3 = parseGoDuration(fill(String(v)));
+  if (seconds3 !== void 0) return seconds3;
   out.push(diagnosticAt(at, `${field2} "${String(v)}" is not a duration such as 30s, 5m or 1h30m`));
   return void 0;
 }
@@ -58419,11 +59182,11 @@ function findTemplates(request4, index, out) {
     const found = index.find(ref.templateName, ref.clusterScope);
     if (found) return [found];
     const kind = ref.clusterScope ? "ClusterAnalysisTemplate" : "AnalysisTemplate";
-    const known = index.names();
+    const known2 = index.names();
     out.push(
       diagnosticAt(
         originOf(ref.at),
-        `${kind} "${ref.templateName}" not found in the app source or the analysisTemplates directory of rollgen.yaml${known.length ? `; known: ${known.join(", ")}` : ""}`
+        `${kind} "${ref.templateName}" not found in the app source or the analysisTemplates directory of rollgen.yaml${known2.length ? `; known: ${known2.join(", ")}` : ""}`
       )
     );
     return [];
@@ -58687,15 +59450,15 @@ function rolloutAnalysis(spec, index, track, config, out, secrets) {
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path37 } = config.at;
+  const { locate: locate2, path: path39 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path37, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path39, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path37, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path39, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -58703,11 +59466,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path37, "background", "startingStep"]),
+        locate2([...path39, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path37, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path39, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(spec, n, a, out) {
@@ -58846,14 +59609,14 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path37, note) => ({
-  path: path37,
+var honoured = (path39, note) => ({
+  path: path39,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path37, note) => ({ path: path37, status: "honoured", subtree: true, note });
-var warned = (path37, note) => ({ path: path37, status: "warned", note });
-var warnedTree = (path37, note) => ({ path: path37, status: "warned", subtree: true, note });
+var subtree = (path39, note) => ({ path: path39, status: "honoured", subtree: true, note });
+var warned = (path39, note) => ({ path: path39, status: "warned", note });
+var warnedTree = (path39, note) => ({ path: path39, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
@@ -58865,21 +59628,21 @@ function fieldsUnder(ledger, parent) {
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value2, path37, pattern) => {
-    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path37, i], `${pattern}[]`));
+  const walk = (value2, path39, pattern) => {
+    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path39, i], `${pattern}[]`));
     if (!isObject(value2)) return;
     for (const [key2, child3] of Object.entries(value2)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path37, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path39, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path37, key2]),
-        message: `${dotted([...path37, key2])}: ${rule.note}`,
+        ...doc.locate([...path39, key2]),
+        message: `${dotted([...path39, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -58888,8 +59651,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path37) {
-  return path37.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path39) {
+  return path39.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -59499,13 +60262,27 @@ function repoPeers(apps2, committed2) {
       for (const p of r.providers) {
         const list6 = out.get(p.generator.id) ?? [];
         const output = committed2?.get(app.name);
-        list6.push({ ...peerOf(app.name, r.spec, app.resources, p), ...output ? { committed: output } : {} });
+        list6.push({
+          ...peerOf(app.name, r.spec, app.resources, p),
+          ...output ? { committed: output } : {},
+          ...app.cluster !== void 0 ? { cluster: app.cluster } : {}
+        });
         out.set(p.generator.id, list6);
       }
     }
   }
   for (const list6 of out.values()) list6.sort(byAppThenRollout);
   return out;
+}
+function byCluster(list6) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const p of list6) {
+    const key2 = p.cluster ?? "";
+    const group = groups2.get(key2);
+    if (group) group.push(p);
+    else groups2.set(key2, [p]);
+  }
+  return [...groups2].sort(([a], [b]) => compareText(a, b)).map(([, g]) => g);
 }
 function byAppThenRollout(a, b) {
   return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
@@ -59638,9 +60415,20 @@ function selectingServices(input3, step) {
 }
 function generatorContext(app, rollout, resources, provider, repo, track) {
   const self2 = peerOf(app, rollout, resources, provider);
-  const listed2 = repo?.get(provider.generator.id) ?? [];
-  const peers = listed2.some((p) => p.app === app && p.rollout.name === rollout.name) ? listed2 : [self2];
+  const all = repo?.get(provider.generator.id) ?? [];
+  const own = all.find((p) => p.app === app && p.rollout.name === rollout.name);
+  const listed2 = own ? clusterPeers(all, own.cluster) : all;
+  const peers = own ? listed2 : [self2];
   return { ...self2, peers, ...track ? { track } : {} };
+}
+var byClusterCache = /* @__PURE__ */ new WeakMap();
+function clusterPeers(all, cluster) {
+  if (all.every((p) => p.cluster === cluster)) return all;
+  let lists = byClusterCache.get(all);
+  if (!lists) byClusterCache.set(all, lists = /* @__PURE__ */ new Map());
+  let list6 = lists.get(cluster);
+  if (!list6) lists.set(cluster, list6 = all.filter((p) => p.cluster === cluster));
+  return list6;
 }
 function renderRouteObjects(input3, traffic, wave, state) {
   const routes = input3.providers.flatMap((p) => {
@@ -59731,8 +60519,8 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused2, path37) {
-  return paused2 ? { ...rollout, pausedBy: { field: path37.join("."), origin: doc.locate(path37) } } : rollout;
+function withPause(doc, rollout, paused2, path39) {
+  return paused2 ? { ...rollout, pausedBy: { field: path39.join("."), origin: doc.locate(path39) } } : rollout;
 }
 var isAppsV1 = (apiVersion) => apiVersion === void 0 || apiVersion === "apps/v1";
 function wrongDeploymentApi(apiVersion) {
@@ -59746,7 +60534,7 @@ function unsupportedWorkload(kind) {
 }
 function antiAffinityOf(doc, strategy2, at, out) {
   if (strategy2.antiAffinity === void 0) return {};
-  const path37 = [...at, "antiAffinity"];
+  const path39 = [...at, "antiAffinity"];
   const {
     preferredDuringSchedulingIgnoredDuringExecution: preferred,
     requiredDuringSchedulingIgnoredDuringExecution: required
@@ -59754,7 +60542,7 @@ function antiAffinityOf(doc, strategy2, at, out) {
   if (preferred === void 0 === (required === void 0)) {
     const which = preferred === void 0 ? ["neither", "nor"] : ["both", "and"];
     out.push({
-      ...doc.locate(path37),
+      ...doc.locate(path39),
       message: `antiAffinity sets ${which[0]} requiredDuringSchedulingIgnoredDuringExecution ${which[1]} preferredDuringSchedulingIgnoredDuringExecution; Argo takes exactly one (and refuses this): keep the one you mean`,
       severity: "error"
     });
@@ -59765,7 +60553,7 @@ function antiAffinityOf(doc, strategy2, at, out) {
   if (weight === void 0 || weight < 1 || weight > 100)
     out.push({
       ...doc.locate(
-        obj(preferred).weight === void 0 ? [...path37, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path37, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
+        obj(preferred).weight === void 0 ? [...path39, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path39, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
       ),
       message: `antiAffinity preferred weight ${weight ?? "(none)"}: Argo takes a weight from 1 to 100; write one (e.g. weight: 50)`,
       severity: "error"
@@ -59787,9 +60575,9 @@ function readBlueGreen(doc, replicas2, out) {
   const bg = obj(obj(obj(obj(doc.value).spec).strategy).blueGreen);
   const active = str(bg.activeService);
   const preview2 = str(bg.previewService);
-  if (!active) out.push(error3(doc, BLUE_GREEN2, "blueGreen needs activeService: the Service that serves the app"));
+  if (!active) out.push(error5(doc, BLUE_GREEN2, "blueGreen needs activeService: the Service that serves the app"));
   if (preview2 && preview2 === active)
-    out.push(error3(doc, [...BLUE_GREEN2, "previewService"], "previewService must differ from activeService"));
+    out.push(error5(doc, [...BLUE_GREEN2, "previewService"], "previewService must differ from activeService"));
   const previewCount = num(bg.previewReplicaCount);
   if (previewCount !== void 0 && previewCount > replicas2)
     out.push({
@@ -59832,37 +60620,37 @@ function readBlueGreen(doc, replicas2, out) {
   };
 }
 function abortDelay(doc, bg, out) {
-  const seconds2 = num(bg.abortScaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
-  if (seconds2 === 0)
+  const seconds3 = num(bg.abortScaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  if (seconds3 === 0)
     out.push({
       ...doc.locate([...BLUE_GREEN2, "abortScaleDownDelaySeconds"]),
       message: "abortScaleDownDelaySeconds 0 keeps the preview pods in Argo until the next update; rollgen removes them in the abort commit",
       severity: "warning"
     });
-  return seconds2 > 0 ? { abortDelaySeconds: seconds2 } : {};
+  return seconds3 > 0 ? { abortDelaySeconds: seconds3 } : {};
 }
 function emptyStep(origin, count3) {
   return { origin, replicas: count3, matches: [], headerRoutes: [], mirrorRoutes: [], pause: { kind: "none" } };
 }
 function promotionPause(bg) {
   if (bg.autoPromotionEnabled === false) return { kind: "manual" };
-  const seconds2 = num(bg.autoPromotionSeconds) ?? 0;
-  return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
+  const seconds3 = num(bg.autoPromotionSeconds) ?? 0;
+  return seconds3 > 0 ? { kind: "timed", seconds: seconds3 } : { kind: "none" };
 }
 function ignoredAutoPromotionSeconds(doc, bg) {
-  const seconds2 = num(bg.autoPromotionSeconds);
-  if (bg.autoPromotionEnabled !== false || seconds2 === void 0 || seconds2 <= 0) return [];
+  const seconds3 = num(bg.autoPromotionSeconds);
+  if (bg.autoPromotionEnabled !== false || seconds3 === void 0 || seconds3 <= 0) return [];
   return [
     {
       ...doc.locate([...BLUE_GREEN2, "autoPromotionSeconds"]),
-      message: `autoPromotionSeconds ${seconds2} is ignored because autoPromotionEnabled is false (as Argo): the switch after the preview waits for a person to merge it. Remove autoPromotionSeconds, or remove autoPromotionEnabled for a timed gate of ${seconds2} s`,
+      message: `autoPromotionSeconds ${seconds3} is ignored because autoPromotionEnabled is false (as Argo): the switch after the preview waits for a person to merge it. Remove autoPromotionSeconds, or remove autoPromotionEnabled for a timed gate of ${seconds3} s`,
       severity: "warning"
     }
   ];
 }
 function scaleDownPause(bg) {
-  const seconds2 = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
-  return seconds2 > 0 ? { kind: "timed", seconds: seconds2 } : { kind: "none" };
+  const seconds3 = num(bg.scaleDownDelaySeconds) ?? DEFAULT_SCALE_DOWN_DELAY;
+  return seconds3 > 0 ? { kind: "timed", seconds: seconds3 } : { kind: "none" };
 }
 function analyses(doc, value2, key2) {
   if (value2 === void 0) return {};
@@ -59875,8 +60663,8 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error3(doc, path37, message) {
-  return { ...doc.locate(path37), message, severity: "error" };
+function error5(doc, path39, message) {
+  return { ...doc.locate(path39), message, severity: "error" };
 }
 
 // src/spec/argo-rolling-update.ts
@@ -59885,7 +60673,7 @@ function rollingUpdateProblems(doc, spec) {
   const out = [];
   const check14 = (block, key2) => {
     const problem = intOrPercentProblem(key2, obj(strategy2[block])[key2]);
-    if (problem) out.push(error4(doc, ["spec", "strategy", block, key2], problem));
+    if (problem) out.push(error6(doc, ["spec", "strategy", block, key2], problem));
   };
   check14("canary", "maxSurge");
   check14("canary", "maxUnavailable");
@@ -59893,7 +60681,7 @@ function rollingUpdateProblems(doc, spec) {
   const canary = obj(strategy2.canary);
   if (isZero(canary.maxSurge) && isZero(canary.maxUnavailable))
     out.push(
-      error4(
+      error6(
         doc,
         ["spec", "strategy", "canary", "maxUnavailable"],
         "maxSurge and maxUnavailable are both 0, so no pod can be added or replaced and the rollout never progresses (Argo and Kubernetes refuse this); raise one of them (e.g. maxUnavailable: 1)"
@@ -59908,8 +60696,8 @@ function intOrPercentProblem(key2, v) {
   return `${key2} "${v}" is neither a number of pods nor a percentage; write a number (1) or a percentage ("25%")`;
 }
 var isZero = (v) => v === 0 || v === "0%";
-function error4(doc, path37, message) {
-  return { ...doc.locate(path37), message, severity: "error" };
+function error6(doc, path39, message) {
+  return { ...doc.locate(path39), message, severity: "error" };
 }
 
 // src/spec/argo-held-steps.ts
@@ -59934,21 +60722,21 @@ function walkSteps(doc, raw, wc, out) {
   const holdStart = (gate) => void (startHold = combinedGate(startHold ?? { kind: "none" }, gate));
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path37 = ["spec", "strategy", "canary", "steps", i];
-    if (!oneKindOfStep(doc, e, path37, out)) return;
+    const path39 = ["spec", "strategy", "canary", "steps", i];
+    if (!oneKindOfStep(doc, e, path39, out)) return;
     if (ACTIONS.some((a) => e[a] !== void 0)) {
-      applyActions(doc, state, e, path37, wc, out);
+      applyActions(doc, state, e, path39, wc, out);
       warnTrafficWithoutPods(doc, state, out);
-      steps.push(snapshot(doc.locate(path37), state, wc.managed));
+      steps.push(snapshot(doc.locate(path39), state, wc.managed));
       entryOfStep.push(i);
     } else if (Object.keys(e).length === 0)
-      out.push({ ...doc.locate(path37), message: "an empty step does nothing; remove it", severity: "warning" });
-    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path37, holdStart, out);
-    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path37, out);
+      out.push({ ...doc.locate(path39), message: "an empty step does nothing; remove it", severity: "warning" });
+    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path39, holdStart, out);
+    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path39, out);
     if (e.experiment !== void 0 || e.plugin !== void 0) {
       if (!holdForUnrunStep(steps)) holdStart({ kind: "manual" });
     }
-    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path37, out);
+    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path39, out);
   });
   if (leading.length > 0 && !steps[0]) {
     steps.push(snapshot(originOf(leading[0].at), state, wc.managed));
@@ -59959,32 +60747,32 @@ function walkSteps(doc, raw, wc, out) {
 }
 var ACTIONS = ["setWeight", "setCanaryScale", "setHeaderRoute", "setMirrorRoute"];
 var EXCLUSIVE = ["setWeight", "pause", "experiment", "analysis"];
-function oneKindOfStep(doc, e, path37, out) {
+function oneKindOfStep(doc, e, path39, out) {
   const kinds = EXCLUSIVE.filter((k) => e[k] !== void 0);
   if (kinds.length < 2) return true;
   out.push(
-    error5(
+    error7(
       doc,
-      [...path37, kinds[1]],
+      [...path39, kinds[1]],
       `a step may hold only one of setWeight, pause, experiment and analysis (as Argo), this one has ${kinds.join(" and ")}; split it into ${kinds.length} steps`
     )
   );
   return false;
 }
-function warnScaleCompletesFirst(doc, e, path37, out) {
+function warnScaleCompletesFirst(doc, e, path39, out) {
   if (e.analysis === void 0) return;
   out.push({
-    ...doc.locate([...path37, "analysis"]),
+    ...doc.locate([...path39, "analysis"]),
     message: "Argo ends a step with setCanaryScale once its canary pods are ready, without waiting for the analysis in the same step; rollgen waits for the analysis before the next step. Put the analysis in a step of its own to say so",
     severity: "warning"
   });
 }
-function applyAnalysis(doc, steps, leading, analysis, path37, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path37, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path39, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path39, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path37, "analysis"]),
+      ...doc.locate([...path39, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -59993,15 +60781,15 @@ function applyAnalysis(doc, steps, leading, analysis, path37, out) {
   }
   steps[steps.length - 1] = { ...previous, analyses: [...previous.analyses ?? [], request4] };
 }
-function applyPause(doc, steps, pause, path37, holdStart, out) {
-  const seconds2 = parseDuration(obj(pause).duration);
-  const gate = seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
+function applyPause(doc, steps, pause, path39, holdStart, out) {
+  const seconds3 = parseDuration(obj(pause).duration);
+  const gate = seconds3 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds3 };
   const previous = steps[steps.length - 1];
   if (!previous) {
     if (gate.kind === "timed" && gate.seconds === 0) return;
     if (gate.kind === "timed")
       out.push({
-        ...doc.locate([...path37, "pause"]),
+        ...doc.locate([...path39, "pause"]),
         message: `a pause of ${gate.seconds}s before the first step: Argo waits that long once the new version appears; rollgen cannot count from there, so a person starts the rollout (step 1 waits for a manual gate)`,
         severity: "warning"
       });
@@ -60009,20 +60797,20 @@ function applyPause(doc, steps, pause, path37, holdStart, out) {
   }
   steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
 }
-function applyActions(doc, state, e, path37, wc, out) {
+function applyActions(doc, state, e, path39, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
-        error5(
+        error7(
           doc,
-          [...path37, "setCanaryScale"],
+          [...path39, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
     const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
-    state.zeroScaleAt = none ? [...path37, "setCanaryScale"] : void 0;
+    state.zeroScaleAt = none ? [...path39, "setCanaryScale"] : void 0;
   }
   if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
@@ -60074,13 +60862,13 @@ function mirrorMatches(list6) {
   return list6.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path37 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path39 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = e.method !== void 0 ? stringMatch2("", e.method) : void 0;
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path37 ? { path: { type: path37.type === "Prefix" ? "PathPrefix" : path37.type, value: path37.value } } : {},
+      ...path39 ? { path: { type: path39.type === "Prefix" ? "PathPrefix" : path39.type, value: path39.value } } : {},
       ...method ? { method: { type: method.type, value: method.value } } : {}
     };
   });
@@ -60097,56 +60885,56 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error5(doc, path37, message) {
-  return { ...doc.locate(path37), message, severity: "error" };
+function error7(doc, path39, message) {
+  return { ...doc.locate(path39), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path37, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path39, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path37, "ingress", "classType"]);
+      const o = doc.locate([...path39, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path37, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path39, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path37, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path39, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path37, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path39, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path37),
+      ...doc.locate(path39),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path37, inputs10, out) {
+function providersFromArgo(doc, routing, path39, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path37, "plugins", plugin]),
+      ...doc.locate([...path39, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path37, key2]);
+  const at = (key2) => doc.locate([...path39, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
-    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path37, key2, ...field2])));
+    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path39, key2, ...field2])));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
     const found = inputs10.argo(`plugins/${name}`, obj(block));
-    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path37, "plugins", name, ...field2])));
+    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path39, "plugins", name, ...field2])));
   }
   return refs;
 }
@@ -60181,7 +60969,7 @@ function normalizeArgo(doc, inputs10) {
   const blueGreen = obj(spec.strategy).blueGreen !== void 0 ? readBlueGreen(doc, replicas2, diagnostics) : void 0;
   if (obj(spec.strategy).canary === void 0 === (blueGreen === void 0))
     diagnostics.push(
-      error6(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+      error8(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
     );
   const providers = canary.trafficRouting !== void 0 ? providersFromArgo(doc, routing, ["spec", "strategy", "canary", "trafficRouting"], inputs10, diagnostics) : [];
   const pingPong = pingPongOf(doc, canary, diagnostics);
@@ -60196,7 +60984,7 @@ function normalizeArgo(doc, inputs10) {
     });
   if (!sides && stable !== void 0 && stable === canarySvc)
     diagnostics.push(
-      error6(
+      error8(
         doc,
         ["spec", "strategy", "canary", "canaryService"],
         `canaryService and stableService are both "${stable}"; name a second Service for the canary (Argo refuses this too)`
@@ -60257,31 +61045,31 @@ function notificationSubscriptions(doc, meta) {
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
-  const path37 = ["spec", "strategy", "canary", "pingPong"];
+  const path39 = ["spec", "strategy", "canary", "pingPong"];
   const pp = obj(canary.pingPong);
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error6(doc, [...path37, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error8(doc, [...path39, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
-        error6(
+        error8(
           doc,
-          path37,
+          path39,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
         )
       );
   if (canary.trafficRouting === void 0)
     out.push(
-      error6(
+      error8(
         doc,
-        path37,
+        path39,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
       )
     );
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
-  return { ping, pong, origin: doc.locate(path37), alongside };
+  return { ping, pong, origin: doc.locate(path39), alongside };
 }
 function removalGatesOf(doc, canary, hasSteps, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -60289,11 +61077,11 @@ function removalGatesOf(doc, canary, hasSteps, out) {
   const at = (f) => ["spec", "strategy", "canary", f];
   if (promotion !== void 0 && canary.trafficRouting === void 0)
     out.push(
-      error6(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
+      error8(doc, at("scaleDownDelaySeconds"), "scaleDownDelaySeconds needs trafficRouting (as Argo); remove it")
     );
   if (promotion !== void 0 && canary.dynamicStableScale === true)
     out.push(
-      error6(
+      error8(
         doc,
         at("dynamicStableScale"),
         "dynamicStableScale cannot be used with scaleDownDelaySeconds (as Argo); keep one"
@@ -60316,9 +61104,9 @@ function argoWorkload(doc, root, replicas2, out) {
   const ref = obj(spec.workloadRef);
   if (spec.workloadRef !== void 0) {
     if (str(ref.kind) !== "Deployment")
-      out.push(error6(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
+      out.push(error8(doc, ["spec", "workloadRef", "kind"], unsupportedWorkload(str(ref.kind))));
     else if (!isAppsV1(ref.apiVersion))
-      out.push(error6(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
+      out.push(error8(doc, ["spec", "workloadRef", "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
     return {
       kind: "Deployment",
       name: str(ref.name) ?? "",
@@ -60358,34 +61146,34 @@ function deploymentFields(spec) {
   return out;
 }
 function fullCanaryStep(doc, wc, entryOfStep, out) {
-  const path37 = ["spec", "strategy", "canary", "analysis"];
+  const path39 = ["spec", "strategy", "canary", "analysis"];
   out.push({
-    ...doc.locate(path37),
+    ...doc.locate(path39),
     message: "a background analysis with no steps: Argo runs it while the new version scales up; rollgen runs step 1 with the canary at full size and all traffic, and promotes once the analysis has not failed at its gate",
     severity: "warning"
   });
   entryOfStep.push(0);
   const state = { weight: wc.weightTotal, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
-  return snapshot(doc.locate(path37), state, wc.managed);
+  return snapshot(doc.locate(path39), state, wc.managed);
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path37 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path37);
+  const path39 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path39);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
-      error6(
+      error8(
         doc,
-        [...path37, "startingStep"],
+        [...path39, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function error6(doc, path37, message) {
-  return { ...doc.locate(path37), message, severity: "error" };
+function error8(doc, path39, message) {
+  return { ...doc.locate(path39), message, severity: "error" };
 }
 
 // src/spec/classify.ts
@@ -60436,7 +61224,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path37, message) => out.push({ ...doc.locate(path37), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path39, message) => out.push({ ...doc.locate(path39), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -60479,16 +61267,16 @@ function checkName(kind, name, report) {
     report(`name ${show2(name)} must be a DNS subdomain: lower-case a-z, 0-9, '-' and '.', at most 253 characters`);
   }
 }
-function checkStringMap(parent, at, field2, report, label) {
+function checkStringMap(parent, at, field2, report, label2) {
   const map3 = parent[field2];
   if (map3 === void 0 || map3 === null) return;
   if (!isObject(map3)) return report([...at, field2], `${field2} must be a map of strings`);
   for (const [key2, value2] of Object.entries(map3)) {
     const where8 = [...at, field2, key2];
     if (typeof value2 !== "string") report(where8, `${field2} ${show2(key2)}: the value must be a string; quote it`);
-    else if (label && (value2.length > 63 || !LABEL_VALUE.test(value2)))
+    else if (label2 && (value2.length > 63 || !LABEL_VALUE.test(value2)))
       report(where8, `label ${show2(key2)}: value ${show2(value2)} is not a label value (at most 63 of A-Z a-z 0-9 - _ .)`);
-    if (label && !isLabelKey(key2)) report(where8, `label key ${show2(key2)} is not a valid label key`);
+    if (label2 && !isLabelKey(key2)) report(where8, `label key ${show2(key2)} is not a valid label key`);
   }
 }
 function isLabelKey(key2) {
@@ -60508,7 +61296,7 @@ function show2(v) {
 // src/spec/api-server-checks.ts
 function checkApiServerRules(doc, out) {
   const v = doc.value;
-  const report = (path37, message) => out.push({ ...doc.locate(path37), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path39, message) => out.push({ ...doc.locate(path39), message: `${v.kind} ${message}`, severity: "error" });
   const podPath = podSpecPath(v.kind);
   const pod = podPath && dig(v, podPath);
   if (podPath && isObject(pod)) checkPodSpec(pod, podPath, report);
@@ -60528,17 +61316,17 @@ function checkPodSpec(pod, at, report) {
     if (!Array.isArray(containers2)) continue;
     containers2.forEach((c, i) => {
       if (!isObject(c)) return;
-      const path37 = [...at, list6, i];
+      const path39 = [...at, list6, i];
       const name = c.name;
       if (typeof name === "string") {
         if (!isDnsLabel(name))
-          report([...path37, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
+          report([...path39, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
         else if (seen.has(name))
-          report([...path37, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
+          report([...path39, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
         seen.add(name);
       }
-      checkResources(c.resources, [...path37, "resources"], report);
-      checkContainerPorts(c.ports, [...path37, "ports"], report);
+      checkResources(c.resources, [...path39, "resources"], report);
+      checkContainerPorts(c.ports, [...path39, "ports"], report);
     });
   }
 }
@@ -60566,10 +61354,10 @@ function checkContainerPorts(ports, at, report) {
   const names = /* @__PURE__ */ new Set();
   ports.forEach((p, i) => {
     if (!isObject(p)) return;
-    const path37 = [...at, i];
-    checkPortNumber(p.containerPort, [...path37, "containerPort"], "containerPort", 1, report);
-    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path37, "hostPort"], "hostPort", 0, report);
-    checkPortName(p.name, [...path37, "name"], names, report);
+    const path39 = [...at, i];
+    checkPortNumber(p.containerPort, [...path39, "containerPort"], "containerPort", 1, report);
+    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path39, "hostPort"], "hostPort", 0, report);
+    checkPortName(p.name, [...path39, "name"], names, report);
   });
 }
 function checkServicePorts(spec, report) {
@@ -60578,31 +61366,31 @@ function checkServicePorts(spec, report) {
   const names = /* @__PURE__ */ new Set();
   ports.forEach((p, i) => {
     if (!isObject(p)) return;
-    const path37 = ["spec", "ports", i];
-    checkPortNumber(p.port, [...path37, "port"], "port", 1, report);
-    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path37, "nodePort"], "nodePort", 0, report);
+    const path39 = ["spec", "ports", i];
+    checkPortNumber(p.port, [...path39, "port"], "port", 1, report);
+    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path39, "nodePort"], "nodePort", 0, report);
     if (typeof p.targetPort === "number")
-      checkPortNumber(p.targetPort, [...path37, "targetPort"], "targetPort", 1, report);
+      checkPortNumber(p.targetPort, [...path39, "targetPort"], "targetPort", 1, report);
     else if (typeof p.targetPort === "string" && !isPortName(p.targetPort))
-      report([...path37, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
-    checkPortName(p.name, [...path37, "name"], names, report);
+      report([...path39, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
+    checkPortName(p.name, [...path39, "name"], names, report);
     if (p.name === void 0 && ports.length > 1)
-      report(path37, "port needs a name: a Service with several ports names each of them");
+      report(path39, "port needs a name: a Service with several ports names each of them");
   });
 }
-function checkPortNumber(value2, path37, field2, min, report) {
+function checkPortNumber(value2, path39, field2, min, report) {
   if (typeof value2 !== "number") return;
   if (!Number.isInteger(value2) || value2 < min || value2 > 65535)
-    report(path37, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
+    report(path39, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
 }
-function checkPortName(name, path37, seen, report) {
+function checkPortName(name, path39, seen, report) {
   if (typeof name !== "string") return;
   if (!isPortName(name))
     report(
-      path37,
+      path39,
       `port name ${show3(name)} must be at most 15 of a-z, 0-9 and '-', with a letter, no '--', not at an end`
     );
-  else if (seen.has(name)) report(path37, `port name ${show3(name)} is used twice; name each port once`);
+  else if (seen.has(name)) report(path39, `port name ${show3(name)} is used twice; name each port once`);
   seen.add(name);
 }
 function isPortName(name) {
@@ -60611,8 +61399,8 @@ function isPortName(name) {
 function isDnsLabel(name) {
   return name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
 }
-function dig(v, path37) {
-  return path37.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
+function dig(v, path39) {
+  return path39.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
 }
 function show3(v) {
   return JSON.stringify(v) ?? String(v);
@@ -60639,11 +61427,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path37 = isObject(m.path) ? {
+  const path39 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path37 ? { path: path37 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path39 ? { path: path39 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -60668,7 +61456,7 @@ function normalizeKruise(doc, inputs10) {
   const strategyKey = blueGreen ? "blueGreen" : "canary";
   if (v1beta1 && blueGreen === (obj(spec.strategy).canary !== void 0))
     diagnostics.push(
-      error7(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
+      error9(doc, ["spec", "strategy"], "strategy needs exactly one of canary and blueGreen; keep the one you mean")
     );
   const canary = obj(obj(spec.strategy)[strategyKey]);
   const annotations = stringMap2(meta.annotations);
@@ -60676,9 +61464,9 @@ function normalizeKruise(doc, inputs10) {
   const ref = obj(v1beta1 ? spec.workloadRef : obj(spec.objectRef).workloadRef);
   const refPath = v1beta1 ? ["spec", "workloadRef"] : ["spec", "objectRef", "workloadRef"];
   if (str(ref.kind) !== "Deployment") {
-    diagnostics.push(error7(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
+    diagnostics.push(error9(doc, [...refPath, "kind"], unsupportedWorkload(str(ref.kind))));
   } else if (!isAppsV1(ref.apiVersion))
-    diagnostics.push(error7(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
+    diagnostics.push(error9(doc, [...refPath, "apiVersion"], wrongDeploymentApi(ref.apiVersion)));
   const stepsPath = ["spec", "strategy", strategyKey, "steps"];
   const steps = arr(canary.steps).map((s, i) => kruiseStep(doc, s, [...stepsPath, i], v1beta1));
   diagnostics.push(...fractionalTraffic(doc, arr(canary.steps), stepsPath));
@@ -60720,9 +61508,9 @@ function normalizeKruise(doc, inputs10) {
   return { rollout: withPause(doc, rollout, paused2, ["spec", "strategy", "paused"]), diagnostics };
 }
 function gracePeriodGates(canary) {
-  const seconds2 = num(obj(arr(canary.trafficRoutings)[0]).gracePeriodSeconds);
-  if (!seconds2) return {};
-  const gate = { kind: "timed", seconds: seconds2 };
+  const seconds3 = num(obj(arr(canary.trafficRoutings)[0]).gracePeriodSeconds);
+  if (!seconds3) return {};
+  const gate = { kind: "timed", seconds: seconds3 };
   return { removalGates: { promotion: gate, abort: gate } };
 }
 function kruiseDisabled(doc) {
@@ -60733,7 +61521,7 @@ function kruiseStyle(v1beta1, canary, annotation, doc, out) {
   const style = (annotation ?? "canary").toLowerCase();
   if (style !== "canary" && style !== "partition") {
     out.push(
-      error7(
+      error9(
         doc,
         ["metadata", "annotations", ROLLING_STYLE],
         `${ROLLING_STYLE} must be "canary" or "partition", not "${annotation}"`
@@ -60747,7 +61535,7 @@ function fractionalTraffic(doc, steps, stepsPath) {
     const traffic = obj(s).traffic;
     if (typeof traffic !== "string" || !/^\s*\d+\.\d+%\s*$/.test(traffic)) return [];
     return [
-      error7(
+      error9(
         doc,
         [...stepsPath, i, "traffic"],
         `step ${i + 1}: traffic ${traffic.trim()} is not a whole percent; Kruise refuses it: write ${Math.floor(parseFloat(traffic))}% or ${Math.ceil(parseFloat(traffic))}%`
@@ -60755,13 +61543,13 @@ function fractionalTraffic(doc, steps, stepsPath) {
     ];
   });
 }
-function kruiseStep(doc, raw, path37, v1beta1) {
+function kruiseStep(doc, raw, path39, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path37),
+    origin: doc.locate(path39),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -60772,9 +61560,9 @@ function kruiseStep(doc, raw, path37, v1beta1) {
   };
 }
 function kruisePause(v) {
-  const seconds2 = num(obj(v).duration);
+  const seconds3 = num(obj(v).duration);
   if (v === void 0) return { kind: "none" };
-  return seconds2 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds2 };
+  return seconds3 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds3 };
 }
 function kruiseTraffic(doc, strategyKey, canary, sharedRouting, out, inputs10) {
   const routings = arr(canary.trafficRoutings);
@@ -60833,8 +61621,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error7(doc, path37, message) {
-  const o = doc.locate(path37);
+function error9(doc, path39, message) {
+  const o = doc.locate(path39);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 var KRUISE_INERT = /* @__PURE__ */ new Set(["rollouts.kruise.io/hash", "rollouts.kruise.io/rollback-in-batch"]);
@@ -61582,8 +62370,8 @@ function checkOneRolloutPerWorkload(specs, out) {
 }
 
 // src/io/validate-k8s.ts
-var fs14 = __toESM(require("fs"));
-var path14 = __toESM(require("path"));
+var fs15 = __toESM(require("fs"));
+var path15 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
 var K8S_KINDS = [
@@ -61615,8 +62403,8 @@ function validatorFor2(apiVersion, kind) {
   const cached = loaded2.get(key2);
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
-  const candidates2 = [path14.join(__dirname, "k8s", file), path14.join(__dirname, "..", "spec", "generated", "k8s", file)];
-  const found = candidates2.find((c) => fs14.existsSync(c));
+  const candidates2 = [path15.join(__dirname, "k8s", file), path15.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const found = candidates2.find((c) => fs15.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = require(found);
   loaded2.set(key2, validate2);
@@ -61694,13 +62482,13 @@ var MOVE = "move it to the app's source, where rollgen renders it and rolls a ch
 function outputKustomizationProblems(doc) {
   if (!isObject(doc.value)) return [];
   const problems = [];
-  const error8 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
+  const error10 = (at, message) => problems.push({ ...doc.locate(at), message, severity: "error" });
   for (const [key2, value2] of Object.entries(doc.value)) {
-    if (key2 in CHANGES) error8([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
-    else if (key2 === "labels") labelProblems(value2).forEach((i) => error8([key2, i], labelMessage(value2, i)));
+    if (key2 in CHANGES) error10([key2], `\`${key2}\` in the output's kustomization ${CHANGES[key2]}: ${MOVE}`);
+    else if (key2 === "labels") labelProblems(value2).forEach((i) => error10([key2, i], labelMessage(value2, i)));
     else if (!KNOWN.includes(key2)) {
       const meant = suggestName(key2, KNOWN);
-      error8(
+      error10(
         [key2],
         `\`${key2}\` is not a Kustomization field: kustomize refuses this file${meant ? ` (did you mean ${meant}?)` : ""}`
       );
@@ -61727,22 +62515,23 @@ function locateApps(req) {
 function locateWithRepo(req) {
   const withRemoval2 = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
   const every = [];
-  const named = withRemoval2(locate(req, every));
-  return { named, every: withRemoval2(every) };
+  const waves = [];
+  const named = withRemoval2(locate(req, every, waves));
+  return { named, every: withRemoval2(every), waves };
 }
-function locate(req, every) {
+function locate(req, every, waves = []) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path15.resolve(req.cwd, first2) : void 0, ...defaults }];
+    return [{ name: "stdin", source: "-", output: first2 ? path16.resolve(req.cwd, first2) : void 0, ...defaults }];
   if (directoryArgument(req)) {
-    const source = path15.resolve(req.cwd, first2);
-    const app = { name: path15.basename(source), source, output: second ? path15.resolve(req.cwd, second) : void 0 };
+    const source = path16.resolve(req.cwd, first2);
+    const app = { name: path16.basename(source), source, output: second ? path16.resolve(req.cwd, second) : void 0 };
     const overlaps = outputOverlaps([app]);
     if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
     return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path15.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path16.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -61750,15 +62539,43 @@ function locate(req, every) {
     );
   const config = readConfig(configFile, req.cwd);
   every.push(...config.apps);
+  waves.push(...config.waves);
+  if (req.target !== void 0) return targetsNamed(config.apps, req.args, req.target, configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
-  return req.args.map((name) => {
+  return req.args.flatMap((name) => {
     const app = config.apps.find((a) => a.name === name);
+    const targets2 = app ? [] : config.apps.filter((a) => a.target?.app === name);
+    if (targets2.length > 0) return targets2;
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path15.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path16.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
+  });
+}
+function targetsNamed(apps2, args, target, configFile, cwd) {
+  const shown2 = path16.relative(cwd, configFile) || configFile;
+  const withTarget = apps2.filter((a) => a.target?.name === target);
+  if (args.length === 0) {
+    if (withTarget.length > 0) return withTarget;
+    const known2 = [...new Set(apps2.flatMap((a) => a.target ? [a.target.name] : []))];
+    throw new InputError(
+      [],
+      `--target ${target}: no app of ${shown2} has that target${known2.length > 0 ? `; known targets: ${known2.join(", ")}` : " (no app lists targets:)"}`
+    );
+  }
+  return args.map((name) => {
+    const found = withTarget.find((a) => a.target.app === name);
+    if (found) return found;
+    const own = apps2.filter((a) => a.target?.app === name).map((a) => a.target.name);
+    throw new InputError(
+      [],
+      own.length > 0 ? `app ${name} has no target "${target}"${didYouMean(
+        target,
+        own.map((n) => ({ name: n }))
+      )}; its targets: ${own.join(", ")}` : `--target ${target}: app "${name}" in ${shown2} has no targets:`
+    );
   });
 }
 function didYouMean(name, apps2) {
@@ -61773,14 +62590,14 @@ function usesConfig(req) {
 }
 function directoryArgument(req) {
   const first2 = req.args[0];
-  if (!first2 || !isDir(path15.resolve(req.cwd, first2))) return false;
-  if (req.args.length > 1 || first2.includes("/") || first2.includes(path15.sep) || first2.startsWith(".")) return true;
-  const configFile = req.config ? path15.resolve(req.cwd, req.config) : findConfig(req.cwd);
-  if (!configFile || !fs15.existsSync(configFile)) return true;
-  return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first2);
+  if (!first2 || !isDir(path16.resolve(req.cwd, first2))) return false;
+  if (req.args.length > 1 || first2.includes("/") || first2.includes(path16.sep) || first2.startsWith(".")) return true;
+  const configFile = req.config ? path16.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  if (!configFile || !fs16.existsSync(configFile)) return true;
+  return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first2 || a.target?.app === first2);
 }
 function isDir(p) {
-  return fs15.existsSync(p) && fs15.statSync(p).isDirectory();
+  return fs16.existsSync(p) && fs16.statSync(p).isDirectory();
 }
 function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => parseYamlStream(f.path, f.text))) {
   const docs = [];
@@ -61806,9 +62623,9 @@ function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => p
   if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
       [],
-      `${printable(loc.source === "-" ? "<stdin>" : path15.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+      `${printable(loc.source === "-" ? "<stdin>" : path16.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
     );
-  return { ...app, diagnostics: all };
+  return { ...app, diagnostics: all, ...loc.target ? { cluster: loc.target.cluster } : {} };
 }
 function readSharedTemplates(dir, diagnostics) {
   return readAppSource(dir, process.cwd()).flatMap((f) => {
@@ -61827,8 +62644,8 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside3(target, dir) {
-  const rel = path15.relative(dir, target);
-  return !rel.startsWith("..") && !path15.isAbsolute(rel);
+  const rel = path16.relative(dir, target);
+  return !rel.startsWith("..") && !path16.isAbsolute(rel);
 }
 function readOutput(loc, cwd, warn2) {
   const contents = readOutputDir(loc.output, cwd);
@@ -61845,7 +62662,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
   const renderedFiles = [];
   const fileDigests = {};
   contents.files.forEach((f, i) => {
-    const base = path15.basename(f.path);
+    const base = path16.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
@@ -61864,7 +62681,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization, listed: listed2 } : {},
     resources: new ResourceSet(objects),
-    texts: new Map(contents.files.map((f) => [path15.basename(f.path), f.text])),
+    texts: new Map(contents.files.map((f) => [path16.basename(f.path), f.text])),
     renderedFiles,
     fileDigests
   };
@@ -62575,8 +63392,8 @@ function testRetryUnit(env2) {
   return env2.ROLLGEN_TEST_RETRY_UNIT_MS && Number.isFinite(ms) && ms > 0 ? { retryUnitMs: ms } : {};
 }
 function requestTimeoutMs(env2) {
-  const seconds2 = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
-  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds2) && seconds2 > 0 ? seconds2 * 1e3 : void 0;
+  const seconds3 = Number(env2.ROLLGEN_GITHUB_TIMEOUT);
+  return env2.ROLLGEN_GITHUB_TIMEOUT && Number.isFinite(seconds3) && seconds3 > 0 ? seconds3 * 1e3 : void 0;
 }
 
 // src/flow/execute.ts
@@ -62730,16 +63547,16 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path33 = __toESM(require("path"));
+var path35 = __toESM(require("path"));
 init_errors();
 
 // src/app/next-output.ts
-var path20 = __toESM(require("path"));
+var path21 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/app/drift.ts
-var path16 = __toESM(require("path"));
+var path17 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -62869,8 +63686,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show4 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path37 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path37 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
+  const path39 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path39 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
 }
 function kustomizationDrift(listed2, owned) {
   if (owned.length === 0) return void 0;
@@ -62898,7 +63715,7 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path16.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path17.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
@@ -62906,7 +63723,7 @@ function detectDrift(app, loc, output, peers) {
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path16.relative(cwd, path16.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path17.relative(cwd, path17.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (d.kind === "unlisted")
       return `${file}: no longer lists ${d.unlisted.join(", ")} (rollgen wrote ${d.unlisted.length > 1 ? "them" : "it"} for this step), so kustomize does not apply ${d.unlisted.length > 1 ? "them" : "it"}`;
@@ -62918,10 +63735,10 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path16.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path17.basename(i.origin.file) === d.file);
     const field2 = d.fields?.[0];
     const origin = item ? field2 ? item.locate(field2.path) : item.origin : void 0;
-    const file = path16.relative(cwd, path16.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path17.relative(cwd, path17.join(loc.output ?? ".", d.file)) || d.file;
     const [text2] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
@@ -63045,11 +63862,11 @@ function stepsChanged(current2, r, revision) {
 }
 
 // src/app/output-state.ts
-var path19 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path17 = __toESM(require("path"));
+var path18 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -63135,7 +63952,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path17.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path18.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -63150,7 +63967,7 @@ function describe6(s) {
 }
 
 // src/state/renamed-workload.ts
-var path18 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 function renamedWorkloads(app, output) {
   const orphans = orphanDeployments(app, output);
   if (orphans.length === 0) return renamedRollouts(app, output);
@@ -63162,7 +63979,7 @@ function renamedWorkloads(app, output) {
 function orphanDeployments(app, output) {
   const owned = new Set(app.rollouts.flatMap((r) => [r.spec.workload.name, `${r.spec.workload.name}${CANARY_SUFFIX}`]));
   const rendered = new Set(output.renderedFiles ?? []);
-  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path18.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
+  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path19.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
 }
 function renamedDiagnostic(app, r, orphans) {
   const name = r.spec.workload.name;
@@ -63176,8 +63993,8 @@ function renamedDiagnostic(app, r, orphans) {
   };
 }
 function renamedRollouts(app, output) {
-  const known = /* @__PURE__ */ new Set([...app.rollouts.map((r) => r.spec.name), ...app.disabledRollouts ?? []]);
-  const stale = (output.status?.rollouts ?? []).map((s) => s.name).filter((n) => !known.has(n));
+  const known2 = /* @__PURE__ */ new Set([...app.rollouts.map((r) => r.spec.name), ...app.disabledRollouts ?? []]);
+  const stale = (output.status?.rollouts ?? []).map((s) => s.name).filter((n) => !known2.has(n));
   if (stale.length === 0) return [];
   const old = stale.map((n) => `"${n}"`).join(" or ");
   return app.rollouts.filter((r) => !output.status.rollouts.some((s) => s.name === r.spec.name)).filter((r) => output.resources.find("Deployment", r.spec.workload.name, r.spec.namespace)).map((r) => ({
@@ -63194,7 +64011,7 @@ function readAppOutput(ctx, loc, app, peers, read) {
   if (renamed2.length > 0) throw new InputError(renamed2);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path19.relative(ctx.cwd, path19.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path20.relative(ctx.cwd, path20.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -63270,7 +64087,7 @@ function draftWrite(ctx, p, texts2) {
     transition: t,
     loaded: app,
     summary: lines.join("\n") + `
-wrote ${printable(path20.relative(ctx.cwd, loc.output) || ".")}
+wrote ${printable(path21.relative(ctx.cwd, loc.output) || ".")}
 `
   };
   return { write: write3, status };
@@ -63306,12 +64123,12 @@ function guardDrift(ctx, loc, drift, policy) {
 init_diagnostics();
 
 // src/app/load-coupled.ts
-var path23 = __toESM(require("path"));
+var path24 = __toESM(require("path"));
 init_errors();
 
 // src/io/yaml-pool.ts
-var fs16 = __toESM(require("fs"));
-var path21 = __toESM(require("path"));
+var fs17 = __toESM(require("fs"));
+var path22 = __toESM(require("path"));
 var import_os = require("os");
 var import_util2 = require("util");
 
@@ -63384,7 +64201,7 @@ function follow(slot, task) {
   return {
     claim: (i) => Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE) === 0,
     async resultOf(i) {
-      while (!results.has(i) && !ended) await new Promise((resolve18) => wake = resolve18);
+      while (!results.has(i) && !ended) await new Promise((resolve20) => wake = resolve20);
       wake = void 0;
       const found = results.get(i);
       results.delete(i);
@@ -63409,8 +64226,8 @@ function seamOptions() {
 }
 function yamlPool(expected, given = {}) {
   const options = { ...seamOptions(), ...given };
-  const file = options.workerFile ?? path21.join(__dirname, "yaml-worker.js");
-  const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs16.existsSync(file);
+  const file = options.workerFile ?? path22.join(__dirname, "yaml-worker.js");
+  const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs17.existsSync(file);
   const worth = wanted && startYamlWorker(file) !== void 0;
   const live = /* @__PURE__ */ new Set();
   let done2 = 0;
@@ -63464,9 +64281,9 @@ async function shareGroups(count3, helper, here, there, use) {
 }
 
 // src/app/app-index.ts
-var fs17 = __toESM(require("fs"));
+var fs18 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
-var path22 = __toESM(require("path"));
+var path23 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_diagnostics();
@@ -63478,9 +64295,11 @@ function checkAcrossApps(apps2, peers = repoPeers(apps2)) {
 function claimConflicts(apps2, peers) {
   const owners = /* @__PURE__ */ new Map();
   const problems = [];
+  const clusterOf = new Map(apps2.map((a) => [a.name, a.cluster ?? ""]));
   for (const { app, owner, claim } of everyClaim(apps2, peers)) {
-    const first2 = owners.get(claim.key);
-    if (!first2) owners.set(claim.key, { app, rollout: owner, claim });
+    const key2 = `${clusterOf.get(app)}\0${claim.key}`;
+    const first2 = owners.get(key2);
+    if (!first2) owners.set(key2, { app, rollout: owner, claim });
     else if (first2.app !== app || first2.rollout !== owner) problems.push(conflict2(first2, app, owner, claim));
   }
   return problems;
@@ -63504,7 +64323,7 @@ function* everyClaim(apps2, peers) {
   }
 }
 function providerChecks(peers) {
-  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list6]) => getGenerator(id)?.checkRepo?.(list6) ?? []);
+  return [...peers].sort(([a], [b]) => compareText(a, b)).flatMap(([id, list6]) => byCluster(list6).flatMap((c) => getGenerator(id)?.checkRepo?.(c) ?? []));
 }
 function conflict2(first2, app, owner, claim) {
   return {
@@ -63514,10 +64333,17 @@ function conflict2(first2, app, owner, claim) {
   };
 }
 function committedProblems(peers) {
-  return byProvider(peers).flatMap(([id, list6]) => getGenerator(id)?.checkCommitted?.(list6) ?? []);
+  return byProvider(peers).flatMap(
+    ([id, list6]) => byCluster(list6).flatMap((c) => getGenerator(id)?.checkCommitted?.(c) ?? [])
+  );
 }
 function describeAllocations(peers) {
-  return byProvider(peers).flatMap(([id, list6]) => [...getGenerator(id)?.describeRepo?.(list6) ?? []]);
+  return byProvider(peers).flatMap(
+    ([id, list6]) => byCluster(list6).flatMap((c) => {
+      const lines = [...getGenerator(id)?.describeRepo?.(c) ?? []];
+      return c[0]?.cluster !== void 0 && lines.length > 0 ? [`cluster ${c[0].cluster}:`, ...lines] : lines;
+    })
+  );
 }
 function byProvider(peers) {
   return [...peers].sort(([a], [b]) => a.localeCompare(b, "en"));
@@ -63528,8 +64354,9 @@ var appKey = (loc) => JSON.stringify(loc);
 function couplingKeys(app) {
   const keys = /* @__PURE__ */ new Set();
   const peers = repoPeers([app]);
-  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${claim.key}`);
-  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${id}`);
+  const cluster = app.cluster ?? "";
+  for (const { claim } of everyClaim([app], peers)) keys.add(`claim\0${cluster}\0${claim.key}`);
+  for (const id of peers.keys()) if (getGenerator(id)?.checkRepo) keys.add(`peers\0${cluster}\0${id}`);
   return [...keys].sort();
 }
 var RACY_MS = 3e3;
@@ -63540,7 +64367,7 @@ function appStamp(loc, now, previous) {
   let same = previous !== void 0;
   let newest = 0;
   const see = (p) => {
-    const st = fs17.lstatSync(p);
+    const st = fs18.lstatSync(p);
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
@@ -63551,7 +64378,7 @@ function appStamp(loc, now, previous) {
     const listed2 = same ? previous.dirs[rel] : void 0;
     const stored = Array.isArray(listed2) && listed2.every((n) => typeof n === "string") ? listed2 : void 0;
     if (!stored) same = false;
-    const names = stored ?? fs17.readdirSync(dir);
+    const names = stored ?? fs18.readdirSync(dir);
     dirs[rel] = names;
     for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
@@ -63570,16 +64397,16 @@ function asStamp(v) {
   return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
 var BUILD = (() => {
-  const s = fs17.statSync(__filename, { throwIfNoEntry: false });
+  const s = fs18.statSync(__filename, { throwIfNoEntry: false });
   return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
 })();
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path22.join(env2.XDG_CACHE_HOME ?? path22.join(os2.homedir(), ".cache"), "rollgen");
-  return path22.join(dir, `index-${sha256Hex(path22.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path23.join(env2.XDG_CACHE_HOME ?? path23.join(os2.homedir(), ".cache"), "rollgen");
+  return path23.join(dir, `index-${sha256Hex(path23.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
-    const raw = JSON.parse(fs17.readFileSync(file, "utf8"));
+    const raw = JSON.parse(fs18.readFileSync(file, "utf8"));
     if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
     return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
@@ -63588,11 +64415,11 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs17.mkdirSync(path22.dirname(file), { recursive: true });
+    fs18.mkdirSync(path23.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps2 = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs17.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps: apps2 }));
-    fs17.renameSync(tmp, file);
+    fs18.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps: apps2 }));
+    fs18.renameSync(tmp, file);
   } catch {
   }
 }
@@ -63636,23 +64463,23 @@ async function loadCoupled(ctx, opts, named, others) {
   return wanted.flatMap((loc) => loaded3.get(loc.name) ?? []);
 }
 async function indexedApps(ctx, opts, others) {
-  const configFile = opts.config ? path23.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path24.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
   const stamps = others.map((loc) => {
-    const known = stored.get(appKey(loc));
-    const stamped = appStamp(loc, now, known?.stamp);
-    return { loc, stamped, entry: stamped?.unchanged ? known : void 0 };
+    const known2 = stored.get(appKey(loc));
+    const stamped = appStamp(loc, now, known2?.stamp);
+    return { loc, stamped, entry: stamped?.unchanged ? known2 : void 0 };
   });
   const loaded3 = /* @__PURE__ */ new Map();
   const unknown = stamps.filter((s) => !s.entry).map((s) => s.loc);
   for (const app of await loadAll(ctx, unknown)) if (app) loaded3.set(app.name, app);
   const fresh = /* @__PURE__ */ new Map();
   const entries2 = /* @__PURE__ */ new Map();
-  for (const { loc, stamped, entry: known } of stamps) {
+  for (const { loc, stamped, entry: known2 } of stamps) {
     const app = loaded3.get(loc.name);
-    const entry = known ?? {
+    const entry = known2 ?? {
       keys: app ? couplingKeys(app) : [],
       ok: app !== void 0,
       stamp: stamped?.stamp ?? NO_STAMP
@@ -63744,7 +64571,7 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
   }
   const peers = repoPeers(all, committed2);
   checkAcrossApps(all, peers);
-  return { apps: apps2, peers };
+  return { apps: apps2, peers, waves: found.waves };
 }
 async function committedOutputs(apps2, ctx, pool) {
   const contents = apps2.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
@@ -63790,8 +64617,8 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs18 = __toESM(require("fs"));
-var path24 = __toESM(require("path"));
+var fs19 = __toESM(require("fs"));
+var path25 = __toESM(require("path"));
 init_errors();
 function readCheckout(git2, dir, pr, baseFlag, paths) {
   const { root, branch, commit: commit2 } = describeCheckout(git2, dir);
@@ -63799,7 +64626,7 @@ function readCheckout(git2, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path24.relative(root, p) || ".");
+  const rel = paths.map((p) => path25.relative(root, p) || ".");
   const dirty = git2(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -63807,8 +64634,8 @@ function readCheckout(git2, dir, pr, baseFlag, paths) {
 ${dirty}`
     );
   const read = (repoPath2) => {
-    const file = path24.join(root, repoPath2);
-    return fs18.existsSync(file) ? fs18.readFileSync(file, "utf8") : void 0;
+    const file = path25.join(root, repoPath2);
+    return fs19.existsSync(file) ? fs19.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, ...commit2(), read };
 }
@@ -63842,43 +64669,43 @@ function currentBranch(git2, root) {
 }
 function readTemplate2(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path24.relative(cwd, file) || file;
-  if (!fs18.existsSync(file))
+  const shown2 = path25.relative(cwd, file) || file;
+  if (!fs19.existsSync(file))
     throw new InputError([
       {
-        file: path24.relative(cwd, configFile) || configFile,
+        file: path25.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs18.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs19.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
 var import_crypto3 = require("crypto");
-var path31 = __toESM(require("path"));
+var path33 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs20 = __toESM(require("fs"));
-var path30 = __toESM(require("path"));
+var fs21 = __toESM(require("fs"));
+var path32 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path26 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 
 // src/io/output-recovery.ts
-var fs19 = __toESM(require("fs"));
-var path25 = __toESM(require("path"));
+var fs20 = __toESM(require("fs"));
+var path26 = __toESM(require("path"));
 function recoverOutputDirs(dirs) {
   const leftovers = legacyLeftovers(dirs);
-  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path25.dirname(dir)) ?? []));
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path26.dirname(dir)) ?? []));
 }
 function legacyLeftovers(dirs) {
   const byParent = /* @__PURE__ */ new Map();
-  for (const parent of new Set(dirs.map((d) => path25.dirname(d)))) {
-    const entries2 = fs19.existsSync(parent) ? fs19.readdirSync(parent) : [];
+  for (const parent of new Set(dirs.map((d) => path26.dirname(d)))) {
+    const entries2 = fs20.existsSync(parent) ? fs20.readdirSync(parent) : [];
     byParent.set(
       parent,
       entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
@@ -63888,32 +64715,32 @@ function legacyLeftovers(dirs) {
 }
 function recoverOutputDir(dir, candidates2) {
   const notes = recoverLegacy(dir, candidates2);
-  const done2 = fs19.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs20.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
 }
 function recoverLegacy(dir, candidates2) {
-  const parent = path25.dirname(dir);
-  const prefix = `.${path25.basename(dir)}.rollgen-`;
+  const parent = path26.dirname(dir);
+  const prefix = `.${path26.basename(dir)}.rollgen-`;
   const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
-    const full = path25.join(parent, name);
-    if (!fs19.lstatSync(full).isDirectory()) continue;
+    const full = path26.join(parent, name);
+    if (!fs20.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs19.readdirSync(full)) fs19.renameSync(path25.join(full, entry), path25.join(dir, entry));
-      fs19.rmdirSync(full);
+      for (const entry of fs20.readdirSync(full)) fs20.renameSync(path26.join(full, entry), path26.join(dir, entry));
+      fs20.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs19.rmSync(full, { recursive: true, force: true });
+      fs20.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs19.existsSync(dir) ? fs19.readdirSync(dir) : [];
+  const entries2 = fs20.existsSync(dir) ? fs20.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -63924,7 +64751,7 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   let lock;
   let locking = false;
   const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
-  const { apps: apps2, peers } = await loadRepo(ctx, args, opts, {
+  const { apps: apps2, peers, waves } = await loadRepo(ctx, args, opts, {
     located: (named) => prepared = prepareOutputDirs(outputsOf(named)),
     // Locked (and what an interrupted run left completed) before the outputs are read: what this
     // run reads of them is what it replaces, and it reads each once.
@@ -63946,7 +64773,10 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
 `);
   const staged = stageEarly ? startOutputWrites() : void 0;
   try {
-    await write3(await planWrites(ctx, { args, opts, command, apps: apps2, peers, staged }));
+    const planned = await planWrites(ctx, { args, opts, command, apps: apps2, peers, staged });
+    await write3(
+      waves.length > 0 ? { ...planned, fleet: { waves, aborted: abortedApps(apps2), outputs: outputsByApp(apps2) } } : planned
+    );
     await staged?.discard();
   } catch (e) {
     await staged?.discard();
@@ -63976,12 +64806,14 @@ async function planWrites(ctx, run3) {
     async (i, [text2]) => {
       const w = withStatusFile(drafts[i], text2);
       staged?.add(dirWrite(w));
-      if (staged) await new Promise((resolve18) => setImmediate(resolve18));
+      if (staged) await new Promise((resolve20) => setImmediate(resolve20));
       return w;
     }
   );
   return { writes, idle, staged };
 }
+var abortedApps = (apps2) => new Set(apps2.filter((a) => a.output?.status?.rollouts.some((r) => r.phase === "Aborted")).map((a) => a.app.name));
+var outputsByApp = (apps2) => new Map(apps2.flatMap((a) => a.loc.output ? [[a.app.name, a.loc.output]] : []));
 var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
 function idleApp(ctx, loc, app, command, byName, peers, read) {
   const output = readAppOutput(ctx, loc, app, peers, read);
@@ -63990,7 +64822,7 @@ function idleApp(ctx, loc, app, command, byName, peers, read) {
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, output.status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel = (p) => p ? path26.relative(cwd, p) || "." : "OUT";
+  const rel = (p) => p ? path27.relative(cwd, p) || "." : "OUT";
   const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
@@ -64016,18 +64848,18 @@ function changedFiles2(w) {
 }
 
 // src/flow/local-gates.ts
-var path29 = __toESM(require("path"));
+var path30 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path28 = __toESM(require("path"));
+var path29 = __toESM(require("path"));
 
 // src/flow/git-paths.ts
-var path27 = __toESM(require("path"));
+var path28 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 var literal = (p) => `:(literal)${p}`;
 function repoPath(root, p) {
-  return path27.relative(root, p).split(path27.sep).join("/") || ".";
+  return path28.relative(root, p).split(path28.sep).join("/") || ".";
 }
 function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
@@ -64053,7 +64885,7 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git2, root, apps2, shallow = git2(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexByPath(apps2.map((a) => repoPath(root, path28.join(a.output, STATUS_FILE))));
+  const statusOf3 = indexByPath(apps2.map((a) => repoPath(root, path29.join(a.output, STATUS_FILE))));
   const sourceOf = indexByPath(apps2.map((a) => repoPath(root, a.source)));
   const outputOf = indexByPath(apps2.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
@@ -64108,8 +64940,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path29.resolve(w.output));
-  const output = path29.resolve(w.output);
+  const top = gitTopLevel(edges.git, path30.resolve(w.output));
+  const output = path30.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -64155,9 +64987,134 @@ function describeTarget(target, t) {
   }
 }
 
+// src/flow/fleet-commit.ts
+var path31 = __toESM(require("path"));
+init_errors();
+
+// src/app/fleet-step.ts
+init_errors();
+function nextWaveStep(waves, writes, aborted = /* @__PURE__ */ new Set()) {
+  const waveOf2 = /* @__PURE__ */ new Map();
+  waves.forEach((w, i) => w.targets.forEach((t) => waveOf2.set(t, i)));
+  const free = writes.filter((w) => !waveOf2.has(w.app));
+  const fleet = writes.filter((w) => waveOf2.has(w.app));
+  const failed = [...aborted].filter((a) => waveOf2.has(a));
+  if (fleet.length === 0 && failed.length === 0) return { moving: [], waiting: [], free };
+  const index = Math.min(...[...fleet.map((w) => w.app), ...failed].map((a) => waveOf2.get(a)));
+  const wave = waves[index];
+  const inWave = fleet.filter((w) => waveOf2.get(w.app) === index);
+  const failedHere = failed.filter((a) => waveOf2.get(a) === index);
+  const held = failedHere.length > 0 && wave.onFailure === "wave";
+  const parallel = held ? 0 : wave.parallel ?? inWave.length;
+  const moving = inWave.slice(0, parallel);
+  const why = failedHere.length > 0 ? `wave ${wave.name} (wave ${index + 1}) failed: ${failedHere.join(", ")} aborted` : `wave ${wave.name} (wave ${index + 1}) has not completed`;
+  const waiting = [
+    ...inWave.slice(parallel).map((write3) => ({
+      write: write3,
+      wave,
+      reason: held ? `${why}, and onFailure: wave holds the whole wave` : `wave ${wave.name} moves ${parallel} target(s) at a time`
+    })),
+    ...fleet.filter((w) => waveOf2.get(w.app) > index).map((write3) => ({
+      write: write3,
+      wave: waves[waveOf2.get(write3.app)],
+      reason: why
+    }))
+  ];
+  return { live: { wave, number: index + 1 }, moving, waiting, free };
+}
+function withWholeFleet(ctx, args, opts) {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return { args, opts };
+  const { named, waves } = locateWithRepo(req);
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
+  const { target: _picked, ...rest } = opts;
+  const names = [.../* @__PURE__ */ new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
+  return { args: names, opts: rest };
+}
+async function writeWaveStep(ctx, planned) {
+  const { waves, aborted } = planned.fleet;
+  const step = nextWaveStep(waves, planned.writes, aborted);
+  if (step.live) refuseStepSubset(step.live.wave);
+  await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
+  for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}
+`);
+}
+function refuseStepSubset(wave) {
+  if (wave.steps === "all") return;
+  throw new InputError([
+    {
+      ...wave.stepsAt,
+      severity: "error",
+      message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`
+    }
+  ]);
+}
+
+// src/flow/fleet-commit.ts
+async function advanceFleet(ctx, planned) {
+  const { waves, aborted, outputs } = planned.fleet;
+  const step = nextWaveStep(waves, planned.writes, aborted);
+  const freeHolds = step.free.map((w) => localGateHold(ctx, w.loaded, w));
+  const free = step.free.filter((_, i) => !freeHolds[i]);
+  const live = step.live;
+  const waveHolds = live ? waveHold(ctx, { ...live, waves, outputs }, step.moving) : [];
+  const moving = waveHolds.length > 0 ? [] : step.moving;
+  checkCommittable(ctx, [...free, ...moving]);
+  if (free.length > 0) await writeAll(ctx, { ...planned, writes: free, idle: [] }, (w) => commitOutput(ctx, w));
+  if (moving.length > 0) {
+    await writeAll(ctx, { ...planned, writes: moving, idle: [] });
+    commitWave(ctx, moving, live.wave);
+  }
+  for (const line of planned.idle) ctx.stdout(line + "\n");
+  for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}
+`);
+  reportHeld([...freeHolds.filter((h) => h !== void 0), ...waveHolds]);
+}
+function waveHold(ctx, fleet, moving) {
+  const { wave, number: number2, waves } = fleet;
+  refuseStepSubset(wave);
+  const gates = moving.flatMap((w) => localGateHold(ctx, w.loaded, w) ?? []);
+  if (gates.length > 0) return gates.map((g) => `wave ${wave.name}: ${g}`);
+  const starting = moving.every((w) => (w.before.status?.rollouts ?? []).every((r) => r.phase !== "Progressing"));
+  const before = waves[number2 - 2];
+  if (!starting || !before || before.bakeSeconds === 0 || moving.length === 0) return [];
+  const outputs = before.targets.flatMap((t) => fleet.outputs.get(t) ?? []);
+  const left = bakeLeft(ctx, before, outputs);
+  return left > 0 ? [`wave ${wave.name}: wave ${before.name} bakes ${before.bakeSeconds}s after its last commit: ${left}s left`] : [];
+}
+function bakeLeft(ctx, wave, outputs) {
+  const edges = flowEdges(ctx);
+  const top = outputs.length > 0 ? gitTopLevel(edges.git, path31.resolve(outputs[0])) : void 0;
+  if (!top) return 0;
+  const rels = outputs.map((o) => path31.relative(top, path31.resolve(o)) || ".");
+  const dates = edges.git(["log", "-1", "--format=%ct", "--", ...rels], top).trim();
+  if (!dates) return 0;
+  const left = Number(dates) + wave.bakeSeconds - Math.floor(edges.now().getTime() / 1e3);
+  return Math.max(0, left);
+}
+function commitWave(ctx, writes, wave) {
+  const git2 = flowEdges(ctx).git;
+  const top = gitTopLevel(git2, path31.resolve(writes[0].output));
+  if (!top) throw new StateError(`--commit: ${writes[0].output} is not inside a git work tree`);
+  const rels = writes.map((w) => path31.relative(top, path31.resolve(w.output)) || ".");
+  for (const rel of rels) git2(["add", "--all", "--", rel, `:(exclude)${path31.posix.join(rel, LOCK_FILE)}`], top);
+  const subject = `rollgen(wave ${wave.name}): ${writes.map((w) => commitSubject(w).replace(/^rollgen\(([^)]*)\): /, "$1 ")).join("; ")}`;
+  const body = writes.flatMap((w) => w.summary.split("\n").filter((l) => l !== "" && !l.startsWith("wrote ")));
+  git2(["commit", "--quiet", "-m", `${subject}
+
+${body.join("\n")}
+`, "--", ...rels], top);
+  const sha2 = git2(["rev-parse", "--short", "HEAD"], top).trim();
+  ctx.stdout(`committed ${sha2} ${subject}
+`);
+}
+
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
-  await withPlannedWrites(ctx, args, opts, command, async (planned) => {
+  const run3 = command.kind === "advance" ? withWholeFleet(ctx, args, opts) : { args, opts };
+  await withPlannedWrites(ctx, run3.args, run3.opts, command, async (planned) => {
+    if (command.kind === "advance" && planned.fleet) return advanceFleet(ctx, planned);
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
@@ -64169,21 +65126,21 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git2 = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git2, existingAncestor(path30.resolve(w.output)));
+    const top = gitTopLevel(git2, existingAncestor(path32.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path30.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path32.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs20.existsSync(dir) || path30.dirname(dir) === dir ? dir : existingAncestor(path30.dirname(dir));
+  return fs21.existsSync(dir) || path32.dirname(dir) === dir ? dir : existingAncestor(path32.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git2 = flowEdges(ctx).git;
-  const dir = path30.resolve(w.output);
+  const dir = path32.resolve(w.output);
   const top = gitTopLevel(git2, dir);
-  const rel = path30.relative(top, dir) || ".";
+  const rel = path32.relative(top, dir) || ".";
   refusePending(ctx, dir);
-  git2(["add", "--all", "--", rel, `:(exclude)${path30.posix.join(rel, LOCK_FILE)}*`], top);
+  git2(["add", "--all", "--", rel, `:(exclude)${path32.posix.join(rel, LOCK_FILE)}*`], top);
   git2(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git2(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -64191,7 +65148,7 @@ function commitOutput(ctx, w) {
 }
 function refusePending(ctx, dir) {
   if (!isCommitted(dir) && !isGuarded(dir)) return;
-  const shown2 = path30.relative(ctx.cwd, dir) || ".";
+  const shown2 = path32.relative(ctx.cwd, dir) || ".";
   throw new StateError(
     `--commit: ${shown2} holds a write that is not completely applied (an interrupted rollgen run's); nothing was committed. Run the command again: it completes the write first`
   );
@@ -64226,7 +65183,7 @@ function formatPlan(app, plan) {
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   const lines = rows.map(
-    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
+    (r) => r.map((cell4, c) => cell4.padEnd(widths[c])).join("  ").trimEnd()
   );
   const rolling = plan.steps.length === 0 ? ["no steps: a new version goes straight to promotion, one rolling update of the stable Deployment (as Argo)"] : [];
   const paused2 = plan.pausedBy ? [`paused by ${plan.pausedBy}: advance proposes nothing until it is false`] : [];
@@ -64429,9 +65386,9 @@ function afterStep(rollouts, step, health) {
   return { text: text2, gate: { kind: gate.kind, seconds: gate.kind === "timed" ? gate.seconds : null }, analyses: analyses2, health };
 }
 function share(s) {
-  const label = trafficLabel(s);
-  if (label === BY_PODS) return `${s.canaryReplicas} pods`;
-  return label === ALL_TRAFFIC ? "all traffic: no stable pod" : label;
+  const label2 = trafficLabel(s);
+  if (label2 === BY_PODS) return `${s.canaryReplicas} pods`;
+  return label2 === ALL_TRAFFIC ? "all traffic: no stable pod" : label2;
 }
 function templatesOf(gates) {
   return (gates ?? []).flatMap((g) => g.templates.length > 0 ? g.templates : [g.id]);
@@ -64458,9 +65415,9 @@ function templateChange(from, to) {
     for (const name of union(before.keys(), after.keys())) {
       const a = before.get(name);
       const b = after.get(name);
-      const label = list6 === "containers" ? name : `${name} (init)`;
+      const label2 = list6 === "containers" ? name : `${name} (init)`;
       const image = (c) => c && typeof c.image === "string" ? c.image : null;
-      images.push({ container: label, from: image(a), to: image(b), changed: image(a) !== image(b) });
+      images.push({ container: label2, from: image(a), to: image(b), changed: image(a) !== image(b) });
       if (!a || !b) continue;
       for (const key2 of changedKeys(withoutImage(a), withoutImage(b))) fields.push(`spec.${list6}[${name}].${key2}`);
     }
@@ -64609,7 +65566,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix2(path31.relative(i.repoRoot, path31.resolve(i.write.output))) || ".";
+  const output = posix3(path33.relative(i.repoRoot, path33.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -64639,8 +65596,8 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path31.resolve(i.write.output);
-  const rel = (name) => posix2(path31.relative(i.repoRoot, path31.join(out, name)));
+  const out = path33.resolve(i.write.output);
+  const rel = (name) => posix3(path33.relative(i.repoRoot, path33.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
@@ -64660,8 +65617,8 @@ function fileChanges(i) {
 function sha(text2) {
   return (0, import_crypto3.createHash)("sha256").update(text2).digest("hex");
 }
-function posix2(p) {
-  return p.split(path31.sep).join("/");
+function posix3(p) {
+  return p.split(path33.sep).join("/");
 }
 
 // src/flow/source-commits.ts
@@ -64709,25 +65666,25 @@ function shaOf(token) {
 init_errors();
 
 // src/app/pr-config-check.ts
-var fs21 = __toESM(require("fs"));
-var path32 = __toESM(require("path"));
+var fs22 = __toESM(require("fs"));
+var path34 = __toESM(require("path"));
 function prConfigProblems(cwd, configOption) {
-  const file = configOption ? path32.resolve(cwd, configOption) : findConfig(cwd);
-  if (!file || !fs21.existsSync(file)) return [];
+  const file = configOption ? path34.resolve(cwd, configOption) : findConfig(cwd);
+  if (!file || !fs22.existsSync(file)) return [];
   const pr = readConfig(file, cwd).pr;
   const missing = pr.templateProblems ?? [];
   const present = [pr.titleTemplate, pr.bodyTemplate].filter(
-    (t) => t !== void 0 && (fs21.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
+    (t) => t !== void 0 && (fs22.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
   );
   return [...missing, ...present.flatMap((t) => parseProblems(t, cwd))];
 }
 function parseProblems(file, cwd) {
   const hb = require_lib();
   try {
-    hb.parse(fs21.readFileSync(file, "utf8"));
+    hb.parse(fs22.readFileSync(file, "utf8"));
     return [];
   } catch (e) {
-    const d = templateDiagnostic2(path32.relative(cwd, file) || file, e);
+    const d = templateDiagnostic2(path34.relative(cwd, file) || file, e);
     return [{ ...d, message: `${d.message}; fix it so that \`rollgen pr\` can render its PRs` }];
   }
 }
@@ -64795,7 +65752,7 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path33.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path35.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
@@ -65056,7 +66013,7 @@ function send(req, deadline, timeoutMs) {
   if (url2.protocol !== "http:" && url2.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url2.protocol} in ${req.url}`));
   const client = url2.protocol === "https:" ? https : http;
-  return new Promise((resolve18, reject) => {
+  return new Promise((resolve20, reject) => {
     const late = () => r.destroy(new Error(`no response within ${timeoutMs / 1e3}s`));
     const timer = setTimeout(late, Math.max(0, deadline - Date.now()));
     const r = client.request(
@@ -65081,7 +66038,7 @@ function send(req, deadline, timeoutMs) {
         res.on("end", () => {
           clearTimeout(timer);
           const location = res.headers.location;
-          resolve18({
+          resolve20({
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString("utf8"),
             ...location ? { location } : {}
@@ -65408,7 +66365,7 @@ function value(point) {
 // src/io/metrics/skywalking.ts
 var minute = (d) => d.toISOString().slice(0, 16).replace("T", " ").replace(":", "");
 async function querySkyWalking(spec, fill, now, timeoutMs, signal) {
-  const duration = {
+  const duration2 = {
     start: minute(new Date(now.getTime() - spec.intervalSeconds * 1e3)),
     end: minute(now),
     step: "MINUTE"
@@ -65417,7 +66374,7 @@ async function querySkyWalking(spec, fill, now, timeoutMs, signal) {
     url: `${fill(spec.address).replace(/\/+$/, "")}/graphql`,
     method: "POST",
     headers: { "Content-Type": "application/json; charset=utf-8", Accept: "application/json; charset=utf-8" },
-    body: JSON.stringify({ query: fill(spec.query), variables: { duration } }),
+    body: JSON.stringify({ query: fill(spec.query), variables: { duration: duration2 } }),
     insecure: false,
     timeoutMs,
     ...signal ? { signal } : {}
@@ -65837,7 +66794,7 @@ function table(ms) {
   ];
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map(
-    (r) => r.map((cell3, c) => cell3.padEnd(widths[c])).join("  ").trimEnd()
+    (r) => r.map((cell4, c) => cell4.padEnd(widths[c])).join("  ").trimEnd()
   );
 }
 function sparkline(ms) {
@@ -66094,8 +67051,8 @@ function judgeHealth(policy, commits2) {
   return { state: "healthy", since: last.at, sha: last.sha };
 }
 function newestOutcomes(glob2, kind, commits2) {
-  const picomatch = require_picomatch2();
-  const match = picomatch(glob2, { dot: true });
+  const picomatch2 = require_picomatch2();
+  const match = picomatch2(glob2, { dot: true });
   for (const c of commits2) {
     const ended = kind === "status" ? c.statuses.filter((s) => match(s.context) && s.state !== "pending").map((s) => statusOutcome(s, c.sha)) : latestRuns(c.checkRuns.filter((r) => match(r.name) && r.status === "completed")).map(
       (r) => runOutcome(r, c.sha)
@@ -66362,6 +67319,7 @@ function decideRound(r, now, checks) {
   return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt) ?? decide2(r.state, r.pulls, now, r.history, checks);
 }
 async function prCommand(ctx, args, opts) {
+  refuseWaves(ctx, args, opts);
   if (opts.offline)
     return previewOffline(ctx, args, opts, (s, entries2) => proposalsFor(s, entries2, { kind: "advance" }, "flow"));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
@@ -66467,11 +67425,92 @@ async function fetchChecks2(s, decisions) {
   }
   return out;
 }
+function refuseWaves(ctx, args, opts) {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return;
+  const { named, waves } = locateWithRepo(req);
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  const fleet = named.filter((l) => inWaves.has(l.name)).map((l) => l.name);
+  if (fleet.length === 0) return;
+  throw new InputError([
+    {
+      ...waves[0].at,
+      severity: "error",
+      message: `rollgen pr does not run waves yet, and would start ${fleet.join(", ")} in every cluster at once; move the fleet with \`rollgen advance --commit\` (one commit per wave step), or name the apps outside the waves`
+    }
+  ]);
+}
 
 // src/run/change-command.ts
 async function changeCommand(ctx, args, opts, command) {
+  if (command.kind === "advance") {
+    const run3 = withWholeFleet(ctx, args, opts);
+    if (run3.args !== args)
+      return withPlannedWrites(
+        ctx,
+        run3.args,
+        run3.opts,
+        command,
+        (planned) => planned.fleet ? writeWaveStep(ctx, planned) : writeAll(ctx, planned)
+      );
+  }
   await withPlannedWrites(ctx, args, opts, command, (planned) => writeAll(ctx, planned), { stageEarly: true });
 }
+
+// src/app/fleet-plan.ts
+function planWaves(waves, apps2) {
+  const byName = new Map(apps2.map((a) => [a.app.name, a]));
+  const problems = [];
+  const plans = waves.flatMap((w, i) => {
+    const loaded3 = w.targets.flatMap((t) => byName.has(t) ? [byName.get(t)] : []);
+    if (loaded3.length === 0) return [];
+    const counts = loaded3.flatMap((a) => a.app.rollouts.map((r) => r.plan.steps.length));
+    const most = Math.max(0, ...counts);
+    if (Array.isArray(w.steps))
+      for (const a of loaded3)
+        for (const r of a.app.rollouts) {
+          const missing = w.steps.filter((n) => n > r.plan.steps.length);
+          if (missing.length > 0)
+            problems.push({
+              ...w.stepsAt,
+              severity: "error",
+              message: `wave ${w.name} runs step ${missing.join(", ")}, but app ${a.app.name}'s rollout ${r.spec.name} has ${r.plan.steps.length} steps; list steps it has`
+            });
+        }
+    return [
+      {
+        wave: i + 1,
+        name: w.name,
+        targets: loaded3.map((a) => a.loc.target ? `${a.loc.target.app}/${a.loc.target.name}` : a.app.name),
+        steps: w.steps === "promote" ? [] : w.steps === "all" ? range(most) : [...w.steps],
+        promoteOnly: w.steps === "promote",
+        parallel: Math.min(w.parallel ?? loaded3.length, loaded3.length),
+        bakeSeconds: w.bakeSeconds,
+        onFailure: w.onFailure
+      }
+    ];
+  });
+  return { plans, problems };
+}
+function formatWaves(plans) {
+  if (plans.length === 0) return "";
+  const lines = ["WAVES (one commit per wave step, touching every moving target of the wave)"];
+  for (const [i, p] of plans.entries()) {
+    lines.push(`wave ${p.wave} ${p.name}: ${p.targets.join(", ")}`);
+    const steps = p.promoteOnly ? "promote at once (the revision passed the earlier waves)" : `steps ${p.steps.join(", ")}, each behind its own gate, then promote and clean-up`;
+    const together = p.parallel === p.targets.length ? "all targets together" : `${p.parallel} target(s) at a time`;
+    lines.push(`  ${steps}; ${together}`);
+    lines.push(
+      `  on failure: ${p.onFailure === "wave" ? "the whole wave aborts" : "the failing target aborts"}; later waves never start`
+    );
+    const bake = p.bakeSeconds > 0 ? `, then a bake of ${duration(p.bakeSeconds)}` : "";
+    const done2 = i === plans.length - 1 ? "done when" : "next wave when";
+    lines.push(`  ${done2}: every target promoted, healthy and its analyses Successful${bake}`);
+  }
+  return lines.join("\n") + "\n";
+}
+var duration = (s) => s % 3600 === 0 ? `${s / 3600}h` : s % 60 === 0 ? `${s / 60}m` : `${s}s`;
+var range = (n) => Array.from({ length: n }, (_, i) => i + 1);
 
 // src/run/plan-command.ts
 init_errors();
@@ -66491,20 +67530,20 @@ function printDocument(ctx, format, kind, data) {
   const doc = outputDocument(kind, data);
   ctx.stdout(format === "yaml" ? serializeValue(doc) : JSON.stringify(doc, null, 2) + "\n");
 }
-function errorDocument(error8) {
-  const diagnostics = error8 instanceof InputError ? error8.diagnostics : [];
+function errorDocument(error10) {
+  const diagnostics = error10 instanceof InputError ? error10.diagnostics : [];
   return {
     error: {
-      type: errorType(error8),
-      exitCode: exitCodeFor(error8),
-      message: errorText(error8),
+      type: errorType(error10),
+      exitCode: exitCodeFor(error10),
+      message: errorText(error10),
       diagnostics: diagnostics.map(diagnosticData),
-      ...error8 instanceof AnalysisVerdictError ? { verdict: error8.phase } : {}
+      ...error10 instanceof AnalysisVerdictError ? { verdict: error10.phase } : {}
     }
   };
 }
-function errorType(error8) {
-  if (error8 instanceof Error && error8.name !== "Error" && !(error8 instanceof TypeError)) return error8.name;
+function errorType(error10) {
+  if (error10 instanceof Error && error10.name !== "Error" && !(error10 instanceof TypeError)) return error10.name;
   return "InternalError";
 }
 var carried = /* @__PURE__ */ new WeakSet();
@@ -66513,13 +67552,24 @@ var errorCarried = (e) => typeof e === "object" && e !== null && carried.has(e);
 function diagnosticData(d) {
   return { file: d.file, line: d.line, col: d.col, severity: d.severity, message: d.message };
 }
+function targetData(loc) {
+  const t = loc.target;
+  return t ? { target: { app: t.app, name: t.name, cluster: t.cluster, labels: { ...t.labels } } } : {};
+}
 
 // src/run/plan-command.ts
 async function planCommand(ctx, args, opts) {
-  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
+  const { apps: apps2, peers, waves: written } = await loadRepo(ctx, args, opts);
+  const waves = planWaves(written, apps2);
+  if (waves.problems.length > 0) throw new InputError(waves.problems);
   if (isMachineOutput(opts)) {
-    const data = apps2.map(({ app }) => ({ app: app.name, rollouts: app.rollouts.map((r) => r.plan) }));
-    return printDocument(ctx, opts.output, "Plan", { apps: data, allocations: describeAllocations(peers) });
+    const data = apps2.map(({ loc, app }) => ({
+      app: app.name,
+      ...targetData(loc),
+      rollouts: app.rollouts.map((r) => r.plan)
+    }));
+    const fleet = waves.plans.length > 0 ? { waves: waves.plans } : {};
+    return printDocument(ctx, opts.output, "Plan", { apps: data, ...fleet, allocations: describeAllocations(peers) });
   }
   ctx.stdout(
     apps2.flatMap(({ app }) => [
@@ -66530,6 +67580,8 @@ async function planCommand(ctx, args, opts) {
       )
     ]).join("\n")
   );
+  if (waves.plans.length > 0) ctx.stdout(`
+${formatWaves(waves.plans)}`);
   printAllocations(ctx, peers);
 }
 function printAllocations(ctx, peers) {
@@ -66539,10 +67591,11 @@ ${lines.join("\n")}
 `);
 }
 async function validateCommand(ctx, args, opts) {
-  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
+  const { apps: apps2, peers, waves } = await loadRepo(ctx, args, opts);
   const committed2 = committedProblems(peers);
   const pr = prConfigProblems(ctx.cwd, opts.config);
-  if (committed2.length + pr.length > 0) throw new InputError([...pr, ...committed2]);
+  const steps = planWaves(waves, apps2).problems;
+  if (committed2.length + pr.length + steps.length > 0) throw new InputError([...pr, ...steps, ...committed2]);
   const warnings = apps2.flatMap(({ app }) => app.diagnostics.filter((d) => d.severity === "warning"));
   for (const { loc, app, output: read } of apps2) {
     const output = readAppOutput(ctx, loc, app, peers, read);
@@ -66646,16 +67699,16 @@ function hostFits2(ruleHost, host) {
   return dot > 0 && want.slice(dot) === rule.slice(1);
 }
 function bestPath(rules, requestPath2) {
-  const path37 = requestPath2.split(/[?#]/)[0] || "/";
-  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path37));
+  const path39 = requestPath2.split(/[?#]/)[0] || "/";
+  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path39));
   return fitting.sort((a, b) => String(b.path ?? "/").length - String(a.path ?? "/").length)[0];
 }
-function pathFits(p, path37) {
+function pathFits(p, path39) {
   const want = typeof p.path === "string" && p.path !== "" ? p.path : "/";
-  if (p.pathType === "Exact") return path37 === want;
-  if (p.pathType === "ImplementationSpecific") return path37.startsWith(want);
+  if (p.pathType === "Exact") return path39 === want;
+  if (p.pathType === "ImplementationSpecific") return path39.startsWith(want);
   const prefix = want.endsWith("/") ? want : `${want}/`;
-  return want === "/" || path37 === want || path37.startsWith(prefix);
+  return want === "/" || path39 === want || path39.startsWith(prefix);
 }
 function serviceOf2(backend2) {
   const service = isObject(backend2) && isObject(backend2.service) ? backend2.service.name : void 0;
@@ -66796,7 +67849,7 @@ function texts(v, into) {
 // src/run/simulate-command.ts
 async function simulateCommand(ctx, args, opts) {
   const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
-  if (apps2.length !== 1) throw new InputError([], "simulate evaluates one app; name it");
+  if (apps2.length !== 1) throw new InputError([], oneAppMessage(apps2.map((a) => a.loc)));
   const [{ loc, app, output: read }] = apps2;
   const output = readAppOutput(ctx, loc, app, peers, read);
   const states = opts.step !== void 0 ? statesAtStep(app, output, opts.step, loc.track) : recordedStates(app, output, loc.track);
@@ -66817,6 +67870,7 @@ async function simulateCommand(ctx, args, opts) {
   if (isMachineOutput(opts))
     return printDocument(ctx, opts.output, "Simulation", {
       app: app.name,
+      ...targetData(loc),
       states: described,
       ...simulationData(req, split3, services, routes)
     });
@@ -66867,13 +67921,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path37 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path39 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path37, ...extra].join(", ");
+  return [host, path39, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -66894,9 +67948,50 @@ function pairs2(list6, lower = false) {
   }
   return out;
 }
+function oneAppMessage(locs) {
+  const targets2 = locs.flatMap((l) => l.target ? [l.target] : []);
+  if (targets2.length === locs.length && new Set(targets2.map((t) => t.app)).size === 1)
+    return `simulate evaluates one app; app ${targets2[0].app} has targets ${targets2.map((t) => t.name).join(", ")}: pick one with --target`;
+  return "simulate evaluates one app; name it";
+}
 
 // src/flow/status-command.ts
-var path35 = __toESM(require("path"));
+var path37 = __toESM(require("path"));
+
+// src/flow/fleet-status.ts
+function formatFleetMatrix(waves, views) {
+  const rows = waves.flatMap((w, i) => w.targets.map((t) => ({ app: t, wave: i })));
+  const shown2 = rows.filter((r) => views.some((v) => v.app === r.app));
+  if (shown2.length === 0) return "";
+  const table2 = [
+    ["FLEET", ...waves.map((w, i) => `${i + 1} ${w.name}`)],
+    ...shown2.map((r) => [r.app, ...waves.map((_, i) => i === r.wave ? cell3(views, r.app) : "-")])
+  ];
+  const widths = table2[0].map((_, c) => Math.max(...table2.map((row2) => row2[c].length)));
+  const lines = table2.map(
+    (row2) => row2.map((text2, c) => text2.padEnd(widths[c])).join("  ").trimEnd()
+  );
+  return `${lines.join("\n")}
+(* the source has a new revision for it)
+next: ${nextFleetCommand(waves, views)}
+`;
+}
+function cell3(views, app) {
+  return views.filter((v) => v.app === app).map((v) => `${v.phase}${v.step !== null ? ` ${v.step}/${v.steps}` : ""}${v.sourceChanged ? "*" : ""}`).join(", ");
+}
+var settled2 = (v) => v.phase === "Healthy" && !v.sourceChanged;
+function nextFleetCommand(waves, views) {
+  for (const w of waves) {
+    const own = views.filter((v) => w.targets.includes(v.app));
+    const failed = own.filter((v) => v.phase === "Aborted");
+    if (failed.length > 0)
+      return `wave ${w.name} failed (${failed.map((v) => v.app).join(", ")} aborted): fix the source, or \`rollgen retry ${failed[0].app} --commit\`; later waves wait`;
+    if (!own.every(settled2)) return `\`rollgen advance --commit\` moves wave ${w.name} one step`;
+  }
+  return "every wave runs the source; a new revision starts at wave 1";
+}
+
+// src/flow/status-command.ts
 init_errors();
 
 // src/io/watch.ts
@@ -66911,23 +68006,23 @@ function processTicker() {
   process.on("SIGINT", onInterrupt);
   return {
     tty: process.stdout.isTTY === true,
-    sleep: (ms) => new Promise((resolve18) => {
-      if (interrupted) return resolve18(false);
-      const timer = setTimeout(() => resolve18(true), ms);
+    sleep: (ms) => new Promise((resolve20) => {
+      if (interrupted) return resolve20(false);
+      const timer = setTimeout(() => resolve20(true), ms);
       wake = () => {
         clearTimeout(timer);
-        resolve18(false);
+        resolve20(false);
       };
     }),
     stop: () => void process.removeListener("SIGINT", onInterrupt)
   };
 }
-async function watchLoop(ticker, seconds2, write3, round) {
+async function watchLoop(ticker, seconds3, write3, round) {
   try {
     for (; ; ) {
       const text2 = await round();
       write3(ticker.tty ? CLEAR_SCREEN + text2 : text2);
-      if (!await ticker.sleep(seconds2 * 1e3)) return;
+      if (!await ticker.sleep(seconds3 * 1e3)) return;
     }
   } finally {
     ticker.stop?.();
@@ -66947,7 +68042,7 @@ var SYMBOLS = {
   Held: "॥"
 };
 var WIDTH = 15;
-var field = (label, value2) => `${`${label}:`.padEnd(WIDTH)}${value2}`;
+var field = (label2, value2) => `${`${label2}:`.padEnd(WIDTH)}${value2}`;
 var more = (value2) => `${"".padEnd(WIDTH)}${value2}`;
 function formatStatusView(views, disabled = []) {
   return [...views.map(formatRollout), ...disabled.map((d) => d + "\n")].join("\n");
@@ -66976,7 +68071,7 @@ function strategy(v) {
   const kind = s.name === "partition" ? ", partition: new pods replace stable ones" : s.pingPong ? ", ping-pong" : "";
   return `Canary (${s.format}${kind}${providers})`;
 }
-var sub = (label, value2) => `  ${`${label}:`.padEnd(WIDTH - 2)}${value2}`;
+var sub = (label2, value2) => `  ${`${label2}:`.padEnd(WIDTH - 2)}${value2}`;
 var tracks = (v) => !v.strategy.blueGreen ? { stable: "stable", canary: "canary" } : (
   // Promotion has put the new version on the stable Deployment: it is no longer the old one.
   { stable: v.phase === "Promoting" ? "stable" : "old", canary: "new" }
@@ -67349,10 +68444,10 @@ function messageFor(phase, i, gate) {
 }
 
 // src/flow/status-mode.ts
-var path34 = __toESM(require("path"));
+var path36 = __toESM(require("path"));
 function flowModes(git2, top, apps2, viaPr) {
   if (viaPr) return apps2.map(() => ({ name: "pr", why: "read through GitHub with --pr" }));
-  const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path34.resolve(o)).startsWith("..");
+  const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path36.resolve(o)).startsWith("..");
   const dirty = top ? uncommitted(
     git2,
     top,
@@ -67380,7 +68475,7 @@ function modeOfCommit(sha2, subject) {
   return { name: "local", why: `the output's last change, ${short}, was committed by hand` };
 }
 function uncommitted(git2, top, outputs) {
-  const byDir = indexByPath(outputs.map((o) => o ? repoPath(top, path34.resolve(o)) : void 0));
+  const byDir = indexByPath(outputs.map((o) => o ? repoPath(top, path36.resolve(o)) : void 0));
   const dirty = /* @__PURE__ */ new Set();
   for (const batch of pathBatches([...byDir.keys()])) {
     const out = git2(["status", "--porcelain", "-z", "--untracked-files=all", "--", ...batch.map(literal)], top);
@@ -67491,24 +68586,31 @@ function analysisView(run3) {
 var DEFAULT_WATCH_SECONDS = 2;
 async function statusCommand(ctx, args, opts) {
   if (opts.watch === void 0) return void ctx.stdout(await statusText(ctx, args, opts));
-  const seconds2 = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
-  if (!Number.isFinite(seconds2) || seconds2 <= 0)
+  const seconds3 = opts.watch === true ? DEFAULT_WATCH_SECONDS : opts.watch;
+  if (!Number.isFinite(seconds3) || seconds3 <= 0)
     throw new InputError([], `--watch takes a number of seconds above 0 (got ${String(opts.watch)})`);
   const now = flowEdges(ctx).now;
-  await watchLoop(ctx.ticker ?? processTicker(), seconds2, ctx.stdout, async () => {
+  await watchLoop(ctx.ticker ?? processTicker(), seconds3, ctx.stdout, async () => {
     const text2 = await statusText(ctx, args, opts);
-    return isMachineOutput(opts) ? text2 : `every ${seconds2}s, ${now().toISOString()} (Ctrl-C ends)
+    return isMachineOutput(opts) ? text2 : `every ${seconds3}s, ${now().toISOString()} (Ctrl-C ends)
 
 ${text2}`;
   });
 }
 async function statusText(ctx, args, opts) {
   const { views, disabled } = await readViews(ctx, args, opts);
-  if (!isMachineOutput(opts)) return formatStatusView(views, disabled);
+  if (!isMachineOutput(opts)) return withFleet(ctx, args, opts, views, formatStatusView(views, disabled));
   let text2 = "";
   printDocument({ stdout: (t) => text2 += t }, opts.output, "Status", { rollouts: views, disabled });
   return opts.output === "yaml" && opts.watch !== void 0 ? `---
 ${text2}` : text2;
+}
+function withFleet(ctx, args, opts, views, text2) {
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req)) return text2;
+  const matrix = formatFleetMatrix(locateWithRepo(req).waves, views);
+  return matrix ? `${text2}
+${matrix}` : text2;
 }
 async function readViews(ctx, args, opts) {
   const edges = flowEdges(ctx);
@@ -67576,7 +68678,7 @@ function baseHistories(ctx, apps2) {
   const outputs = apps2.map((a) => a.loc.output);
   if (!top || outputs.some((o) => !o)) return apps2.map(() => ({}));
   try {
-    const paths = outputs.map((o) => ({ source: path35.resolve(o), output: path35.resolve(o) }));
+    const paths = outputs.map((o) => ({ source: path37.resolve(o), output: path37.resolve(o) }));
     return readAppHistories(git2, top, paths);
   } catch {
     return apps2.map(() => ({}));
@@ -67584,7 +68686,7 @@ function baseHistories(ctx, apps2) {
 }
 
 // src/app/change-report.ts
-var path36 = __toESM(require("path"));
+var path38 = __toESM(require("path"));
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
     app: w.app,
@@ -67592,7 +68694,7 @@ function movesOf(w, cwd) {
     action: a.action,
     from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
     to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
-    output: path36.relative(cwd, w.output) || "."
+    output: path38.relative(cwd, w.output) || "."
   }));
 }
 async function withReport(ctx, opts, kind, head, work) {
@@ -67619,8 +68721,8 @@ async function withReport(ctx, opts, kind, head, work) {
   const messages = text2.split("\n").filter((l) => l !== "");
   const local = kind === "ChangeReport" ? { moves } : {};
   const preview2 = previews.length > 0 ? { previews } : {};
-  const error8 = failure2 === void 0 ? {} : errorDocument(failure2);
-  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error8 });
+  const error10 = failure2 === void 0 ? {} : errorDocument(failure2);
+  printDocument(ctx, opts.output, kind, { ...head, ...local, pullRequests: pulls, ...preview2, messages, ...error10 });
   if (failure2 !== void 0) {
     carryError(failure2);
     throw failure2;
@@ -67740,12 +68842,12 @@ async function run2(request4, ctx, debug2 = false) {
     checkOptions(request4.command, request4.options);
     await dispatch({ ...request4, options: { ...request4.options, ...output ? { output } : {} } }, ctx);
     return 0;
-  } catch (error8) {
-    const message = describeError(error8, debug2);
+  } catch (error10) {
+    const message = describeError(error10, debug2);
     ctx.stderr(message + "\n");
-    if (isMachineOutput({ output }) && !(error8 instanceof AnalysisVerdictError) && !errorCarried(error8))
-      printDocument(ctx, output, "Error", errorDocument(error8));
-    return exitCodeFor(error8);
+    if (isMachineOutput({ output }) && !(error10 instanceof AnalysisVerdictError) && !errorCarried(error10))
+      printDocument(ctx, output, "Error", errorDocument(error10));
+    return exitCodeFor(error10);
   }
 }
 function dispatch(r, ctx) {
@@ -67803,7 +68905,7 @@ function stepNumber(value2) {
   if (!/^\d+$/.test(value2)) throw new InvalidArgumentError("a step number (0 = stable only)");
   return Number(value2);
 }
-function seconds(value2) {
+function seconds2(value2) {
   if (!/^\d+(\.\d+)?$/.test(value2) || Number(value2) <= 0) throw new InvalidArgumentError("a number of seconds above 0");
   return Number(value2);
 }
@@ -67832,7 +68934,7 @@ var removal = () => new Option(
   "--removal <mode>",
   "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
 ).choices(["one-commit", "two-commits"]);
-var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use");
+var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use").option("--target <name>", "one target of each named app's targets: (docs/fleet.md)");
 function fromStdin() {
   const o = new Option("-f, --file <->", "read the source manifests from stdin, e.g. -f - < all.yaml");
   o.flags = "-f, --file -";
@@ -67874,7 +68976,7 @@ var COMMANDS = {
   status: (p, submit) => connection(
     printing(
       common(
-        apps(p.command("status")).option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
+        apps(p.command("status")).option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds2).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
       )
     )
   ).action((args, o) => submit({ command: "status", args, options: o })),
@@ -68001,11 +69103,11 @@ function withSuggestion(c, message) {
   const unknown = /^error: unknown (command|option) '([^']+)'/.exec(message);
   if (!unknown) return message;
   const [, what, typed] = unknown;
-  const known = what === "command" ? c.commands.map((sub2) => sub2.name()) : [...c.options, ...c.parent?.options ?? []].flatMap((o) => o.long ? [o.long] : []);
+  const known2 = what === "command" ? c.commands.map((sub2) => sub2.name()) : [...c.options, ...c.parent?.options ?? []].flatMap((o) => o.long ? [o.long] : []);
   const near = typed.startsWith("--") ? suggestName(
     typed.slice(2),
-    known.map((k) => k.replace(/^--/, ""))
-  ) : suggestName(typed, known);
+    known2.map((k) => k.replace(/^--/, ""))
+  ) : suggestName(typed, known2);
   if (!near) return message;
   return `${message.trimEnd()}
 (Did you mean ${what === "option" ? `--${near.replace(/^--/, "")}` : near}?)
@@ -68014,8 +69116,8 @@ function withSuggestion(c, message) {
 function usageErrorDocument(argv, message, ctx) {
   const format = machineFormat(argv);
   if (!format || !message) return;
-  const error8 = new InputError([], message.trim().replace(/^error: /, ""));
-  printDocument(ctx, format, "Error", errorDocument(error8));
+  const error10 = new InputError([], message.trim().replace(/^error: /, ""));
+  printDocument(ctx, format, "Error", errorDocument(error10));
 }
 function machineFormat(argv) {
   let format;
@@ -68086,8 +69188,8 @@ function parseInputs(env2) {
   };
 }
 function unknownInputs(env2) {
-  const known = new Set(INPUT_NAMES.map(variableOf));
-  const problems = Object.keys(env2).filter((variable) => variable.startsWith("INPUT_") && !known.has(variable)).map((variable) => {
+  const known2 = new Set(INPUT_NAMES.map(variableOf));
+  const problems = Object.keys(env2).filter((variable) => variable.startsWith("INPUT_") && !known2.has(variable)).map((variable) => {
     const typed = variable.slice("INPUT_".length).toLowerCase();
     const meant = suggestName(typed, INPUT_NAMES);
     return `input "${typed}" is not an input of rollgen${meant ? ` (did you mean "${meant}"?)` : ""}`;
@@ -68150,8 +69252,8 @@ async function runAction(env2, io) {
 var { stdout, stderr } = processContext();
 runAction(process.env, { stdout, stderr }).then(
   (code) => process.exitCode = code,
-  (error8) => {
-    process.stdout.write(formatErrorAnnotation("action", error8 instanceof Error ? error8.message : String(error8)));
+  (error10) => {
+    process.stdout.write(formatErrorAnnotation("action", error10 instanceof Error ? error10.message : String(error10)));
     process.exitCode = 1;
   }
 );
