@@ -23,7 +23,7 @@ describe('targets of examples/fleet', () => {
     for (const t of TARGETS) {
       const r = await runCli(['plan', 'web', '--target', t], dir);
       expect(r.stderr).toBe('');
-      expect(r.stdout).toContain(`app web-${t}, rollout web (kruise-v1alpha1, canary style, ${replicas[t]} replicas`);
+      expect(r.stdout).toContain(`app web-${t}, rollout web (kruise-v1alpha1, canary, ${replicas[t]} replicas`);
     }
   });
 

@@ -91,7 +91,7 @@ test('GIVEN command validate WHEN the Action runs THEN it validates the workspac
   // The CLI's output, between GitHub's stop-commands and the resume token (no `::` line of it is a command).
   expect(r.stdout).toMatch(/^::stop-commands::([0-9a-f]{32})\nechoserver: ok \(1 rollout\)\n::\1::\n$/);
   expect(r.output).toBe(
-    'opened=[]\nupdated=[]\nmerged=[]\nreport={"opened":[],"updated":[],"merged":[],"closed":[],"waiting":[]}\n',
+    'opened=[]\nupdated=[]\nmerged=[]\nreport={"opened":[],"updated":[],"merged":[],"closed":[],"waiting":[],"deferred":[]}\n',
   );
   expect(r.summary).toBe(
     '### rollgen validate\n\nNo pull requests were opened, updated, merged or closed.\n\nFinished successfully.\n',

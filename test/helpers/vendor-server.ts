@@ -1,10 +1,10 @@
-import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as http from 'http';
 import { AddressInfo } from 'net';
 import * as path from 'path';
 import { BIN } from './rollout-dir';
+import { ProcessResult, runProcess } from './run-process';
 
 /** What a loopback vendor API was sent. */
 export interface Seen {
@@ -66,28 +66,18 @@ export async function startVendor(answer: (req: Seen) => Answer): Promise<Vendor
   };
 }
 
-export interface BinResult {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type BinResult = ProcessResult;
 
 /** `bin/rollgen ARGS` in `cwd` (default the repository root) with exactly `env` (and PATH), as a user runs it. */
-export async function rollgenWith(
+export function rollgenWith(
   args: readonly string[],
   env: Record<string, string>,
   cwd = path.join(__dirname, '..', '..'),
 ): Promise<BinResult> {
-  const child = spawn(BIN, args, {
+  return runProcess(BIN, args, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  return { code, stdout, stderr };
 }
 
 /** A copy of examples/argo-analysis/NAME with its templates' provider address pointed at a loopback server. */

@@ -42,7 +42,8 @@ async function adopt(app: string): Promise<Record<string, Record<string, unknown
   const pr = w.openPr(`rollgen/${app}/adopt`);
   const objects = prObjects(pr.number, app);
   w.merge(pr.number);
-  await w.pr();
+  await w.pr(); // opens the selector switch: an Argo app's waits for a person (docs/migration.md)
+  w.confirmSelect(app);
   await w.pr();
   return objects;
 }
