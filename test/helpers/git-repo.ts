@@ -23,6 +23,8 @@ export function git(repo: string, args: readonly string[], at = new Date('2026-0
       GIT_COMMITTER_NAME: 'Ada',
       GIT_COMMITTER_EMAIL: 'ada@example.com',
     },
+    // As rollgen's own runner (src/io/git.ts): a failure's stderr goes into the error, not the test log.
+    stdio: ['pipe', 'pipe', 'pipe'],
   });
 }
 
