@@ -1,18 +1,12 @@
 import * as fs from 'fs';
 import { runCli } from '../helpers/cli';
-import { lineOf, podTemplate, service, sourceDir } from './sources';
+import { lineOf, podTemplate, service, tempSources } from './sources';
 
 /**
  * What the API server refuses is refused by rollgen at its line, at every command and on a first
  * deploy too, so a commit never fails at apply (issue 28, item 7).
  */
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const app = (files: Record<string, string>) => {
-  const dir = sourceDir('rollgen-api-server-', files);
-  dirs.push(dir);
-  return dir;
-};
+const app = tempSources('rollgen-api-server-');
 
 // Argo's expectedfailures e2e Rollout, in other words: a memory request that is not a quantity.
 const malformed = `apiVersion: argoproj.io/v1alpha1

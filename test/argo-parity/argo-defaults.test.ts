@@ -2,14 +2,13 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { runCli } from '../helpers/cli';
 import { git } from '../helpers/git-repo';
-import { lineOf, podTemplate, service, sourceDir } from './sources';
+import { lineOf, podTemplate, service, tempSources } from './sources';
 
 /**
  * Argo intent that was lost without a word (issue 28): the 30 s scale-down defaults with traffic
  * routing, and notification subscriptions that nothing sends under rollgen.
  */
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const sources = tempSources('rollgen-argo-defaults-');
 
 const routeFile = `apiVersion: apisix.apache.org/v2
 kind: ApisixRoute
@@ -51,8 +50,7 @@ ${routing}${canaryFields}      steps:
       'canary.yaml': service('api-canary', 'api'),
       'route.yaml': routeFile,
     });
-  const dir = sourceDir('rollgen-argo-defaults-', files);
-  dirs.push(dir);
+  const dir = sources(files);
   return { dir, rollout };
 }
 

@@ -2,14 +2,13 @@ import * as fs from 'fs';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import { runCli } from '../helpers/cli';
-import { lineOf, podTemplate, service, sourceDir } from './sources';
+import { lineOf, podTemplate, service, tempSources } from './sources';
 
 /**
  * Argo steps that hold several fields (issue 28, item 1), and what Argo holds where rollgen used to
  * let it pass: a pause or experiment before the first step, an analysis with no action step.
  */
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+const sources = tempSources('rollgen-combined-');
 
 const apisixRoute = `apiVersion: apisix.apache.org/v2
 kind: ApisixRoute
@@ -62,7 +61,7 @@ ${extra}      trafficRouting:
             rules: [shop-main]
       steps:
 ${steps}`;
-  const dir = sourceDir('rollgen-combined-', {
+  const dir = sources({
     'rollout.yaml': rollout,
     'stable.yaml': service('shop-stable', 'shop'),
     'canary.yaml': service('shop-canary', 'shop'),
@@ -70,7 +69,6 @@ ${steps}`;
     'template.yaml': template,
   });
   if (config) fs.writeFileSync(`${dir}/rollgen.yaml`, config);
-  dirs.push(dir);
   return { dir, rollout };
 }
 

@@ -1,15 +1,8 @@
-import * as fs from 'fs';
 import { runCli } from '../helpers/cli';
-import { podTemplate, service, sourceDir } from './sources';
+import { podTemplate, service, tempSources } from './sources';
 
 /** `simulate` follows what Argo's SMI and Ambassador examples route (issue 28). */
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
-const app = (files: Record<string, string>) => {
-  const dir = sourceDir('rollgen-simulate-gaps-', files);
-  dirs.push(dir);
-  return dir;
-};
+const app = tempSources('rollgen-simulate-gaps-');
 
 const rollout = (name: string, routing: string) => `apiVersion: argoproj.io/v1alpha1
 kind: Rollout

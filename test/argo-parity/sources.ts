@@ -10,6 +10,17 @@ export function sourceDir(prefix: string, files: Readonly<Record<string, string>
   return dir;
 }
 
+/** `sourceDir` for one test file: every directory it makes is removed after the file's tests. */
+export function tempSources(prefix: string): (files: Readonly<Record<string, string>>) => string {
+  const dirs: string[] = [];
+  afterAll(() => dirs.forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
+  return (files) => {
+    const dir = sourceDir(prefix, files);
+    dirs.push(dir);
+    return dir;
+  };
+}
+
 /** 1-based line of the first line of `text` that contains `needle`. */
 export function lineOf(text: string, needle: string): number {
   const i = text.split('\n').findIndex((l) => l.includes(needle));

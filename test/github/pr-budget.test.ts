@@ -3,10 +3,11 @@
  * landed, or its source appeared), until the next would not fit; the others wait for the next run,
  * which takes them first. And GitHub's secondary limit answered past the bounded wait defers the rest.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { addApp, commitAll, makeRepo } from '../helpers/git-repo';
+import { ProcessResult, runProcess } from '../helpers/run-process';
 import { FakeGitHub } from './fake-github-server';
 import { seedFromCheckout } from './helpers';
 
@@ -31,7 +32,7 @@ afterEach(async () => {
   expect(fake.violations).toEqual([]);
 });
 
-function pr(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pr(): Promise<ProcessResult> {
   const env = {
     ...process.env,
     GITHUB_TOKEN: fake.token,
@@ -40,12 +41,7 @@ function pr(): Promise<{ code: number | null; stdout: string; stderr: string }> 
     GITHUB_SERVER_URL: fake.serverUrl,
     ROLLGEN_TEST_RETRY_UNIT_MS: '5',
   };
-  const child = spawn(process.execPath, [BIN, 'pr'], { cwd: repo, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return runProcess(process.execPath, [BIN, 'pr'], { cwd: repo, env });
 }
 
 const opened = () => [...fake.state.pulls.values()].map((p) => p.head.split('/')[1]);

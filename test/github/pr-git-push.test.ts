@@ -4,11 +4,11 @@
  * REST request per PR and one for its labels. Against the fake GitHub, whose git remote is a real
  * bare repository behind git's http-backend and GitHub's basic authentication.
  */
-import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bumpImage, git, makeRepo } from '../helpers/git-repo';
+import { ProcessResult, runProcess } from '../helpers/run-process';
 import { FakeGitHub } from './fake-github-server';
 import { seedFromCheckout } from './helpers';
 
@@ -47,7 +47,7 @@ afterEach(async () => {
   expect(fake.violations).toEqual([]);
 });
 
-function pr(): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pr(): Promise<ProcessResult> {
   const env = {
     ...process.env,
     PATH: `${wrapper}:${process.env.PATH}`,
@@ -58,12 +58,7 @@ function pr(): Promise<{ code: number | null; stdout: string; stderr: string }> 
     // Writes stay paced one at a time, 5 ms apart instead of a second (the test seam scales the unit).
     ROLLGEN_TEST_RETRY_UNIT_MS: '5',
   };
-  const child = spawn(process.execPath, [BIN, 'pr'], { cwd: repo, env });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return runProcess(process.execPath, [BIN, 'pr'], { cwd: repo, env });
 }
 
 const secretForms = () => [fake.token, Buffer.from(`x-access-token:${fake.token}`).toString('base64')];
