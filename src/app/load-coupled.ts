@@ -74,12 +74,13 @@ export async function indexedApps(
   const entries = new Map<string, IndexEntry>();
   for (const { loc, stamped, entry: known } of stamps) {
     const app = loaded.get(loc.name);
-    const entry = known ?? {
+    // Same contents under new times (a fresh checkout): the entry holds, with the new stamp.
+    const kept = known && stamped!.stamp !== known.stamp ? { ...known, stamp: stamped!.stamp } : known;
+    const entry = kept ?? {
       keys: app ? couplingKeys(app) : [],
       ok: app !== undefined,
       stamp: stamped?.stamp ?? NO_STAMP,
     };
-    // A racy stamp is not stored: the next run loads the app again.
     if (stamped) fresh.set(appKey(loc), entry);
     entries.set(loc.name, entry);
     if (!entry.ok && !quiet) ctx.stderr(brokenNote(loc.name));
