@@ -145,7 +145,6 @@ test('GIVEN 15 apps, 5 of them on one ALB listener WHEN 4 shards run rollgen pr 
   expect(sharded.fake.git!.pushes).toBeLessThanOrEqual(4);
   // The work is split: more than one shard wrote PRs, and the ALB apps all came from one of them.
   const opened = runs.map((r) => r.stdout);
-  if (process.env.SHOW) console.log(runs.map((r) => r.stderr + r.stdout).join('\n=====\n'));
   expect(opened.filter((out) => /: opened #\d+/.test(out)).length).toBeGreaterThan(1);
   expect(opened.filter((out) => out.includes('alb-')).length).toBe(1);
 });
