@@ -2,7 +2,7 @@
 // processes at once against one run on an identical repo (same PRs? wall time, requests), what an
 // idle shard costs next to an idle run (warm, restored on a fresh checkout, cold), and one ALB app
 // among 250 listener peers against the same app alone, cold, warm and restored.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
