@@ -107,11 +107,6 @@ describe('--shard K/N (pr and status): checked where given; a part of all the ap
     );
   });
 
-  test('--shard on a command without it is unknown', async () => {
-    const r = await runCli(['render', 'echo', '--step', '1', '--shard', '1/2'], repo);
-    expect([r.code, r.stderr]).toEqual([2, "error: unknown option '--shard'\n"]);
-  });
-
   test('pr --dry-run --offline: shards 1/2 and 2/2 together preview the one app once; the empty shard says so and previews nothing', async () => {
     git(repo, ['init', '--quiet', '--initial-branch=main']);
     commitAll(repo, 'apps', new Date('2026-03-01T10:00:00Z'));
