@@ -13,9 +13,17 @@ import { ROOT, WORK, moveToTrash, writeConfigRepo } from './fixtures.mjs';
 const require = createRequire(path.join(ROOT, 'package.json'));
 const BIN = path.join(ROOT, 'bin', 'rollgen');
 const IDENTITY = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
+/**
+ * The environment of every rollgen process: without NODE_EXTRA_CA_CERTS (node would read a CA
+ * bundle at every start, ~30 ms, hiding rollgen's own cost), the app index under bench/.work/cache.
+ */
+export const BENCH_ENV = {
+  ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_EXTRA_CA_CERTS')),
+  ROLLGEN_CACHE_DIR: path.join(WORK, 'cache'),
+};
 
 /** The fake GitHub, bundled from its TypeScript sources once per bench run. */
-async function loadFake() {
+export async function loadFake() {
   const out = path.join(WORK, 'fake-github');
   fs.mkdirSync(out, { recursive: true });
   await require('esbuild').build({
@@ -34,15 +42,15 @@ async function loadFake() {
   return require(path.join(out, 'fake-github.cjs')).FakeGitHub;
 }
 
-function git(repo, args) {
+export function git(repo, args) {
   const r = spawnSync('git', [...IDENTITY, ...args], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 28 });
   if (r.status !== 0) throw new Error(`git ${args[0]} in ${repo}: ${r.stderr}`);
   return r.stdout;
 }
 
-/** A committed repo of `count` kruise-nginx apps; `extraConfig` appended to rollgen.yaml. */
-function makeRepo(name, count, extraConfig = '') {
-  const repo = writeConfigRepo(name, count, ['kruise-nginx']);
+/** A committed repo of `count` apps (kruise-nginx by default); `extraConfig` appended to rollgen.yaml. */
+export function makeRepo(name, count, extraConfig = '', kinds = ['kruise-nginx']) {
+  const repo = writeConfigRepo(name, count, kinds);
   if (extraConfig) fs.appendFileSync(path.join(repo, 'rollgen.yaml'), extraConfig);
   git(repo, ['init', '--quiet', '--initial-branch=main']);
   git(repo, ['add', '--all']);
@@ -51,7 +59,7 @@ function makeRepo(name, count, extraConfig = '') {
 }
 
 /** The fake's main is the checkout's HEAD, on the REST side and in its git remote. */
-function seed(fake, repo) {
+export function seed(fake, repo) {
   const head = git(repo, ['rev-parse', 'HEAD']).trim();
   const tree = git(repo, ['rev-parse', 'HEAD^{tree}']).trim();
   const files = git(repo, ['ls-files']).split('\n').filter(Boolean);
@@ -62,12 +70,12 @@ function seed(fake, repo) {
 }
 
 /** `rollgen pr` as a process (the fake answers from this one, so never a synchronous spawn). */
-function runPr(fake, repo, env = {}) {
+export function runPr(fake, repo, env = {}, args = []) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'pr'], {
+  const child = spawn(process.execPath, [BIN, 'pr', ...args], {
     cwd: repo,
     env: {
-      ...process.env,
+      ...BENCH_ENV,
       GITHUB_TOKEN: fake.token,
       GITHUB_REPOSITORY: fake.repository,
       GITHUB_API_URL: fake.apiUrl,
@@ -88,9 +96,9 @@ function runPr(fake, repo, env = {}) {
 }
 
 /** What one run cost: requests, writes (non-GET), git pushes, wall time. */
-async function measure(fake, repo, env) {
+export async function measure(fake, repo, env, args = []) {
   const before = { requests: fake.requests.length, pushes: fake.git.pushes };
-  const ms = await runPr(fake, repo, env);
+  const ms = await runPr(fake, repo, env, args);
   const requests = fake.requests.slice(before.requests);
   return {
     ms,
@@ -120,16 +128,27 @@ async function newPrs(FakeGitHub, n, { refuse = false, unitMs } = {}) {
 }
 
 /** `n` apps all deployed and idle (adopt and select landed): what a scheduled run costs when nothing is due. */
-async function idle(FakeGitHub, n) {
-  const repo = makeRepo(`gh-idle-${n}`, n);
+/** A committed repo of `n` apps all adopted and selected (two `advance` runs committed, untimed): nothing is due. */
+export function idleRepo(name, n, kinds = ['kruise-nginx']) {
+  const repo = makeRepo(name, n, '', kinds);
   const t0 = performance.now();
   for (const step of ['adopt', 'select']) {
-    const r = spawnSync(process.execPath, [BIN, 'advance'], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 28 });
+    const r = spawnSync(process.execPath, [BIN, 'advance'], {
+      cwd: repo,
+      env: BENCH_ENV,
+      encoding: 'utf8',
+      maxBuffer: 1 << 28,
+    });
     if (r.status !== 0) throw new Error(`advance (${step}) of ${n} apps: ${r.stderr.slice(0, 2000)}`);
     git(repo, ['add', '--all']);
     git(repo, ['commit', '--quiet', '-m', step]);
   }
-  const setupMs = performance.now() - t0;
+  return { repo, setupMs: performance.now() - t0 };
+}
+
+/** `n` apps all deployed and idle: what a scheduled run costs when nothing is due. */
+async function idle(FakeGitHub, n) {
+  const { repo, setupMs } = idleRepo(`gh-idle-${n}`, n);
   const fake = await FakeGitHub.start({ git: true });
   try {
     seed(fake, repo);

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import { ROOT, WORK, appDirs, awaitQuietDisk, emptyTrash, moveToTrash, writeConfigRepo } from './fixtures.mjs';
 import { writeYamlFloor } from './yaml-floor.mjs';
 import { githubBench } from './github.mjs';
+import { shardsBench } from './shards.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
@@ -33,7 +34,7 @@ const TARGET_ONE = 1.8;
 const TARGET_1000 = 2.0;
 const TARGET_ONE_IN_N = 1.5;
 const TARGET_ADVANCE = 1.5;
-/** Sections to run (comma-separated: cold, repo, render, advance, github); unset runs them all. */
+/** Sections to run (comma-separated: cold, repo, render, advance, github, shards); unset runs them all. */
 const ONLY = onlySections(process.env.BENCH_ONLY);
 const REPO_APPS = 400;
 const ALB_APPS = 300;
@@ -46,7 +47,7 @@ const ENV = {
 };
 
 function onlySections(raw) {
-  const all = ['cold', 'repo', 'render', 'advance', 'github'];
+  const all = ['cold', 'repo', 'render', 'advance', 'github', 'shards'];
   if (raw === undefined || raw === '') return new Set(all);
   const picked = raw.split(',').map((s) => s.trim());
   const unknown = picked.filter((s) => !all.includes(s));
@@ -471,6 +472,7 @@ async function mainBench() {
     );
   if (many) console.log(`(generated the ${APPS}-app repo in ${fmt(many.genMs)} ms, not timed)`);
   const gh = ONLY.has('github') ? await githubBench(console.log) : undefined;
+  const sh = ONLY.has('shards') ? await shardsBench(console.log) : undefined;
   console.log('');
   const round = (n) => (n === null || n === undefined ? null : Math.round(n * 100) / 100);
   console.log(
@@ -510,6 +512,20 @@ async function mainBench() {
       github_rerun_requests: gh?.git20.rerun.requests,
       github_idle_1000_requests: gh?.idle1000.run.requests,
       github_idle_10000_requests: gh?.idle10000?.run.requests ?? null,
+      shards_same_prs: sh?.together.same ?? null,
+      shards_one_run_s: round(sh ? sh.together.single.ms / 1000 : null),
+      shards_wall_s: round(sh ? sh.together.wall / 1000 : null),
+      shards_idle_one_run_s: round(sh ? sh.idle.one.ms / 1000 : null),
+      shards_idle_shard_warm_s: round(sh ? sh.idle.shardWarm.ms / 1000 : null),
+      shards_idle_shard_restored_s: round(sh ? sh.idle.shardRestored.ms / 1000 : null),
+      shards_idle_shard_cold_s: round(sh ? sh.idle.shardCold.ms / 1000 : null),
+      alb_250_alone_ms: round(sh?.alb.alone),
+      alb_250_warm_ms: round(sh?.alb.warm),
+      alb_250_restored_ms: round(sh?.alb.restored),
+      alb_250_cold_ms: round(sh?.alb.cold),
+      idle_10000_requests: sh?.large?.one.requests ?? null,
+      idle_10000_s: round(sh?.large ? sh.large.one.ms / 1000 : null),
+      idle_10000_shard_s: round(sh?.large ? sh.large.shardWarm.ms / 1000 : null),
       runs: RUNS,
       runs_1000: RUNS_1000,
       runs_advance: RUNS_ADVANCE,

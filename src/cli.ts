@@ -66,6 +66,10 @@ function changing(c: Command, pr: boolean): Command {
 
 type Submit = (r: CliRequest) => void;
 
+/** `--shard K/N`: one part of the apps per job of an Actions matrix (docs/github-action.md). */
+const shardOption = () =>
+  new Option('--shard <K/N>', 'only the K-th of N parts of the apps; coupled apps stay in one part (Actions matrix)');
+
 const removal = () =>
   new Option(
     '--removal <mode>',
@@ -144,7 +148,8 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
           .argument('[app...]', 'app names from rollgen.yaml (default: all)')
           .description("GitHub flow: open, update and merge the PR of each app's next step")
           .option('-c, --config <file>', 'rollgen.yaml to use')
-          .addOption(removal()),
+          .addOption(removal())
+          .addOption(shardOption()),
       ),
     ).action((args, o) => submit({ command: 'pr', args, options: o })),
   status: (p, submit) =>
@@ -154,6 +159,7 @@ const COMMANDS: Readonly<Record<string, (p: Command, submit: Submit) => Command>
           apps(p.command('status'))
             .option('--watch [seconds]', 'refresh every N seconds (default 2) until Ctrl-C', seconds)
             .option('--pr', "read each app's open PR and the live step's health and analysis from GitHub")
+            .addOption(shardOption())
             .description('show where each rollout stands'),
         ),
       ),

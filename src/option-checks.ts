@@ -1,3 +1,4 @@
+import { parseShard } from './app/shards';
 import { InputError } from './errors';
 
 /** Every option a command may get; each command's own type names the ones it has. */
@@ -12,6 +13,7 @@ export interface AnyOptions {
   readonly repo?: string;
   readonly apiUrl?: string;
   readonly base?: string;
+  readonly shard?: string;
 }
 
 /** The flags that name the GitHub connection, by option key. */
@@ -44,6 +46,11 @@ export function checkOptions(command: string, o: AnyOptions): void {
     throw new InputError([], `--repo takes the repository as owner/name (got "${o.repo}")`);
   if (o.apiUrl !== undefined && !/^https?:\/\/\S+$/.test(o.apiUrl))
     throw new InputError([], `--api-url must be an http(s) URL, e.g. https://HOST/api/v3 (got "${o.apiUrl}")`);
+  if (o.shard !== undefined && !parseShard(o.shard))
+    throw new InputError(
+      [],
+      `--shard takes K/N, the K-th of N shards with 1 <= K <= N, e.g. --shard 2/4 (got "${o.shard}")`,
+    );
 }
 
 /** `-f` reads stdin (`-f -`) only: a path is not read, so it is refused rather than quietly replaced. (`pr` has no -f.) */

@@ -106,14 +106,22 @@ test('addApp gives each app its own host (guards the setup above)', () => {
   expect(fs.readFileSync(path.join(repo, 'apps', 'echo', 'ingress.yaml'), 'utf8')).toContain('echo.example.com');
 });
 
-test('a file changed within the last seconds makes the stamp unknown: its next change could keep size and times', () => {
+test('a file changed within the last seconds makes the stamp racy: the next run compares contents, not times', () => {
   const loc = { name: 'alpha', source: path.join(repo, 'apps', 'alpha'), gates: {}, track: 'x', removal: 'one-commit' };
   const now = Date.now();
-  expect(appStamp(loc as never, now)).toBeUndefined();
+  const racy = appStamp(loc as never, now)!;
+  expect(racy.stamp.racy).toBe(true);
+  // Same times, one byte changed, size kept: a racy stamp still sees it.
+  const file = path.join(loc.source, 'deployment.yaml');
+  const before = fs.statSync(file);
+  fs.writeFileSync(file, fs.readFileSync(file, 'utf8').replace('replicas: 5', 'replicas: 6'));
+  fs.utimesSync(file, before.atime, before.mtime);
+  expect(appStamp(loc as never, now, racy.stamp)!.unchanged).toBe(false);
   const first = appStamp(loc as never, now + 10_000)!;
+  expect(first.stamp.racy).toBeUndefined();
   expect(first.stamp.dirs['']).toContain('deployment.yaml');
   expect(appStamp(loc as never, now + 10_000, first.stamp)?.unchanged).toBe(true);
-  fs.appendFileSync(path.join(loc.source, 'deployment.yaml'), '# x\n');
+  fs.appendFileSync(file, '# x\n');
   const changed = appStamp(loc as never, now + 10_000, first.stamp)!;
   expect(changed.unchanged).toBe(false);
   // A new file changes its directory's times: the listing stored in the stamp is not reused.
@@ -121,6 +129,34 @@ test('a file changed within the last seconds makes the stamp unknown: its next c
   const grown = appStamp(loc as never, now + 10_000, changed.stamp)!;
   expect(grown.unchanged).toBe(false);
   expect(grown.stamp.dirs['']).toContain('new.yaml');
+});
+
+/** The repository checked out afresh at the same path (a new runner): same files, new inodes and times. */
+function freshCheckout(): void {
+  const aside = `${repo}-aside`;
+  fs.renameSync(repo, aside);
+  fs.cpSync(aside, repo, { recursive: true });
+  fs.rmSync(aside, { recursive: true, force: true });
+}
+
+test('GIVEN the index a cache restored on a fresh checkout THEN render APP parses APP alone; a changed app is parsed again', async () => {
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha', 'bravo', 'charlie', 'delta']);
+  freshCheckout();
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha']);
+  // Checked out a moment ago (times too recent to trust): the contents still decide.
+  freshCheckout();
+  loads.mockClear();
+  expect((await runCli(['render', 'alpha', '--step', '1'], repo, '')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha']);
+  freshCheckout();
+  setHost('delta', 'delta2.example.com');
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha', 'delta']);
+  // The new stamps were stored: the next run reads no file of an unchanged peer.
+  expect((await render('alpha')).code).toBe(0);
+  expect(loaded()).toEqual(['alpha']);
 });
 
 test('an index file edited by hand (a stamp of the wrong shape) is a cache miss for those apps, never an error', async () => {

@@ -2,6 +2,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { runCli } from './helpers/cli';
+import { commitAll, git } from './helpers/git-repo';
 
 /**
  * Flags a command would not use are refused, the same way on every command, rather than dropped
@@ -78,4 +79,47 @@ describe('connection values are checked offline too', () => {
 test.each([['validate'], ['status'], ['plan']])('%s has no --removal: it would change nothing', async (command) => {
   const r = await runCli([command, '--removal', 'two-commits'], repo);
   expect([r.code, r.stderr]).toEqual([2, "error: unknown option '--removal'\n"]);
+});
+
+describe('--shard K/N (pr and status): checked where given; a part of all the apps, never beside app names', () => {
+  test.each(['0/4', '5/4', '4', '1/0', 'a/b', '1/4/2'])('pr --shard %s is refused, nothing read', async (value) => {
+    const r = await runCli(['pr', '--dry-run', '--offline', '--shard', value], repo);
+    expect([r.code, r.stdout, r.stderr]).toEqual([
+      2,
+      '',
+      `--shard takes K/N, the K-th of N shards with 1 <= K <= N, e.g. --shard 2/4 (got "${value}")\n`,
+    ]);
+  });
+
+  test('status --shard 9/4 is refused the same way', async () => {
+    const r = await runCli(['status', '--shard', '9/4'], repo);
+    expect([r.code, r.stderr]).toEqual([
+      2,
+      '--shard takes K/N, the K-th of N shards with 1 <= K <= N, e.g. --shard 2/4 (got "9/4")\n',
+    ]);
+  });
+
+  test('app names beside --shard are refused: a shard is a part of every app', async () => {
+    const r = await runCli(['pr', 'echo', '--dry-run', '--offline', '--shard', '1/2'], repo);
+    expect([r.code, r.stdout]).toEqual([2, '']);
+    expect(r.stderr).toBe(
+      '--shard 1/2 takes a part of all the apps of rollgen.yaml; name apps (or --target) or give --shard, not both\n',
+    );
+  });
+
+  test('pr --dry-run --offline: shards 1/2 and 2/2 together preview the one app once; the empty shard says so and previews nothing', async () => {
+    git(repo, ['init', '--quiet', '--initial-branch=main']);
+    commitAll(repo, 'apps', new Date('2026-03-01T10:00:00Z'));
+    const parts = [
+      await runCli(['pr', '--dry-run', '--offline', '--shard', '1/2'], repo),
+      await runCli(['pr', '--dry-run', '--offline', '--shard', '2/2'], repo),
+    ];
+    for (const r of parts) expect(r.code).toBe(0);
+    const whole = await runCli(['pr', '--dry-run', '--offline'], repo);
+    expect(parts.map((r) => r.stdout).join('')).toBe(whole.stdout);
+    expect(parts.filter((r) => r.stdout === '')).toHaveLength(1);
+    // Each says which part it took: one app in one shard, none in the other.
+    const said = parts.map((r, k) => new RegExp(`^rollgen: shard ${k + 1}/2: ([01]) of 1 apps`).exec(r.stderr)?.[1]);
+    expect(said.sort()).toEqual(['0', '1']);
+  });
 });

@@ -1,4 +1,5 @@
 /** The Action's inputs as GitHub passes them (INPUT_<NAME> variables), and the CLI argv they become. Pure. */
+import { parseShard } from '../../src/app/shards';
 import { isAppName } from '../../src/model/app-name';
 import { suggestName } from '../../src/suggest';
 
@@ -6,7 +7,7 @@ export const COMMANDS = ['pr', 'abort', 'promote', 'retry', 'validate', 'status'
 export type ActionCommand = (typeof COMMANDS)[number];
 
 /** The inputs of action.yml (test/github/action-io.test.ts holds the two together). */
-export const INPUT_NAMES = ['token', 'config', 'command', 'app', 'dry-run', 'full', 'merge'] as const;
+export const INPUT_NAMES = ['token', 'config', 'command', 'app', 'dry-run', 'full', 'merge', 'shard'] as const;
 
 type Flag = 'dry-run' | 'full' | 'merge';
 
@@ -28,6 +29,8 @@ export interface ActionInputs {
   readonly full: boolean;
   /** abort/promote/retry: merge the PR at once instead of waiting for a review. */
   readonly merge: boolean;
+  /** pr and status: `K/N`, one shard of the apps for a job of a matrix; undefined: every app. */
+  readonly shard?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -60,6 +63,9 @@ export function parseInputs(env: Env): ActionInputs | string {
   const notApp = apps.find((a) => !isAppName(a));
   if (notApp !== undefined)
     return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
+  const shard = input(env, 'shard');
+  const shardProblem = shard ? checkShard(shard, command as ActionCommand, apps) : undefined;
+  if (shardProblem) return shardProblem;
   return {
     token: input(env, 'token') || env.GITHUB_TOKEN || '',
     config,
@@ -68,7 +74,17 @@ export function parseInputs(env: Env): ActionInputs | string {
     dryRun: flags['dry-run'],
     full: flags.full,
     merge: flags.merge,
+    ...(shard ? { shard } : {}),
   };
+}
+
+/** `shard`: K/N, for pr and status, instead of naming apps (the CLI refuses both together as well). */
+function checkShard(shard: string, command: ActionCommand, apps: readonly string[]): string | undefined {
+  if (!parseShard(shard))
+    return `input "shard" takes K/N, the K-th of N shards with 1 <= K <= N, e.g. \${{ matrix.shard }}/4 (got "${shard}")`;
+  if (command !== 'pr' && command !== 'status') return `input "shard" applies to pr and status, not to ${command}`;
+  if (apps.length > 0) return 'inputs "shard" and "app" do not go together: a shard is a part of every app; give one';
+  return undefined;
 }
 
 /**
@@ -109,5 +125,6 @@ export function buildArgv(inputs: ActionInputs): string[] {
   if (inputs.merge) argv.push('--merge');
   if (inputs.full) argv.push('--full');
   if (inputs.dryRun) argv.push('--dry-run');
+  if (inputs.shard) argv.push(`--shard=${inputs.shard}`);
   return inputs.apps.length > 0 ? [...argv, '--', ...inputs.apps] : argv;
 }

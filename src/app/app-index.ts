@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -28,10 +29,16 @@ export interface IndexEntry {
  * (relative to the source, "" for itself) the names it lists, and per entry in walk order (the
  * source, then each listed name, depth first) its mode, size, inode, modification and change
  * times. Plain numbers and names, so an index in JSON compares without formatting anything.
+ * `content` digests the entries' names, modes and bytes: on a fresh checkout (a new runner with the
+ * index restored from a cache) every inode and time differs, but an app whose files are the same
+ * keeps its entry. `racy`: some entry changed too recently for its times to show a later change
+ * (RACY_MS), so the next run compares contents, not times.
  */
 export interface Stamp {
   readonly dirs: Readonly<Record<string, readonly string[]>>;
   readonly stats: readonly number[];
+  readonly content?: string;
+  readonly racy?: boolean;
 }
 
 /** rollgen.yaml entry (JSON) -> entry. */
@@ -57,9 +64,10 @@ const RACY_MS = 3000;
  * The app's Stamp, and whether it is `previous` unchanged. More than rollgen reads is stamped, so no
  * change it would see escapes; the change time cannot be set back by any tool, so a file rewritten
  * since shows. While every entry so far matches `previous`, a directory whose own stat matches still
- * lists the names stored for it: the stored listing replaces the readdir. Undefined when an entry
- * changed too recently to tell a later change from it by time (the app is then loaded), or when the
- * directory cannot be read. Links are not followed: a loaded app goes through the full reader.
+ * lists the names stored for it: the stored listing replaces the readdir. When the times differ
+ * (a fresh checkout), or either stamp is racy, the contents decide: every file is read and digested,
+ * which costs far less than parsing it. Undefined when the directory cannot be read. Links are not
+ * followed: a loaded app goes through the full reader.
  */
 export function appStamp(
   loc: AppLocation,
@@ -69,12 +77,15 @@ export function appStamp(
   if (loc.source === '-') return undefined;
   const dirs: Record<string, readonly string[]> = {};
   const stats: number[] = [];
-  let same = previous !== undefined;
+  const entries: { path: string; rel: string; st: fs.Stats }[] = [];
+  // A racy stamp's listings may miss a name added within the timestamp granularity: never reused.
+  let same = previous !== undefined && previous.racy !== true;
   let newest = 0;
-  const see = (p: string): fs.Stats => {
+  const see = (p: string, rel: string): fs.Stats => {
     const st = fs.lstatSync(p);
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
+    entries.push({ path: p, rel, st });
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
     if (same) for (let i = at; i < at + STAT_FIELDS; i++) same &&= stats[i] === previous!.stats[i];
     return st;
@@ -85,16 +96,33 @@ export function appStamp(
     if (!stored) same = false;
     const names = stored ?? fs.readdirSync(dir);
     dirs[rel] = names;
-    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
+    for (const name of names)
+      if (see(`${dir}/${name}`, `${rel}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
   try {
-    see(loc.source);
+    see(loc.source, '');
     walk(loc.source, '');
+    const racy = newest >= now - RACY_MS;
+    if (same && stats.length === previous!.stats.length && !racy) return { stamp: previous!, unchanged: true };
+    const content = contentDigest(dirs, entries);
+    const stamp: Stamp = { dirs, stats, content, ...(racy ? { racy: true } : {}) };
+    return { stamp, unchanged: previous?.content === content };
   } catch {
     return undefined;
   }
-  if (newest >= now - RACY_MS) return undefined;
-  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous!.stats.length };
+}
+
+/** The names, modes and bytes of an app's entries (a link: its target), as one digest. */
+function contentDigest(
+  dirs: Readonly<Record<string, readonly string[]>>,
+  entries: readonly { path: string; rel: string; st: fs.Stats }[],
+): string {
+  const parts: string[] = [JSON.stringify(dirs)];
+  for (const { path: p, rel, st } of entries) {
+    const bytes = st.isFile() ? fs.readFileSync(p, 'latin1') : st.isSymbolicLink() ? fs.readlinkSync(p) : '';
+    parts.push(`${rel}\u0000${st.mode}\u0000${bytes.length}\u0000${bytes}`);
+  }
+  return createHash('sha256').update(parts.join('\u0001'), 'latin1').digest('hex');
 }
 
 /** mode, size, ino, mtimeMs, ctimeMs */
@@ -111,13 +139,16 @@ function asStamp(v: unknown): Stamp | undefined {
 }
 
 /**
- * This build of rollgen: the running file's size and mtime (dist/cli.js, or a module under test),
- * so an index written by another version is never read as this one's.
+ * This build of rollgen: a digest of the running file (dist/cli.js, the Action's bundle, or a module
+ * under test), so an index written by another version is never read as this one's, while the same
+ * release on a fresh runner (a new download, new times) reads the index a cache restored. Computed
+ * when an index is first read or written, never at start-up.
  */
-const BUILD = (() => {
-  const s = fs.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
-})();
+let build: string | undefined;
+function thisBuild(): string {
+  build ??= `rollgen-index-3:${createHash('sha256').update(fs.readFileSync(__filename)).digest('hex').slice(0, 32)}`;
+  return build;
+}
 
 /** Where the index of one rollgen.yaml lives: ROLLGEN_CACHE_DIR, else the user's cache directory. */
 export function indexFile(configFile: string, env: Readonly<Record<string, string | undefined>>): string {
@@ -129,7 +160,7 @@ export function indexFile(configFile: string, env: Readonly<Record<string, strin
 export function readIndex(file: string): AppIndex {
   try {
     const raw = JSON.parse(fs.readFileSync(file, 'utf8')) as { build?: string; apps?: Record<string, IndexEntry> };
-    if (raw.build !== BUILD) return new Map();
+    if (raw.build !== thisBuild()) return new Map();
     return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
     return new Map();
@@ -142,7 +173,7 @@ export function writeIndex(file: string, index: AppIndex): void {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps = Object.fromEntries([...index].sort(([a], [b]) => (a < b ? -1 : 1)));
-    fs.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps }));
+    fs.writeFileSync(tmp, JSON.stringify({ build: thisBuild(), apps }));
     fs.renameSync(tmp, file);
   } catch {
     // A read-only or missing cache directory: the next run loads the apps again.

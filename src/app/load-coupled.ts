@@ -50,11 +50,13 @@ export async function loadCoupled(
 /**
  * Each app's index entry: the stored one while its inputs are unchanged, else one made by loading
  * it (those apps are returned too, loaded). The index file is rewritten when an entry changed.
+ * `quiet`: no note for an app with errors (the caller loads the apps again, and that says it).
  */
-async function indexedApps(
+export async function indexedApps(
   ctx: RunContext,
   opts: CommonOptions,
   others: readonly AppLocation[],
+  quiet = false,
 ): Promise<{ entries: Map<string, IndexEntry>; loaded: Map<string, LoadedApp> }> {
   const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : undefined;
@@ -72,15 +74,16 @@ async function indexedApps(
   const entries = new Map<string, IndexEntry>();
   for (const { loc, stamped, entry: known } of stamps) {
     const app = loaded.get(loc.name);
-    const entry = known ?? {
+    // Same contents under new times (a fresh checkout): the entry holds, with the new stamp.
+    const kept = known && stamped!.stamp !== known.stamp ? { ...known, stamp: stamped!.stamp } : known;
+    const entry = kept ?? {
       keys: app ? couplingKeys(app) : [],
       ok: app !== undefined,
       stamp: stamped?.stamp ?? NO_STAMP,
     };
-    // A racy stamp is not stored: the next run loads the app again.
     if (stamped) fresh.set(appKey(loc), entry);
     entries.set(loc.name, entry);
-    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+    if (!entry.ok && !quiet) ctx.stderr(brokenNote(loc.name));
   }
   if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
   return { entries, loaded };

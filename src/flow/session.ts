@@ -3,8 +3,9 @@ import { InputError } from '../errors';
 import { RepoConfig, findConfig, readConfig } from '../io/config';
 import { PendingWrite, planWrite } from '../app/next-output';
 import { usesConfig } from '../app/inputs';
-import { CommonOptions, RunContext } from '../app/context';
-import { LoadedEntry, loadRepo } from '../app/load-repo';
+import { RunContext } from '../app/context';
+import { LoadedEntry } from '../app/load-repo';
+import { ShardOptions, loadShard } from '../app/load-shard';
 import { RepoPeers } from '../render/repo-peers';
 import { AppCommand } from '../state/app-state';
 import { ScmClient, ScmConnection } from '../scm/types';
@@ -19,7 +20,7 @@ import { Proposal, buildProposal } from './proposal';
 import { readSourceCommits } from './source-commits';
 import { PrTemplates, compileTemplates } from './templates';
 
-export interface FlowOptions extends CommonOptions, ConnectionFlags {
+export interface FlowOptions extends ShardOptions, ConnectionFlags {
   readonly dryRun?: boolean;
   /** With dryRun: no token, no request, no push; print each app's PR as it would be now. */
   readonly offline?: boolean;
@@ -69,7 +70,7 @@ export async function openLocalSession(
   if (!configFile) throw new InputError([], 'the GitHub flow needs a rollgen.yaml; run where it is or pass --config');
   const config = readConfig(configFile, ctx.cwd);
   if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
-  const { apps, peers } = await loadRepo(ctx, args, opts);
+  const { apps, peers } = await loadShard(ctx, args, opts);
   const paths = apps.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
   const templates = compileTemplates(

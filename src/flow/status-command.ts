@@ -1,9 +1,10 @@
 import * as path from 'path';
-import { CommonOptions, RunContext } from '../app/context';
+import { RunContext } from '../app/context';
 import { describeDrift, detectDrift } from '../app/drift';
 import { locateWithRepo, usesConfig } from '../app/inputs';
 import { formatFleetMatrix } from './fleet-status';
-import { LoadedEntry, loadApps } from '../app/load-repo';
+import { LoadedEntry } from '../app/load-repo';
+import { ShardOptions, loadShardApps } from '../app/load-shard';
 import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
 import { readAppOutput } from '../app/output-state';
 import { commandTarget } from '../app/plan-write';
@@ -22,7 +23,7 @@ import { flowEdges } from './edges';
 import { BaseHistory, readAppHistories } from './history';
 import { AppGitHub, offline, readGitHub } from './status-github';
 
-export interface StatusOptions extends CommonOptions, OutputOptions, ConnectionFlags {
+export interface StatusOptions extends ShardOptions, OutputOptions, ConnectionFlags {
   /** Read the open PRs and the live step's health and analysis from GitHub. */
   readonly pr?: boolean;
   /** Refresh every N seconds (true: the default interval) until Ctrl-C. */
@@ -72,7 +73,7 @@ async function readViews(
   opts: StatusOptions,
 ): Promise<{ views: RolloutView[]; disabled: string[] }> {
   const edges = flowEdges(ctx);
-  const apps = await loadApps(ctx, args, opts);
+  const apps = await loadShardApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const histories = baseHistories(ctx, apps);
   const github = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { INPUT_NAMES, buildArgv, parseInputs } from '../../action/src/inputs';
+import { ActionInputs, INPUT_NAMES, buildArgv, parseInputs } from '../../action/src/inputs';
 import { formatErrorAnnotation, formatOutputs, formatSummary } from '../../action/src/outputs';
 import { buildActionReport, PullRequestEvent } from '../../src/app/report';
 
@@ -116,7 +116,7 @@ describe('inputs', () => {
 
   test('GIVEN a misspelt input WHEN parsed THEN refused with the input meant, however the runner named it', () => {
     expect(parseInputs({ INPUT_COMMAND: 'pr', INPUT_DRY_RUN: 'true' })).toBe(
-      'input "dry_run" is not an input of rollgen (did you mean "dry-run"?); the inputs are token, config, command, app, dry-run, full, merge (an INPUT_* variable in env: counts as an input too)',
+      'input "dry_run" is not an input of rollgen (did you mean "dry-run"?); the inputs are token, config, command, app, dry-run, full, merge, shard (an INPUT_* variable in env: counts as an input too)',
     );
     expect(parseInputs({ INPUT_DRYRUN: 'true' })).toMatch(
       /^input "dryrun" is not an input of rollgen \(did you mean "dry-run"\?\)/,
@@ -126,6 +126,26 @@ describe('inputs', () => {
     );
     expect(parseInputs({ INPUT_WHATEVER: 'x' })).toMatch(
       /^input "whatever" is not an input of rollgen; the inputs are/,
+    );
+  });
+
+  test('GIVEN shard K/N for pr or status WHEN parsed THEN the CLI gets --shard; a bad value, another command or app names are refused', () => {
+    const pr = parseInputs({ INPUT_COMMAND: 'pr', INPUT_SHARD: '2/4' });
+    expect(pr).toMatchObject({ shard: '2/4' });
+    expect(buildArgv(pr as ActionInputs)).toEqual(['pr', '--config=rollgen.yaml', '--shard=2/4']);
+    const status = parseInputs({ INPUT_COMMAND: 'status', INPUT_SHARD: '1/1' });
+    expect(buildArgv(status as ActionInputs)).toEqual(['status', '--config=rollgen.yaml', '--pr', '--shard=1/1']);
+    // The runner sets every input, an unused one to its default "".
+    expect(buildArgv(parseInputs({ INPUT_SHARD: '' }) as ActionInputs)).toEqual(['pr', '--config=rollgen.yaml']);
+    for (const bad of ['0/4', '5/4', '2', '2/4/1', 'a/b', '-1/4', '--full'])
+      expect(parseInputs({ INPUT_SHARD: bad })).toBe(
+        `input "shard" takes K/N, the K-th of N shards with 1 <= K <= N, e.g. \${{ matrix.shard }}/4 (got "${bad}")`,
+      );
+    expect(parseInputs({ INPUT_COMMAND: 'abort', INPUT_SHARD: '1/2' })).toBe(
+      'input "shard" applies to pr and status, not to abort',
+    );
+    expect(parseInputs({ INPUT_SHARD: '1/2', INPUT_APP: 'web' })).toMatch(
+      /^inputs "shard" and "app" do not go together/,
     );
   });
 

@@ -56,3 +56,45 @@ test('docs, README and the example workflow reference the Action at the tag of p
   expect(refs.filter((r) => !r.endsWith(`: v${version}`))).toEqual([]);
   expect(steps.find((s) => s.id === 'rollgen')!.uses).toBe(`OWNER/rollgen@v${version}`);
 });
+
+describe('examples/github/rollgen-shards.yml, the workflow over a matrix of shards', () => {
+  const sharded = parse(readFileSync(join(ROOT, 'examples', 'github', 'rollgen-shards.yml'), 'utf8'));
+  const job = sharded.jobs.rollgen;
+  const stepsOf: { uses?: string; with?: Record<string, string>; id?: string }[] = job.steps;
+
+  test('every shard 1..N of the matrix runs with shard K/N, none cancelling another, one run per shard at a time', () => {
+    const shards: number[] = job.strategy.matrix.shard;
+    expect(job.strategy['fail-fast']).toBe(false);
+    const input = stepsOf.find((s) => s.id === 'rollgen')!.with!;
+    expect(Object.keys(input).filter((k) => !(k in action.inputs))).toEqual([]);
+    const [, count] = /^\$\{\{ matrix\.shard \}\}\/(\d+)$/.exec(input.shard)!;
+    expect(shards).toEqual(Array.from({ length: Number(count) }, (_, i) => i + 1));
+    expect(job.concurrency).toEqual({
+      group: 'rollgen-${{ github.repository }}-shard-${{ matrix.shard }}',
+      'cancel-in-progress': false,
+    });
+    expect(sharded.concurrency).toBeUndefined();
+    expect(job.permissions).toEqual(workflow.jobs.rollgen.permissions);
+  });
+
+  test('the app index is restored and saved with actions/cache where ROLLGEN_CACHE_DIR puts it, before rollgen runs', () => {
+    const cache = stepsOf.findIndex((s) => s.uses?.startsWith('actions/cache@'));
+    expect(cache).toBeGreaterThan(stepsOf.findIndex((s) => s.uses?.startsWith('actions/checkout')));
+    expect(cache).toBeLessThan(stepsOf.findIndex((s) => s.id === 'rollgen'));
+    expect(stepsOf[cache].with!.path).toBe(job.env.ROLLGEN_CACHE_DIR);
+    // A key per run (a cache entry is never overwritten), restoring the newest one saved.
+    expect(stepsOf[cache].with!.key).toContain('${{ github.run_id }}');
+    expect(stepsOf[cache].with!['restore-keys']).toContain('rollgen-index-');
+  });
+
+  test('docs/github-action.md shows the same job as the example', () => {
+    const docs = readFileSync(join(ROOT, 'docs', 'github-action.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### Sharding over an Actions matrix'));
+    const shown = parse(/```yaml\n([\s\S]*?)```/.exec(section)![1]).jobs.rollgen;
+    expect(shown.strategy).toEqual(job.strategy);
+    expect(shown.concurrency).toEqual(job.concurrency);
+    expect(shown.env).toEqual(job.env);
+    expect(shown.steps.map((s: { uses?: string }) => s.uses)).toEqual(stepsOf.map((s) => s.uses));
+    expect(shown.steps.find((s: { id?: string }) => s.id === 'rollgen').with.shard).toBe('${{ matrix.shard }}/4');
+  });
+});
