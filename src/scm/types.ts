@@ -187,4 +187,6 @@ export interface ScmConnection {
   readonly serverUrl?: string;
   /** The local clone of the base branch: with it, branches are committed locally and pushed by git. */
   readonly localRepo?: string;
+  /** Which code host's API this is (absent: GitHub). Chosen in src/flow/forge.ts. */
+  readonly forge?: 'github' | 'gitlab' | 'gitea';
 }
