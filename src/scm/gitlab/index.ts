@@ -39,7 +39,9 @@ export function createGitLabScm(connection: ScmConnection, options: GitLabScmOpt
     : undefined;
   const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
     if (writer?.active) return writer.write(reqs);
-    const why = connection.localRepo ? 'the git push was refused earlier in this run' : 'no local checkout to push from';
+    const why = connection.localRepo
+      ? 'the git push was refused earlier in this run'
+      : 'no local checkout to push from';
     return reqs.map((r) => ({ branch: r.branch, error: new ScmError(`push branch ${r.branch}`, undefined, why) }));
   };
   const mr = (path: string) => `${base}/merge_requests${path}`;

@@ -61,9 +61,7 @@ export async function listMergeRequests(
             ...(closedSince ? { updated_after: closedSince.toISOString() } : {}),
           })
         ).filter((mr) => mr.state !== 'opened');
-  return [...open, ...ended]
-    .filter((mr) => mr.source_branch.startsWith(prefix))
-    .sort((a, b) => b.iid - a.iid);
+  return [...open, ...ended].filter((mr) => mr.source_branch.startsWith(prefix)).sort((a, b) => b.iid - a.iid);
 }
 
 /**
@@ -89,20 +87,33 @@ export async function mergeMergeRequest(
     if (!(error instanceof GitLabHttpError) || error.status === undefined) throw error;
     const said = messageOf(error.body) ?? error.message;
     if (error.status === 409)
-      throw new ScmError(`merge !${iid}`, 409, `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${said}; not merged`, {
-        outcome: 'head-moved',
-      });
+      throw new ScmError(
+        `merge !${iid}`,
+        409,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${said}; not merged`,
+        {
+          outcome: 'head-moved',
+        },
+      );
     const { data: mr } = await http.request<MergeRequest>('GET', path);
     // A merge whose answer was lost (a 502 after GitLab merged): the merge request says so.
     if (mr.state === 'merged' && mr.sha === req.sha) return;
-    if (mr.head_pipeline && ['created', 'pending', 'running', 'waiting_for_resource'].includes(mr.head_pipeline.status)) {
+    if (
+      mr.head_pipeline &&
+      ['created', 'pending', 'running', 'waiting_for_resource'].includes(mr.head_pipeline.status)
+    ) {
       await http.request('PUT', `${path}/merge`, {}, { ...body, merge_when_pipeline_succeeds: true, auto_merge: true });
       return;
     }
     if ([401, 403, 405, 406, 422].includes(error.status))
-      throw new ScmError(`merge !${iid}`, error.status, `GitLab will not merge it (${said}): ${why(mr.detailed_merge_status)}`, {
-        outcome: 'not-mergeable',
-      });
+      throw new ScmError(
+        `merge !${iid}`,
+        error.status,
+        `GitLab will not merge it (${said}): ${why(mr.detailed_merge_status)}`,
+        {
+          outcome: 'not-mergeable',
+        },
+      );
     throw error;
   }
 }

@@ -5,7 +5,18 @@ import { GitLabHttp } from './http';
 /** GitLab's commit status object (GET /projects/:id/repository/commits/:sha/statuses). */
 interface GitLabStatus {
   readonly name: string;
-  readonly status: 'created' | 'waiting_for_resource' | 'preparing' | 'pending' | 'running' | 'success' | 'failed' | 'canceled' | 'skipped' | 'manual' | 'scheduled';
+  readonly status:
+    | 'created'
+    | 'waiting_for_resource'
+    | 'preparing'
+    | 'pending'
+    | 'running'
+    | 'success'
+    | 'failed'
+    | 'canceled'
+    | 'skipped'
+    | 'manual'
+    | 'scheduled';
   readonly description: string | null;
   readonly created_at: string;
   readonly started_at?: string | null;
@@ -47,7 +58,8 @@ export async function checks(http: GitLabHttp, base: string, sha: string): Promi
   const states = statuses.map((s) => s.state);
   if (pipeline === 'failed' || pipeline === 'canceled' || states.some((s) => s === 'failure' || s === 'error'))
     return 'failure';
-  if ((pipeline && !['success', 'skipped', 'manual'].includes(pipeline)) || states.includes('pending')) return 'pending';
+  if ((pipeline && !['success', 'skipped', 'manual'].includes(pipeline)) || states.includes('pending'))
+    return 'pending';
   return 'success';
 }
 
@@ -75,7 +87,10 @@ export class AnalysisRecords {
   async read(sha: string, name?: string): Promise<CheckRun[]> {
     const iid = await this.carrier(sha, false);
     if (iid === undefined) return [];
-    const notes = await this.http.pages<Note>(`${this.base}/merge_requests/${iid}/notes`, { sort: 'desc', order_by: 'created_at' });
+    const notes = await this.http.pages<Note>(`${this.base}/merge_requests/${iid}/notes`, {
+      sort: 'desc',
+      order_by: 'created_at',
+    });
     return notes.flatMap((n) => {
       const run = parse(n, sha);
       return run && (!name || run.name === name) ? [run] : [];
@@ -101,11 +116,16 @@ export class AnalysisRecords {
       req.id === undefined
         ? await this.http.request<Note>('POST', notes, {}, { body })
         : await this.http.request<Note>('PUT', `${notes}/${req.id}`, {}, { body });
-    await this.http.request('POST', `${this.base}/statuses/${req.sha}`, {}, {
-      state: statusOf(req),
-      name: req.name,
-      description: req.output.title.slice(0, 255),
-    });
+    await this.http.request(
+      'POST',
+      `${this.base}/statuses/${req.sha}`,
+      {},
+      {
+        state: statusOf(req),
+        name: req.name,
+        description: req.output.title.slice(0, 255),
+      },
+    );
     return { ...run, id: data.id };
   }
 
