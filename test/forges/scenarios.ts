@@ -231,6 +231,8 @@ export const SCENARIOS: readonly Scenario[] = [
       const held = await w.pr();
       expect(held.stdout).toContain(`echo: held: ${step2.ref} was closed without merging`);
       expect(held.stdout).toContain(`echo: note on ${step2.ref} that echo is held`);
+      const again = await w.pr();
+      process.stdout.write(`AGAIN ${w.h.forge}: ${again.stdout}\n`);
       expect(w.h.changes().filter((c) => c.branch === 'rollgen/echo/step-2')).toHaveLength(1);
     },
   },
