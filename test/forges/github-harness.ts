@@ -15,6 +15,8 @@ export class GitHubHarness implements ForgeHarness {
     this.fake = await FakeGitHub.start({ git: true });
     this.repo = makeRepo(apps, config, at);
     seedFromCheckout(this.fake, this.repo);
+    // The scenarios date people's acts in real time (git history carries them): GitHub's updated_at too.
+    this.fake.state.now = () => new Date().toISOString();
     // GitHub merges in git: the fake's REST merge is made a real merge commit on the remote, so the next checkout has it.
     this.fake.afterRequest = (method, route) => {
       if (method === 'PUT' && route.endsWith('/merge')) this.realizeMerges();

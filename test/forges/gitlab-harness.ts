@@ -16,6 +16,8 @@ export class GitLabHarness implements ForgeHarness {
   readonly forge = 'gitlab';
   fake!: FakeGitLab;
   repo = '';
+  /** CI variables to change for the next runs (a wrong project path ...). */
+  env: Record<string, string> = {};
 
   async start(apps: readonly string[], config: string, at: Date): Promise<string> {
     this.fake = await FakeGitLab.start();
@@ -36,6 +38,7 @@ export class GitLabHarness implements ForgeHarness {
       CI_PROJECT_PATH: this.fake.project,
       CI_JOB_TOKEN: 'job-token-that-cannot-open-merge-requests',
       ROLLGEN_GITLAB_TOKEN: this.fake.token,
+      ...this.env,
     });
     return { ...run, requests: this.fake.requests.length - before };
   }

@@ -85,7 +85,7 @@ const updateMr: Handler = (s, c) => {
 const mergeMr: Handler = (s, c) => {
   const mr = mrOr404(s, c);
   if (!mr) return fail(404, '404 Not found');
-  if (mr.state !== 'opened') return fail(405, '405 Method Not Allowed');
+  if (mr.state !== 'opened' || s.unapproved.has(mr.iid)) return fail(405, '405 Method Not Allowed');
   if (c.body.sha !== undefined && c.body.sha !== s.head(mr.source_branch))
     return fail(409, 'SHA does not match HEAD of source branch');
   s.merge(mr, new Date(), 'rollgen-bot');

@@ -64,6 +64,17 @@ export class FakeGitLab {
   /** GitRemote imports every push into a REST state; the fake reads git itself and keeps it only for that. */
   readonly state: RepoState;
   private readonly faults = new Map<string, number>();
+  private readonly answers: {
+    route: string;
+    left: number;
+    status: number;
+    body: unknown;
+    headers?: Record<string, string>;
+  }[] = [];
+  /** The token's scope: with read_api, every write is 403 insufficient_scope, as GitLab answers. */
+  scope: 'api' | 'read_api' = 'api';
+  /** Merge requests that need an approval nobody gave: their merge is refused (405, not_approved). */
+  readonly unapproved = new Set<number>();
   private ids = 100;
   private server!: Server;
   private origin = '';
@@ -107,6 +118,11 @@ export class FakeGitLab {
   /** The next call of `METHOD /api/v4/...route` answers 502 (route as in ROUTES). */
   inject502(route: string): void {
     this.faults.set(route, (this.faults.get(route) ?? 0) + 1);
+  }
+
+  /** The next `times` calls of the route get this answer (a 429 with its headers, a 403 ...). */
+  answer(route: string, status: number, body: unknown, headers?: Record<string, string>, times = 1): void {
+    this.answers.push({ route, left: times, status, body, headers });
   }
 
   head(branch: string): string | undefined {
@@ -168,7 +184,8 @@ export class FakeGitLab {
       labels: mr.labels,
       draft: false,
       merge_status: mr.state === 'opened' ? 'can_be_merged' : 'unchecked',
-      detailed_merge_status: mr.state === 'opened' ? 'mergeable' : 'not_open',
+      detailed_merge_status:
+        mr.state !== 'opened' ? 'not_open' : this.unapproved.has(mr.iid) ? 'not_approved' : 'mergeable',
       sha,
       merge_commit_sha: mr.merge_commit_sha,
       head_pipeline: null,
@@ -191,6 +208,19 @@ export class FakeGitLab {
       reply = fail(404, '404 Not Found');
     } else if (req.headers['private-token'] !== this.token && req.headers.authorization !== `Bearer ${this.token}`) {
       reply = fail(401, '401 Unauthorized');
+    } else if (this.answers.some((a) => a.route === found.route && a.left > 0)) {
+      const a = this.answers.find((x) => x.route === found.route && x.left > 0)!;
+      a.left--;
+      reply = { status: a.status, body: a.body, headers: a.headers };
+    } else if (this.scope === 'read_api' && method !== 'GET') {
+      reply = {
+        status: 403,
+        body: {
+          error: 'insufficient_scope',
+          error_description: 'The request requires higher privileges than provided by the access token.',
+          scope: 'api',
+        },
+      };
     } else if (this.faults.get(found.route)) {
       this.faults.set(found.route, this.faults.get(found.route)! - 1);
       reply = { status: 502, body: '<html><body><h1>502 Bad Gateway</h1></body></html>' };

@@ -223,7 +223,7 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
-    name: 'a person closes the change request: the app holds with one note',
+    name: 'a person closes the change request: the app holds with one note; a rerun opens nothing',
     run: async (w) => {
       await w.toStep(1);
       const step2 = w.open('rollgen/echo/step-2');
@@ -232,7 +232,9 @@ export const SCENARIOS: readonly Scenario[] = [
       expect(held.stdout).toContain(`echo: held: ${step2.ref} was closed without merging`);
       expect(held.stdout).toContain(`echo: note on ${step2.ref} that echo is held`);
       const again = await w.pr();
-      process.stdout.write(`AGAIN ${w.h.forge}: ${again.stdout}\n`);
+      expect(again.stdout).toBe(
+        `echo: held: ${step2.ref} was closed without merging; push a new revision, or run rollgen retry|abort echo --pr\n`,
+      );
       expect(w.h.changes().filter((c) => c.branch === 'rollgen/echo/step-2')).toHaveLength(1);
     },
   },
