@@ -155,6 +155,8 @@ export interface RequestUsage {
   readonly limit?: number;
   readonly reset?: Date;
   readonly resource?: string;
+  /** The forge's name for messages (absent: GitHub). */
+  readonly host?: string;
 }
 
 export interface PullRequest {

@@ -46,7 +46,7 @@ export class GitLabHttp {
   ) {}
 
   usage(requestsPerBranch: number): RequestUsage {
-    return { requests: this.sent, requestsPerBranch, ...this.window };
+    return { requests: this.sent, requestsPerBranch, ...this.window, host: 'GitLab' };
   }
 
   async request<T>(method: string, path: string, query: Query = {}, body?: unknown): Promise<GitLabResponse<T>> {
@@ -65,13 +65,13 @@ export class GitLabHttp {
   }
 
   /** Every page of a list, following x-next-page (GitLab's offset pagination), at 100 a page. */
-  async pages<T>(path: string, query: Query = {}, stop?: (page: readonly T[]) => boolean): Promise<T[]> {
+  async pages<T>(path: string, query: Query = {}, stop?: (page: readonly T[], more: boolean) => boolean): Promise<T[]> {
     const out: T[] = [];
     for (let page: string | null = '1'; page; ) {
       const res: GitLabResponse<T[]> = await this.request<T[]>('GET', path, { ...query, per_page: 100, page });
       out.push(...res.data);
-      if (stop?.(res.data)) break;
       page = res.headers.get('x-next-page') || null;
+      if (stop?.(res.data, page !== null)) break;
     }
     return out;
   }

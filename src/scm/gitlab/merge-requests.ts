@@ -16,6 +16,7 @@ export interface MergeRequest {
   readonly sha: string;
   readonly merged_at?: string | null;
   readonly closed_at?: string | null;
+  readonly updated_at: string;
   readonly merged_by?: { readonly username: string } | null;
   readonly detailed_merge_status?: string;
   readonly head_pipeline?: { readonly status: string } | null;
@@ -38,9 +39,11 @@ export const asPull = (mr: MergeRequest): PullRequest => ({
 });
 
 /**
- * rollgen's merge requests in one paged scan: GitLab filters by state and updated_after but not by a
- * branch prefix, so the prefix is matched here. Open ones: every page of state=opened; closed and
- * merged ones: most recently updated first, only back to `closedSince`.
+ * rollgen's merge requests in one paged scan: GitLab filters by state but not by a branch prefix,
+ * so the prefix is matched here. Without `closedSince`: every page of the state asked for. With it:
+ * every merge request by most recent update, stopping at the first page that reaches back before
+ * it; when that cut the list short, the open ones (which matter however old) are listed too. Fewer
+ * than 100 merge requests cost one request, as on GitHub.
  */
 export async function listMergeRequests(
   http: GitLabHttp,
@@ -51,17 +54,24 @@ export async function listMergeRequests(
 ): Promise<MergeRequest[]> {
   const path = `${base}/merge_requests`;
   const order = { order_by: 'updated_at', sort: 'desc' } as const;
-  const open = state === 'closed' ? [] : await http.pages<MergeRequest>(path, { state: 'opened', ...order });
-  const ended =
-    state === 'open'
-      ? []
-      : (
-          await http.pages<MergeRequest>(path, {
-            ...order,
-            ...(closedSince ? { updated_after: closedSince.toISOString() } : {}),
-          })
-        ).filter((mr) => mr.state !== 'opened');
-  return [...open, ...ended].filter((mr) => mr.source_branch.startsWith(prefix)).sort((a, b) => b.iid - a.iid);
+  const gitlabState = { open: 'opened', closed: undefined, all: 'all' }[state];
+  let listed: MergeRequest[];
+  if (closedSince && state !== 'open') {
+    let cut = false;
+    const recent = await http.pages<MergeRequest>(path, { state: 'all', ...order }, (page, more) => {
+      cut = more && page.length > 0 && new Date(page[page.length - 1].updated_at) < closedSince;
+      return cut;
+    });
+    const old = cut ? await http.pages<MergeRequest>(path, { state: 'opened', ...order }) : [];
+    const seen = new Set(recent.map((m) => m.iid));
+    listed = [
+      ...recent.filter((m) => m.state === 'opened' || new Date(m.updated_at) >= closedSince),
+      ...old.filter((m) => !seen.has(m.iid)),
+    ];
+  } else listed = await http.pages<MergeRequest>(path, { state: gitlabState ?? 'all', ...order });
+  return listed
+    .filter((mr) => mr.source_branch.startsWith(prefix) && (state !== 'closed' || mr.state !== 'opened'))
+    .sort((a, b) => b.iid - a.iid);
 }
 
 /**
