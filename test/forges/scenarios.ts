@@ -162,6 +162,24 @@ export const SCENARIOS: readonly Scenario[] = [
     },
   },
   {
+    name: 'a whole rollout through scheduled runs alone: people merge only the manual gates, rollgen the rest, to cleanup',
+    run: async (w) => {
+      // People merge in the past (history then dates the 10-minute pause as long over), a second apart.
+      let past = Date.now() - 1_800_000;
+      for (let run = 0; run < 24 && w.state('rollgen/echo/cleanup') !== 'merged'; run++) {
+        if (run === 3) w.h.pushToMain((repo) => bumpImage(repo, '2.54'), 'echo 2.54', new Date((past += 1000)));
+        await w.pr();
+        for (const c of w.h.changes().filter((x) => x.state === 'open' && x.labels.includes('rollgen:manual')))
+          w.h.mergeAsPerson(c.number, new Date((past += 1000)));
+      }
+      const order = w.h.changes().map((c) => `${c.branch.split('/')[2]} ${c.state}`);
+      expect(order).toEqual(
+        ['adopt', 'select', 'step-1', 'step-2', 'step-3', 'step-4', 'promote', 'cleanup'].map((b) => `${b} merged`),
+      );
+      expect((await w.pr()).stdout).toBe('echo: up to date\n');
+    },
+  },
+  {
     name: 'timed gate from history: the pause counts from when the step merged (its commit date), not from when rollgen saw it',
     run: async (w) => {
       const step2At = new Date(Math.floor(Date.now() / 1000) * 1000 - 5 * 60_000);
