@@ -35,3 +35,13 @@ test('GIVEN ROLLGEN_FORGE=bitbucket WHEN rollgen pr runs THEN it names the three
   expect(r.code).toBe(2);
   expect(r.stderr).toContain('ROLLGEN_FORGE must be github, gitlab or gitea (got "bitbucket")');
 });
+
+test('GIVEN a GitLab CI job WHEN rollgen pr --forge github runs THEN the flag wins: it reads the GitHub connection', async () => {
+  const { runProcess } = await import('../helpers/run-process');
+  const { BIN } = await import('./harness');
+  const env: NodeJS.ProcessEnv = { ...process.env, ...CI, ROLLGEN_GITLAB_TOKEN: 'glpat-0123456789abcdef' };
+  delete env.GITHUB_TOKEN;
+  const r = await runProcess(process.execPath, [BIN, 'pr', '--forge', 'github'], { cwd: repo, env });
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain('the GitHub flow needs a token: set GITHUB_TOKEN or pass --token');
+});
