@@ -38,7 +38,11 @@ const connection = (c: Command) =>
   c
     .option('--token <token>', 'GitHub token (default: $GITHUB_TOKEN)')
     .option('--repo <owner/name>', 'repository (default: $GITHUB_REPOSITORY)')
-    .option('--api-url <url>', 'API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)');
+    .option('--api-url <url>', 'API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)')
+    .option(
+      '--forge <forge>',
+      'code host: github, gitlab or gitea (default: $ROLLGEN_FORGE, else from the CI: GITLAB_CI, GITEA_ACTIONS)',
+    );
 
 /** The GitHub connection and base; GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL by default. */
 const github = (c: Command) =>

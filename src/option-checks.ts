@@ -12,6 +12,7 @@ export interface AnyOptions {
   readonly token?: string;
   readonly repo?: string;
   readonly apiUrl?: string;
+  readonly forge?: string;
   readonly base?: string;
   readonly shard?: string;
 }
@@ -21,6 +22,7 @@ const CONNECTION = [
   ['token', '--token'],
   ['repo', '--repo'],
   ['apiUrl', '--api-url'],
+  ['forge', '--forge'],
   ['base', '--base'],
 ] as const;
 
@@ -42,7 +44,8 @@ export function checkOptions(command: string, o: AnyOptions): void {
     throw new InputError([], `${command}: --merge, --dry-run and --offline go with --pr`);
   if (o.offline && o.token !== undefined)
     throw new InputError([], `${command} --offline reads nothing from GitHub, so --token is not used; drop it`);
-  if (o.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(o.repo))
+  // GitLab projects sit in groups and subgroups (group/sub/project); each forge's reader checks its own form.
+  if (o.repo !== undefined && !/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/.test(o.repo))
     throw new InputError([], `--repo takes the repository as owner/name (got "${o.repo}")`);
   if (o.apiUrl !== undefined && !/^https?:\/\/\S+$/.test(o.apiUrl))
     throw new InputError([], `--api-url must be an http(s) URL, e.g. https://HOST/api/v3 (got "${o.apiUrl}")`);

@@ -59,7 +59,7 @@ export function sayDeferred(s: FlowSession, apps: readonly string[], dryRun: boo
 function budgetText(u: RequestUsage, max: number): string {
   const github =
     u.remaining !== undefined
-      ? `; GitHub: ${u.remaining}${u.limit !== undefined ? ` of ${u.limit}` : ''} left${u.reset ? ` until ${u.reset.toISOString()}` : ''}`
+      ? `; ${u.host ?? 'GitHub'}: ${u.remaining}${u.limit !== undefined ? ` of ${u.limit}` : ''} left${u.reset ? ` until ${u.reset.toISOString()}` : ''}`
       : '';
   return `request budget: ${u.requests} of pr.maxRequests ${max} spent${github}`;
 }

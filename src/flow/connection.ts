@@ -1,17 +1,25 @@
 import { InputError } from '../errors';
 import { ScmConnection } from '../scm/types';
+import { readGitLabConnection } from './connection-gitlab';
+import { chooseForge } from './forge';
 
 export interface ConnectionFlags {
   readonly token?: string;
   readonly repo?: string;
   readonly apiUrl?: string;
+  readonly forge?: string;
 }
 
-/** GITHUB_TOKEN, GITHUB_REPOSITORY and GITHUB_API_URL as a GitHub Actions job has them; flags win. */
+/**
+ * The forge (src/flow/forge.ts) and how to reach it; for GitHub: GITHUB_TOKEN, GITHUB_REPOSITORY
+ * and GITHUB_API_URL as a GitHub Actions job has them; flags win.
+ */
 export function readConnection(
   env: Readonly<Record<string, string | undefined>>,
   flags: ConnectionFlags,
 ): ScmConnection {
+  const forge = chooseForge(env, flags);
+  if (forge === 'gitlab') return readGitLabConnection(env, flags);
   const token = flags.token ?? env.GITHUB_TOKEN;
   const repository = flags.repo ?? env.GITHUB_REPOSITORY;
   const apiUrl = (flags.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');

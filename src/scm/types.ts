@@ -155,6 +155,8 @@ export interface RequestUsage {
   readonly limit?: number;
   readonly reset?: Date;
   readonly resource?: string;
+  /** The forge's name for messages (absent: GitHub). */
+  readonly host?: string;
 }
 
 export interface PullRequest {
@@ -187,4 +189,6 @@ export interface ScmConnection {
   readonly serverUrl?: string;
   /** The local clone of the base branch: with it, branches are committed locally and pushed by git. */
   readonly localRepo?: string;
+  /** Which code host's API this is (absent: GitHub). Chosen in src/flow/forge.ts. */
+  readonly forge?: 'github' | 'gitlab' | 'gitea';
 }

@@ -198,6 +198,8 @@ export class GitRemote {
       child.stdout.on('data', (d: Buffer) => out.push(d));
       child.on('error', reject);
       child.on('close', () => resolve(parseCgi(Buffer.concat(out))));
+      // http-backend may answer and exit without reading the whole body (a refusal): its answer stands.
+      child.stdin.on('error', () => undefined);
       child.stdin.end(body);
     });
   }
