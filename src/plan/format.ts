@@ -112,6 +112,8 @@ function analysisLines(plan: Plan): string[] {
           m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : '',
           m.dryRun ? 'dry run' : '',
         ].filter((x) => x !== '');
+        if (m.provider === 'job')
+          return `  ${m.name} (job): a Job committed with the step; passes when the GitOps engine reports it succeeded`;
         return `  ${m.name} (${m.provider}): ${when.join('; ') || 'always passes unless it errors'}`;
       }),
     ]),

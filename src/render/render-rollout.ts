@@ -11,6 +11,8 @@ import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from '../model/track';
 import { RepoPeers, peerOf } from './repo-peers';
 import { PodTemplateInput, renderCanaryDeployment, renderStableDeployment } from './workload';
+import type { RolloutAnalysis } from '../analysis/types';
+import { renderAnalysisJobs } from './analysis-jobs';
 
 export interface RolloutRenderInput {
   readonly app: string;
@@ -26,6 +28,8 @@ export interface RolloutRenderInput {
   readonly providers: readonly BoundProvider[];
   /** Every rollout of the repo by provider, for repo-wide allocations; absent for a lone directory. */
   readonly peers?: RepoPeers;
+  /** Its analyses: their job metrics are Jobs committed with the step they gate. */
+  readonly analysis?: RolloutAnalysis;
 }
 
 /** Objects one rollout contributes to a state; they replace source objects of the same key. Pure. */
@@ -47,7 +51,19 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
       : routed
         ? step.traffic
         : stableTraffic(total);
-  return [...objects, ...renderRouteObjects(input, traffic, workloadWave(input.deployment), phaseLabel(input.phase))];
+  const wave = workloadWave(input.deployment);
+  const jobs =
+    input.phase.kind === 'step'
+      ? renderAnalysisJobs({
+          rollout: input.rollout.name,
+          ...(input.rollout.namespace ? { namespace: input.rollout.namespace } : {}),
+          analysis: input.analysis,
+          step: input.phase.step,
+          revision: input.canaryPod.revision,
+          wave,
+        })
+      : [];
+  return [...objects, ...renderRouteObjects(input, traffic, wave, phaseLabel(input.phase)), ...jobs];
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {
