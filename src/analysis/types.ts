@@ -351,4 +351,10 @@ export interface RolloutAnalysis {
   /** rollgen step index (1-based) -> analyses that gate it (Argo step `analysis` entries after that step). */
   readonly steps: Readonly<Record<number, readonly AnalysisSpec[]>>;
   readonly background?: { readonly spec: AnalysisSpec; readonly startingStep: number };
+  /**
+   * rollgen step -> the analyses of its experiment not `requiredForCompletion`: like a background
+   * analysis they pass the gate while running and fail it when they fail (Argo ends them with the
+   * experiment). Required ones are in `steps`.
+   */
+  readonly experiments?: Readonly<Record<number, readonly AnalysisSpec[]>>;
 }

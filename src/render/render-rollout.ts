@@ -13,6 +13,7 @@ import { RepoPeers, peerOf } from './repo-peers';
 import { PodTemplateInput, renderCanaryDeployment, renderStableDeployment } from './workload';
 import type { RolloutAnalysis } from '../analysis/types';
 import { renderAnalysisJobs } from './analysis-jobs';
+import { renderExperiment } from './experiment';
 
 export interface RolloutRenderInput {
   readonly app: string;
@@ -63,7 +64,17 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
           wave,
         })
       : [];
-  return [...objects, ...renderRouteObjects(input, traffic, wave, phaseLabel(input.phase)), ...jobs];
+  const experiment =
+    input.phase.kind === 'step'
+      ? renderExperiment({
+          rollout: input.rollout,
+          step: input.phase.step,
+          deployment: input.deployment,
+          stablePod: input.stablePod,
+          canaryPod: input.canaryPod,
+        })
+      : [];
+  return [...objects, ...experiment, ...renderRouteObjects(input, traffic, wave, phaseLabel(input.phase)), ...jobs];
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {

@@ -39,7 +39,12 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const { steps, entryOfStep, startHold } = walkSteps(
     doc,
     arr(canary.steps),
-    { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined },
+    {
+      managed: managedRoutes,
+      weightTotal,
+      routed: canary.trafficRouting !== undefined,
+      routers: Object.keys(routing).filter((k) => k !== 'managedRoutes' && k !== 'maxTrafficWeight'),
+    },
     diagnostics,
   );
   if (steps.length === 0 && canary.analysis !== undefined)
