@@ -160,6 +160,8 @@ export interface ExperimentTemplate {
   readonly specRef: 'stable' | 'canary';
   /** Argo's default 1. */
   readonly replicas: number;
+  /** Argo `weight`: this share of the traffic (units of weightTotal) goes to its Service, from the stable share. */
+  readonly weight?: number;
   /** A Service of its own, as Argo makes one for `service` (or `weight`); its name defaults to the workload's. */
   readonly service?: { readonly name?: string };
   /** Pod labels and annotations added (labels also select), as Argo's template `metadata`. */

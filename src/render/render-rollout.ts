@@ -1,7 +1,7 @@
 import type { BoundProvider, GeneratorContext, PeerRollout } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
-import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
+import { Plan, PlannedStep, TrafficState, stableTraffic, withoutExperiments } from '../model/plan';
 import { RolloutSpec } from '../model/rollout';
 import { withAntiAffinity } from './anti-affinity';
 import { ProviderError } from '../errors';
@@ -50,7 +50,9 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
     pingPong && input.phase.kind === 'promoting'
       ? promotionTraffic(total)
       : routed
-        ? step.traffic
+        ? input.phase.kind === 'step'
+          ? step.traffic
+          : withoutExperiments(step.traffic)
         : stableTraffic(total);
   const wave = workloadWave(input.deployment);
   const jobs =

@@ -9,6 +9,8 @@ type Path = (string | number)[];
 
 /** Argo routes experiment weights only with these traffic routers (docs/features/experiment.md). */
 const WEIGHT_ROUTERS = ['alb', 'istio', 'smi'];
+/** Those whose generators route them here so far (the extra destination in their weights). */
+const ROUTED_HERE = ['smi'];
 const STEP_FIELDS = new Set([
   'templates',
   'duration',
@@ -97,7 +99,8 @@ function readTemplate(
   const replicas = t.replicas === undefined ? 1 : num(t.replicas);
   if (replicas === undefined || !Number.isInteger(replicas) || replicas < 0)
     out.push({ ...at('replicas'), message: 'replicas must be a whole number of pods', severity: 'error' });
-  if (t.weight !== undefined) refuseWeight(doc, [...path, 'weight'], routers, out);
+  const weight = t.weight === undefined ? undefined : num(t.weight);
+  if (t.weight !== undefined) checkWeight(doc, [...path, 'weight'], weight, routers, out);
   const meta = obj(t.metadata);
   const selector = t.selector === undefined ? undefined : stringMap(obj(t.selector).matchLabels);
   if (t.selector !== undefined && obj(t.selector).matchExpressions !== undefined)
@@ -114,6 +117,7 @@ function readTemplate(
     name,
     specRef,
     replicas: replicas ?? 1,
+    ...(weight !== undefined ? { weight } : {}),
     labels: stringMap(meta.labels),
     annotations: stringMap(meta.annotations),
     ...(selector ? { selector } : {}),
@@ -124,17 +128,29 @@ function readTemplate(
 
 /**
  * Argo sends an experiment template `weight` of the traffic to its Service with the ALB, Istio and
- * SMI routers only; rollgen's generators do not route it yet, so a weight is refused at its line
- * (a Service alone, `service: {}`, is rendered).
+ * SMI routers only (every router of the rollout must route it); one rollgen's generator does not
+ * route yet is refused at the line too (a Service alone, `service: {}`, is rendered).
  */
-function refuseWeight(doc: ParsedDocument, path: Path, routers: readonly string[], out: Diagnostic[]): void {
+function checkWeight(
+  doc: ParsedDocument,
+  path: Path,
+  weight: number | undefined,
+  routers: readonly string[],
+  out: Diagnostic[],
+): void {
+  const cannot = routers.filter((r) => !WEIGHT_ROUTERS.includes(r));
+  const notYet = routers.filter((r) => WEIGHT_ROUTERS.includes(r) && !ROUTED_HERE.includes(r));
   const message =
-    routers.length === 0
-      ? 'an experiment weight needs trafficRouting (Argo refuses it without); remove weight'
-      : routers.some((r) => WEIGHT_ROUTERS.includes(r))
-        ? `rollgen does not route experiment weights yet (Argo does with alb, istio and smi); remove weight and reach the experiment through its Service (service: {})`
-        : `Argo routes experiment weights only with alb, istio and smi, not ${routers.join(', ')}; remove weight and reach the experiment through its Service (service: {})`;
-  out.push({ ...doc.locate(path), message, severity: 'error' });
+    weight === undefined || !Number.isInteger(weight) || weight < 0
+      ? 'weight must be a whole number'
+      : routers.length === 0
+        ? 'an experiment weight needs trafficRouting (Argo refuses it without); remove weight'
+        : cannot.length > 0
+          ? `Argo routes experiment weights only with alb, istio and smi, not ${cannot.join(', ')}; remove weight and reach the experiment through its Service (service: {})`
+          : notYet.length > 0
+            ? `rollgen does not route experiment weights with ${notYet.join(', ')} yet (it does with smi); remove weight and reach the experiment through its Service (service: {})`
+            : undefined;
+  if (message) out.push({ ...doc.locate(path), message, severity: 'error' });
 }
 
 function readAnalysis(

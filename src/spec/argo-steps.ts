@@ -172,6 +172,15 @@ function applyExperiment(
         'two experiments after one step: rollgen runs one per step; put a step between them',
       ),
     );
+  const shares = experiment.templates.reduce((n, t) => n + (t.weight ?? 0), 0);
+  if (shares > 0 && (previous.weight ?? 0) + shares > wc.weightTotal)
+    out.push(
+      error(
+        doc,
+        [...path, 'experiment'],
+        `the experiment's weights (${shares}) and the canary's (${previous.weight ?? 0}) exceed the whole (${wc.weightTotal}): they are taken from the stable share`,
+      ),
+    );
   steps[steps.length - 1] = { ...previous, experiment, pause: combinedGate(previous.pause, gate) };
 }
 
