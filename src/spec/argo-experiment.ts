@@ -10,7 +10,7 @@ type Path = (string | number)[];
 /** Argo routes experiment weights only with these traffic routers (docs/features/experiment.md). */
 const WEIGHT_ROUTERS = ['alb', 'istio', 'smi'];
 /** Those whose generators route them here so far (the extra destination in their weights). */
-const ROUTED_HERE = ['smi'];
+const ROUTED_HERE = ['smi', 'istio'];
 const STEP_FIELDS = new Set([
   'templates',
   'duration',
@@ -148,7 +148,7 @@ function checkWeight(
         : cannot.length > 0
           ? `Argo routes experiment weights only with alb, istio and smi, not ${cannot.join(', ')}; remove weight and reach the experiment through its Service (service: {})`
           : notYet.length > 0
-            ? `rollgen does not route experiment weights with ${notYet.join(', ')} yet (it does with smi); remove weight and reach the experiment through its Service (service: {})`
+            ? `rollgen does not route experiment weights with ${notYet.join(', ')} yet (it does with smi and istio); remove weight and reach the experiment through its Service (service: {})`
             : undefined;
   if (message) out.push({ ...doc.locate(path), message, severity: 'error' });
 }

@@ -97,6 +97,7 @@ const ISTIO = `      trafficRouting:
           virtualService: {name: api, routes: [primary]}
 `;
 const NGINX = '      trafficRouting:\n        nginx: {stableIngress: api}\n';
+const ALB = '      trafficRouting:\n        alb: {ingress: api, servicePort: 80}\n';
 /** SMI needs no object of the user's: the TrafficSplit is rollgen's. */
 const SMI = '      trafficRouting:\n        smi: {}\n';
 
@@ -115,7 +116,7 @@ const apiSources = (routing: string, experiment: string, extra: Record<string, s
 
 test.each([
   [NGINX, 'Argo routes experiment weights only with alb, istio and smi, not nginx'],
-  [ISTIO, 'rollgen does not route experiment weights with istio yet (it does with smi)'],
+  [ALB, 'rollgen does not route experiment weights with alb yet (it does with smi and istio)'],
   ['', 'an experiment weight needs trafficRouting (Argo refuses it without)'],
 ])('an experiment weight is refused at its line (%#)', async (routing, message) => {
   const experiment = '            templates:\n              - {name: c, specRef: canary, weight: 10}\n';
@@ -274,4 +275,40 @@ test('SMI routes an experiment weight to its Service, taken from stable, while t
   ]);
   expect(fs.readdirSync(path.join(dir, 'out')).filter((f) => f.includes('step-1'))).toEqual([]);
   expect(lineOf(text, 'weight: 10')).toBeGreaterThan(0);
+});
+
+const virtualService = `apiVersion: networking.istio.io/v1beta1
+kind: VirtualService
+metadata:
+  name: api
+spec:
+  hosts: [api]
+  http:
+    - name: primary
+      route:
+        - destination: {host: api}
+          weight: 100
+        - destination: {host: api-canary}
+          weight: 0
+`;
+
+test('Istio routes an experiment weight to its Service in the VirtualService, taken from stable; the simulator sends that share there', async () => {
+  const experiment =
+    '            duration: 10m\n            templates:\n              - {name: candidate, specRef: canary, weight: 20}\n';
+  const { dir } = apiSources(ISTIO, experiment, { 'vs.yaml': virtualService });
+  const rendered = await runCli(['render', 'src', '--step', '1'], dir);
+  expect(rendered.stderr).toBe('');
+  const vs = parseAllDocuments(rendered.stdout)
+    .map((d) => d.toJS() as { kind: string; spec: { http: { route: unknown[] }[] } })
+    .find((o) => o.kind === 'VirtualService')!;
+  expect(vs.spec.http[0].route).toEqual([
+    { destination: { host: 'api' }, weight: 55 },
+    { destination: { host: 'api-canary' }, weight: 25 },
+    { destination: { host: 'api-step-1-candidate' }, weight: 20 },
+  ]);
+  const sim = await runCli(['simulate', 'src', '--step', '1', '--host', 'api'], dir);
+  expect(sim.stderr).toBe('');
+  expect(sim.stdout).toMatch(/20\.0% +service api-step-1-candidate -> api-step-1-candidate/);
+  const next = await runCli(['render', 'src', '--step', '2'], dir);
+  expect(next.stdout).not.toContain('api-step-1-candidate');
 });
