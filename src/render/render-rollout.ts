@@ -74,9 +74,16 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
           deployment: input.deployment,
           stablePod: input.stablePod,
           canaryPod: input.canaryPod,
+          ...stableServiceOf(input),
         })
       : [];
   return [...objects, ...experiment, ...renderRouteObjects(input, traffic, wave, phaseLabel(input.phase)), ...jobs];
+}
+
+function stableServiceOf(input: RolloutRenderInput): { stableService?: KubeObject } {
+  const name = input.rollout.traffic.stableService;
+  const found = name ? input.resources.find('Service', name, input.rollout.namespace)?.object : undefined;
+  return found ? { stableService: found } : {};
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {

@@ -10,7 +10,7 @@ type Path = (string | number)[];
 /** Argo routes experiment weights only with these traffic routers (docs/features/experiment.md). */
 const WEIGHT_ROUTERS = ['alb', 'istio', 'smi'];
 /** Those whose generators route them here so far (the extra destination in their weights). */
-const ROUTED_HERE = ['smi', 'istio'];
+const ROUTED_HERE = WEIGHT_ROUTERS;
 const STEP_FIELDS = new Set([
   'templates',
   'duration',

@@ -66,7 +66,11 @@ test('the experiment runs with the step before it: a workload per template, Serv
   expect(candidate.spec.template!.metadata.labels).toEqual(own);
   const candidateService = byName.get('Service/guestbook-step-1-candidate')!;
   expect(candidateService.spec.selector).toEqual(own);
-  expect(candidateService.spec.ports).toEqual([{ port: 9898, targetPort: 9898 }]);
+  // The stable Service's port (as routers and callers reach stable), then each container port (Argo's).
+  expect(candidateService.spec.ports).toEqual([
+    { name: 'http', port: 80, targetPort: 9898 },
+    { name: 'port-9898', port: 9898, targetPort: 9898 },
+  ]);
   // The rollout's own Services select by track label, which experiment pods do not carry.
   for (const name of ['guestbook', 'guestbook-canary']) {
     const svc = step1.find((o) => o.kind === 'Service' && o.metadata.name === name)!;
@@ -116,7 +120,6 @@ const apiSources = (routing: string, experiment: string, extra: Record<string, s
 
 test.each([
   [NGINX, 'Argo routes experiment weights only with alb, istio and smi, not nginx'],
-  [ALB, 'rollgen does not route experiment weights with alb yet (it does with smi and istio)'],
   ['', 'an experiment weight needs trafficRouting (Argo refuses it without)'],
 ])('an experiment weight is refused at its line (%#)', async (routing, message) => {
   const experiment = '            templates:\n              - {name: c, specRef: canary, weight: 10}\n';
@@ -311,4 +314,51 @@ test('Istio routes an experiment weight to its Service in the VirtualService, ta
   expect(sim.stdout).toMatch(/20\.0% +service api-step-1-candidate -> api-step-1-candidate/);
   const next = await runCli(['render', 'src', '--step', '2'], dir);
   expect(next.stdout).not.toContain('api-step-1-candidate');
+});
+
+const albIngress = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: api
+spec:
+  ingressClassName: alb
+  rules:
+    - http:
+        paths:
+          - path: /*
+            pathType: ImplementationSpecific
+            backend:
+              service: {name: api, port: {name: use-annotation}}
+`;
+
+test('ALB forwards an experiment weight to its Service at the servicePort, which the experiment Service offers with its container ports', async () => {
+  const experiment =
+    '            duration: 10m\n            templates:\n              - {name: candidate, specRef: canary, weight: 10}\n';
+  const { dir } = apiSources(ALB, experiment, { 'ingress.yaml': albIngress });
+  const rendered = await runCli(['render', 'src', '--step', '1'], dir);
+  expect(rendered.stderr).toBe('');
+  const objects = parseAllDocuments(rendered.stdout).map(
+    (d) =>
+      d.toJS() as {
+        kind: string;
+        metadata: { name: string; annotations?: Record<string, string> };
+        spec: { ports?: unknown[] };
+      },
+  );
+  const ingress = objects.find((o) => o.kind === 'Ingress')!;
+  expect(
+    JSON.parse(ingress.metadata.annotations!['alb.ingress.kubernetes.io/actions.api']).ForwardConfig.TargetGroups,
+  ).toEqual([
+    { ServiceName: 'api-canary', ServicePort: '80', Weight: 25 },
+    { ServiceName: 'api-step-1-candidate', ServicePort: '80', Weight: 10 },
+    { ServiceName: 'api', ServicePort: '80', Weight: 65 },
+  ]);
+  const svc = objects.find((o) => o.kind === 'Service' && o.metadata.name === 'api-step-1-candidate')!;
+  expect(svc.spec.ports).toEqual([
+    { name: 'http', port: 80, targetPort: 8080 },
+    { name: 'http-8080', port: 8080, targetPort: 8080 },
+  ]);
+  const sim = await runCli(['simulate', 'src', '--step', '1', '--path', '/'], dir);
+  expect(sim.stderr).toBe('');
+  expect(sim.stdout).toMatch(/10\.0% +service api-step-1-candidate -> api-step-1-candidate/);
 });
