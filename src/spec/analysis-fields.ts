@@ -33,7 +33,7 @@ export const ARGO_ROLLOUT_ANALYSIS_RULES: readonly FieldRule[] = [
     path: 'spec.strategy.canary.steps[].experiment',
     status: 'honoured',
     subtree: true,
-    note: "temporary Deployments (and Services) of the stable or canary pod template committed with the step before it and removed by the next commit; its duration is a timed gate, its analyses gate the step as Argo's (requiredForCompletion: until complete); a weight is refused (rollgen does not route it yet)",
+    note: "temporary Deployments (and Services) of the stable or canary pod template committed with the step before it and removed by the next commit; its duration is a timed gate, its analyses gate the step as Argo's (requiredForCompletion: until complete); a weight is routed to its Service by alb, istio and smi, refused with any other router",
   },
 ];
 
