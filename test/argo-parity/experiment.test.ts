@@ -362,3 +362,17 @@ test('ALB forwards an experiment weight to its Service at the servicePort, which
   expect(sim.stderr).toBe('');
   expect(sim.stdout).toMatch(/10\.0% +service api-step-1-candidate -> api-step-1-candidate/);
 });
+
+test('without a canaryService the stable Service would select the experiment pods too: warned at the experiment', async () => {
+  const text = rollout(SMI, '            templates: [{name: c, specRef: canary}]\n').replace(
+    '      canaryService: api-canary\n',
+    '',
+  );
+  const dir = sources({ 'rollout.yaml': text, 'stable.yaml': service('api', 'api') });
+  const r = await runCli(['plan', 'src'], dir);
+  expect(r.stderr).toMatch(
+    new RegExp(
+      `src/rollout\\.yaml:${lineOf(text, '- experiment:') + 1}:\\d+: warning: without a canaryService the stable Service "api" selects pods of both versions`,
+    ),
+  );
+});
