@@ -13,7 +13,11 @@ export function refuseUnreportedJobs(entries: readonly LoadedEntry[]): void {
       e.app.rollouts
         .flatMap((r) => {
           const a = r.analysis;
-          const specs = [...Object.values(a?.steps ?? {}).flat(), ...(a?.background ? [a.background.spec] : [])];
+          const specs = [
+            ...Object.values(a?.steps ?? {}).flat(),
+            ...Object.values(a?.experiments ?? {}).flat(),
+            ...(a?.background ? [a.background.spec] : []),
+          ];
           return specs.flatMap((s) => s.jobs ?? []);
         })
         .map((j) => ({
