@@ -275,7 +275,10 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
   test('GIVEN an experiment step WHEN read THEN it adds no step: the step before carries it and waits its duration, and the ledger honours it', () => {
     const text = argoRollout(`- setWeight: 20\n- experiment: {duration: 1h, templates: [{name: c, specRef: canary}]}`);
     const { rollout, diagnostics } = argo(text);
-    expect(diagnostics).toEqual([]);
+    // This rollout has no canaryService: its stable Service would select the experiment's pods too.
+    expect(diagnostics.map((d) => [d.severity, d.message.slice(0, 40)])).toEqual([
+      ['warning', 'without a canaryService the stable Servi'],
+    ]);
     expect(rollout.steps).toHaveLength(1);
     expect(rollout.steps[0].pause).toEqual({ kind: 'timed', seconds: 3600 });
     expect(rollout.steps[0].experiment).toMatchObject({
