@@ -29,13 +29,22 @@ export function forwardAction(groups: readonly TargetGroup[], sticky?: Stickines
 }
 
 /**
- * The weighted split: canary first, stable last (Argo's order), weights summing to 100.
- * `weight` is the canary share out of 100; the caller guarantees a whole number in 0..100.
+ * The weighted split: canary first, then Argo's experiment Services, stable last (Argo's order),
+ * weights summing to 100. `weight` is the canary share out of 100; the caller guarantees a whole
+ * number in 0..100 (with the experiments' shares).
  */
-export function weightedGroups(canary: string, stable: string, port: number, weight: number): TargetGroup[] {
+export function weightedGroups(
+  canary: string,
+  stable: string,
+  port: number,
+  weight: number,
+  experiments: readonly { readonly service: string; readonly weight: number }[] = [],
+): TargetGroup[] {
+  const taken = experiments.reduce((n, e) => n + e.weight, 0);
   return [
     { service: canary, port, weight },
-    { service: stable, port, weight: 100 - weight },
+    ...experiments.map((e) => ({ service: e.service, port, weight: e.weight })),
+    { service: stable, port, weight: 100 - weight - taken },
   ];
 }
 

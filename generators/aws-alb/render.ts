@@ -61,7 +61,7 @@ export function ownedAnnotations(ctx: Ctx, traffic: TrafficState): Record<string
   const sticky = stickiness(options);
   const out: Record<string, string> = {
     [actionKey(prefix, actionName(options, stableService))]: forwardAction(
-      weightedGroups(canaryService, stableService, options.servicePort, traffic.weight),
+      weightedGroups(canaryService, stableService, options.servicePort, traffic.weight, traffic.experiments),
       sticky,
     ),
   };

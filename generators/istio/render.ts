@@ -62,6 +62,7 @@ function renderVirtualService(
       traffic.weight,
       r.protocol === 'http' && headers ? { headers } : {},
       ctx.options.destinationRule?.additionalSubsetNames ?? [],
+      traffic.experiments,
     );
   }
   const http = rulesOf({ ...vs, spec }, 'http');

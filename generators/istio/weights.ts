@@ -13,18 +13,21 @@ export function weighRoute(
   weight: number,
   canaryExtras: Json = {},
   additionalSubsets: readonly string[] = [],
+  experiments: readonly { readonly service: string; readonly weight: number }[] = [],
 ): Json[] {
   const given = route.map((d) => (typeof d.weight === 'number' ? d.weight : route.length === 1 ? 100 : 0));
   const stable = indexes(route, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route, (d) => roles.isCanary(d));
-  if (canary.length === 0 && weight <= 0) return cloneJson(route) as Json[];
+  if (canary.length === 0 && weight <= 0 && experiments.length === 0) return cloneJson(route) as Json[];
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
   // Argo additionalSubsetNames: the canary gets exactly the step's weight of the whole rule, the extra
   // subsets keep theirs and stable gets what is left (never below 0).
   const extra = indexes(route, (d) => typeof d.subset === 'string' && additionalSubsets.includes(d.subset));
   const total = given.reduce((a, b) => a + b, 0);
   const canaryWeight = Math.min(app, Math.round(((extra.length > 0 ? total : app) * weight) / 100));
-  const stableShare = app - canaryWeight;
+  // Argo's experiment weights: a destination per experiment Service (host only, as Argo adds it), taken from stable.
+  const experimentWeights = experiments.map((e) => Math.round((app * e.weight) / 100));
+  const stableShare = Math.max(0, app - canaryWeight - experimentWeights.reduce((a, b) => a + b, 0));
   const stableWeights = apportion(
     stableShare,
     stable.map((i) => given[i]),
@@ -37,6 +40,7 @@ export function weighRoute(
   });
   if (canary.length === 0)
     out.push({ destination: roles.canaryFor(destinationOf(route[stable[0]])), weight: canaryWeight, ...canaryExtras });
+  experiments.forEach((e, i) => out.push({ destination: { host: e.service }, weight: experimentWeights[i] }));
   return out;
 }
 

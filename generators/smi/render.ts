@@ -17,9 +17,16 @@ export function render(ctx: Ctx, traffic: TrafficState): KubeObject[] {
   const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
   const weight = (w: number): number | string => (apiVersion.endsWith('/v1alpha1') ? String(w) : w);
   const canary = percentOf(traffic);
+  // Argo's experiment weights: each experiment Service takes its share from the stable one.
+  const experiments = (traffic.experiments ?? []).map((e) => ({
+    service: e.service,
+    percent: percentOf({ ...traffic, weight: e.weight }),
+  }));
+  const taken = experiments.reduce((n, e) => n + e.percent, 0);
   const backends = [
     ...(canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : []),
-    { service: ctx.stableService, weight: weight(100 - canary) },
+    ...experiments.map((e) => ({ service: e.service, weight: weight(e.percent) })),
+    { service: ctx.stableService, weight: weight(100 - canary - taken) },
   ];
   const metadata = source?.metadata ?? {
     name,

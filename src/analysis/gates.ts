@@ -18,7 +18,10 @@ export function gatesOf(analysis: RolloutAnalysis | undefined, step: number): Ga
   const bg = analysis.background;
   const background: GateAnalysis[] =
     bg && step >= bg.startingStep ? [{ kind: 'background', id: 'background', spec: bg.spec }] : [];
-  return [...own, ...background];
+  const experiment = (analysis.experiments?.[step] ?? []).map(
+    (spec, i): GateAnalysis => ({ kind: 'background', id: `step-${step}-experiment-${i + 1}`, spec }),
+  );
+  return [...own, ...experiment, ...background];
 }
 
 /** Whether a gate's analysis lets the step move on, given its verdict phase: a step analysis must be Successful; a background one must not have ended badly. */

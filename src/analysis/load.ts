@@ -60,7 +60,15 @@ export function withGates<R extends { readonly plan: Plan }>(
 }
 
 function summary(g: GateAnalysis): GateSummary {
-  return { kind: g.kind, id: g.id, templates: g.spec.templates, metrics: g.spec.metrics.map(metricSummary) };
+  const jobs = (g.spec.jobs ?? []).map(
+    (j): MetricSummary => ({ name: j.name, provider: 'job', failureLimit: 0, dryRun: false }),
+  );
+  return {
+    kind: g.kind,
+    id: g.id,
+    templates: g.spec.templates,
+    metrics: [...g.spec.metrics.map(metricSummary), ...jobs],
+  };
 }
 
 function metricSummary(m: AnalysisSpec['metrics'][number]): MetricSummary {

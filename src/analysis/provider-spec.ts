@@ -30,7 +30,6 @@ export const SUPPORTED_PROVIDERS = [
 
 /** Why an Argo provider rollgen knows is not measured. */
 const WHY_NOT: Readonly<Record<string, string>> = {
-  job: ' (a Job committed with the step is planned, issue 28)',
   plugin: ' (rollgen runs no metric plugin binaries)',
 };
 

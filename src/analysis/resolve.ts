@@ -3,7 +3,8 @@ import { ArgContext, ResolvedArgs, resolveArgs } from './args';
 import { buildMetric } from './metric';
 import { AnalysisRequest, DryRunRule, originOf } from '../model/analysis-request';
 import { TemplateDoc, TemplateIndex } from './templates';
-import { AnalysisSpec, MetricSpec } from './types';
+import { AnalysisSpec, JobMetric, MetricSpec } from './types';
+import { buildJobMetric, isJobMetric } from './provider-job';
 
 /**
  * One analysis request -> the AnalysisSpec it runs, as Argo builds an AnalysisRun from templateRefs:
@@ -28,18 +29,21 @@ export function resolveAnalysis(
   const args = resolveArgs(templates, request.args, ctx, problems, templates.length === request.templates.length);
   const rules = [...templates.flatMap((t) => t.dryRun), ...request.dryRun];
   const dryRun = rules.flatMap((r) => (r.metricName !== undefined ? [r.metricName] : []));
-  const metrics = templates.flatMap((t) =>
-    t.metrics.map((m) =>
-      buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems, ctx.secrets),
-    ),
-  );
-  checkUniqueNames(metrics, problems);
+  const written = templates.flatMap((t) => t.metrics.map((m) => ({ t, ...m, dryRun: dryRunOf(dryRun, m.raw) })));
+  const metrics = written
+    .filter((m) => !isJobMetric(m.raw))
+    .map((m) => buildMetric(m.t.name, m.raw, m.at, substitute(args), m.dryRun, args, problems, ctx.secrets));
+  const jobs = written
+    .filter((m) => isJobMetric(m.raw))
+    .map((m) => buildJobMetric(m.t.name, m.raw, m.at, substitute(args), m.dryRun, args, problems));
+  checkUniqueNames([...metrics, ...jobs], problems);
   checkDryRunRules(rules, metrics, problems);
   out.push(...problems);
   if (problems.some((p) => p.severity === 'error')) return undefined;
   return {
     templates: templates.map((t) => t.name),
     metrics: metrics.filter((m): m is MetricSpec => m !== undefined),
+    ...(jobs.length > 0 ? { jobs: jobs.filter((j): j is JobMetric => j !== undefined) } : {}),
     origin: originOf(request.at),
   };
 }
@@ -122,7 +126,7 @@ function checkDryRunRules(
   }
 }
 
-function checkUniqueNames(metrics: readonly (MetricSpec | undefined)[], out: Diagnostic[]): void {
+function checkUniqueNames(metrics: readonly (MetricSpec | JobMetric | undefined)[], out: Diagnostic[]): void {
   const seen = new Set<string>();
   for (const m of metrics) {
     if (!m) continue;

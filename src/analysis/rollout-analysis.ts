@@ -2,7 +2,10 @@ import { Diagnostic, diagnosticAt } from '../diagnostics';
 import { isObject } from '../model/kube';
 import { TrackLabel } from '../model/track';
 import { RolloutSpec } from '../model/rollout';
-import { Located, readRequest } from '../model/analysis-request';
+import { ArgInput, Located, originOf, readRequest } from '../model/analysis-request';
+import { ExperimentSpec } from '../model/rollout';
+import { experimentWorkloadName } from '../model/experiment';
+import { ArgContext } from './args';
 import { resolveAnalysis } from './resolve';
 import { MetricSecrets } from './credentials';
 import { TemplateIndex } from './templates';
@@ -32,10 +35,13 @@ export function rolloutAnalysis(
   const ctx = { rollout: spec.source ?? {}, track, ...(secrets ? { secrets } : {}) };
   const steps: Record<number, AnalysisSpec[]> = {};
   let background: RolloutAnalysis['background'];
+  const experiments: Record<number, AnalysisSpec[]> = {};
   spec.steps.forEach((step, i) => {
     const resolved = (step.analyses ?? []).map((r) => resolveAnalysis(r, index, ctx, out));
     const ok = resolved.filter((a): a is AnalysisSpec => a !== undefined);
-    if (ok.length > 0) steps[i + 1] = ok;
+    const run = experimentAnalyses(spec, i + 1, index, ctx, out);
+    if (ok.length + run.required.length > 0) steps[i + 1] = [...ok, ...run.required];
+    if (run.optional.length > 0) experiments[i + 1] = run.optional;
   });
   if (spec.backgroundAnalysis) {
     const resolved = resolveAnalysis(spec.backgroundAnalysis.request, index, ctx, out);
@@ -52,8 +58,48 @@ export function rolloutAnalysis(
     else background = fromConfig(spec, config, index, ctx, steps, out) ?? background;
   }
   for (const [n, list] of Object.entries(steps)) list.forEach((a) => warnUnbounded(spec, Number(n), a, out));
-  if (Object.keys(steps).length === 0 && !background) return undefined;
-  return { steps, ...(background ? { background } : {}) };
+  const hasExperiments = Object.keys(experiments).length > 0;
+  if (Object.keys(steps).length === 0 && !background && !hasExperiments) return undefined;
+  return { steps, ...(background ? { background } : {}), ...(hasExperiments ? { experiments } : {}) };
+}
+
+/** The analyses of step `n`'s experiment, `{{templates.X...}}` in their args naming its workloads, split by requiredForCompletion. */
+function experimentAnalyses(
+  spec: RolloutSpec,
+  n: number,
+  index: TemplateIndex,
+  ctx: ArgContext,
+  out: Diagnostic[],
+): { required: AnalysisSpec[]; optional: AnalysisSpec[] } {
+  const experiment = spec.steps[n - 1].experiment;
+  const required: AnalysisSpec[] = [];
+  const optional: AnalysisSpec[] = [];
+  for (const a of experiment?.analyses ?? []) {
+    const args = a.request.args.map((arg) => withTemplateRefs(arg, spec.name, n, experiment!, out));
+    const resolved = resolveAnalysis({ ...a.request, args }, index, ctx, out);
+    if (resolved) (a.required ? required : optional).push(resolved);
+  }
+  return { required, optional };
+}
+
+/** Argo's `{{templates.<name>.podTemplateHash}}` and `{{templates.<name>.replicaset.name}}`: here the workload's label value and name (one and the same). */
+function withTemplateRefs(
+  arg: ArgInput,
+  rollout: string,
+  n: number,
+  experiment: ExperimentSpec,
+  out: Diagnostic[],
+): ArgInput {
+  if (arg.value === undefined) return arg;
+  const value = arg.value.replace(
+    /\{\{\s*templates\.([\w-]+)\.(podTemplateHash|replicaset\.name)\s*\}\}/g,
+    (whole, name: string) => {
+      if (experiment.templates.some((t) => t.name === name)) return experimentWorkloadName(rollout, n, name);
+      out.push(diagnosticAt(originOf(arg.at), `arg "${arg.name}": the experiment has no template "${name}"`));
+      return whole;
+    },
+  );
+  return { ...arg, value };
 }
 
 function fromConfig(

@@ -96,5 +96,6 @@ export class TemplateIndex {
   }
 }
 
-/** A provider whose own verdict is the phase, not a condition over its result. */
-const isJudge = (provider: unknown): boolean => isObject(provider) && provider.kayenta !== undefined;
+/** A provider whose own verdict is the phase, not a condition over its result (Kayenta's score, a Job's exit). */
+const isJudge = (provider: unknown): boolean =>
+  isObject(provider) && (provider.kayenta !== undefined || provider.job !== undefined);

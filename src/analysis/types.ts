@@ -30,6 +30,11 @@ export interface AnalysisSpec {
   /** The AnalysisTemplate / ClusterAnalysisTemplate names, in merge order. */
   readonly templates: readonly string[];
   readonly metrics: readonly MetricSpec[];
+  /**
+   * `provider.job` metrics: not measured by rollgen but committed as Kubernetes Jobs with the step
+   * (src/render/analysis-jobs.ts); the GitOps engine's health report on that commit is their result.
+   */
+  readonly jobs?: readonly JobMetric[];
   /** Where the analysis was asked for (the Rollout step, `canary.analysis`, or rollgen.yaml). */
   readonly origin: Origin;
 }
@@ -57,6 +62,17 @@ export interface MetricSpec {
   /** A dry-run metric is measured and shown but never decides the analysis. */
   readonly dryRun: boolean;
   readonly provider: ProviderSpec;
+}
+
+/** A `provider.job` metric: the Job Argo would create, with the template's args substituted. */
+export interface JobMetric {
+  readonly name: string;
+  readonly template: string;
+  readonly origin: Origin;
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** The Job's spec (batch/v1 JobSpec) as written, args substituted. */
+  readonly spec: Readonly<Record<string, unknown>>;
 }
 
 /** An expression in Argo's (expr-lang) syntax over `result`; parsed at plan time. */
@@ -335,4 +351,10 @@ export interface RolloutAnalysis {
   /** rollgen step index (1-based) -> analyses that gate it (Argo step `analysis` entries after that step). */
   readonly steps: Readonly<Record<number, readonly AnalysisSpec[]>>;
   readonly background?: { readonly spec: AnalysisSpec; readonly startingStep: number };
+  /**
+   * rollgen step -> the analyses of its experiment not `requiredForCompletion`: like a background
+   * analysis they pass the gate while running and fail it when they fail (Argo ends them with the
+   * experiment). Required ones are in `steps`.
+   */
+  readonly experiments?: Readonly<Record<number, readonly AnalysisSpec[]>>;
 }

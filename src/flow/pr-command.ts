@@ -19,6 +19,7 @@ import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
 import { sayDeferred, writeWithinBudget } from './budgeted-writes';
+import { refuseUnreportedJobs } from './job-health';
 
 /** One app's error that holds that app alone; the run goes on with the others. */
 type AppFailure = ScmError | AnalysisRecordError;
@@ -59,6 +60,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
     return previewOffline(ctx, args, opts, (s, entries) => proposalsFor(s, entries, { kind: 'advance' }, 'flow'));
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    refuseUnreportedJobs(s.apps);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
     const rounds = await gather(s, opts.dryRun === true);
     const now = s.edges.now();

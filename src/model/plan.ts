@@ -85,12 +85,26 @@ export interface TrafficState {
   readonly headerRoutes: readonly NamedRoute[];
   readonly mirrorRoutes: readonly MirrorRoute[];
   readonly requestHeaderModifier?: HeaderModifier;
+  /** Argo experiment templates with a weight: that share (units of weightTotal) goes to their Service, taken from stable. */
+  readonly experiments?: readonly ExperimentRoute[];
+}
+
+export interface ExperimentRoute {
+  readonly service: string;
+  readonly weight: number;
 }
 
 export type Gate =
   | { readonly kind: 'manual' }
   | { readonly kind: 'timed'; readonly seconds: number }
   | { readonly kind: 'automatic' };
+
+/** The traffic of a step once its experiment is over (promotion, draining): its workloads are gone, so are their routes. */
+export function withoutExperiments<T extends { readonly experiments?: unknown }>(t: T): T {
+  if (t.experiments === undefined) return t;
+  const { experiments: _gone, ...rest } = t;
+  return rest as T;
+}
 
 export const stableTraffic = (weightTotal: number): TrafficState => ({
   weight: 0,

@@ -135,10 +135,48 @@ export interface StepSpec {
   readonly pause: PauseSpec;
   /** Argo step `analysis` entries after this step: they gate it and run until complete. */
   readonly analyses?: readonly AnalysisRequest[];
+  /** Argo `experiment` after this step: its workloads are committed with it and gone from the next commit. */
+  readonly experiment?: ExperimentSpec;
   /** Blue-green: what this step is called (preview, switch) in plans, PR titles and messages. */
   readonly name?: string;
   /** Blue-green: the active (stable) Service selects the new version's pods in this step. */
   readonly switched?: boolean;
+}
+
+/**
+ * An Argo experiment step: temporary workloads of the stable or canary pod template (and their
+ * Services), run beside the rollout while the experiment's analyses decide (src/render/experiment.ts).
+ */
+export interface ExperimentSpec {
+  readonly origin: Origin;
+  /** How long it runs once committed; undefined = until its required analyses complete (or a person). */
+  readonly durationSeconds?: number;
+  readonly templates: readonly ExperimentTemplate[];
+  readonly analyses: readonly ExperimentAnalysis[];
+}
+
+export interface ExperimentTemplate {
+  readonly name: string;
+  readonly specRef: 'stable' | 'canary';
+  /** Argo's default 1. */
+  readonly replicas: number;
+  /** Argo `weight`: this share of the traffic (units of weightTotal) goes to its Service, from the stable share. */
+  readonly weight?: number;
+  /** A Service of its own, as Argo makes one for `service` (or `weight`); its name defaults to the workload's. */
+  readonly service?: { readonly name?: string };
+  /** Pod labels and annotations added (labels also select), as Argo's template `metadata`. */
+  readonly labels: Readonly<Record<string, string>>;
+  readonly annotations: Readonly<Record<string, string>>;
+  /** Argo's template `selector.matchLabels`, in place of the Deployment's. */
+  readonly selector?: Readonly<Record<string, string>>;
+  readonly origin: Origin;
+}
+
+export interface ExperimentAnalysis {
+  readonly name: string;
+  readonly request: AnalysisRequest;
+  /** Argo `requiredForCompletion`: the experiment (and the step) waits for it to complete. */
+  readonly required: boolean;
 }
 
 /** none: the next entry follows without a pause (Argo automatic); manual: wait for a person; timed: wait `seconds`. */

@@ -1,6 +1,6 @@
 import { trafficLabel, weightOf } from './traffic-label';
 import { describeGate } from './gates';
-import { Plan, PlannedStep, TrafficState, stableTraffic, strategyLabel } from '../model/plan';
+import { Plan, PlannedStep, TrafficState, stableTraffic, strategyLabel, withoutExperiments } from '../model/plan';
 import type { RouteMatch } from '../model/rollout';
 
 /** The human table of `rollgen plan`. */
@@ -70,7 +70,7 @@ function endRows(plan: Plan): string[][] {
   const total = last.traffic.weightTotal;
   const promoted = plan.pingPong
     ? { ...last, canaryReplicas: plan.replicas, traffic: { ...stableTraffic(total), weight: total } }
-    : last;
+    : { ...last, traffic: withoutExperiments(last.traffic) };
   return [
     [
       plan.blueGreen ? 'promote (scale down old)' : 'promote',
@@ -112,6 +112,8 @@ function analysisLines(plan: Plan): string[] {
           m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : '',
           m.dryRun ? 'dry run' : '',
         ].filter((x) => x !== '');
+        if (m.provider === 'job')
+          return `  ${m.name} (job): a Job committed with the step; passes when the GitOps engine reports it succeeded`;
         return `  ${m.name} (${m.provider}): ${when.join('; ') || 'always passes unless it errors'}`;
       }),
     ]),

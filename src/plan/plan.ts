@@ -1,7 +1,8 @@
 import { RolloutSpec, StepSpec } from '../model/rollout';
 import { GatePolicy, defaultGatePolicy, gateAfter, startGateOf } from './gates';
 import { argoBasicCanary, resolveAmount, scaledAmount, splitReplicas } from './replicas';
-import { Plan, PlannedStep, TrafficState, hasCanaryRoutes, strategyName } from '../model/plan';
+import { ExperimentRoute, Plan, PlannedStep, TrafficState, hasCanaryRoutes, strategyName } from '../model/plan';
+import { experimentWorkloadName } from '../model/experiment';
 
 /** RolloutSpec + the workload's replicas -> every step as plain data. Pure. */
 export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: GatePolicy = defaultGatePolicy): Plan {
@@ -26,7 +27,7 @@ export function buildPlan(rollout: RolloutSpec, totalReplicas: number, policy: G
 
 function planStep(rollout: RolloutSpec, step: StepSpec, i: number, total: number, policy: GatePolicy): PlannedStep {
   const routed = rollout.traffic.providers.length > 0;
-  const traffic = trafficOf(rollout, step, routed);
+  const traffic = trafficOf(rollout, step, routed, i + 1);
   const carries = hasCanaryRoutes(traffic);
   const basic = !routed && rollout.format === 'argo' && !step.replicas;
   const split = basic
@@ -90,7 +91,7 @@ function hasTrafficSpec(step: StepSpec): boolean {
 }
 
 /** Blue-green sends everything to the active Service: none of it to the new version until the switch, all of it after. */
-function trafficOf(rollout: RolloutSpec, step: StepSpec, routed: boolean): TrafficState {
+function trafficOf(rollout: RolloutSpec, step: StepSpec, routed: boolean, index: number): TrafficState {
   return {
     weight: routed ? (step.weight ?? 0) : step.switched ? rollout.traffic.weightTotal : 0,
     weightTotal: rollout.traffic.weightTotal,
@@ -98,5 +99,22 @@ function trafficOf(rollout: RolloutSpec, step: StepSpec, routed: boolean): Traff
     headerRoutes: step.headerRoutes,
     mirrorRoutes: step.mirrorRoutes,
     ...(step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}),
+    ...experimentRoutes(rollout, step, routed, index),
   };
+}
+
+/** The weighted templates of the step's experiment, each to its Service (named as render/experiment.ts names it). */
+function experimentRoutes(
+  rollout: RolloutSpec,
+  step: StepSpec,
+  routed: boolean,
+  index: number,
+): { experiments?: ExperimentRoute[] } {
+  const routes = (step.experiment?.templates ?? [])
+    .filter((t) => routed && t.weight !== undefined && t.weight > 0)
+    .map((t) => ({
+      service: t.service?.name ?? experimentWorkloadName(rollout.name, index, t.name),
+      weight: t.weight!,
+    }));
+  return routes.length > 0 ? { experiments: routes } : {};
 }

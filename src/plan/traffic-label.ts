@@ -36,5 +36,7 @@ export function servesAllTraffic(s: PlannedStep): boolean {
 /** BY_PODS, ALL_TRAFFIC or the routed share. */
 export function trafficLabel(s: PlannedStep): string {
   if (sharedByPods(s)) return BY_PODS;
-  return servesAllTraffic(s) ? ALL_TRAFFIC : weightOf(s.traffic);
+  const experiments = (s.traffic.experiments ?? []).reduce((n, e) => n + e.weight, 0);
+  const extra = experiments > 0 ? ` + ${weightOf({ ...s.traffic, weight: experiments })} experiment` : '';
+  return servesAllTraffic(s) ? ALL_TRAFFIC : weightOf(s.traffic) + extra;
 }

@@ -45,6 +45,7 @@ export function renderApp(
       track,
       providers: s.rollout.providers,
       ...(peers ? { peers } : {}),
+      ...(s.rollout.analysis ? { analysis: s.rollout.analysis } : {}),
     });
     rendered.push(...objects);
     resources = resources.overlay(objects);

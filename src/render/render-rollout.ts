@@ -1,7 +1,7 @@
 import type { BoundProvider, GeneratorContext, PeerRollout } from '../contract/generator';
 import { KubeObject, isObject } from '../model/kube';
 import { ResourceSet } from '../model/resource-set';
-import { Plan, PlannedStep, TrafficState, stableTraffic } from '../model/plan';
+import { Plan, PlannedStep, TrafficState, stableTraffic, withoutExperiments } from '../model/plan';
 import { RolloutSpec } from '../model/rollout';
 import { withAntiAffinity } from './anti-affinity';
 import { ProviderError } from '../errors';
@@ -11,6 +11,9 @@ import { renderCanaryService, withTrackSelector } from './services';
 import { SYNC_WAVE, TrackLabel } from '../model/track';
 import { RepoPeers, peerOf } from './repo-peers';
 import { PodTemplateInput, renderCanaryDeployment, renderStableDeployment } from './workload';
+import type { RolloutAnalysis } from '../analysis/types';
+import { renderAnalysisJobs } from './analysis-jobs';
+import { renderExperiment } from './experiment';
 
 export interface RolloutRenderInput {
   readonly app: string;
@@ -26,6 +29,8 @@ export interface RolloutRenderInput {
   readonly providers: readonly BoundProvider[];
   /** Every rollout of the repo by provider, for repo-wide allocations; absent for a lone directory. */
   readonly peers?: RepoPeers;
+  /** Its analyses: their job metrics are Jobs committed with the step they gate. */
+  readonly analysis?: RolloutAnalysis;
 }
 
 /** Objects one rollout contributes to a state; they replace source objects of the same key. Pure. */
@@ -45,9 +50,40 @@ export function renderRollout(input: RolloutRenderInput): KubeObject[] {
     pingPong && input.phase.kind === 'promoting'
       ? promotionTraffic(total)
       : routed
-        ? step.traffic
+        ? input.phase.kind === 'step'
+          ? step.traffic
+          : withoutExperiments(step.traffic)
         : stableTraffic(total);
-  return [...objects, ...renderRouteObjects(input, traffic, workloadWave(input.deployment), phaseLabel(input.phase))];
+  const wave = workloadWave(input.deployment);
+  const jobs =
+    input.phase.kind === 'step'
+      ? renderAnalysisJobs({
+          rollout: input.rollout.name,
+          ...(input.rollout.namespace ? { namespace: input.rollout.namespace } : {}),
+          analysis: input.analysis,
+          step: input.phase.step,
+          revision: input.canaryPod.revision,
+          wave,
+        })
+      : [];
+  const experiment =
+    input.phase.kind === 'step'
+      ? renderExperiment({
+          rollout: input.rollout,
+          step: input.phase.step,
+          deployment: input.deployment,
+          stablePod: input.stablePod,
+          canaryPod: input.canaryPod,
+          ...stableServiceOf(input),
+        })
+      : [];
+  return [...objects, ...experiment, ...renderRouteObjects(input, traffic, wave, phaseLabel(input.phase)), ...jobs];
+}
+
+function stableServiceOf(input: RolloutRenderInput): { stableService?: KubeObject } {
+  const name = input.rollout.traffic.stableService;
+  const found = name ? input.resources.find('Service', name, input.rollout.namespace)?.object : undefined;
+  return found ? { stableService: found } : {};
 }
 
 function plannedStep(input: RolloutRenderInput): PlannedStep | undefined {

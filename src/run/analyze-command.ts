@@ -7,6 +7,7 @@ import { readOutput } from '../app/inputs';
 import { CommonOptions, RunContext } from '../app/context';
 import { loadApps } from '../app/load-repo';
 import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
+import { ClusterMeasured, clusterMeasured, describeClusterMeasured } from './analyze-jobs';
 
 export interface AnalyzeOptions extends CommonOptions, OutputOptions {
   readonly step?: number;
@@ -28,11 +29,17 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
   const entries = await loadApps(ctx, args, opts);
   const now = ctx.now ?? (() => new Date());
   const outcomes: Outcome[] = [];
+  const byCluster: ClusterMeasured[] = [];
   for (const { loc, app } of entries) {
     for (const r of app.rollouts) {
       if (!r.analysis) continue;
       const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
       for (const gate of gatesOf(r.analysis, step)) {
+        const status = loc.output ? readOutput(loc, ctx.cwd).status : undefined;
+        const jobs = clusterMeasured(r, gate, step, status, loc.track);
+        byCluster.push(...jobs);
+        if (!isMachineOutput(opts)) for (const j of jobs) ctx.stdout(describeClusterMeasured(app.name, j));
+        if (gate.spec.metrics.length === 0) continue;
         const key = `${app.name}/${r.spec.name}/${gate.id}`;
         const { record, verdict } = await runToEnd(gate.spec, {
           key,
@@ -57,8 +64,12 @@ export async function analyzeCommand(ctx: RunContext, args: readonly string[], o
   }
   const worst = worstOf(outcomes.map((o) => o.verdict.phase));
   if (isMachineOutput(opts))
-    printDocument(ctx, opts.output, 'AnalysisReport', { verdict: worst ?? 'Successful', outcomes });
-  else if (outcomes.length === 0) ctx.stdout('no analysis gates this step\n');
+    printDocument(ctx, opts.output, 'AnalysisReport', {
+      verdict: worst ?? 'Successful',
+      outcomes,
+      ...(byCluster.length > 0 ? { measuredByCluster: byCluster } : {}),
+    });
+  else if (outcomes.length === 0 && byCluster.length === 0) ctx.stdout('no analysis gates this step\n');
   if (worst)
     throw new AnalysisVerdictError(
       worst,

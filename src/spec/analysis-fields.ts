@@ -31,9 +31,9 @@ export const ARGO_ROLLOUT_ANALYSIS_RULES: readonly FieldRule[] = [
   },
   {
     path: 'spec.strategy.canary.steps[].experiment',
-    status: 'warned',
+    status: 'honoured',
     subtree: true,
-    note: 'rollgen runs no experiment (no ReplicaSets, no analyses) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: check what the experiment checks before you merge the next step',
+    note: "temporary Deployments (and Services) of the stable or canary pod template committed with the step before it and removed by the next commit; its duration is a timed gate, its analyses gate the step as Argo's (requiredForCompletion: until complete); a weight is routed to its Service by alb, istio and smi, refused with any other router",
   },
 ];
 

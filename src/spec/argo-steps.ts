@@ -2,6 +2,7 @@ import { AnalysisRequest, originOf, readRequest } from '../model/analysis-reques
 import { Diagnostic } from '../diagnostics';
 import { ParsedDocument } from '../yaml/parse';
 import { combinedGate, holdForUnrunStep } from './argo-held-steps';
+import { readExperiment } from './argo-experiment';
 import {
   MirrorRoute,
   NamedRoute,
@@ -36,6 +37,8 @@ export interface WalkContext {
   readonly managed: readonly string[];
   readonly weightTotal: number;
   readonly routed: boolean;
+  /** The Argo traffic routers written (`alb`, `istio`, ...): an experiment weight needs one that routes it. */
+  readonly routers: readonly string[];
 }
 
 /** The rollgen steps, and for each the index of the Argo step entry that made it (to place `startingStep`). */
@@ -65,8 +68,8 @@ export function walkSteps(
       out.push({ ...doc.locate(path), message: 'an empty step does nothing; remove it', severity: 'warning' });
     if (e.pause !== undefined) applyPause(doc, steps, e.pause, path, holdStart, out);
     if (e.analysis !== undefined) applyAnalysis(doc, steps, leading, e.analysis, path, out);
-    if (e.experiment !== undefined || e.plugin !== undefined)
-      if (!holdForUnrunStep(steps)) holdStart({ kind: 'manual' });
+    if (e.experiment !== undefined) applyExperiment(doc, steps, e.experiment, path, wc, holdStart, out);
+    if (e.plugin !== undefined && !holdForUnrunStep(steps)) holdStart({ kind: 'manual' });
     if (e.setCanaryScale !== undefined) warnScaleCompletesFirst(doc, e, path, out);
   });
   // Analyses and no action (`steps: [analysis]`): Argo runs them with no canary pods, then promotes; so does step 1 here.
@@ -134,6 +137,51 @@ function applyAnalysis(
     return;
   }
   steps[steps.length - 1] = { ...previous, analyses: [...(previous.analyses ?? []), request] };
+}
+
+/**
+ * An experiment runs beside the step before it: committed with it, gating it as its duration and
+ * analyses say, gone with the next commit. Before any step there is no commit to run it with: a
+ * person starts the rollout instead (as Argo holds there), said at the field.
+ */
+function applyExperiment(
+  doc: ParsedDocument,
+  steps: StepSpec[],
+  raw: unknown,
+  path: Path,
+  wc: WalkContext,
+  holdStart: (gate: PauseSpec) => void,
+  out: Diagnostic[],
+): void {
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    out.push({
+      ...doc.locate([...path, 'experiment']),
+      message:
+        'an experiment before any setWeight/setCanaryScale is not run by rollgen (it is committed with the step before it); a person starts the rollout instead. Put a step before it to run it',
+      severity: 'warning',
+    });
+    return holdStart({ kind: 'manual' });
+  }
+  const { experiment, gate } = readExperiment(doc, raw, [...path, 'experiment'], wc.routers, out);
+  if (previous.experiment)
+    out.push(
+      error(
+        doc,
+        [...path, 'experiment'],
+        'two experiments after one step: rollgen runs one per step; put a step between them',
+      ),
+    );
+  const shares = experiment.templates.reduce((n, t) => n + (t.weight ?? 0), 0);
+  if (shares > 0 && (previous.weight ?? 0) + shares > wc.weightTotal)
+    out.push(
+      error(
+        doc,
+        [...path, 'experiment'],
+        `the experiment's weights (${shares}) and the canary's (${previous.weight ?? 0}) exceed the whole (${wc.weightTotal}): they are taken from the stable share`,
+      ),
+    );
+  steps[steps.length - 1] = { ...previous, experiment, pause: combinedGate(previous.pause, gate) };
 }
 
 /** A pause gates the step before it; a leading one holds the start of the rollout, as Argo holds it before its first step. */

@@ -39,7 +39,12 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
   const { steps, entryOfStep, startHold } = walkSteps(
     doc,
     arr(canary.steps),
-    { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== undefined },
+    {
+      managed: managedRoutes,
+      weightTotal,
+      routed: canary.trafficRouting !== undefined,
+      routers: Object.keys(routing).filter((k) => k !== 'managedRoutes' && k !== 'maxTrafficWeight'),
+    },
     diagnostics,
   );
   if (steps.length === 0 && canary.analysis !== undefined)
@@ -64,6 +69,7 @@ export function normalizeArgo(doc: ParsedDocument, inputs: ProviderInputs): Norm
       message: scaledToZero(''),
       severity: 'warning',
     });
+  warnSharedExperimentPods(steps, stable, canarySvc, diagnostics);
   // One Service for both would send each request to old and new pods by their count, whatever the step says.
   if (!sides && stable !== undefined && stable === canarySvc)
     diagnostics.push(
@@ -315,4 +321,25 @@ function background(
 
 function error(doc: ParsedDocument, path: Path, message: string): Diagnostic {
   return { ...doc.locate(path), message, severity: 'error' };
+}
+
+/**
+ * Without a canary Service of its own the stable Service selects both tracks (the canary is a mesh
+ * subset of it), so it selects an experiment's pods too, which Argo's stable Service (by
+ * pod-template-hash) never does. Said at each experiment.
+ */
+function warnSharedExperimentPods(
+  steps: readonly StepSpec[],
+  stable: string | undefined,
+  canary: string | undefined,
+  out: Diagnostic[],
+): void {
+  if (!stable || (canary && canary !== stable)) return;
+  for (const s of steps)
+    if (s.experiment)
+      out.push({
+        ...s.experiment.origin,
+        message: `without a canaryService the stable Service "${stable}" selects pods of both versions, and so the experiment's pods too: they get a share of its traffic (Argo's would not); add a canaryService`,
+        severity: 'warning',
+      });
 }

@@ -20,6 +20,7 @@ const MODELS: Record<string, readonly [module: string, name: string]> = {
   'networking.k8s.io/v1/Ingress': ['kubernetes-models/networking.k8s.io/v1', 'Ingress'],
   'v1/Service': ['kubernetes-models/v1', 'Service'],
   'v1/ConfigMap': ['kubernetes-models/v1', 'ConfigMap'],
+  'batch/v1/Job': ['kubernetes-models/batch/v1', 'Job'],
   'networking.istio.io/v1alpha3/VirtualService': [`${ISTIO}/v1alpha3/VirtualService`, 'VirtualService'],
   'networking.istio.io/v1alpha3/DestinationRule': [`${ISTIO}/v1alpha3/DestinationRule`, 'DestinationRule'],
   'networking.istio.io/v1alpha3/EnvoyFilter': [`${ISTIO}/v1alpha3/EnvoyFilter`, 'EnvoyFilter'],

@@ -140,30 +140,39 @@ describe('experiment and plugin steps', () => {
     return app;
   }
 
-  test.each([
-    ['experiment', '- experiment: {duration: 1h, analyses: [{name: a, templateName: success-rate}]}'],
-    ['plugin', '- plugin: {name: acme/step, config: {x: 1}}'],
-  ])('a step %s makes the gate before it manual, and the warning says so', async (kind, step) => {
-    const app = withSteps(['- setWeight: 200', step, '- setWeight: 500']);
+  test('a step plugin makes the gate before it manual, and the warning says so', async () => {
+    const app = withSteps(['- setWeight: 200', '- plugin: {name: acme/step, config: {x: 1}}', '- setWeight: 500']);
     const r = await runCli(['plan', '.'], app);
     expect(r.code).toBe(0);
     expect(r.stderr).toBe(
-      `rollout.yaml:${lineOf(`- ${kind}:`)}:${kind === 'experiment' ? 23 : 19}: warning: spec.strategy.canary.steps[1].${kind}: ${
-        kind === 'experiment'
-          ? 'rollgen runs no experiment (no ReplicaSets, no analyses) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: check what the experiment checks before you merge the next step'
-          : 'rollgen runs no step plugin (they run in the Argo controller) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: do what the plugin does before you merge the next step'
-      }\n`,
+      `rollout.yaml:${lineOf('- plugin:')}:19: warning: spec.strategy.canary.steps[1].plugin: rollgen runs no step plugin (they run in the Argo controller) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: do what the plugin does before you merge the next step\n`,
     );
     expect(gates(r.stdout)).toEqual(['manual', 'manual', 'automatic', 'automatic']);
   });
 
-  test('a timed pause after an experiment keeps the gate manual; two timed pauses add up', async () => {
+  test('an experiment runs for its duration: the gate before it is timed; one without duration or required analysis waits for a person', async () => {
+    const experiment = '- experiment: {duration: 1h, templates: [{name: c, specRef: canary}]}';
+    let r = await runCli(['plan', '.'], withSteps(['- setWeight: 200', experiment, '- setWeight: 500']));
+    expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(gates(r.stdout)).toEqual(['manual', '3600s', 'automatic', 'automatic']);
+    fs.rmSync(dir, { recursive: true, force: true });
+    const forever = '- experiment: {templates: [{name: c, specRef: canary}]}';
+    r = await runCli(['plan', '.'], withSteps(['- setWeight: 200', forever, '- setWeight: 500']));
+    expect(gates(r.stdout)).toEqual(['manual', 'manual', 'automatic', 'automatic']);
+  });
+
+  test('a timed pause after an experiment waits after its duration; two timed pauses add up', async () => {
     let r = await runCli(
       ['plan', '.'],
-      withSteps(['- setWeight: 200', '- experiment: {duration: 1h}', '- pause: {duration: 10m}', '- setWeight: 500']),
+      withSteps([
+        '- setWeight: 200',
+        '- experiment: {duration: 1h, templates: [{name: c, specRef: canary}]}',
+        '- pause: {duration: 10m}',
+        '- setWeight: 500',
+      ]),
     );
     expect(r.code).toBe(0);
-    expect(gates(r.stdout)).toEqual(['manual', 'manual', 'automatic', 'automatic']);
+    expect(gates(r.stdout)).toEqual(['manual', '4200s', 'automatic', 'automatic']);
     fs.rmSync(dir, { recursive: true, force: true });
     r = await runCli(
       ['plan', '.'],

@@ -272,14 +272,21 @@ describe('normalizeArgo: analysis and other non-routing steps', () => {
     expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([]);
   });
 
-  test('GIVEN an experiment step WHEN read THEN it adds no step, the step before waits for a person, and the ledger warns naming experiment', () => {
-    const text = argoRollout(`- setWeight: 20\n- experiment: {duration: 1h}`);
-    const { rollout } = argo(text);
-    expect(rollout.steps).toHaveLength(1);
-    expect(rollout.steps[0].pause).toEqual({ kind: 'manual' });
-    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS).map((d) => [d.severity, d.message.slice(0, 56)])).toEqual([
-      ['warning', 'spec.strategy.canary.steps[1].experiment: rollgen runs n'],
+  test('GIVEN an experiment step WHEN read THEN it adds no step: the step before carries it and waits its duration, and the ledger honours it', () => {
+    const text = argoRollout(`- setWeight: 20\n- experiment: {duration: 1h, templates: [{name: c, specRef: canary}]}`);
+    const { rollout, diagnostics } = argo(text);
+    // This rollout has no canaryService: its stable Service would select the experiment's pods too.
+    expect(diagnostics.map((d) => [d.severity, d.message.slice(0, 40)])).toEqual([
+      ['warning', 'without a canaryService the stable Servi'],
     ]);
+    expect(rollout.steps).toHaveLength(1);
+    expect(rollout.steps[0].pause).toEqual({ kind: 'timed', seconds: 3600 });
+    expect(rollout.steps[0].experiment).toMatchObject({
+      durationSeconds: 3600,
+      templates: [{ name: 'c', specRef: 'canary', replicas: 1, labels: {}, annotations: {} }],
+      analyses: [],
+    });
+    expect(checkFields(parseOne(text), ARGO_ROLLOUT_FIELDS)).toEqual([]);
   });
 });
 
