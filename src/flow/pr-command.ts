@@ -126,7 +126,7 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     const at = histories[i].landedAt;
     let signals: GateSignals | undefined;
     try {
-      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : undefined;
+      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun, proposals[i]) : undefined;
     } catch (e) {
       if (!isAppFailure(e)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
