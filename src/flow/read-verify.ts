@@ -64,8 +64,11 @@ export async function readVerify(r: VerifyRequest): Promise<VerifyGate | undefin
           ),
         )
       : undefined;
-  const scaling = r.next === undefined || scalesDown(workloadReplicas(objects), replicasAfter(r, output.texts));
-  const ips = cfg.targetGroupIPs && scaling ? await verifyTargets(cfg, aws, ingresses, objects, r.env) : undefined;
+  // The Services that serve once the next commit lands: their target groups must hold their pods.
+  const after = r.next ? objectsAfter(r, output.texts) : objects;
+  const scaling = r.next === undefined || scalesDown(workloadReplicas(objects), workloadReplicas(after));
+  const ips =
+    cfg.targetGroupIPs && scaling ? await verifyTargets(cfg, aws, albIngresses(after), after, r.env) : undefined;
   if (!weights && !ips) return undefined;
   return { ...(weights ? { weights } : {}), ...(ips ? { targetGroupIPs: ips } : {}) };
 }
@@ -128,8 +131,8 @@ function servicePortName(objects: readonly KubeObject[], namespace: string, b: B
   return p ? String(p.name ?? '') : undefined;
 }
 
-/** The workloads' replicas once the next commit's files replace the output's. */
-function replicasAfter(r: VerifyRequest, texts: ReadonlyMap<string, string> | undefined): Map<string, number> {
+/** The output's objects once the next commit's files replace its files. */
+function objectsAfter(r: VerifyRequest, texts: ReadonlyMap<string, string> | undefined): KubeObject[] {
   const files = new Map(texts ?? []);
   const dir = path.relative(r.next!.repoRoot, path.resolve(r.cwd, r.entry.loc.output!)).split(path.sep).join('/');
   for (const c of r.next!.changes) {
@@ -145,5 +148,5 @@ function replicasAfter(r: VerifyRequest, texts: ReadonlyMap<string, string> | un
           .filter((v): v is KubeObject => isObject(v) && typeof v.kind === 'string' && isObject(v.metadata))
       : [],
   );
-  return workloadReplicas(objects);
+  return objects;
 }

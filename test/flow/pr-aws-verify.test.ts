@@ -1,0 +1,271 @@
+/**
+ * verify.aws through `rollgen pr` runs on the fake GitHub, against a loopback ELBv2 API (the AWS
+ * SDK's query protocol through its endpoint override, static test keys) and a loopback Kubernetes
+ * API serving EndpointSlices: the seed's ALB canary example holds each step until the simulated ALB
+ * forwards with the committed weights, and holds each scale-down until the serving target group
+ * holds every ready pod IP; AWS throttling and errors wait, never pass.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
+import { FlowRun, FlowWorld } from '../helpers/flow-world';
+import { FakeElbv2 } from '../helpers/fake-elbv2';
+import { FakeKubeApi } from '../helpers/fake-kube-api';
+import { commitAll, makeRepo } from '../helpers/git-repo';
+
+const EXAMPLES = path.join(__dirname, '..', '..', 'examples');
+const VERIFY = 'verify:\n  aws: {weights: true, targetGroupIPs: true, region: eu-west-1, kubeconfig: kubeconfig}\n';
+const SECRET = 'test-secret-key-never-printed';
+
+let elb: FakeElbv2;
+let kube: FakeKubeApi;
+let w: FlowWorld;
+/** Whether the fake controller copies each committed action onto the ALB before a run. */
+let controllerUp = true;
+/** The controller applies what was committed two runs ago: the run that could merge the next step sees the old ALB. */
+let controllerLags = false;
+let seen: (Record<string, number> | undefined)[] = [];
+beforeEach(async () => {
+  elb = await FakeElbv2.start();
+  kube = await FakeKubeApi.start();
+  controllerUp = true;
+  controllerLags = false;
+  seen = [];
+});
+afterEach(async () => {
+  await elb.close();
+  await kube.close();
+  fs.rmSync(w.repo, { recursive: true, force: true });
+});
+
+/** An example copied in as app `web` (output deploy/web), verification on, its ALB and cluster faked. */
+function world(example: string, extra: Record<string, string> = {}): FlowWorld {
+  const now = new Date('2026-03-01T09:00:00Z');
+  const repo = makeRepo([], `apps:\n  - source: apps/web\n    output: deploy/web\n${VERIFY}`, now);
+  fs.cpSync(path.join(EXAMPLES, example, 'web'), path.join(repo, 'apps', 'web'), { recursive: true });
+  for (const [file, text] of Object.entries(extra)) fs.writeFileSync(path.join(repo, 'apps', 'web', file), text);
+  kube.writeKubeconfig(repo);
+  commitAll(repo, 'web', now);
+  const x = new FlowWorld([], '', repo);
+  x.env = {
+    ...x.env,
+    AWS_ACCESS_KEY_ID: 'AKIDTESTKEY',
+    AWS_SECRET_ACCESS_KEY: SECRET,
+    AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2: elb.url,
+  };
+  return x;
+}
+
+/** The seed's ALB canary example (namespace shop, Ingress web) and the load balancer its controller made. */
+function canaryWorld(): FlowWorld {
+  elb.stack = 'shop/web';
+  for (const svc of ['web', 'web-canary']) elb.addGroup('shop', 'web', svc, '80');
+  elb.addGroup('shop', 'web', 'health', '8081');
+  setPods('shop/web', ['10.0.1.1', '10.0.1.2']);
+  setPods('shop/web-canary', ['10.0.2.1']);
+  return world('aws-alb');
+}
+
+/** The Service's ready pods, and the controller registers them in its target group. */
+function setPods(service: string, ips: string[], registered = true): void {
+  kube.endpoints.set(service, { ready: ips, notReady: ['10.9.9.9'] });
+  const name = service.split('/')[1];
+  if (registered && elb.group(name)) elb.group(name).targets = ips.map((ip) => `${ip}:8080`);
+}
+
+/** The weights of the committed forward action `actions.web`, by Service. */
+function committedWeights(): Record<string, number> | undefined {
+  const dir = path.join(w.repo, 'deploy', 'web');
+  if (!fs.existsSync(dir)) return undefined;
+  for (const f of fs.readdirSync(dir))
+    for (const d of parseAllDocuments(fs.readFileSync(path.join(dir, f), 'utf8'))) {
+      const o = d.toJS();
+      const a = o?.kind === 'Ingress' ? o.metadata.annotations?.['alb.ingress.kubernetes.io/actions.web'] : undefined;
+      if (a)
+        return Object.fromEntries(
+          JSON.parse(a).ForwardConfig.TargetGroups.map((g: { ServiceName: string; Weight: number }) => [
+            g.ServiceName,
+            g.Weight,
+          ]),
+        );
+    }
+  return undefined;
+}
+
+const bodies: string[] = [];
+/** One scheduled run: the controller (when up) applies what is committed, a person merges manual PRs, time passes. */
+async function tick(): Promise<FlowRun> {
+  seen.push(committedWeights());
+  const weights = controllerLags ? seen[seen.length - 3] : seen[seen.length - 1];
+  if (controllerUp && weights) elb.setForward('1', weights);
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  expect(r.stdout + r.stderr).not.toContain(SECRET);
+  for (const p of w.fake.open()) bodies.push(p.body);
+  const manual = w.fake.open().find((p) => p.labels.includes('rollgen:manual'));
+  if (manual) w.merge(manual.number);
+  w.later(400);
+  return r;
+}
+
+/** Runs until the app's output is at its first revision, a new image is pushed, then until `branch` has an open PR. */
+async function runTo(branch: string): Promise<void> {
+  for (let i = 0; i < 25; i++) {
+    if (w.fake.open().some((p) => p.branch === branch)) return;
+    const r = await tick();
+    if (r.stdout.includes('web: up to date')) bump();
+  }
+  throw new Error(`no PR on ${branch}; runs: ${bodies.length}`);
+}
+
+/** A new image of the app pushed to main: a rollout starts. */
+function bump(): void {
+  const f = path.join(w.repo, 'apps', 'web', 'deployment.yaml');
+  fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
+  commitAll(w.repo, 'web 2.54', w.now);
+}
+
+const merged = (branch: string) => w.fake.pulls.filter((p) => p.branch === branch).some((p) => p.merged);
+
+test('the ALB canary example with both verifications: every step merges once the ALB shows its weights; the clean-up once the target group holds the pods', async () => {
+  w = canaryWorld();
+  controllerLags = true;
+  const log: string[] = [];
+  const run = tick;
+  // Every run's log, to see each step held while the ALB lagged.
+  const logged = async () => {
+    const r = await run();
+    log.push(r.stdout);
+    return r;
+  };
+  for (let i = 0; i < 40 && !merged('rollgen/web/remove'); i++) {
+    const r = await logged();
+    if (r.stdout.includes('web: up to date') && !log.some((l) => l.includes('step-1'))) bump();
+  }
+  expect(merged('rollgen/web/remove')).toBe(true);
+  // Each weight step was held while the ALB still showed the one before it.
+  for (const [shown, committed] of [
+    ['web-canary 0, web 100', 'web-canary 10, web 90'],
+    ['web-canary 10, web 90', 'web-canary 50, web 50'],
+    ['web-canary 50, web 50', 'web-canary 100, web 0'],
+  ])
+    expect(log.join('')).toContain(`HTTPS:443 rule 1 shows ${shown}; committed ${committed}`);
+  for (const s of ['step-3', 'step-4', 'step-5', 'promote', 'cleanup']) expect(merged(`rollgen/web/${s}`)).toBe(true);
+  const step4 = w.fake.pulls.find((p) => p.branch === 'rollgen/web/step-4')!.body;
+  expect(step4).toContain(
+    '- ALB weights: **verified**: ALB k8s-shop-web-0123456789 forwards as committed (HTTP:80 rule 1: web-canary 10, web 90; HTTPS:443 rule 1: web-canary 10, web 90)',
+  );
+  expect(w.fake.pulls.find((p) => p.branch === 'rollgen/web/remove')!.body).toContain(
+    '- Target group IPs: **verified**: target group shop/web-web:80 holds all 2 ready endpoints of Service web',
+  );
+  expect(
+    fs.readdirSync(path.join(w.repo, 'deploy', 'web')).some((f) => f.includes('canary') && f.includes('deployment')),
+  ).toBe(false);
+  // Read with the static test keys, the EndpointSlices with the kubeconfig's token, selected by Service.
+  expect([...elb.signedBy]).toEqual(['AKIDTESTKEY']);
+  expect(new Set(elb.calls)).toEqual(
+    new Set([
+      'DescribeLoadBalancers',
+      'DescribeTags',
+      'DescribeTargetGroups',
+      'DescribeListeners',
+      'DescribeRules',
+      'DescribeTargetHealth',
+    ]),
+  );
+  expect(kube.requests).toContain(
+    'GET /apis/discovery.k8s.io/v1/namespaces/shop/endpointslices?labelSelector=kubernetes.io%2Fservice-name%3Dweb',
+  );
+});
+
+test('a lagging controller (the ALB still at the old weights): the next step waits, saying ALB against committed, then merges once the ALB changes', async () => {
+  w = canaryWorld();
+  await runTo('rollgen/web/step-3');
+  // Step 2 (10%) landed; the controller is down and the ALB still forwards as before it.
+  controllerUp = false;
+  elb.setForward('1', { 'web-canary': 0, web: 100 });
+  const wait =
+    'waiting for the ALB weights: Ingress shop/web: ALB k8s-shop-web-0123456789 HTTP:80 rule 1 shows web-canary 0, web 100; committed web-canary 10, web 90';
+  for (let i = 0; i < 2; i++) {
+    const r = await tick();
+    expect(r.stdout).toContain(wait);
+  }
+  expect(merged('rollgen/web/step-3')).toBe(false);
+  expect(w.openPr('rollgen/web/step-3').body).toContain(
+    '- ALB weights: **waiting**: Ingress shop/web: ALB k8s-shop-web-0123456789 HTTP:80 rule 1 shows web-canary 0, web 100; committed web-canary 10, web 90',
+  );
+  controllerUp = true;
+  const r = await tick();
+  expect(r.stdout).toContain('web: merge #');
+  expect(merged('rollgen/web/step-3')).toBe(true);
+});
+
+test('no load balancer tagged for the Ingress yet: waits and says which tag it looked for', async () => {
+  w = canaryWorld();
+  await runTo('rollgen/web/step-3');
+  elb.stack = 'shop/other';
+  const r = await tick();
+  expect(r.stdout).toContain(
+    'waiting for the ALB weights: Ingress shop/web: no load balancer in eu-west-1 carries the tag ingress.k8s.aws/stack=shop/web (yet)',
+  );
+  expect(merged('rollgen/web/step-3')).toBe(false);
+});
+
+test('AWS throttling (Throttling, 400) and server errors (500) wait, never pass', async () => {
+  w = canaryWorld();
+  await runTo('rollgen/web/step-3');
+  elb.failure = { status: 400, code: 'Throttling' };
+  let r = await tick();
+  expect(r.stdout).toContain(
+    'waiting for the ALB weights: Ingress shop/web: AWS Elastic Load Balancing answered Throttling (HTTP 400): Throttling (fake)',
+  );
+  elb.failure = { status: 500, code: 'InternalFailure' };
+  r = await tick();
+  expect(r.stdout).toContain(
+    'waiting for the ALB weights: Ingress shop/web: AWS Elastic Load Balancing answered InternalFailure (HTTP 500)',
+  );
+  expect(merged('rollgen/web/step-3')).toBe(false);
+  elb.failure = undefined;
+  await tick();
+  expect(merged('rollgen/web/step-3')).toBe(true);
+});
+
+test('the target group lacks the new pod IPs: no scale-down commit (its PR is not even opened) until it holds them', async () => {
+  w = canaryWorld();
+  await runTo('rollgen/web/cleanup');
+  await tick(); // merges the clean-up: traffic back on Service web, now the new pods
+  setPods('shop/web', ['10.0.3.1', '10.0.3.2'], false);
+  elb.group('web').targets = ['10.0.1.1:8080', '10.0.1.2:8080', '10.0.3.1:8080'];
+  const wait =
+    'waiting for the target group IPs before scaling pods down: target group shop/web-web:80 lacks 1 of 2 ready endpoints of Service web: 10.0.3.2:8080';
+  let r = await tick();
+  expect(r.stdout).toContain(wait);
+  expect(w.fake.pulls.some((p) => p.branch === 'rollgen/web/remove')).toBe(false);
+  elb.failure = { status: 400, code: 'Throttling' };
+  r = await tick();
+  expect(r.stdout).toContain(
+    'waiting for the target group IPs before scaling pods down: Ingress shop/web: AWS Elastic Load Balancing answered Throttling',
+  );
+  expect(w.fake.pulls.some((p) => p.branch === 'rollgen/web/remove')).toBe(false);
+  elb.failure = undefined;
+  elb.group('web').targets.push('10.0.3.2:8080');
+  await tick();
+  await tick();
+  expect(merged('rollgen/web/remove')).toBe(true);
+});
+
+test('the Kubernetes API refusing the token or unreachable: the scale-down waits', async () => {
+  w = canaryWorld();
+  await runTo('rollgen/web/cleanup');
+  await tick();
+  fs.writeFileSync(
+    path.join(w.repo, 'kubeconfig'),
+    fs.readFileSync(path.join(w.repo, 'kubeconfig'), 'utf8').replace(kube.token, 'wrong'),
+  );
+  const r = await tick();
+  expect(r.stdout).toContain(
+    'waiting for the target group IPs before scaling pods down: Ingress shop/web: the Kubernetes API answered 401 for the EndpointSlices of shop/web',
+  );
+  expect(r.stdout).not.toContain('wrong');
+  expect(w.fake.pulls.some((p) => p.branch === 'rollgen/web/remove')).toBe(false);
+});
