@@ -25,18 +25,24 @@ let controllerUp = true;
 /** The controller applies what was committed two runs ago: the run that could merge the next step sees the old ALB. */
 let controllerLags = false;
 let seen: (Record<string, number> | undefined)[] = [];
-beforeEach(async () => {
+// One ELBv2 and one Kubernetes API for the file: the repositories' kubeconfig and endpoint stay valid in copies.
+beforeAll(async () => {
   elb = await FakeElbv2.start();
   kube = await FakeKubeApi.start();
+});
+afterAll(async () => {
+  await elb.close();
+  await kube.close();
+  for (const x of reached.values()) fs.rmSync(x.repo, { recursive: true, force: true });
+});
+beforeEach(() => {
+  elb.reset();
+  kube.reset();
   controllerUp = true;
   controllerLags = false;
   seen = [];
 });
-afterEach(async () => {
-  await elb.close();
-  await kube.close();
-  fs.rmSync(w.repo, { recursive: true, force: true });
-});
+afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
 
 /** An example copied in as app `web` (output deploy/web), verification on, its ALB and cluster faked. */
 function world(example: string, extra: Record<string, string> = {}): FlowWorld {
@@ -108,10 +114,22 @@ async function tick(): Promise<FlowRun> {
   return r;
 }
 
+/** Copies of the canary world where a branch's PR had just opened (the same runs need not replay per test). */
+const reached = new Map<string, FlowWorld>();
+
 /** Runs until the app's output is at its first revision, a new image is pushed, then until `branch` has an open PR. */
 async function runTo(branch: string): Promise<void> {
+  const kept = reached.get(branch);
+  if (kept) {
+    fs.rmSync(w.repo, { recursive: true, force: true });
+    w = kept.copy();
+    return;
+  }
   for (let i = 0; i < 25; i++) {
-    if (w.fake.open().some((p) => p.branch === branch)) return;
+    if (w.fake.open().some((p) => p.branch === branch)) {
+      reached.set(branch, w.copy());
+      return;
+    }
     const r = await tick();
     if (r.stdout.includes('web: up to date')) bump();
   }

@@ -36,6 +36,17 @@ export class FakeElbv2 {
   readonly signedBy = new Set<string>();
   private server?: http.Server;
 
+  /** Back to no target groups, rules, failure or calls (one server for a test file). */
+  reset(): void {
+    this.calls.length = 0;
+    this.groups.length = 0;
+    this.rules.length = 0;
+    this.signedBy.clear();
+    this.failure = undefined;
+    this.stack = '';
+    this.cluster = undefined;
+  }
+
   static async start(): Promise<FakeElbv2> {
     const f = new FakeElbv2();
     f.server = http.createServer((req, res) => {

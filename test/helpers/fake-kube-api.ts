@@ -14,6 +14,11 @@ export class FakeKubeApi {
   readonly endpoints = new Map<string, { ready: string[]; notReady?: string[] }>();
   private server?: http.Server;
 
+  reset(): void {
+    this.requests.length = 0;
+    this.endpoints.clear();
+  }
+
   static async start(): Promise<FakeKubeApi> {
     const k = new FakeKubeApi();
     k.server = http.createServer((req, res) => k.answer(req, res));
