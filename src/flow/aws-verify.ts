@@ -193,22 +193,31 @@ export function combineResults(parts: readonly VerifyResult[]): VerifyResult | u
     : { state: 'verified', detail: parts.map((p) => p.detail).join('; ') };
 }
 
-/** Replicas of each workload in a set of objects (absent replicas: 1, as Kubernetes defaults it). */
-export function workloadReplicas(objects: readonly KubeObject[]): Map<string, number> {
+/** Each workload of a set of objects: its replicas (absent: 1, as Kubernetes defaults it) and its pod template. */
+export function workloadPods(objects: readonly KubeObject[]): Map<string, { replicas: number; template: string }> {
   const kinds = new Set(['Deployment', 'StatefulSet', 'ReplicaSet', 'CloneSet']);
-  const out = new Map<string, number>();
+  const out = new Map<string, { replicas: number; template: string }>();
   for (const o of objects)
     if (kinds.has(o.kind)) {
       const spec = isObject(o.spec) ? o.spec : {};
-      out.set(
-        `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`,
-        typeof spec.replicas === 'number' ? spec.replicas : 1,
-      );
+      out.set(`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, {
+        replicas: typeof spec.replicas === 'number' ? spec.replicas : 1,
+        template: JSON.stringify(spec.template ?? null),
+      });
     }
   return out;
 }
 
-/** Whether going from `before` to `after` removes a workload or lowers its replicas. */
-export function scalesDown(before: ReadonlyMap<string, number>, after: ReadonlyMap<string, number>): boolean {
-  return [...before].some(([k, n]) => (after.get(k) ?? 0) < n);
+type Pods = ReadonlyMap<string, { readonly replicas: number; readonly template: string }>;
+
+/**
+ * Whether going from `before` to `after` ends pods that run now: a workload removed, its replicas
+ * lowered, or its pod template changed (a rolling update replaces every pod, as a blue-green
+ * promotion does to the old version).
+ */
+export function endsPods(before: Pods, after: Pods): boolean {
+  return [...before].some(([k, b]) => {
+    const a = after.get(k);
+    return b.replicas > 0 && (!a || a.replicas < b.replicas || a.template !== b.template);
+  });
 }

@@ -15,8 +15,8 @@ import {
   combineResults,
   judgeTargets,
   judgeWeights,
-  scalesDown,
-  workloadReplicas,
+  endsPods,
+  workloadPods,
 } from './aws-verify';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -66,7 +66,7 @@ export async function readVerify(r: VerifyRequest): Promise<VerifyGate | undefin
       : undefined;
   // The Services that serve once the next commit lands: their target groups must hold their pods.
   const after = r.next ? objectsAfter(r, output.texts) : objects;
-  const scaling = r.next === undefined || scalesDown(workloadReplicas(objects), workloadReplicas(after));
+  const scaling = r.next === undefined || endsPods(workloadPods(objects), workloadPods(after));
   const ips =
     cfg.targetGroupIPs && scaling ? await verifyTargets(cfg, aws, albIngresses(after), after, r.env) : undefined;
   if (!weights && !ips) return undefined;

@@ -117,20 +117,22 @@ async function tick(): Promise<FlowRun> {
 /** Copies of the canary world where a branch's PR had just opened (the same runs need not replay per test). */
 const reached = new Map<string, FlowWorld>();
 
-/** Runs until the app's output is at its first revision, a new image is pushed, then until `branch` has an open PR. */
+/** Runs until the app's output is at its first revision, a new image is pushed, then until `branch` has a PR (a manual one merged by a person). */
 async function runTo(branch: string): Promise<void> {
-  const kept = reached.get(branch);
+  const key = `${elb.stack} ${branch}`;
+  const kept = reached.get(key);
   if (kept) {
     fs.rmSync(w.repo, { recursive: true, force: true });
     w = kept.copy();
     return;
   }
   for (let i = 0; i < 25; i++) {
-    if (w.fake.open().some((p) => p.branch === branch)) {
-      reached.set(branch, w.copy());
+    if (w.fake.pulls.some((p) => p.branch === branch)) {
+      reached.set(key, w.copy());
       return;
     }
     const r = await tick();
+    if (process.env.DEBUG_AWS) console.log(r.stdout, r.stderr);
     if (r.stdout.includes('web: up to date')) bump();
   }
   throw new Error(`no PR on ${branch}; runs: ${bodies.length}`);
@@ -139,6 +141,7 @@ async function runTo(branch: string): Promise<void> {
 /** A new image of the app pushed to main: a rollout starts. */
 function bump(): void {
   const f = path.join(w.repo, 'apps', 'web', 'deployment.yaml');
+  if (!fs.readFileSync(f, 'utf8').includes('agnhost:2.53')) return;
   fs.writeFileSync(f, fs.readFileSync(f, 'utf8').replace('agnhost:2.53', 'agnhost:2.54'));
   commitAll(w.repo, 'web 2.54', w.now);
 }
@@ -212,7 +215,26 @@ test('a lagging controller (the ALB still at the old weights): the next step wai
   expect(w.openPr('rollgen/web/step-3').body).toContain(
     '- ALB weights: **waiting**: Ingress shop/web: ALB k8s-shop-web-0123456789 HTTP:80 rule 1 shows web-canary 0, web 100; committed web-canary 10, web 90',
   );
+  // `rollgen status --pr` reads the same verification, in text and as JSON.
+  const text = await w.run(['status', 'web', '--pr']);
+  expect(text.stdout).toMatch(
+    /ALB weights: +waiting: Ingress shop\/web: ALB k8s-shop-web-0123456789 HTTP:80 rule 1 shows web-canary 0, web 100; committed web-canary 10, web 90/,
+  );
+  const json = JSON.parse((await w.run(['status', 'web', '--pr', '-o', 'json'])).stdout);
+  expect(json.rollouts[0].signals.verify.weights.state).toBe('waiting');
   controllerUp = true;
+  elb.setForward('1', committedWeights()!);
+  const after = JSON.parse((await w.run(['status', 'web', '--pr', '-o', 'json'])).stdout).rollouts[0].signals.verify;
+  expect(after.weights).toEqual({
+    state: 'verified',
+    detail:
+      'ALB k8s-shop-web-0123456789 forwards as committed (HTTP:80 rule 1: web-canary 10, web 90; HTTPS:443 rule 1: web-canary 10, web 90)',
+  });
+  expect(after.targetGroupIPs).toEqual({
+    state: 'verified',
+    detail:
+      'target group shop/web-web-canary:80 holds all 1 ready endpoints of Service web-canary; target group shop/web-web:80 holds all 2 ready endpoints of Service web',
+  });
   const r = await tick();
   expect(r.stdout).toContain('web: merge #');
   expect(merged('rollgen/web/step-3')).toBe(true);
@@ -286,4 +308,51 @@ test('the Kubernetes API refusing the token or unreachable: the scale-down waits
   );
   expect(r.stdout).not.toContain('wrong');
   expect(w.fake.pulls.some((p) => p.branch === 'rollgen/web/remove')).toBe(false);
+});
+
+const ALB_INGRESS = `apiVersion: networking.k8s.io/v1
+kind: Ingress
+metadata:
+  name: web
+  annotations:
+    alb.ingress.kubernetes.io/target-type: ip
+spec:
+  ingressClassName: alb
+  rules:
+    - http:
+        paths:
+          - path: /
+            pathType: Prefix
+            backend: {service: {name: web, port: {number: 80}}}
+`;
+
+/** The seed's Argo blue-green example behind an ALB Ingress (IP targets) on its active Service. */
+function blueGreenWorld(): FlowWorld {
+  elb.stack = 'default/web';
+  elb.addGroup('default', 'web', 'web', '80');
+  setPods('default/web', ['10.0.1.1', '10.0.1.2', '10.0.1.3']);
+  return world('argo-blue-green', { 'ingress.yaml': ALB_INGRESS });
+}
+
+test('the blue-green example behind an ALB: the promotion, which ends the old pods, waits until the active target group holds the new ones', async () => {
+  w = blueGreenWorld();
+  await runTo('rollgen/web/step-2'); // a person merged the switch: Service web now selects the new pods
+  setPods('default/web', ['10.0.4.1', '10.0.4.2', '10.0.4.3'], false);
+  elb.group('web').targets = ['10.0.1.1:8080', '10.0.1.2:8080', '10.0.1.3:8080', '10.0.4.1:8080'];
+  const r = await tick();
+  expect(r.stdout).toContain(
+    'web: waiting for the target group IPs before scaling pods down: target group default/web-web:80 lacks 2 of 3 ready endpoints of Service web: 10.0.4.2:8080, 10.0.4.3:8080',
+  );
+  expect(w.fake.pulls.some((p) => p.branch === 'rollgen/web/promote')).toBe(false);
+  // AWS's mitigation for pods ended during a rolling update is said at the Ingress.
+  expect(r.stderr).toContain(
+    "apps/web/ingress.yaml:4:3: warning: ALB Ingress default/web: no Namespace default in the app's source is labelled elbv2.k8s.aws/pod-readiness-gate-inject: enabled",
+  );
+  setPods('default/web', ['10.0.4.1', '10.0.4.2', '10.0.4.3']);
+  for (let i = 0; i < 6 && !merged('rollgen/web/cleanup'); i++) await tick();
+  expect(merged('rollgen/web/promote')).toBe(true);
+  expect(merged('rollgen/web/cleanup')).toBe(true);
+  expect(w.fake.pulls.find((p) => p.branch === 'rollgen/web/promote')!.body).toContain(
+    '- Target group IPs: **verified**: target group default/web-web:80 holds all 3 ready endpoints of Service web',
+  );
 });
