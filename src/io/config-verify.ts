@@ -59,7 +59,7 @@ export function verifyProblems(config: Record<string, unknown>, locate: Locate):
       {
         ...locate([...at, 'aws']),
         severity: 'error' as const,
-        message: `${at.join('.')}.aws turns no verification on; set weights: true and/or targetGroupIPs: true, or remove it`,
+        message: `verify.aws turns no verification on; set weights: true and/or targetGroupIPs: true, or remove it`,
       },
     ];
   });
