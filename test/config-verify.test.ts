@@ -74,3 +74,10 @@ test('verify.aws that turns nothing on is refused, per app and at the top', asyn
     'rollgen.yaml:5:8: verify.aws turns no verification on; set weights: true and/or targetGroupIPs: true, or remove it\n',
   ]);
 });
+
+test('a kubeconfig outside the repository is refused at its line (KUBECONFIG names one elsewhere)', async () => {
+  config(`${APP}    verify: {aws: {targetGroupIPs: true, region: eu-west-1, kubeconfig: ../../root/.kube/config}}\n`);
+  const r = await runCli(['validate'], dir);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toMatch(/^rollgen\.yaml:4:\d+: apps\.verify\.aws\.kubeconfig .*outside the repository/);
+});
