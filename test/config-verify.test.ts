@@ -1,6 +1,7 @@
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
+import { parseAllDocuments } from 'yaml';
 import { runCli } from './helpers/cli';
 
 /**
@@ -80,4 +81,14 @@ test('a kubeconfig outside the repository is refused at its line (KUBECONFIG nam
   const r = await runCli(['validate'], dir);
   expect(r.code).toBe(2);
   expect(r.stderr).toMatch(/^rollgen\.yaml:4:\d+: apps\.verify\.aws\.kubeconfig .*outside the repository/);
+});
+
+test('the RBAC manifest shipped in docs grants get/list on EndpointSlices only, and the page shows the same file', () => {
+  const file = path.join(__dirname, '..', 'docs', 'aws-verification', 'rbac.yaml');
+  const text = fs.readFileSync(file, 'utf8');
+  const docs = parseAllDocuments(text).map((d) => d.toJS());
+  expect(docs.map((d) => d.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding']);
+  expect(docs[1].rules).toEqual([{ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list'] }]);
+  expect(docs[2].roleRef).toEqual({ kind: 'Role', name: docs[1].metadata.name, apiGroup: 'rbac.authorization.k8s.io' });
+  expect(fs.readFileSync(path.join(__dirname, '..', 'docs', 'aws-verification.md'), 'utf8')).toContain(text);
 });
