@@ -42,23 +42,29 @@ test('verify.aws per app and at the top: accepted; targetGroupIPs warns at an In
 });
 
 test.each([
-  ['an unknown field', 'verify: {aws: {weights: true, region: eu-west-1, wieghts: true}}', 'rollgen.yaml:4:'],
-  ['a misplaced field', 'verify: {weights: true}', 'rollgen.yaml:4:'],
-  ['no region', 'verify: {aws: {weights: true}}', 'rollgen.yaml:4:'],
-  ['a region that is none', 'verify: {aws: {weights: true, region: Ireland}}', 'rollgen.yaml:4:'],
-])('%s is refused at its line', async (_what, line, at) => {
+  [
+    'an unknown field',
+    'verify: {aws: {weights: true, region: eu-west-1, wieghts: true}}',
+    'rollgen.yaml:4:63: apps[0].verify.aws: unknown field "wieghts"',
+  ],
+  ['a misplaced field', 'verify: {weights: true}', 'rollgen.yaml:4:13: apps[0].verify: unknown field "weights"'],
+  [
+    'no region',
+    'verify: {aws: {weights: true}}',
+    'rollgen.yaml:4:19: apps[0].verify.aws: missing required field "region"',
+  ],
+])('%s is refused at its line', async (_what, line, message) => {
   config(`${APP}    ${line}\n`);
   const r = await runCli(['validate'], dir);
   expect(r.code).toBe(2);
-  expect(r.stderr.startsWith(at)).toBe(true);
+  expect(r.stderr.split('\n')[0]).toBe(message);
 });
 
-test('under gates it is refused there', async () => {
-  config(`${APP}    gates: {verify: {aws: {weights: true, region: eu-west-1}}}\n`);
+test('a region that is not one is refused at it', async () => {
+  config(`${APP}    verify: {aws: {weights: true, region: Ireland}}\n`);
   const r = await runCli(['validate'], dir);
   expect(r.code).toBe(2);
-  expect(r.stderr).toMatch(/^rollgen\.yaml:4:/);
-  expect(r.stderr).toContain('verify');
+  expect(r.stderr).toMatch(/^rollgen\.yaml:4:\d+: apps\[0\]\.verify\.aws\.region/);
 });
 
 test('verify.aws that turns nothing on is refused, per app and at the top', async () => {
@@ -88,7 +94,9 @@ test('the RBAC manifest shipped in docs grants get/list on EndpointSlices only, 
   const text = fs.readFileSync(file, 'utf8');
   const docs = parseAllDocuments(text).map((d) => d.toJS());
   expect(docs.map((d) => d.kind)).toEqual(['ServiceAccount', 'Role', 'RoleBinding']);
-  expect(docs[1].rules).toEqual([{ apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list'] }]);
+  expect(docs[1].rules).toEqual([
+    { apiGroups: ['discovery.k8s.io'], resources: ['endpointslices'], verbs: ['get', 'list'] },
+  ]);
   expect(docs[2].roleRef).toEqual({ kind: 'Role', name: docs[1].metadata.name, apiGroup: 'rbac.authorization.k8s.io' });
   expect(fs.readFileSync(path.join(__dirname, '..', 'docs', 'aws-verification.md'), 'utf8')).toContain(text);
 });
