@@ -5,6 +5,7 @@
  * forwards with the committed weights, and holds each scale-down until the serving target group
  * holds every ready pod IP; AWS throttling and errors wait, never pass.
  */
+import { execFileSync } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
 import { parseAllDocuments } from 'yaml';
@@ -41,13 +42,14 @@ beforeEach(() => {
   controllerUp = true;
   controllerLags = false;
   seen = [];
+  healthy = undefined;
 });
 afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
 
 /** An example copied in as app `web` (output deploy/web), verification on, its ALB and cluster faked. */
-function world(example: string, extra: Record<string, string> = {}): FlowWorld {
+function world(example: string, extra: Record<string, string> = {}, more = ''): FlowWorld {
   const now = new Date('2026-03-01T09:00:00Z');
-  const repo = makeRepo([], `apps:\n  - source: apps/web\n    output: deploy/web\n${VERIFY}`, now);
+  const repo = makeRepo([], `apps:\n  - source: apps/web\n    output: deploy/web\n${VERIFY}${more}`, now);
   fs.cpSync(path.join(EXAMPLES, example, 'web'), path.join(repo, 'apps', 'web'), { recursive: true });
   for (const [file, text] of Object.entries(extra)) fs.writeFileSync(path.join(repo, 'apps', 'web', file), text);
   kube.writeKubeconfig(repo);
@@ -63,13 +65,13 @@ function world(example: string, extra: Record<string, string> = {}): FlowWorld {
 }
 
 /** The seed's ALB canary example (namespace shop, Ingress web) and the load balancer its controller made. */
-function canaryWorld(): FlowWorld {
+function canaryWorld(more = ''): FlowWorld {
   elb.stack = 'shop/web';
   for (const svc of ['web', 'web-canary']) elb.addGroup('shop', 'web', svc, '80');
   elb.addGroup('shop', 'web', 'health', '8081');
   setPods('shop/web', ['10.0.1.1', '10.0.1.2']);
   setPods('shop/web-canary', ['10.0.2.1']);
-  return world('aws-alb');
+  return world('aws-alb', {}, more);
 }
 
 /** The Service's ready pods, and the controller registers them in its target group. */
@@ -98,12 +100,23 @@ function committedWeights(): Record<string, number> | undefined {
   return undefined;
 }
 
+/** With a health gate: the GitOps engine's status on the base's head, each run (undefined: none posted). */
+let healthy: 'success' | 'failure' | undefined;
+const reported = new Set<string>();
+const head = () => execFileSync('git', ['rev-parse', 'HEAD'], { cwd: w.repo, encoding: 'utf8' }).trim();
+
 const bodies: string[] = [];
 /** One scheduled run: the controller (when up) applies what is committed, a person merges manual PRs, time passes. */
 async function tick(): Promise<FlowRun> {
   seen.push(committedWeights());
   const weights = controllerLags ? seen[seen.length - 3] : seen[seen.length - 1];
   if (controllerUp && weights) elb.setForward('1', weights);
+  // The engine reports once per commit and state (a new report would restart a timed gate's count).
+  const report = `${head()} ${healthy}`;
+  if (healthy && !reported.has(report)) {
+    reported.add(report);
+    w.fake.postStatus(head(), 'deploy/web', healthy);
+  }
   const r = await w.pr();
   expect(r.code).toBe(0);
   expect(r.stdout + r.stderr).not.toContain(SECRET);
@@ -119,7 +132,7 @@ const reached = new Map<string, FlowWorld>();
 
 /** Runs until the app's output is at its first revision, a new image is pushed, then until `branch` has a PR (a manual one merged by a person). */
 async function runTo(branch: string): Promise<void> {
-  const key = `${elb.stack} ${branch}`;
+  const key = `${elb.stack} ${healthy ? 'health ' : ''}${branch}`;
   const kept = reached.get(key);
   if (kept) {
     fs.rmSync(w.repo, { recursive: true, force: true });
@@ -355,4 +368,25 @@ test('the blue-green example behind an ALB: the promotion, which ends the old po
   expect(w.fake.pulls.find((p) => p.branch === 'rollgen/web/promote')!.body).toContain(
     '- Target group IPs: **verified**: target group default/web-web:80 holds all 3 ready endpoints of Service web',
   );
+});
+
+test('after an abort, the removal of the canary waits for the stable target group to hold its pods', async () => {
+  healthy = 'success';
+  w = canaryWorld("health: {statuses: ['deploy/{name}']}\n");
+  await runTo('rollgen/web/step-3');
+  healthy = 'failure';
+  await tick(); // the step failed: the abort PR (routes back to stable) opens and merges
+  expect(merged('rollgen/web/abort')).toBe(true);
+  healthy = undefined;
+  setPods('shop/web', ['10.0.1.1', '10.0.1.2', '10.0.1.5'], false);
+  let r = await tick();
+  for (let i = 0; i < 3 && !r.stdout.includes('target group IPs'); i++) r = await tick();
+  expect(r.stdout).toContain(
+    'web: waiting for the target group IPs before scaling pods down: target group shop/web-web:80 lacks 1 of 3 ready endpoints of Service web: 10.0.1.5:8080',
+  );
+  expect(w.fake.pulls.filter((p) => p.branch === 'rollgen/web/remove')).toEqual([]);
+  elb.group('web').targets.push('10.0.1.5:8080');
+  healthy = 'success'; // the abort is healthy
+  for (let i = 0; i < 4 && !merged('rollgen/web/remove'); i++) await tick();
+  expect(merged('rollgen/web/remove')).toBe(true);
 });
