@@ -2,7 +2,7 @@ import * as path from 'path';
 import { readOutput } from '../app/inputs';
 import type { LoadedEntry } from '../app/load-repo';
 import type { AwsVerifyConfig } from '../io/config-verify';
-import { readAlb, readRegisteredTargets } from '../io/aws/elbv2';
+import { AwsTarget, readAlb, readRegisteredTargets } from '../io/aws/elbv2';
 import { readReadyEndpoints } from '../io/kube/endpoint-slices';
 import { KubeObject, isObject } from '../model/kube';
 import type { FileChange } from '../scm/types';
@@ -51,14 +51,20 @@ export async function readVerify(r: VerifyRequest): Promise<VerifyGate | undefin
   const objects = output.resources.items.map((i) => i.object);
   const ingresses = albIngresses(objects);
   if (ingresses.length === 0) return undefined;
-  const aws = { region: cfg.region, env: r.env, ...(cfg.cluster ? { cluster: cfg.cluster } : {}) };
+  const target = { region: cfg.region, env: r.env, ...(cfg.cluster ? { cluster: cfg.cluster } : {}) };
+  // One read of each load balancer per run, for both checks.
+  const read = new Map<string, ReturnType<typeof readAlb>>();
+  const aws: AlbSource = {
+    target,
+    alb: (stack) => read.get(stack) ?? (read.set(stack, readAlb(target, stack)), read.get(stack)!),
+  };
   const weighted = ingresses.filter((i) => i.actions.length > 0);
   const weights =
     cfg.weights && r.live && weighted.length > 0
       ? combineResults(
           await Promise.all(
             weighted.map(async (ing) => {
-              const alb = await readAlb(aws, ing.stack);
+              const alb = await aws.alb(ing.stack);
               return 'ok' in alb ? judgeWeights(ing, alb.ok) : waiting(ing, alb.error);
             }),
           ),
@@ -73,6 +79,12 @@ export async function readVerify(r: VerifyRequest): Promise<VerifyGate | undefin
   return { ...(weights ? { weights } : {}), ...(ips ? { targetGroupIPs: ips } : {}) };
 }
 
+/** Where the load balancers are read: the app's region and cluster, each stack read once. */
+interface AlbSource {
+  readonly target: AwsTarget;
+  readonly alb: (stack: string) => ReturnType<typeof readAlb>;
+}
+
 const waiting = (ing: AlbIngress, why: string): VerifyResult => ({
   state: 'waiting',
   detail: `Ingress ${ing.namespace}/${ing.name}: ${why}`,
@@ -80,7 +92,7 @@ const waiting = (ing: AlbIngress, why: string): VerifyResult => ({
 
 async function verifyTargets(
   cfg: AwsVerifyConfig,
-  aws: Parameters<typeof readAlb>[0],
+  aws: AlbSource,
   ingresses: readonly AlbIngress[],
   objects: readonly KubeObject[],
   env: Env,
@@ -93,7 +105,7 @@ async function verifyTargets(
       return port === undefined ? [] : [{ b, port }];
     });
     if (own.length === 0) continue;
-    const alb = await readAlb(aws, ing.stack);
+    const alb = await aws.alb(ing.stack);
     if ('error' in alb) {
       results.push(waiting(ing, alb.error));
       continue;
@@ -105,7 +117,7 @@ async function verifyTargets(
 
 async function verifyBackend(
   cfg: AwsVerifyConfig,
-  aws: Parameters<typeof readAlb>[0],
+  aws: AlbSource,
   ing: AlbIngress,
   b: Backend,
   port: string,
@@ -116,7 +128,7 @@ async function verifyBackend(
   if (!arn) return waiting(ing, `the ALB has no target group ${b.resource} (yet)`);
   const ready = await readReadyEndpoints(cfg.kubeconfig, env, ing.namespace, b.service, port);
   if ('error' in ready) return waiting(ing, ready.error);
-  const registered = await readRegisteredTargets(aws, arn);
+  const registered = await readRegisteredTargets(aws.target, arn);
   if ('error' in registered) return waiting(ing, registered.error);
   return judgeTargets(b, ready.ok, registered.ok);
 }

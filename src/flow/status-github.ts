@@ -87,7 +87,7 @@ async function readSignals(
   if (shas.length === 0) return undefined;
   const health = loc.health ? await healthOf(scm, loc.health, shas, edges) : undefined;
   const live = !health || health.state === 'healthy';
-  const verify = await readVerify({ entry: { loc, app } as LoadedEntry, cwd: ctx.cwd, env: edges.env, live });
+  const verify = await readVerify({ entry: { loc, app }, cwd: ctx.cwd, env: edges.env, live });
   const run = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : undefined;
   const analysis = gates.length > 0 ? analysisView(run) : null;
   const passedAt = analysis?.verdict === 'successful' && run?.completedAt ? new Date(run.completedAt) : undefined;
