@@ -22,6 +22,7 @@ const VENDOR = {
   handlebars: 'handlebars',
   ajv: 'ajv',
   '@aws-sdk/client-cloudwatch': 'aws',
+  '@aws-sdk/client-elastic-load-balancing-v2': 'aws',
   '@smithy/signature-v4': 'aws',
   '@aws-sdk/credential-provider-node': 'aws',
   '@influxdata/influxdb-client': 'influxdb',
@@ -35,7 +36,7 @@ const VENDOR_SOURCES = {
 };
 
 /**
- * Vendor chunks only a metric provider's measurement loads (the AWS SDK, InfluxData's client): the
+ * Vendor chunks only a metric provider's measurement (or an AWS verification) loads (the AWS SDK, InfluxData's client): the
  * Action bundle keeps them out of action/dist/index.js too, beside it in action/dist/vendor/.
  */
 export const MEASUREMENT_CHUNKS = ['aws', 'influxdb'];

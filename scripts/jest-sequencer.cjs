@@ -13,6 +13,7 @@ const MEASURED = {
   'ping-pong.test.ts': 10,
   'io/yaml-pool.test.ts': 8,
   'flow/pr-analysis-e2e.test.ts': 8,
+  'flow/pr-aws-verify.test.ts': 8,
   'flux-kustomizations.test.ts': 8,
   'golden.test.ts': 7,
   'build-stamp.test.ts': 6,

@@ -4,7 +4,7 @@
  * validators of the kinds it reads; `rollgen pr` loads every chunk it needs and works.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeRepo } from './helpers/git-repo';
 import { BIN } from './helpers/rollout-dir';
@@ -63,5 +63,32 @@ test('rollgen pr through bin/rollgen loads the GitHub client and the PR template
   } finally {
     await fake.close();
     rmSync(repo, { recursive: true, force: true });
+  }
+});
+
+test('the ELBv2 client of verify.aws is in the lazy AWS chunk beside CloudWatch, never in the bundle, and speaks the query protocol from there', async () => {
+  const { FakeElbv2 } = await import('./helpers/fake-elbv2');
+  const elb = await FakeElbv2.start();
+  try {
+    elb.stack = 'shop/web';
+    const probe = `
+      const sdk = require(${JSON.stringify(join(ROOT, 'dist', 'vendor', 'aws.js'))});
+      const client = new sdk.ElasticLoadBalancingV2Client({ region: 'eu-west-1', endpoint: ${JSON.stringify(elb.url)},
+        credentials: { accessKeyId: 'AKIDCHUNK', secretAccessKey: 'x' } });
+      client.send(new sdk.DescribeLoadBalancersCommand({})).then((o) => process.stdout.write(JSON.stringify({
+        names: o.LoadBalancers.map((l) => l.LoadBalancerName), cloudwatch: typeof sdk.CloudWatchClient })));`;
+    const out = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, ['-e', probe]);
+      let text = '';
+      child.stdout.on('data', (d) => (text += d));
+      child.on('close', (code) => (code === 0 ? resolve(text) : reject(new Error(`exit ${code}`))));
+    });
+    expect(JSON.parse(out)).toEqual({ names: ['k8s-shop-web-0123456789', 'other'], cloudwatch: 'function' });
+    expect(elb.calls).toEqual(['DescribeLoadBalancers']);
+    const cli = readFileSync(join(ROOT, 'dist', 'cli.js'), 'latin1');
+    expect(cli).not.toContain('elasticloadbalancing.amazonaws.com');
+    expect(cli).toContain('require("./vendor/aws.js")');
+  } finally {
+    await elb.close();
   }
 });

@@ -1,7 +1,11 @@
-// The AWS chunk (dist/vendor/aws.js): the CloudWatch client, and the SigV4 signer with the SDK's
-// credential chain for Amazon Managed Prometheus. Loaded only by a CloudWatch or a signed Prometheus
-// measurement; one chunk, so the SDK's shared core is there once.
+// The AWS chunk (dist/vendor/aws.js): the CloudWatch client, the SigV4 signer with the SDK's
+// credential chain for Amazon Managed Prometheus, and the Elastic Load Balancing v2 client of the
+// verify.aws gates. Loaded only by a CloudWatch or a signed Prometheus measurement or a verification;
+// one chunk, so the SDK's shared core is there once. The two clients share a few export names
+// ($Command, __Client, ResourceNotFoundException, schema entries): CloudWatch's are kept as before;
+// rollgen requires only each client and its commands, whose names are distinct.
 module.exports = {
+  ...require('@aws-sdk/client-elastic-load-balancing-v2'),
   ...require('@aws-sdk/client-cloudwatch'),
   ...require('@smithy/signature-v4'),
   ...require('@aws-sdk/credential-provider-node'),

@@ -1,5 +1,6 @@
 import * as fs from 'fs';
 import * as path from 'path';
+import { readinessGateWarnings } from './readiness-gate';
 import { Diagnostic, hasErrors, printable, sortDiagnostics } from '../diagnostics';
 import { InputError } from '../errors';
 import { AppConfig, findConfig, readConfig } from '../io/config';
@@ -191,7 +192,8 @@ export function loadSource(
     unparsed,
   });
   // Files that failed to parse first: what the app then misses follows from them.
-  const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
+  const readiness = loc.verify?.aws?.targetGroupIPs ? readinessGateWarnings(docs) : [];
+  const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics, ...readiness];
   // The app is loaded: a repo-wide run holds every app until it writes, but no longer their node trees.
   for (const r of parsed) r.release?.();
   if (hasErrors(all)) throw new InputError(all, undefined, true);

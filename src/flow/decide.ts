@@ -2,7 +2,7 @@ import { CheckState, PullRequest } from '../scm/types';
 import { Target, parseBranch } from './branch';
 import { Marker, parseMarker, withoutHead } from './marker';
 import { Proposal } from './proposal';
-import { GateSignals, countFrom, gateWait } from './gate-signals';
+import { GateSignals, countFrom, gateWait, scaleDownWait } from './gate-signals';
 import { BASE_LABEL } from './target';
 
 /** A rollgen PR as read back from the code host: its branch names the app and target, its body holds the marker. */
@@ -125,6 +125,9 @@ export function decide(
         reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`,
       },
     ];
+  // A step that scales pods down is not even committed while their Service's target group lacks the new pods.
+  const unverified = scaleDownWait(app.signals);
+  if (unverified) return [...superseded, { kind: 'wait', reason: unverified }];
   return [{ kind: 'open', proposal: p }, ...superseded];
 }
 

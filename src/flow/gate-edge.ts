@@ -8,6 +8,7 @@ import { dueGates, runAnalysis } from './read-analysis';
 import type { BaseHistory } from './history';
 import { carryingCommits, readHealth } from './read-gates';
 import { FlowSession, proposalFor } from './session';
+import { readVerify } from './read-verify';
 
 /**
  * Health, then analysis, of the step the base carries; undefined when the app has neither. The
@@ -20,13 +21,21 @@ export async function readSignals(
   history: BaseHistory,
   recent: () => readonly string[],
   dryRun: boolean,
+  next?: Proposal,
 ): Promise<GateSignals | undefined> {
   const policy = entry.loc.health;
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
-  if (!policy && gates.length === 0) return undefined;
+  if (!policy && gates.length === 0 && !entry.loc.verify) return undefined;
   const shas = carryingCommits(recent(), history.landingSha);
   const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : undefined;
-  const signals = health ? { health } : {};
+  const verify = await readVerify({
+    entry,
+    cwd: s.ctx.cwd,
+    env: s.edges.env,
+    live: history.landedAt !== undefined && (!health || health.state === 'healthy'),
+    ...(next ? { next: { changes: next.changes, repoRoot: s.checkout.root } } : {}),
+  });
+  const signals = { ...(health ? { health } : {}), ...(verify ? { verify } : {}) };
   const live = countFrom(history.landedAt, signals);
   if (gates.length === 0 || (health && health.state !== 'healthy') || !live || shas.length === 0) return signals;
   const analysis = await runAnalysis({

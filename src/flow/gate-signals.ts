@@ -1,4 +1,5 @@
 import type { Health } from './health';
+import type { VerifyGate } from './read-verify';
 
 /**
  * What the cluster and the metrics say about the step the base carries, read at the edge and
@@ -10,6 +11,8 @@ export interface GateSignals {
   readonly health?: Health;
   /** Undefined when no analysis runs at this step. */
   readonly analysis?: AnalysisGate;
+  /** What AWS shows against the committed step (rollgen.yaml `verify.aws`); undefined when off. */
+  readonly verify?: VerifyGate;
 }
 
 /** The analysis verdict as the flow needs it (from the engine's record). */
@@ -43,7 +46,16 @@ export function gateWait(s: GateSignals | undefined, app: string, pr: string): s
     return `analysis inconclusive (${s.analysis.reason}): a person decides: merge ${pr} to go on, or run rollgen abort ${app} --pr`;
   if (s?.health?.state === 'waiting') return `waiting for health: ${s.health.awaited.join(', ')} to report success`;
   if (s?.analysis?.blocking && s.analysis.verdict === 'running') return `waiting for analysis: ${s.analysis.reason}`;
-  return undefined;
+  if (s?.verify?.weights?.state === 'waiting') return `waiting for the ALB weights: ${s.verify.weights.detail}`;
+  return scaleDownWait(s);
+}
+
+/** Why the next commit, which scales pods down, may not be made yet: the target groups lack pod IPs. */
+export function scaleDownWait(s: GateSignals | undefined): string | undefined {
+  const ips = s?.verify?.targetGroupIPs;
+  return ips?.state === 'waiting'
+    ? `waiting for the target group IPs before scaling pods down: ${ips.detail}`
+    : undefined;
 }
 
 /**
@@ -58,12 +70,15 @@ export function countFrom(landedAt: Date | undefined, s: GateSignals | undefined
 
 /** Markdown for the step PR's body: what the gate awaits and the measurements so far. */
 export function gateReport(s: GateSignals | undefined): string {
-  if (!s || (!s.health && !s.analysis)) return '';
+  if (!s || (!s.health && !s.analysis && !s.verify)) return '';
   const lines = ['### Health and analysis of the current step', ''];
   const h = s.health;
   if (h?.state === 'healthy') lines.push(`- Health: reported healthy on ${h.sha.slice(0, 12)}`);
   if (h?.state === 'waiting') lines.push(`- Health: waiting for ${h.awaited.join(', ')}`);
   if (h?.state === 'failed') lines.push(`- Health: **failed**: ${h.reasons.join('; ')}`);
+  const v = s.verify;
+  if (v?.weights) lines.push(`- ALB weights: **${v.weights.state}**: ${v.weights.detail}`);
+  if (v?.targetGroupIPs) lines.push(`- Target group IPs: **${v.targetGroupIPs.state}**: ${v.targetGroupIPs.detail}`);
   if (s.analysis) lines.push(`- Analysis: **${s.analysis.verdict}**: ${s.analysis.reason}`, '', s.analysis.report);
   return lines.join('\n').trimEnd();
 }

@@ -21,6 +21,8 @@ export function decideOnFailure(
   pulls: readonly RollgenPull[],
   now: Date,
   landedAt?: Date,
+  /** Why the abort, which scales pods down, may not merge yet (the target groups lack pod IPs). */
+  scaleDownWait?: string,
 ): Action[] | undefined {
   const why = gateFailure(app.signals);
   const held = abortHold(app, abort, pulls, landedAt, why !== undefined);
@@ -44,13 +46,15 @@ export function decideOnFailure(
       : [...told, { kind: 'wait', reason: `${why}: the abort PR waits for a person (onFailure: hold)` }];
   }
   let merging = false;
+  const unverified = scaleDownWait ? `${why}; the abort waits: ${scaleDownWait}` : undefined;
   return actions.flatMap((a): Action[] => {
     if (a.kind === 'open' || (a.kind === 'update' && a.proposal.branch === proposal.branch)) {
       merging = true;
-      return [a, { kind: 'merge-opened', reason: why }];
+      return [a, unverified ? { kind: 'wait', reason: unverified } : { kind: 'merge-opened', reason: why }];
     }
     if (a.kind !== 'wait' || !mine(a) || a.pr!.state !== 'open') return [a];
     if (merging) return [];
+    if (unverified) return [{ ...a, reason: unverified }];
     // The abort PR is open and up to date: merge it, unless someone pushed to it (then it is theirs).
     return parseMarker(a.pr!.body)?.head === a.pr!.headSha
       ? [{ kind: 'merge', pr: a.pr! }]

@@ -12,7 +12,9 @@ import { execute } from './execute';
 import { BaseHistory, readAppHistories } from './history';
 import { abortProposal, readSignals, withGateReport } from './gate-edge';
 import { recentCommits } from './read-gates';
-import { GateSignals, gateFailure } from './gate-signals';
+import { GateSignals, gateFailure, scaleDownWait } from './gate-signals';
+import { readVerify } from './read-verify';
+import type { LoadedEntry } from '../app/load-repo';
 import { decideOnFailure } from './on-failure';
 import { closedByPerson, newestAbort } from './abort-hold';
 import { previewOffline } from './offline';
@@ -32,6 +34,8 @@ interface AppRound {
   readonly history: AppHistory;
   /** The abort PR, when the step failed and a canary is live to abort. */
   readonly abort?: Proposal;
+  /** Why the abort PR, which scales pods down, may not merge yet (verify.aws.targetGroupIPs). */
+  readonly abortWait?: string;
   readonly onFailure: OnFailure;
   /**
    * The code host refused a read of the app's health or analysis, or the app's analysis record does
@@ -45,7 +49,7 @@ interface AppRound {
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
   if (r.refused) return [];
   return (
-    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt) ??
+    decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt, r.abortWait) ??
     decide(r.state, r.pulls, now, r.history, checks)
   );
 }
@@ -128,7 +132,7 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     const at = histories[i].landedAt;
     let signals: GateSignals | undefined;
     try {
-      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : undefined;
+      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun, proposals[i]) : undefined;
     } catch (e) {
       if (!isAppFailure(e)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: 'abort', refused: e });
@@ -138,16 +142,26 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     const appPulls = pulls.get(entry.app.name) ?? [];
     // A failed step, or one a person held by closing its abort PR (abort-hold.ts), may be aborted.
     const abort = gateFailure(signals) || heldBefore(appPulls) ? abortProposal(s, entry) : undefined;
+    const abortWait = abort ? await abortScaleDownWait(s, entry, abort) : undefined;
     rounds.push({
       state: { app: entry.app.name, ...(proposal ? { proposal } : {}), ...(signals ? { signals } : {}) },
       pulls: appPulls,
       history: at ? { landedAt: at } : {},
       ...(abort ? { abort } : {}),
+      ...(abortWait ? { abortWait } : {}),
       onFailure: entry.loc.onFailure ?? 'abort',
       ...(pendingSince(histories[i]) ? { pendingSince: pendingSince(histories[i]) } : {}),
     });
   }
   return rounds;
+}
+
+/** An abort that removes pods waits, as a step does, for the serving target groups to hold their pods. */
+async function abortScaleDownWait(s: FlowSession, entry: LoadedEntry, abort: Proposal): Promise<string | undefined> {
+  if (!entry.loc.verify?.aws?.targetGroupIPs) return undefined;
+  const next = { changes: abort.changes, repoRoot: s.checkout.root };
+  const verify = await readVerify({ entry, cwd: s.ctx.cwd, env: s.edges.env, live: false, next });
+  return scaleDownWait(verify ? { verify } : undefined);
 }
 
 const pendingSince = (h: BaseHistory): Date | undefined => h.landedAt ?? h.pullsSince;

@@ -15,6 +15,7 @@ import { AnalysisGate, GateSignals, countFrom } from './gate-signals';
 import { dueGates } from './read-analysis';
 import type { BaseHistory } from './history';
 import { carryingCommits, readHealth, recentCommits } from './read-gates';
+import { readVerify } from './read-verify';
 
 /** What `status --pr` reads from GitHub for one app: its open PRs and the live step's health and analysis. */
 export interface AppGitHub {
@@ -81,15 +82,21 @@ async function readSignals(
   recent: () => readonly string[],
 ): Promise<{ view: GateSignalsView; gate: GateSignals } | undefined> {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
-  if (!loc.health && gates.length === 0) return undefined;
+  if (!loc.health && gates.length === 0 && !loc.verify) return undefined;
   const shas = carryingCommits(recent(), landingSha);
   if (shas.length === 0) return undefined;
   const health = loc.health ? await healthOf(scm, loc.health, shas, edges) : undefined;
+  const live = !health || health.state === 'healthy';
+  const verify = await readVerify({ entry: { loc, app }, cwd: ctx.cwd, env: edges.env, live });
   const run = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : undefined;
   const analysis = gates.length > 0 ? analysisView(run) : null;
   const passedAt = analysis?.verdict === 'successful' && run?.completedAt ? new Date(run.completedAt) : undefined;
   return {
-    view: { health: health ? healthView(health) : null, analysis },
+    view: {
+      health: health ? healthView(health) : null,
+      analysis,
+      ...(verify ? { verify: { weights: verify.weights ?? null, targetGroupIPs: verify.targetGroupIPs ?? null } } : {}),
+    },
     gate: { ...(health ? { health } : {}), ...(passedAt ? { analysis: passedAnalysis(analysis!, passedAt) } : {}) },
   };
 }

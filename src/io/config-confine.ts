@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { Diagnostic, Origin } from '../diagnostics';
 import { isAppName } from '../model/app-name';
+import { isObject } from '../model/kube';
 import type { AppConfig } from './config';
 import { confinePath, confinePattern, outputOverlaps, pathConfiner, realPaths } from './confine';
 
@@ -53,14 +54,22 @@ export function confineApps(
 /** Other paths rollgen.yaml names and rollgen reads (PR templates, shared AnalysisTemplates): they too stay in the repository. */
 export function confineNamedPaths(root: string, config: Record<string, unknown>, locate: Locate): Diagnostic[] {
   const pr = (config.pr ?? {}) as Record<string, unknown>;
-  const named: [readonly string[], unknown][] = [
+  const kubeconfig = (v: unknown) => (isObject(v) && isObject(v.aws) ? v.aws.kubeconfig : undefined);
+  const apps = Array.isArray(config.apps) ? config.apps : [];
+  const named: [readonly (string | number)[], unknown][] = [
     [['pr', 'titleTemplate'], pr.titleTemplate],
     [['pr', 'bodyTemplate'], pr.bodyTemplate],
     [['analysisTemplates'], config.analysisTemplates],
+    // A kubeconfig CI writes into the checkout (never committed); outside it, name it in KUBECONFIG.
+    [['verify', 'aws', 'kubeconfig'], kubeconfig(config.verify)],
+    ...apps.map((e, i): [readonly (string | number)[], unknown] => [
+      ['apps', i, 'verify', 'aws', 'kubeconfig'],
+      isObject(e) ? kubeconfig(e.verify) : undefined,
+    ]),
   ];
   return named.flatMap(([at, written]) => {
     if (typeof written !== 'string') return [];
-    const field = at.join('.');
+    const field = at.filter((x) => typeof x === 'string').join('.');
     const lexical = confinePattern(root, written, field, locate(at));
     return lexical.length > 0 ? lexical : confinePath(root, path.resolve(root, written), field, locate(at));
   });

@@ -23,6 +23,7 @@ import { confineApps, confineNamedPaths } from './config-confine';
 import { emptyHealthProblems, metricSecretProblems, prFieldProblems } from './config-checks';
 import { ResolvedTarget, TargetConfig, fillTarget, resolveTargets } from './config-targets';
 import { WaveCandidate, WaveConfig, readWaves } from './config-waves';
+import { VerifyConfig, verifyConfig, verifyProblems } from './config-verify';
 
 export const CONFIG_FILE = 'rollgen.yaml';
 
@@ -51,6 +52,8 @@ export interface AppConfig {
   readonly metricSecrets?: MetricSecrets;
   /** Set on each app that is one target of an entry with `targets:` (docs/fleet.md). */
   readonly target?: TargetConfig;
+  /** `verify:`: gates that read the live load balancer (docs/aws-verification.md). */
+  readonly verify?: VerifyConfig;
 }
 
 export type OnFailure = 'abort' | 'hold';
@@ -145,6 +148,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   out.push(...entryValueProblems(doc.value as Record<string, unknown>, doc.locate)); // the shared health
   out.push(...emptyHealthProblems(doc.value as Record<string, unknown>, doc.locate));
   out.push(...metricSecretProblems(value.metricSecrets, doc.locate));
+  out.push(...verifyProblems(doc.value as Record<string, unknown>, doc.locate));
   if (shared !== undefined && !fs.statSync(path.resolve(root, shared), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(['analysisTemplates']),
@@ -165,8 +169,10 @@ export function readConfig(file: string, cwd: string): RepoConfig {
       out.push(...problems);
       if (problems.length > 0) return [];
       // What every app of the entry shares, built once per entry.
+      const verify = verifyConfig(e.verify, (doc.value as { verify?: unknown }).verify, root);
       const common = {
         gates: gatePolicy(e, at),
+        ...(verify ? { verify } : {}),
         ...analysisOf(e, i, doc.locate),
         ...(shared ? { analysisTemplates: path.resolve(root, shared) } : {}),
         ...(value.metricSecrets ? { metricSecrets: value.metricSecrets } : {}),
@@ -249,7 +255,7 @@ function expandApp(
   defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
   at: () => Diagnostic | Omit<Diagnostic, 'message' | 'severity'>,
   out: Diagnostic[],
-  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates' | 'metricSecrets'>,
+  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates' | 'metricSecrets' | 'verify'>,
 ): AppConfig[] {
   const source = String(e.source);
   const dirs = isPattern(source) ? globDirs(root, source) : [path.resolve(root, source)];
@@ -291,7 +297,7 @@ function targetApp(
   e: Record<string, unknown>,
   t: ResolvedTarget,
   defaults: { readonly health?: unknown; readonly onFailure: OnFailure },
-  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates'>,
+  common: Pick<AppConfig, 'gates' | 'analysis' | 'analysisTemplates' | 'verify'>,
 ): AppConfig {
   const name = `${t.target.app}-${t.target.name}`;
   const health = healthPolicy(e.health ?? defaults.health, t.fill, name);

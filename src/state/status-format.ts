@@ -118,6 +118,10 @@ function signalLines(v: RolloutView): string[] {
   return [
     ...(s.health ? [field('Health', `${s.health.state}: ${s.health.detail}`)] : []),
     ...(s.analysis ? [field('Analysis', `${s.analysis.verdict}: ${s.analysis.detail}`)] : []),
+    ...(s.verify?.weights ? [field('ALB weights', `${s.verify.weights.state}: ${s.verify.weights.detail}`)] : []),
+    ...(s.verify?.targetGroupIPs
+      ? [field('Target IPs', `${s.verify.targetGroupIPs.state}: ${s.verify.targetGroupIPs.detail}`)]
+      : []),
   ];
 }
 

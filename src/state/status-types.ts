@@ -24,6 +24,16 @@ export interface ContainerImage {
 export interface GateSignalsView {
   readonly health: { readonly state: 'healthy' | 'waiting' | 'failed'; readonly detail: string } | null;
   readonly analysis: { readonly verdict: string; readonly detail: string } | null;
+  /** rollgen.yaml `verify.aws`, read live: the ALB's weights, and the serving target groups' pod IPs. */
+  readonly verify?: {
+    readonly weights: VerifyView | null;
+    readonly targetGroupIPs: VerifyView | null;
+  };
+}
+
+export interface VerifyView {
+  readonly state: 'verified' | 'waiting';
+  readonly detail: string;
 }
 
 /** The open PR of an app, as the PR flow named it. */

@@ -1,6 +1,7 @@
 import { Target, branchName, targetSlug } from '../../src/flow/branch';
 import { Action, AppFlowState, AppHistory, decide, groupPulls } from '../../src/flow/decide';
 import { Marker, withMarker } from '../../src/flow/marker';
+import { decideOnFailure } from '../../src/flow/on-failure';
 import { Proposal } from '../../src/flow/proposal';
 import { Gate } from '../../src/model/plan';
 import { CheckState, PullRequest } from '../../src/scm/types';
@@ -235,4 +236,46 @@ test('a step branch someone else pushed to is never merged by rollgen, even with
   expect(run({ app: 'echo', proposal: p }, [own], new Map([[own.headSha, 'success']]))).toEqual([
     { kind: 'merge', pr: own },
   ]);
+});
+
+describe('verify.aws target group IPs (gate-signals scaleDownWait, on-failure)', () => {
+  const lacking = {
+    verify: {
+      targetGroupIPs: {
+        state: 'waiting' as const,
+        detail: 'target group shop/web-web:80 lacks 1 of 2 ready endpoints',
+      },
+    },
+  };
+  test('a step that ends pods is not opened, nor merged once open, while its target group lacks pod IPs', () => {
+    const p = proposal({ kind: 'step', step: 4 }, { kind: 'automatic' });
+    const reason =
+      'waiting for the target group IPs before scaling pods down: target group shop/web-web:80 lacks 1 of 2 ready endpoints';
+    expect(decide({ app: 'echo', proposal: p, signals: lacking }, [], NOW, LANDED)).toEqual([{ kind: 'wait', reason }]);
+    const open = pull(p);
+    expect(
+      decide({ app: 'echo', proposal: p, signals: lacking }, groupPulls([open]).get('echo')!, NOW, LANDED),
+    ).toEqual([{ kind: 'wait', pr: open, reason }]);
+  });
+
+  test('an abort that removes pods opens its PR but does not merge it while the target group lacks pod IPs', () => {
+    const abort = proposal({ kind: 'abort' }, { kind: 'manual' });
+    const failed = { health: { state: 'failed' as const, reasons: ['status x is failure'], sha: 'abc' } };
+    const actions = decideOnFailure(
+      { app: 'echo', signals: failed },
+      abort,
+      'abort',
+      [],
+      NOW,
+      undefined,
+      'the IPs lack',
+    );
+    expect(actions?.map((a) => a.kind)).toEqual(['open', 'wait']);
+    expect(actions?.[1]).toEqual({
+      kind: 'wait',
+      reason: 'the GitOps engine reports the step failed (status x is failure) on abc; the abort waits: the IPs lack',
+    });
+    const without = decideOnFailure({ app: 'echo', signals: failed }, abort, 'abort', [], NOW);
+    expect(without?.map((a) => a.kind)).toEqual(['open', 'merge-opened']);
+  });
 });
