@@ -11,6 +11,7 @@ export interface AnyOptions {
   readonly token?: string;
   readonly repo?: string;
   readonly apiUrl?: string;
+  readonly forge?: string;
   readonly base?: string;
 }
 
@@ -19,6 +20,7 @@ const CONNECTION = [
   ['token', '--token'],
   ['repo', '--repo'],
   ['apiUrl', '--api-url'],
+  ['forge', '--forge'],
   ['base', '--base'],
 ] as const;
 

@@ -50,5 +50,6 @@ export function serverUrlOf(apiUrl: string, serverUrl: string | undefined): stri
   if (serverUrl) return serverUrl.replace(/\/+$/, '');
   const api = apiUrl.replace(/\/+$/, '');
   if (/^https?:\/\/api\.github\.com$/.test(api)) return 'https://github.com';
-  return api.replace(/\/api\/v3$/, '');
+  // GitHub Enterprise Server's API is at /api/v3, Gitea's and Forgejo's at /api/v1.
+  return api.replace(/\/api\/v[13]$/, '');
 }

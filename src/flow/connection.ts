@@ -1,10 +1,13 @@
 import { InputError } from '../errors';
 import { ScmConnection } from '../scm/types';
+import { readGiteaConnection } from './connection-gitea';
+import { chooseForge } from './forge';
 
 export interface ConnectionFlags {
   readonly token?: string;
   readonly repo?: string;
   readonly apiUrl?: string;
+  readonly forge?: string;
 }
 
 /** GITHUB_TOKEN, GITHUB_REPOSITORY and GITHUB_API_URL as a GitHub Actions job has them; flags win. */
@@ -12,6 +15,8 @@ export function readConnection(
   env: Readonly<Record<string, string | undefined>>,
   flags: ConnectionFlags,
 ): ScmConnection {
+  const forge = chooseForge(env, flags);
+  if (forge === 'gitea') return readGiteaConnection(env, flags);
   const token = flags.token ?? env.GITHUB_TOKEN;
   const repository = flags.repo ?? env.GITHUB_REPOSITORY;
   const apiUrl = (flags.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');

@@ -15,9 +15,21 @@ export function flowEdges(ctx: RunContext): FlowEdges {
   return {
     env,
     now: ctx.now ?? (() => new Date()),
-    scm: ctx.scm ?? ((connection) => connectGitHub(connection, env)),
+    scm: ctx.scm ?? ((connection) => connectForge(connection, env)),
     git: ctx.git ?? runGit,
   };
+}
+
+/** Each forge's client loads only when a command talks to that forge, so start-up loads none. */
+function connectForge(connection: ScmConnection, env: FlowEdges['env']): ScmClient {
+  if (connection.forge === 'gitea') return connectGitea(connection, env);
+  return connectGitHub(connection, env);
+}
+
+function connectGitea(connection: ScmConnection, env: FlowEdges['env']): ScmClient {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const gitea = require('../scm/gitea') as typeof import('../scm/gitea');
+  return gitea.createGiteaScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
 }
 
 /** Octokit loads only when a command talks to GitHub, so render and plan start without it. */

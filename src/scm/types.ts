@@ -178,6 +178,8 @@ export interface PullRequest {
 
 /** Where and as whom to reach the code host (GitHub today); read from GITHUB_* variables or flags at the edge. */
 export interface ScmConnection {
+  /** Which code host's API this is (absent: GitHub). Chosen in src/flow/forge.ts. */
+  readonly forge?: 'github' | 'gitlab' | 'gitea';
   readonly token: string;
   /** owner/name */
   readonly repository: string;
