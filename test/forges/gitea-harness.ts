@@ -78,7 +78,8 @@ export class GiteaWorld {
     this.sync();
     change(this.repo);
     git(this.repo, ['add', '--all'], this.server.state.clock);
-    git(this.repo, ['commit', '--quiet', '-m', message], this.server.state.clock);
+    if (git(this.repo, ['status', '--porcelain']).trim())
+      git(this.repo, ['commit', '--quiet', '-m', message], this.server.state.clock);
     execFileSync('git', ['push', '--quiet', this.server.remote.dir, 'HEAD:refs/heads/main'], { cwd: this.repo });
   }
 

@@ -1,3 +1,4 @@
+import { GiteaHttpError } from './http';
 import type { GiteaRepo } from './repo';
 
 interface ApiLabel {
@@ -24,15 +25,31 @@ export class LabelIds {
     const ids: number[] = [];
     for (const name of names) {
       let id = known.get(name);
-      if (id === undefined) {
-        const { data } = await this.gh.http.request<ApiLabel>('POST', `${this.gh.path}/labels`, {
-          body: { name, color: NEW_LABEL_COLOR, description: 'set by rollgen' },
-        });
-        known.set(name, (id = data.id));
-      }
+      if (id === undefined) known.set(name, (id = await this.create(name)));
       ids.push(id);
     }
     return ids;
+  }
+
+  /**
+   * POST /labels, not retried blindly (Gitea would make a second label of the same name): after a
+   * 5xx or no answer, the labels are listed again and the post is repeated only if it did not land.
+   */
+  private async create(name: string): Promise<number> {
+    const post = async () =>
+      (
+        await this.gh.http.request<ApiLabel>('POST', `${this.gh.path}/labels`, {
+          body: { name, color: NEW_LABEL_COLOR, description: 'set by rollgen' },
+          once: true,
+        })
+      ).data.id;
+    try {
+      return await post();
+    } catch (error) {
+      if (!(error instanceof GiteaHttpError) || (error.status !== undefined && error.status < 500)) throw error;
+      const again = await this.gh.http.pages<ApiLabel>(`${this.gh.path}/labels`, { limit: 50 });
+      return again.find((l) => l.name === name)?.id ?? (await post());
+    }
   }
 
   private load(): Promise<Map<string, number>> {

@@ -49,9 +49,9 @@ export interface NewPull {
 export async function createPullRequest(gh: GiteaRepo, labels: LabelIds, req: NewPull): Promise<ApiPull> {
   const ids = await labels.idsOf(req.labels);
   const { data } = await gh.http.request<ApiPull>('POST', `${gh.path}/pulls`, {
+    // Retried after a 5xx like a read: Gitea refuses a second PR for the same head and base (409),
+    // which the flow takes as "already exists" and adopts, so a lost answer never makes two PRs.
     body: { head: req.branch, base: req.base, title: req.title, body: req.body, labels: ids },
-    // Not idempotent: a lost answer is found by the caller's "already exists" path, never a second PR.
-    once: true,
   });
   return data;
 }
@@ -110,7 +110,8 @@ export async function mergePullRequest(
         `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): Gitea says "${message}"; not merged`,
         { outcome: 'head-moved' },
       );
-    if (status !== 405 && status !== 409 && (await mergedWithHead(gh, number, req.sha))) return;
+    // A merge whose answer was lost (a 502 after Gitea merged) is retried and refused as merged: the PR says whether this very head landed.
+    if (await mergedWithHead(gh, number, req.sha)) return;
     if (status === 405 || status === 409)
       throw new ScmError(
         action,
