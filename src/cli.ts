@@ -39,11 +39,9 @@ const connection = (c: Command) =>
     .option('--token <token>', 'GitHub token (default: $GITHUB_TOKEN)')
     .option('--repo <owner/name>', 'repository (default: $GITHUB_REPOSITORY)')
     .option('--api-url <url>', 'API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)')
-    .addOption(
-      new Option(
-        '--forge <forge>',
-        'code host: github, gitlab or gitea (Forgejo too); default: $ROLLGEN_FORGE, else detected from the CI',
-      ).choices(['github', 'gitlab', 'gitea']),
+    .option(
+      '--forge <forge>',
+      'code host: github, gitlab or gitea (default: $ROLLGEN_FORGE, else from the CI: GITLAB_CI, GITEA_ACTIONS)',
     );
 
 /** The GitHub connection and base; GITHUB_TOKEN, GITHUB_REPOSITORY, GITHUB_API_URL by default. */

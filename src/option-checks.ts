@@ -42,7 +42,8 @@ export function checkOptions(command: string, o: AnyOptions): void {
     throw new InputError([], `${command}: --merge, --dry-run and --offline go with --pr`);
   if (o.offline && o.token !== undefined)
     throw new InputError([], `${command} --offline reads nothing from GitHub, so --token is not used; drop it`);
-  if (o.repo !== undefined && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(o.repo))
+  // GitLab projects sit in groups and subgroups (group/sub/project); each forge's reader checks its own form.
+  if (o.repo !== undefined && !/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/.test(o.repo))
     throw new InputError([], `--repo takes the repository as owner/name (got "${o.repo}")`);
   if (o.apiUrl !== undefined && !/^https?:\/\/\S+$/.test(o.apiUrl))
     throw new InputError([], `--api-url must be an http(s) URL, e.g. https://HOST/api/v3 (got "${o.apiUrl}")`);

@@ -1,6 +1,7 @@
 import { InputError } from '../errors';
 import { ScmConnection } from '../scm/types';
 import { readGiteaConnection } from './connection-gitea';
+import { readGitLabConnection } from './connection-gitlab';
 import { chooseForge } from './forge';
 
 export interface ConnectionFlags {
@@ -10,12 +11,16 @@ export interface ConnectionFlags {
   readonly forge?: string;
 }
 
-/** GITHUB_TOKEN, GITHUB_REPOSITORY and GITHUB_API_URL as a GitHub Actions job has them; flags win. */
+/**
+ * The forge (src/flow/forge.ts) and how to reach it; for GitHub: GITHUB_TOKEN, GITHUB_REPOSITORY
+ * and GITHUB_API_URL as a GitHub Actions job has them; flags win.
+ */
 export function readConnection(
   env: Readonly<Record<string, string | undefined>>,
   flags: ConnectionFlags,
 ): ScmConnection {
   const forge = chooseForge(env, flags);
+  if (forge === 'gitlab') return readGitLabConnection(env, flags);
   if (forge === 'gitea') return readGiteaConnection(env, flags);
   const token = flags.token ?? env.GITHUB_TOKEN;
   const repository = flags.repo ?? env.GITHUB_REPOSITORY;

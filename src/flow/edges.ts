@@ -22,14 +22,17 @@ export function flowEdges(ctx: RunContext): FlowEdges {
 
 /** Each forge's client loads only when a command talks to that forge, so start-up loads none. */
 function connectForge(connection: ScmConnection, env: FlowEdges['env']): ScmClient {
-  if (connection.forge === 'gitea') return connectGitea(connection, env);
+  if (connection.forge === 'gitlab') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const gitlab = require('../scm/gitlab') as typeof import('../scm/gitlab');
+    return gitlab.createGitLabScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
+  }
+  if (connection.forge === 'gitea') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const gitea = require('../scm/gitea') as typeof import('../scm/gitea');
+    return gitea.createGiteaScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
+  }
   return connectGitHub(connection, env);
-}
-
-function connectGitea(connection: ScmConnection, env: FlowEdges['env']): ScmClient {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const gitea = require('../scm/gitea') as typeof import('../scm/gitea');
-  return gitea.createGiteaScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
 }
 
 /** Octokit loads only when a command talks to GitHub, so render and plan start without it. */

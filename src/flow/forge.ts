@@ -1,22 +1,21 @@
 import { InputError } from '../errors';
 
-/** The code hosts rollgen's flow speaks to. */
+/** The code hosts rollgen's flow speaks to; each has its adapter under src/scm/. */
 export type Forge = 'github' | 'gitlab' | 'gitea';
 
 const FORGES: readonly Forge[] = ['github', 'gitlab', 'gitea'];
 
 /**
  * Which forge this run talks to: `--forge`, else ROLLGEN_FORGE, else the CI it runs in (GitLab CI
- * sets GITLAB_CI=true; Gitea's act_runner sets GITEA_ACTIONS=true and Forgejo's runner sets both
- * FORGEJO_ACTIONS=true and GITEA_ACTIONS=true), else GitHub. An unknown name is refused.
+ * sets GITLAB_CI=true; Gitea and Forgejo Actions set GITEA_ACTIONS / FORGEJO_ACTIONS=true beside
+ * the GitHub-compatible variables, so they are looked at before the GitHub default).
  */
 export function chooseForge(env: Readonly<Record<string, string | undefined>>, flags: { forge?: string }): Forge {
-  const named = flags.forge ?? env.ROLLGEN_FORGE;
-  if (named !== undefined) {
-    const forge = named.trim().toLowerCase();
-    if ((FORGES as readonly string[]).includes(forge)) return forge as Forge;
-    const where = flags.forge !== undefined ? '--forge' : 'ROLLGEN_FORGE';
-    throw new InputError([], `${where} must be github, gitlab or gitea (Forgejo is gitea) (got "${named}")`);
+  const [given, where] = flags.forge !== undefined ? [flags.forge, '--forge'] : [env.ROLLGEN_FORGE, 'ROLLGEN_FORGE'];
+  if (given !== undefined && given !== '') {
+    const forge = FORGES.find((f) => f === given.trim().toLowerCase());
+    if (!forge) throw new InputError([], `${where} must be github, gitlab or gitea (got "${given}")`);
+    return forge;
   }
   if (env.GITLAB_CI === 'true') return 'gitlab';
   if (env.GITEA_ACTIONS === 'true' || env.FORGEJO_ACTIONS === 'true') return 'gitea';

@@ -57,7 +57,10 @@ export async function openLocalSession(
   ctx: RunContext,
   args: readonly string[],
   opts: FlowOptions,
-  connection: Pick<ScmConnection, 'apiUrl'> & { readonly repository?: string } = offlineConnection(ctx, opts),
+  connection: Pick<ScmConnection, 'apiUrl' | 'serverUrl'> & { readonly repository?: string } = offlineConnection(
+    ctx,
+    opts,
+  ),
 ): Promise<LocalSession> {
   const edges = flowEdges(ctx);
   if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
@@ -77,7 +80,7 @@ export async function openLocalSession(
     readTemplate(config.pr.bodyTemplate, ctx.cwd, configFile),
   );
   const links: RepoLinks = {
-    serverUrl: serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
+    serverUrl: connection.serverUrl ?? serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
     ...(connection.repository ? { repository: connection.repository } : {}),
     workflow: config.pr.workflow,
   };

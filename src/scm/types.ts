@@ -178,8 +178,6 @@ export interface PullRequest {
 
 /** Where and as whom to reach the code host (GitHub today); read from GITHUB_* variables or flags at the edge. */
 export interface ScmConnection {
-  /** Which code host's API this is (absent: GitHub). Chosen in src/flow/forge.ts. */
-  readonly forge?: 'github' | 'gitlab' | 'gitea';
   readonly token: string;
   /** owner/name */
   readonly repository: string;
@@ -189,4 +187,6 @@ export interface ScmConnection {
   readonly serverUrl?: string;
   /** The local clone of the base branch: with it, branches are committed locally and pushed by git. */
   readonly localRepo?: string;
+  /** Which code host's API this is (absent: GitHub). Chosen in src/flow/forge.ts. */
+  readonly forge?: 'github' | 'gitlab' | 'gitea';
 }
