@@ -239,7 +239,7 @@ function merge(c: Call): Reply {
   if (c.body.head_commit_id && c.body.head_commit_id !== p.headSha) return fail(409, 'head out of date');
   const message =
     c.body.MergeTitleField ?? `Merge pull request '${p.title}' (#${p.number}) from ${p.head} into ${p.base}`;
-  p.mergeCommitSha = c.git.merge(p.base, p.headSha, c.body.Do, message, c.state.clock);
+  p.mergeCommitSha = c.git.merge(p.base, p.headSha, c.body.Do, message, c.state.time());
   const at = c.state.now();
   Object.assign(p, { state: 'closed', mergedAt: at, closedAt: at, updatedAt: at, mergedBy: 'rollgen-bot' });
   return { status: 200 };

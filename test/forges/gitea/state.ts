@@ -54,8 +54,8 @@ export class GiteaState {
   readonly labels: Label[] = [];
   readonly comments = new Map<number, Comment>();
   readonly statuses: Status[] = [];
-  /** The time Gitea says it is; a test sets it. */
-  clock = new Date('2026-03-01T09:00:00Z');
+  /** The time Gitea says it is: now, unless a test sets its own clock. */
+  time: () => Date = () => new Date();
   /** Set: the base branch's protection refuses merges, in Gitea's words (e.g. "Does not have enough approvals"). */
   protection: string | undefined;
   private ids = 0;
@@ -65,7 +65,9 @@ export class GiteaState {
   }
 
   now(): string {
-    return this.clock.toISOString().replace('.000Z', 'Z');
+    return this.time()
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
   }
 
   /** The latest status per context on `sha`, newest first. */
