@@ -81,8 +81,10 @@ export class GitHubHarness implements ForgeHarness {
     this.fake.git!.importInto(this.fake.state);
   }
 
-  postStatus(sha: string, context: string, state: StatusState): void {
+  postStatus(sha: string, context: string, state: StatusState, at?: Date): void {
     this.fake.state.addStatus(sha, context, state);
+    const list = this.fake.state.statuses.get(sha)!;
+    if (at) list[list.length - 1] = { ...list[list.length - 1], updatedAt: at.toISOString() };
   }
 
   analysisRecords(sha: string, name: string): string[] {

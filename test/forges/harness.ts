@@ -49,7 +49,7 @@ export interface ForgeHarness {
   /** A person pushes a commit made in the checkout (`change` edits its files) to main, dated `at`. */
   pushToMain(change: (repo: string) => void, message: string, at: Date): void;
   /** A commit status on `sha`, as Flux's notification-controller or Argo CD Notifications posts it. */
-  postStatus(sha: string, context: string, state: StatusState): void;
+  postStatus(sha: string, context: string, state: StatusState, at?: Date): void;
   /** The states rollgen recorded for analysis `name` on `sha` (GitHub: check run conclusions; others: commit status states). */
   analysisRecords(sha: string, name: string): string[];
   /** The next call of every API endpoint the server has answers 502 (once per endpoint). */

@@ -12,11 +12,11 @@ import { PushTarget, RefUpdate, pushAtomic, remoteHeads } from './push';
 export class GitBranchWriter {
   private refused = false;
 
-  /** `refusal`: what a refused push means on this forge and what to do (GitHub's REST fallback by default). */
   constructor(
     private readonly target: PushTarget,
     private readonly notice: (line: string) => void,
-    private readonly refusal = GITHUB_REFUSAL,
+    /** What happens next and what to do, said after the refusal (another forge says its own). */
+    private readonly afterRefusal = GITHUB_AFTER_REFUSAL,
   ) {}
 
   /** False once a push was refused: branches then go through the REST API. */
@@ -78,7 +78,7 @@ export class GitBranchWriter {
     this.refused = true;
     const where = this.target.url;
     const why = detail.split('\n').filter(Boolean).slice(-3).join('; ') || 'no reason given';
-    this.notice(`rollgen: git push to ${where} was refused (${why}); ${this.refusal}`);
+    this.notice(`rollgen: git push to ${where} was refused (${why}); ${this.afterRefusal}`);
     for (const u of updates)
       results.set(u.branch, {
         branch: u.branch,
@@ -89,7 +89,7 @@ export class GitBranchWriter {
   }
 }
 
-const GITHUB_REFUSAL =
+const GITHUB_AFTER_REFUSAL =
   "step branches go through GitHub's REST API for the rest of this run (3-4 more requests a branch). To push them: let actions/checkout persist its credentials (the default) or give the token contents: write, and do not protect rollgen/* branches.";
 
 /**
