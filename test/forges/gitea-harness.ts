@@ -6,7 +6,8 @@
  */
 import { rmSync } from 'node:fs';
 import { commitAll, makeRepo } from '../helpers/git-repo';
-import { Change, ForgeHarness, ForgeRun, pushHead, runPr, StatusState, syncCheckout } from './harness';
+import { runProcess } from '../helpers/run-process';
+import { BIN, Change, ForgeHarness, ForgeRun, pushHead, StatusState, syncCheckout } from './harness';
 import { GiteaServer, GiteaServerOptions } from './gitea-server';
 import { ROUTES } from './gitea/routes';
 import { parseRecord } from '../../src/scm/gitea/records';
@@ -31,10 +32,7 @@ export class GiteaHarness implements ForgeHarness {
   }
 
   async pr(): Promise<ForgeRun> {
-    syncCheckout(this.repo, this.server.remote.dir);
-    const before = this.server.requests.length;
-    const pushes = this.server.remote.pushes;
-    const run = await runPr(this.repo, {
+    return this.prWith({
       GITEA_ACTIONS: 'true',
       GITHUB_ACTIONS: 'true',
       GITHUB_TOKEN: this.server.token,
@@ -42,6 +40,29 @@ export class GiteaHarness implements ForgeHarness {
       GITHUB_SERVER_URL: this.server.serverUrl,
       GITHUB_API_URL: this.server.apiUrl,
       ...this.extraEnv,
+    });
+  }
+
+  /** `rollgen pr ARGS` with exactly `env` as the CI's variables, after the checkout fetched main. */
+  async prWith(env: Readonly<Record<string, string>>, args: readonly string[] = []): Promise<ForgeRun> {
+    syncCheckout(this.repo, this.server.remote.dir);
+    const before = this.server.requests.length;
+    const pushes = this.server.remote.pushes;
+    const base = { ...process.env };
+    for (const k of [
+      'GITLAB_CI',
+      'GITEA_ACTIONS',
+      'FORGEJO_ACTIONS',
+      'ROLLGEN_FORGE',
+      'GITHUB_TOKEN',
+      'GITHUB_API_URL',
+      'GITHUB_SERVER_URL',
+      'GITHUB_REPOSITORY',
+    ])
+      delete base[k];
+    const run = await runProcess(process.execPath, [BIN, 'pr', ...args], {
+      cwd: this.repo,
+      env: { ...base, ROLLGEN_TEST_RETRY_UNIT_MS: '5', ...env },
     });
     for (const text of [run.stdout, run.stderr])
       if (text.includes(this.server.token)) throw new Error(`the token was printed:\n${text}`);
@@ -97,17 +118,10 @@ export class GiteaHarness implements ForgeHarness {
   }
 
   /** What notification-controller's gitea notifier stores: state, context, description (target_url empty). */
-  postStatus(sha: string, context: string, state: StatusState): void {
+  postStatus(sha: string, context: string, state: StatusState, at?: Date): void {
     const s = this.server.state;
-    s.statuses.push({
-      id: s.nextId(),
-      sha,
-      context,
-      state,
-      description: 'reconciliation',
-      targetUrl: '',
-      createdAt: s.now(),
-    });
+    const createdAt = at ? at.toISOString().replace(/\.\d{3}Z$/, 'Z') : s.now();
+    s.statuses.push({ id: s.nextId(), sha, context, state, description: 'reconciliation', targetUrl: '', createdAt });
   }
 
   /** The record's state: the commit status (context = name), checked against the PR comment it links to. */

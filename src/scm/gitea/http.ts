@@ -79,13 +79,15 @@ export class GiteaHttp {
   }
 
   /** Every page of a list, following Link rel="next" (Gitea caps `limit` at its MAX_RESPONSE_ITEMS, 50 by default). */
+  /** `stop` sees each page that has a next one and may end the scan there. */
   async pages<T>(path: string, query: Query, stop?: (page: readonly T[]) => boolean): Promise<T[]> {
     const out: T[] = [];
     let next: string | undefined = this.url(path, { ...query, page: 1 });
     while (next) {
       const { data, headers }: Answer<T[]> = await this.request<T[]>('GET', next);
       out.push(...data);
-      next = data.length > 0 && !stop?.(data) ? nextLink(headers.get('link')) : undefined;
+      next = data.length > 0 ? nextLink(headers.get('link')) : undefined;
+      if (next && stop?.(data)) next = undefined;
     }
     return out;
   }

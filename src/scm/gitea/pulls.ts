@@ -22,6 +22,7 @@ export async function listPullsByPrefix(
     gh.http.pages<ApiPull>(`${gh.path}/pulls`, { state: s, sort, limit: PAGE }, stop);
   let pulls: ApiPull[];
   if (closedSince && state !== 'open') {
+    // Cut short only where a next page exists: a single page already holds every PR.
     let cut = false;
     const recent = await list(state, 'recentupdate', (page) => {
       cut = new Date(page[page.length - 1].updated_at) < closedSince;
