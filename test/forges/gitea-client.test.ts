@@ -141,3 +141,30 @@ test("GIVEN Gitea Actions WHEN rollgen opens a step PR THEN an idle rerun costs 
   expect(step1.body).not.toContain('gh workflow run');
   expect(step1.body).not.toContain('on GitHub');
 });
+
+test('GIVEN Gitea acts but its answer is lost (a 502 after the work) WHEN rollgen opens and merges THEN one PR, one merge, and the run succeeds', async () => {
+  await started(new GiteaHarness());
+  h.server.inject({ method: 'POST', route: '/repos/{owner}/{repo}/pulls', status: 502, afterHandling: true });
+  const open = await h.pr();
+  expect(open).toMatchObject({ code: 0, stderr: '' });
+  expect(h.changes().map((c) => c.branch)).toEqual(['rollgen/echo/adopt']);
+  // The retry heard Gitea's 409 "pull request already exists": the PR was found and adopted.
+  expect(h.runLog[0].requests.filter((r) => r === 'POST /pulls')).toHaveLength(2);
+  h.mergeAsPerson(h.changes()[0].number, new Date(AT.getTime() + 1800_000));
+  await h.pr(); // opens the selector switch
+  h.server.inject({
+    method: 'POST',
+    route: '/repos/{owner}/{repo}/pulls/{index}/merge',
+    status: 502,
+    afterHandling: true,
+  });
+  const merge = await h.pr();
+  expect(merge).toMatchObject({ code: 0, stderr: '' });
+  expect(h.changes().find((c) => c.branch === 'rollgen/echo/select')!.state).toBe('merged');
+  // The retry heard 405 "already merged"; reading the PR showed this very head merged.
+  expect(h.runLog[h.runLog.length - 1].requests.slice(-3)).toEqual([
+    'POST /pulls/{index}/merge',
+    'POST /pulls/{index}/merge',
+    'GET /pulls/{index}',
+  ]);
+});
