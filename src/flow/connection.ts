@@ -1,5 +1,6 @@
 import { InputError } from '../errors';
 import { ScmConnection } from '../scm/types';
+import { readGiteaConnection } from './connection-gitea';
 import { readGitLabConnection } from './connection-gitlab';
 import { chooseForge } from './forge';
 
@@ -20,6 +21,7 @@ export function readConnection(
 ): ScmConnection {
   const forge = chooseForge(env, flags);
   if (forge === 'gitlab') return readGitLabConnection(env, flags);
+  if (forge === 'gitea') return readGiteaConnection(env, flags);
   const token = flags.token ?? env.GITHUB_TOKEN;
   const repository = flags.repo ?? env.GITHUB_REPOSITORY;
   const apiUrl = (flags.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');

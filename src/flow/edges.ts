@@ -27,6 +27,11 @@ function connectForge(connection: ScmConnection, env: FlowEdges['env']): ScmClie
     const gitlab = require('../scm/gitlab') as typeof import('../scm/gitlab');
     return gitlab.createGitLabScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
   }
+  if (connection.forge === 'gitea') {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const gitea = require('../scm/gitea') as typeof import('../scm/gitea');
+    return gitea.createGiteaScm(connection, { requestTimeoutMs: requestTimeoutMs(env), ...testRetryUnit(env) });
+  }
   return connectGitHub(connection, env);
 }
 

@@ -13,6 +13,7 @@ import { RepoLinks, serverUrlOf } from './abort-path';
 import { Target } from './branch';
 import { Checkout, readCheckout, readTemplate } from './checkout';
 import { ConnectionFlags, readConnection } from './connection';
+import { chooseForge, Forge } from './forge';
 import { FlowEdges, flowEdges } from './edges';
 import { ExecuteOptions } from './execute';
 import { Marker } from './marker';
@@ -58,10 +59,9 @@ export async function openLocalSession(
   ctx: RunContext,
   args: readonly string[],
   opts: FlowOptions,
-  connection: Pick<ScmConnection, 'apiUrl' | 'serverUrl'> & { readonly repository?: string } = offlineConnection(
-    ctx,
-    opts,
-  ),
+  connection: Pick<ScmConnection, 'apiUrl' | 'serverUrl' | 'forge'> & {
+    readonly repository?: string;
+  } = offlineConnection(ctx, opts),
 ): Promise<LocalSession> {
   const edges = flowEdges(ctx);
   if (!usesConfig({ cwd: ctx.cwd, args, ...opts }))
@@ -84,15 +84,17 @@ export async function openLocalSession(
     serverUrl: connection.serverUrl ?? serverUrlOf(connection.apiUrl, edges.env.GITHUB_SERVER_URL),
     ...(connection.repository ? { repository: connection.repository } : {}),
     workflow: config.pr.workflow,
+    ...(connection.forge ? { forge: connection.forge } : {}),
   };
   return { ctx, edges, config, checkout, apps, peers, templates, links };
 }
 
 /** Offline, the repository is only named in links: taken as given, never checked against a host. */
-function offlineConnection(ctx: RunContext, opts: FlowOptions): { apiUrl: string; repository?: string } {
+function offlineConnection(ctx: RunContext, opts: FlowOptions): { apiUrl: string; repository?: string; forge: Forge } {
   const env = flowEdges(ctx).env;
   const repository = opts.repo ?? env.GITHUB_REPOSITORY;
   return {
+    forge: chooseForge(env, opts),
     apiUrl: opts.apiUrl ?? env.GITHUB_API_URL ?? 'https://api.github.com',
     ...(repository && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) ? { repository } : {}),
   };

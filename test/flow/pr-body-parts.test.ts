@@ -95,6 +95,7 @@ test('the abort path: only on PRs that move a canary forward; the dispatch page 
   expect(abortPath('web', { kind: 'cleanup' }, links)).toBeNull();
   expect(abortPath('web', { kind: 'abort' }, links)).toBeNull();
   expect(abortPath('web', { kind: 'step', step: 2 }, links)).toEqual({
+    host: 'GitHub',
     cli: 'rollgen abort web --pr --merge',
     workflowUrl: 'https://github.com/acme/deploy/actions/workflows/deploy.yaml',
     workflow: 'deploy.yaml',
@@ -108,6 +109,21 @@ test('the abort path: only on PRs that move a canary forward; the dispatch page 
   expect(serverUrlOf('https://api.github.com', undefined)).toBe('https://github.com');
   expect(serverUrlOf('https://ghe.acme.io/api/v3', undefined)).toBe('https://ghe.acme.io');
   expect(serverUrlOf('https://api.github.com', 'https://github.com/')).toBe('https://github.com');
+  // Gitea and Forgejo: the workflow's runs page, whose "Run workflow" button dispatches it; no gh there.
+  expect(
+    abortPath('web', { kind: 'step', step: 2 }, { ...links, serverUrl: 'https://git.acme.io', forge: 'gitea' }),
+  ).toEqual({
+    host: 'Gitea',
+    cli: 'rollgen abort web --pr --merge',
+    workflowUrl: 'https://git.acme.io/acme/deploy/actions?workflow=deploy.yaml',
+    workflow: 'deploy.yaml',
+    inputs: [
+      { name: 'command', value: 'abort' },
+      { name: 'app', value: 'web' },
+      { name: 'merge', value: 'true' },
+    ],
+  });
+  expect(serverUrlOf('https://git.acme.io/api/v1', undefined)).toBe('https://git.acme.io');
 });
 
 test('a step whose canary took every pod (partition style, few replicas) is told as all traffic, wherever the PR names its share', () => {
