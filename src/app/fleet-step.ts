@@ -75,11 +75,11 @@ export function nextWaveStep<W extends { readonly app: string }>(
  * `advance --commit` of any target in a wave loads every target of every wave: which wave moves
  * depends on all of them (docs/fleet.md). Other apps stay as named.
  */
-export function withWholeFleet(
+export function withWholeFleet<O extends ChangeOptions>(
   ctx: RunContext,
   args: readonly string[],
-  opts: ChangeOptions,
-): { args: readonly string[]; opts: ChangeOptions } {
+  opts: O,
+): { args: readonly string[]; opts: O } {
   const req = { cwd: ctx.cwd, args, ...opts };
   if (!usesConfig(req)) return { args, opts };
   const { named, waves } = locateWithRepo(req);
@@ -87,7 +87,7 @@ export function withWholeFleet(
   if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
   const { target: _picked, ...rest } = opts;
   const names = [...new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
-  return { args: names, opts: rest };
+  return { args: names, opts: rest as O };
 }
 
 /**

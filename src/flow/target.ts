@@ -15,6 +15,11 @@ export function targetOf(previous: AppStatus | undefined, t: AppTransition, comm
   // Only disabled rollouts moved (Kruise spec.disabled): their Deployments update as written.
   if (targets.length === 0) return t.actions.length > 0 ? { kind: 'update' } : { kind: 'adopt' };
   if (command.kind === 'abort' || command.kind === 'retry') return { kind: command.kind };
+  return furthestBehind(targets);
+}
+
+/** Of several things proposed together, the one furthest behind names the PR. */
+export function furthestBehind(targets: readonly Target[]): Target {
   return targets.reduce((a, b) => (rank(b) < rank(a) ? b : a));
 }
 
