@@ -37,6 +37,8 @@ export interface CommonOptions {
   readonly removal?: Removal;
   /** `--target T`: target T of each named app with targets: (all apps when none is named). */
   readonly target?: string;
+  /** `--wave W`: every target of wave W (docs/fleet.md). */
+  readonly wave?: string;
 }
 
 /** This process as a RunContext (its directory, stdout, stderr and stdin); the shells override what they capture. */

@@ -85,7 +85,7 @@ export function withWholeFleet<O extends ChangeOptions>(
   const { named, waves } = locateWithRepo(req);
   const inWaves = new Set(waves.flatMap((w) => w.targets));
   if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
-  const { target: _picked, ...rest } = opts;
+  const { target: _picked, wave: _wave, ...rest } = opts;
   const names = [...new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
   return { args: names, opts: rest as O };
 }

@@ -145,7 +145,10 @@ async function liveRound(s: FlowSession, live: LiveWave): Promise<AppRound> {
   const app = waveApp(at.wave.name);
   const own = pulls.get(app) ?? [];
   const base = { pulls: own, onFailure: moving[0]?.entry.loc.onFailure ?? ('abort' as const) };
-  const hold = personsPull(at.wave, pulls) ?? bakeHold(s, live) ?? failedHold(live);
+  // A failed wave's step PR still open is closed first (decide: obsolete); then the wave says why it waits.
+  const stale = own.some((x) => x.pr.state === 'open' && x.marker?.origin === 'flow');
+  const hold = personsPull(at.wave, pulls) ?? bakeHold(s, live) ?? (stale ? undefined : failedHold(live));
+  if (!hold && moving.length === 0) return { state: { app }, ...base, history: {} };
   if (hold) return { state: { app }, ...base, history: {}, ...(hold ? { hold } : {}) };
   const shared = { ...s, scm: sharedReads(s.scm) };
   const signals: (GateSignals | undefined)[] = [];

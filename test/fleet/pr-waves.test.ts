@@ -69,6 +69,25 @@ test('a wave of two targets moves in one PR touching both; a rerun finds it and 
   expect(again.calls.map((c) => c.op)).toEqual(['listPulls']);
   expect(again.stdout).toMatch(/wave:prod: manual gate: a person merges #\d+/);
   expect(w.fake.open()).toHaveLength(1);
+  // abort per wave: one abort PR per target for a person; the wave waits for them.
+  w.merge(step1.number);
+  await w.pr();
+  w.openPr('rollgen/wave_3aprod/step-2');
+  const abort = await w.run(['abort', '--wave', 'prod', '--pr']);
+  expect(abort.code).toBe(0);
+  const aborts = ['rollgen/web-prod-eu/abort', 'rollgen/web-prod-us/abort'].map((b) => w.openPr(b));
+  const held = await w.pr();
+  expect(held.writes).toEqual([]);
+  expect(held.stdout).toMatch(
+    /wave:prod: wave prod waits for a person to merge or close #\d+ \(abort of web-prod-eu\), #\d+ \(abort of web-prod-us\)/,
+  );
+  for (const a of aborts) w.merge(a.number);
+  // The wave's step PR no longer applies: closed; then the wave says why it waits.
+  expect((await w.pr()).stdout).toMatch(/wave:prod: close #\d+ \(obsolete\)/);
+  expect(w.fake.open()).toEqual([]);
+  expect((await w.pr()).stdout).toContain(
+    'wave:prod: wave prod failed (web-prod-eu, web-prod-us aborted): fix the source, or `rollgen retry web-prod-eu --pr`; later waves wait',
+  );
 });
 
 /** staging+prod-eu (region eu) first, then prod-us: a failure in wave 1 must keep wave 2 from starting. */
