@@ -1,5 +1,4 @@
 import type { WaveConfig } from '../io/config-waves';
-import { InputError } from '../errors';
 import type { RunContext } from './context';
 import { locateWithRepo, usesConfig } from './inputs';
 
@@ -97,19 +96,6 @@ export function withWholeFleet<O extends ChangeOptions>(
 export async function writeWaveStep(ctx: RunContext, planned: PlannedWrites): Promise<void> {
   const { waves, aborted } = planned.fleet!;
   const step = nextWaveStep(waves, planned.writes, aborted);
-  if (step.live) refuseStepSubset(step.live.wave);
   await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
   for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}\n`);
-}
-
-/** `steps:` other than all is planned and shown, not run yet: refused where it is written. */
-export function refuseStepSubset(wave: WaveConfig): void {
-  if (wave.steps === 'all') return;
-  throw new InputError([
-    {
-      ...wave.stepsAt,
-      severity: 'error',
-      message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`,
-    },
-  ]);
 }

@@ -5,7 +5,7 @@ import { LOCK_FILE } from '../io/output-lock';
 import type { WaveConfig } from '../io/config-waves';
 import { PlannedWrites, writeAll } from '../app/plan-write';
 import type { PendingWrite } from '../app/next-output';
-import { nextWaveStep, refuseStepSubset } from '../app/fleet-step';
+import { nextWaveStep } from '../app/fleet-step';
 import { RunContext } from '../app/context';
 import { localGateHold, reportHeld } from './local-gates';
 import { checkCommittable, commitOutput, commitSubject } from './local-commit';
@@ -47,7 +47,6 @@ function waveHold(
   moving: readonly PendingWrite[],
 ): string[] {
   const { wave, number, waves } = fleet;
-  refuseStepSubset(wave);
   const gates = moving.flatMap((w) => localGateHold(ctx, w.loaded, w) ?? []);
   if (gates.length > 0) return gates.map((g) => `wave ${wave.name}: ${g}`);
   const starting = moving.every((w) => (w.before.status?.rollouts ?? []).every((r) => r.phase !== 'Progressing'));
