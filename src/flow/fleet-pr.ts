@@ -4,7 +4,9 @@ import type { LoadedEntry } from '../app/load-repo';
 import { nextWaveStep } from '../app/fleet-step';
 import type { WaveConfig } from '../io/config-waves';
 import { closedByPerson, newestAbort } from './abort-hold';
-import type { RollgenPull } from './decide';
+import type { Action, RollgenPull } from './decide';
+import type { RolloutStatus } from '../state/status';
+import { runMatrix } from './fleet-summary';
 import { TargetPart, WaveAt, waveApp, waveProposal } from './fleet-proposal';
 import { combineSignals, sharedReads } from './fleet-signals';
 import { abortProposal, readSignals, withGateReport } from './gate-edge';
@@ -22,6 +24,7 @@ interface Member {
   readonly history: BaseHistory;
   readonly aborted: boolean;
   readonly progressing: boolean;
+  readonly rollouts: readonly RolloutStatus[];
 }
 
 /** The fleet's part of one `rollgen pr` run: read locally before the scan, turned into rounds after it. */
@@ -31,6 +34,8 @@ export interface FleetPrep {
   /** Histories of the targets that move now: the one scan reads closed PRs back to the oldest. */
   readonly pending: readonly BaseHistory[];
   rounds(pulls: ReadonlyMap<string, readonly RollgenPull[]>, recent: () => readonly string[]): Promise<AppRound[]>;
+  /** After the run: the fleet matrix in the log and, in the Action, its job summary. */
+  summarize(rounds: readonly AppRound[], actions: readonly (readonly Action[])[]): void;
 }
 
 /**
@@ -43,7 +48,7 @@ export function prepareFleet(s: FlowSession, dryRun: boolean): FleetPrep {
   const inWaves = new Set(waves.flatMap((w) => w.targets));
   const fleet = s.apps.filter((e) => inWaves.has(e.app.name));
   const free = s.apps.filter((e) => !inWaves.has(e.app.name));
-  if (fleet.length === 0) return { free, pending: [], rounds: async () => [] };
+  if (fleet.length === 0) return { free, pending: [], rounds: async () => [], summarize: () => undefined };
   const members = readMembers(s, fleet);
   const writes = members.filter((m) => m.proposal);
   const step = nextWaveStep(waves, writes, new Set(members.filter((m) => m.aborted).map((m) => m.app)));
@@ -57,6 +62,17 @@ export function prepareFleet(s: FlowSession, dryRun: boolean): FleetPrep {
       const at = { ...step.live, count: waves.length };
       const live = await liveRound(s, { at, members, moving: step.moving, pulls, recent, dryRun });
       return [live, ...idle];
+    },
+    summarize: (rounds, actions) => {
+      const targets = members.map((m) => ({ app: m.app, rollouts: m.rollouts, pending: m.proposal !== undefined }));
+      const matrix = runMatrix(
+        waves,
+        targets,
+        rounds.map((r, i) => ({ app: r.state.app, actions: actions[i] })),
+      );
+      if (!matrix) return;
+      s.ctx.stdout(matrix.text);
+      s.ctx.fleet?.(matrix.markdown);
     },
   };
 }
@@ -108,6 +124,7 @@ function readMembers(s: FlowSession, fleet: readonly LoadedEntry[]): Member[] {
       history: histories[i],
       aborted: rollouts.some((r) => r.phase === 'Aborted'),
       progressing: rollouts.some((r) => r.phase === 'Progressing'),
+      rollouts,
     };
   });
 }

@@ -19,7 +19,7 @@ import { previewOffline } from './offline';
 import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
 import { sayDeferred, writeWithinBudget } from './budgeted-writes';
-import { offlineFleet, prepareFleet } from './fleet-pr';
+import { FleetPrep, offlineFleet, prepareFleet } from './fleet-pr';
 
 /** One app's error that holds that app alone; the run goes on with the others. */
 type AppFailure = ScmError | AnalysisRecordError;
@@ -66,7 +66,8 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
-    const rounds = await gather(s, opts.dryRun === true);
+    const fleet = prepareFleet(s, opts.dryRun === true);
+    const rounds = await gather(s, fleet, opts.dryRun === true);
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
@@ -96,6 +97,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
         } else failed.push({ app: r.state.app, error: e });
       }
     }
+    fleet.summarize(rounds, actions);
     const waiting = run.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
     if (waiting.length > 0) sayDeferred(s, waiting, dryRun);
     if (failed.length > 0) throw appsFailed(failed);
@@ -116,9 +118,8 @@ function appsFailed(failed: readonly { app: string; error: AppFailure }[]): Erro
     : new AnalysisRecordError(`rollgen pr: ${why}; the other apps are done`);
 }
 
-async function gather(all: FlowSession, dryRun: boolean): Promise<AppRound[]> {
+async function gather(all: FlowSession, fleet: FleetPrep, dryRun: boolean): Promise<AppRound[]> {
   // Targets in waves move as the fleet (fleet-pr.ts); the other apps one by one, as below.
-  const fleet = prepareFleet(all, dryRun);
   const s = { ...all, apps: fleet.free };
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = proposalsFor(s, s.apps, { kind: 'advance' }, 'flow');

@@ -64,7 +64,13 @@ test('a wave of two targets moves in one PR touching both; a rerun finds it and 
   expect(step1.body).toMatch(/\| web-prod-eu \| prod-eu \| step 1 \|/);
   expect(step1.body).toMatch(/\| web-prod-us \| prod-us \| step 1 \|/);
   expect(parseMarker(step1.body)).toMatchObject({ app: 'wave:prod', target: 'step-1' });
+  // status --pr: the matrix, each wave's PR in its last row, and what moves the fleet on.
+  const status = await w.run(['status', '--pr']);
+  expect(status.stdout).toMatch(/^web-prod-eu +- +Healthy\* *$/m);
+  expect(status.stdout).toMatch(new RegExp(`^PR +- +#${step1.number} step 1$`, 'm'));
+  expect(status.stdout).toContain(`next: #${step1.number} (step 1) moves wave prod one step: merge it`);
   const again = await w.pr();
+  expect(again.stdout).toMatch(new RegExp(`^PR +- +#${step1.number} waits$`, 'm'));
   expect(again.writes).toEqual([]);
   expect(again.calls.map((c) => c.op)).toEqual(['listPulls']);
   expect(again.stdout).toMatch(/wave:prod: manual gate: a person merges #\d+/);
