@@ -99,3 +99,31 @@ export async function writeWaveStep(ctx: RunContext, planned: PlannedWrites): Pr
   await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
   for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}\n`);
 }
+
+/** A target about to start a canary in its wave, with the pod template revision(s) it would roll out. */
+export interface StartingTarget {
+  readonly app: string;
+  readonly revisions: readonly string[];
+}
+
+/**
+ * The pinned revision (docs/fleet.md): a later wave rolls out exactly the pod template the earlier
+ * waves ran. When every target of the earlier waves runs one revision, a target starting a canary
+ * with any other (an overlay-only change to it, say) holds its wave, with why and what to do; when
+ * the earlier clusters run different templates by design, there is no single revision to pin. Pure.
+ */
+export function pinnedRevisionHold(
+  waves: readonly WaveConfig[],
+  number: number,
+  ran: ReadonlyMap<string, readonly string[]>,
+  starting: readonly StartingTarget[],
+): string | undefined {
+  if (number <= 1 || starting.length === 0) return undefined;
+  const earlier = new Set(waves.slice(0, number - 1).flatMap((w) => w.targets.flatMap((t) => ran.get(t) ?? [])));
+  if (earlier.size !== 1) return undefined;
+  const [pinned] = earlier;
+  const off = starting.filter((s) => s.revisions.some((r) => r !== pinned));
+  if (off.length === 0) return undefined;
+  const what = off.map((s) => `${s.app} (${[...new Set(s.revisions)].join(', ')})`).join(', ');
+  return `wave ${waves[number - 1].name} holds: ${what} would roll out a pod template the earlier waves never ran (they run ${pinned}); change the source of every target alike, so the new revision starts at wave 1, or revert the change to these targets`;
+}

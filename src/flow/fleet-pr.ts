@@ -1,7 +1,7 @@
 import { AnalysisRecordError, ScmError } from '../errors';
 import { readOutput } from '../app/inputs';
 import type { LoadedEntry } from '../app/load-repo';
-import { nextWaveStep } from '../app/fleet-step';
+import { nextWaveStep, pinnedRevisionHold } from '../app/fleet-step';
 import type { WaveConfig } from '../io/config-waves';
 import { closedByPerson, newestAbort } from './abort-hold';
 import type { Action, RollgenPull } from './decide';
@@ -164,7 +164,8 @@ async function liveRound(s: FlowSession, live: LiveWave): Promise<AppRound> {
   const base = { pulls: own, onFailure: moving[0]?.entry.loc.onFailure ?? ('abort' as const) };
   // A failed wave's step PR still open is closed first (decide: obsolete); then the wave says why it waits.
   const stale = own.some((x) => x.pr.state === 'open' && x.marker?.origin === 'flow');
-  const hold = personsPull(at.wave, pulls) ?? bakeHold(s, live) ?? (stale ? undefined : failedHold(live));
+  const hold =
+    personsPull(at.wave, pulls) ?? bakeHold(s, live) ?? pinHold(s, live) ?? (stale ? undefined : failedHold(live));
   if (!hold && moving.length === 0) return { state: { app }, ...base, history: {} };
   if (hold) return { state: { app }, ...base, history: {}, ...(hold ? { hold } : {}) };
   const shared = { ...s, scm: sharedReads(s.scm) };
@@ -221,6 +222,15 @@ function personsPull(wave: WaveConfig, pulls: ReadonlyMap<string, readonly Rollg
   if (open.length === 0) return undefined;
   const named = open.map((x) => `${x.pr.ref} (${x.marker!.target} of ${x.app})`).join(', ');
   return `wave ${wave.name} waits for a person to merge or close ${named}`;
+}
+
+/** A target starting its canary with a pod template the earlier waves never ran holds the wave (fleet-step.ts). */
+function pinHold(s: FlowSession, live: LiveWave): string | undefined {
+  const ran = new Map(live.members.map((m) => [m.app, m.rollouts.map((r) => r.stableRevision)] as const));
+  const starting = live.moving
+    .filter((m) => !m.progressing && (m.proposal!.target.kind === 'step' || m.proposal!.target.kind === 'promote'))
+    .map((m) => ({ app: m.app, revisions: m.proposal!.marker.revision.split(',') }));
+  return pinnedRevisionHold(s.config.waves, live.at.number, ran, starting);
 }
 
 /** Nothing of the live wave moves: it failed (a target aborted) and waits for a person. */
