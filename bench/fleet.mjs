@@ -196,14 +196,16 @@ export async function fleetBench(log, n = Number(process.env.BENCH_FLEET_TARGETS
       const byPerson = personMerges(fake);
       const moved = land(fake, repo);
       const open = [...fake.state.pulls.values()].filter((p) => p.state === 'open').length;
+      const r = runs.at(-1);
+      process.stderr.write(
+        `run ${runs.length}: ${r.requests} requests (${r.writes} writes), ${(r.ms / 1000).toFixed(1)} s; PRs ${fake.state.pulls.size}, open ${open}\n`,
+      );
       if (!moved && byPerson === 0 && open === 0 && runs.at(-1).writes === 0) break;
     }
     const pulls = [...fake.state.pulls.values()];
-    const settled = fs.readFileSync(
-      path.join(repo, 'clusters', `c${String(n).padStart(3, '0')}`, 'web', 'deployment.yaml'),
-      'utf8',
-    );
-    if (!settled.includes('bench-next')) throw new Error('the last wave never received the new image');
+    const last = path.join(repo, 'clusters', `c${String(n).padStart(3, '0')}`, 'web');
+    const settled = fs.readdirSync(last).map((f) => fs.readFileSync(path.join(last, f), 'utf8'));
+    if (!settled.some((t) => t.includes('bench-next'))) throw new Error('the last wave never received the new image');
     const total = runs.reduce((a, r) => a + r.requests, 0);
     const most = Math.max(...runs.map((r) => r.requests));
     const result = {
