@@ -3,7 +3,7 @@ import * as path from 'path';
 import { parseMarker } from '../../src/flow/marker';
 import { FlowWorld } from '../helpers/flow-world';
 import { OUTPUTS, bumpFleetImage, driveFleet, fleetFlowWorld, imagesOf, touchedBy } from '../helpers/fleet-flow';
-import { git } from '../helpers/git-repo';
+import { EXAMPLE, commitAll, git } from '../helpers/git-repo';
 
 /**
  * `rollgen pr` with waves (docs/fleet.md) over examples/fleet against the fake GitHub: each wave step
@@ -237,4 +237,19 @@ test('a person closing a wave PR holds the wave; a bake holds the next wave afte
   w.now = new Date(landed.getTime() + 1801_000);
   await w.pr();
   expect(w.fake.open().map((p) => p.branch)).toEqual(['rollgen/wave_3aprod-us/step-1']);
+});
+
+test('apps in no wave keep their own PRs in the same run as the wave step PR', async () => {
+  w = fleetFlowWorld((y) => y.replace('apps:\n', 'apps:\n  - source: apps/echo\n    output: deploy/echo\n'));
+  fs.cpSync(EXAMPLE, path.join(w.repo, 'apps', 'echo'), { recursive: true });
+  commitAll(w.repo, 'an app outside the waves', w.now);
+  const r = await w.pr();
+  expect(r.code).toBe(0);
+  expect(
+    w.fake
+      .open()
+      .map((p) => p.branch)
+      .sort(),
+  ).toEqual(['rollgen/echo/adopt', 'rollgen/wave_3astaging/adopt']);
+  expect(touchedBy(w, w.openPr('rollgen/wave_3astaging/adopt').number)).toEqual(['staging']);
 });
