@@ -6,6 +6,7 @@
 //   BENCH_RUNS_1000=3 npm run bench  # fewer repetitions of the 1,000-app loops only
 //   BENCH_ONLY=advance npm run bench # only the advance rows (ALB listener, mixed apps)
 //   BENCH_ONLY=github npm run bench  # only the GitHub flow's requests and pushes (bench/github.mjs)
+//   BENCH_ONLY=fleet npm run bench   # only a 200-target fleet rollout through rollgen pr (bench/fleet.mjs)
 //
 // Needs dist/cli.js (`npm run build`). Writes only under bench/.work/ (gitignored).
 import { spawnSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { ROOT, WORK, appDirs, awaitQuietDisk, emptyTrash, moveToTrash, writeConf
 import { writeYamlFloor } from './yaml-floor.mjs';
 import { githubBench } from './github.mjs';
 import { shardsBench } from './shards.mjs';
+import { fleetBench } from './fleet.mjs';
 
 const require = createRequire(path.join(ROOT, 'package.json'));
 const YAML = require('yaml');
@@ -47,7 +49,7 @@ const ENV = {
 };
 
 function onlySections(raw) {
-  const all = ['cold', 'repo', 'render', 'advance', 'github', 'shards'];
+  const all = ['cold', 'repo', 'render', 'advance', 'github', 'shards', 'fleet'];
   if (raw === undefined || raw === '') return new Set(all);
   const picked = raw.split(',').map((s) => s.trim());
   const unknown = picked.filter((s) => !all.includes(s));
@@ -473,6 +475,7 @@ async function mainBench() {
   if (many) console.log(`(generated the ${APPS}-app repo in ${fmt(many.genMs)} ms, not timed)`);
   const gh = ONLY.has('github') ? await githubBench(console.log) : undefined;
   const sh = ONLY.has('shards') ? await shardsBench(console.log) : undefined;
+  const fleet = ONLY.has('fleet') ? await fleetBench(console.log) : undefined;
   console.log('');
   const round = (n) => (n === null || n === undefined ? null : Math.round(n * 100) / 100);
   console.log(
@@ -526,6 +529,10 @@ async function mainBench() {
       idle_10000_requests: sh?.large?.one.requests ?? null,
       idle_10000_s: round(sh?.large ? sh.large.one.ms / 1000 : null),
       idle_10000_shard_s: round(sh?.large ? sh.large.shardWarm.ms / 1000 : null),
+      fleet_targets: fleet?.targets ?? null,
+      fleet_prs_opened: fleet?.prsOpened ?? null,
+      fleet_requests_per_run_max: fleet?.requestsPerRunMax ?? null,
+      fleet_requests_per_run_mean: round(fleet?.requestsPerRunMean),
       runs: RUNS,
       runs_1000: RUNS_1000,
       runs_advance: RUNS_ADVANCE,

@@ -85,7 +85,8 @@ const common = (c: Command) =>
   c
     .addOption(fromStdin())
     .option('-c, --config <file>', 'rollgen.yaml to use')
-    .option('--target <name>', "one target of each named app's targets: (docs/fleet.md)");
+    .option('--target <name>', "one target of each named app's targets: (docs/fleet.md)")
+    .option('--wave <name>', 'every target of that wave of rollgen.yaml waves: (docs/fleet.md)');
 
 /** `-f -` is the only form: help shows it as written, not as a placeholder `<->`. */
 function fromStdin(): Option {

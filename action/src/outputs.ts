@@ -38,6 +38,7 @@ export function formatSummary(command: string, report: ActionReport, exitCode: n
     );
     lines.push(report.deferred.map((d) => cell(d.app)).join(', '));
   }
+  if (report.fleet) lines.push('', report.fleet.trimEnd());
   lines.push(
     '',
     exitCode === 0 ? 'Finished successfully.' : `Failed with exit status ${exitCode}; the step log has the error.`,

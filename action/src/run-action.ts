@@ -28,6 +28,7 @@ export async function runAction(env: Record<string, string | undefined>, io: Act
   if (inputs.token) env.GITHUB_TOKEN = inputs.token;
   const events: PullRequestEvent[] = [];
   const deferred: DeferredApp[] = [];
+  let fleet: string | undefined;
   let errors = '';
   // Everything the CLI prints carries text rollgen does not control (app names, PR titles, GitHub's
   // error messages): a line of it starting with `::` would be a workflow command to the runner.
@@ -46,9 +47,10 @@ export async function runAction(env: Record<string, string | undefined>, io: Act
       },
       report: (e) => void events.push(e),
       deferred: (d) => void deferred.push(d),
+      fleet: (markdown) => void (fleet = markdown),
     }),
   ).finally(() => io.stdout(`::${resume}::\n`));
-  const report = buildActionReport(events, deferred);
+  const report = buildActionReport(events, deferred, fleet);
   if (code !== 0) io.stdout(formatErrorAnnotation(inputs.command, errors || `exit status ${code}`));
   if (env.GITHUB_OUTPUT) appendFileSync(env.GITHUB_OUTPUT, formatOutputs(report));
   if (env.GITHUB_STEP_SUMMARY) appendFileSync(env.GITHUB_STEP_SUMMARY, formatSummary(inputs.command, report, code));

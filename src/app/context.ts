@@ -22,6 +22,8 @@ export interface RunContext {
   readonly report?: (event: PullRequestEvent) => void;
   /** Told about each app the GitHub flow leaves for the next run (its request budget is spent); unset in the CLI. */
   readonly deferred?: (d: DeferredApp) => void;
+  /** `rollgen pr` with waves: the fleet matrix as Markdown, for the Action's job summary (docs/fleet.md). */
+  readonly fleet?: (markdown: string) => void;
   /** Told about the PR each app would get (`--dry-run --offline`); set by the machine-readable report. */
   readonly preview?: (p: PullRequestPreview) => void;
   /** How `status --watch` waits between rounds and whether stdout is a terminal; unset: this process (src/io/watch.ts). */
@@ -37,6 +39,8 @@ export interface CommonOptions {
   readonly removal?: Removal;
   /** `--target T`: target T of each named app with targets: (all apps when none is named). */
   readonly target?: string;
+  /** `--wave W`: every target of wave W (docs/fleet.md). */
+  readonly wave?: string;
 }
 
 /** This process as a RunContext (its directory, stdout, stderr and stdin); the shells override what they capture. */

@@ -1,5 +1,4 @@
 import type { WaveConfig } from '../io/config-waves';
-import { InputError } from '../errors';
 import type { RunContext } from './context';
 import { locateWithRepo, usesConfig } from './inputs';
 
@@ -75,19 +74,19 @@ export function nextWaveStep<W extends { readonly app: string }>(
  * `advance --commit` of any target in a wave loads every target of every wave: which wave moves
  * depends on all of them (docs/fleet.md). Other apps stay as named.
  */
-export function withWholeFleet(
+export function withWholeFleet<O extends ChangeOptions>(
   ctx: RunContext,
   args: readonly string[],
-  opts: ChangeOptions,
-): { args: readonly string[]; opts: ChangeOptions } {
+  opts: O,
+): { args: readonly string[]; opts: O } {
   const req = { cwd: ctx.cwd, args, ...opts };
   if (!usesConfig(req)) return { args, opts };
   const { named, waves } = locateWithRepo(req);
   const inWaves = new Set(waves.flatMap((w) => w.targets));
   if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
-  const { target: _picked, ...rest } = opts;
+  const { target: _picked, wave: _wave, ...rest } = opts;
   const names = [...new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
-  return { args: names, opts: rest };
+  return { args: names, opts: rest as O };
 }
 
 /**
@@ -97,19 +96,34 @@ export function withWholeFleet(
 export async function writeWaveStep(ctx: RunContext, planned: PlannedWrites): Promise<void> {
   const { waves, aborted } = planned.fleet!;
   const step = nextWaveStep(waves, planned.writes, aborted);
-  if (step.live) refuseStepSubset(step.live.wave);
   await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
   for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}\n`);
 }
 
-/** `steps:` other than all is planned and shown, not run yet: refused where it is written. */
-export function refuseStepSubset(wave: WaveConfig): void {
-  if (wave.steps === 'all') return;
-  throw new InputError([
-    {
-      ...wave.stepsAt,
-      severity: 'error',
-      message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`,
-    },
-  ]);
+/** A target about to start a canary in its wave, with the pod template revision(s) it would roll out. */
+export interface StartingTarget {
+  readonly app: string;
+  readonly revisions: readonly string[];
+}
+
+/**
+ * The pinned revision (docs/fleet.md): a later wave rolls out exactly the pod template the earlier
+ * waves ran. When every target of the earlier waves runs one revision, a target starting a canary
+ * with any other (an overlay-only change to it, say) holds its wave, with why and what to do; when
+ * the earlier clusters run different templates by design, there is no single revision to pin. Pure.
+ */
+export function pinnedRevisionHold(
+  waves: readonly WaveConfig[],
+  number: number,
+  ran: ReadonlyMap<string, readonly string[]>,
+  starting: readonly StartingTarget[],
+): string | undefined {
+  if (number <= 1 || starting.length === 0) return undefined;
+  const earlier = new Set(waves.slice(0, number - 1).flatMap((w) => w.targets.flatMap((t) => ran.get(t) ?? [])));
+  if (earlier.size !== 1) return undefined;
+  const [pinned] = earlier;
+  const off = starting.filter((s) => s.revisions.some((r) => r !== pinned));
+  if (off.length === 0) return undefined;
+  const what = off.map((s) => `${s.app} (${[...new Set(s.revisions)].join(', ')})`).join(', ');
+  return `wave ${waves[number - 1].name} holds: ${what} would roll out a pod template the earlier waves never ran (they run ${pinned}); change the source of every target alike, so the new revision starts at wave 1, or revert the change to these targets`;
 }

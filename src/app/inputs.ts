@@ -3,7 +3,7 @@ import * as path from 'path';
 import { readinessGateWarnings } from './readiness-gate';
 import { Diagnostic, hasErrors, printable, sortDiagnostics } from '../diagnostics';
 import { InputError } from '../errors';
-import { AppConfig, findConfig, readConfig } from '../io/config';
+import { AppConfig, RepoConfig, findConfig, readConfig } from '../io/config';
 import type { WaveConfig } from '../io/config-waves';
 import { outputOverlaps } from '../io/confine';
 import { OutputContents, readOutputDir } from '../io/output-dir';
@@ -38,6 +38,8 @@ export interface LocateRequest {
   readonly config?: string;
   readonly removal?: Removal;
   readonly target?: string;
+  /** `--wave W`: every target of wave W (of the named apps, when any). */
+  readonly wave?: string;
 }
 
 /** `SOURCE [OUT]` when the first argument is a directory or -f is given; otherwise app names from rollgen.yaml (none = all). */
@@ -82,6 +84,13 @@ function locate(req: LocateRequest, every: AppLocation[], waves: WaveConfig[] = 
   const config = readConfig(configFile, req.cwd);
   every.push(...config.apps);
   waves.push(...config.waves);
+  if (req.wave !== undefined && req.target !== undefined)
+    throw new InputError(
+      [],
+      `--wave and --target exclude each other: --wave ${req.wave} names every target of that wave`,
+    );
+  if (req.wave !== undefined)
+    return waveNamed(config, req.args, req.wave, path.relative(req.cwd, configFile) || configFile);
   if (req.target !== undefined) return targetsNamed(config.apps, req.args, req.target, configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
   return req.args.flatMap((name) => {
@@ -96,6 +105,25 @@ function locate(req: LocateRequest, every: AppLocation[], waves: WaveConfig[] = 
       );
     return app;
   });
+}
+
+/** `--wave W`: the targets of wave W, in rollgen.yaml order (of the named apps' targets, when apps are named). */
+function waveNamed(config: RepoConfig, args: readonly string[], wave: string, shown: string): AppConfig[] {
+  const found = config.waves.find((w) => w.name === wave);
+  if (!found)
+    throw new InputError(
+      [],
+      `--wave ${wave}: ${shown} has no such wave${didYouMean(wave, config.waves)}${config.waves.length > 0 ? `; its waves: ${config.waves.map((w) => w.name).join(', ')}` : ' (it lists no waves:)'}`,
+    );
+  const picked = config.apps.filter(
+    (a) => found.targets.includes(a.name) && (args.length === 0 || args.includes(a.target?.app ?? a.name)),
+  );
+  if (picked.length === 0)
+    throw new InputError(
+      [],
+      `--wave ${wave}: no target of ${args.join(', ')} is in wave ${wave}; it moves ${found.targets.join(', ')}`,
+    );
+  return picked;
 }
 
 /** `--target T`: target T of each named app (of every app with targets when none is named). */

@@ -66,7 +66,9 @@ export function prepareWrite(
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`,
     );
   const output = readAppOutput(ctx, loc, app, peers, read);
-  const moved = transitionApp(app, output, command, loc.track, loc.removal);
+  // A fleet target runs the steps its wave runs (docs/fleet.md).
+  const wave = command.kind === 'advance' && loc.waveSteps ? { ...command, only: loc.waveSteps } : command;
+  const moved = transitionApp(app, output, wave, loc.track, loc.removal);
   const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
   if (!t) return undefined;
   if (drift !== 'overwrite') guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);

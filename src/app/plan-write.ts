@@ -34,6 +34,8 @@ export interface PlannedWrites {
     readonly aborted: ReadonlySet<string>;
     /** Each loaded app's output directory (a wave's bake counts from the last commit touching its outputs). */
     readonly outputs: ReadonlyMap<string, string>;
+    /** The stable revisions each loaded app runs (a later wave rolls out only what the earlier ones run). */
+    readonly running: ReadonlyMap<string, readonly string[]>;
   };
 }
 
@@ -79,7 +81,10 @@ export async function withPlannedWrites(
     const planned = await planWrites(ctx, { args, opts, command, apps, peers, staged });
     await write(
       waves.length > 0
-        ? { ...planned, fleet: { waves, aborted: abortedApps(apps), outputs: outputsByApp(apps) } }
+        ? {
+            ...planned,
+            fleet: { waves, aborted: abortedApps(apps), outputs: outputsByApp(apps), running: runningByApp(apps) },
+          }
         : planned,
     );
     await staged?.discard(); // what `write` did not commit (nothing, once it has)
@@ -138,6 +143,9 @@ const abortedApps = (apps: readonly RepoEntry[]): Set<string> =>
 
 const outputsByApp = (apps: readonly RepoEntry[]): Map<string, string> =>
   new Map(apps.flatMap((a) => (a.loc.output ? [[a.app.name, a.loc.output] as const] : [])));
+
+const runningByApp = (apps: readonly RepoEntry[]): Map<string, string[]> =>
+  new Map(apps.map((a) => [a.app.name, (a.output?.status?.rollouts ?? []).map((r) => r.stableRevision)] as const));
 
 const dirWrite = (w: PendingWrite): OutputDirWrite => ({ dir: w.output, files: changedFiles(w), remove: w.remove });
 

@@ -43,11 +43,14 @@ export interface ActionReport {
   readonly waiting: readonly PullRequestEvent[];
   /** Apps whose PRs wait for the next run (the run's request budget was spent). */
   readonly deferred: readonly DeferredApp[];
+  /** The fleet matrix after a `rollgen pr` run with waves, as Markdown. */
+  readonly fleet?: string;
 }
 
 export function buildActionReport(
   events: readonly PullRequestEvent[],
   deferred: readonly DeferredApp[] = [],
+  fleet?: string,
 ): ActionReport {
   const of = (action: PullRequestAction) => events.filter((e) => e.action === action);
   return {
@@ -57,5 +60,6 @@ export function buildActionReport(
     closed: of('closed'),
     waiting: of('waiting'),
     deferred,
+    ...(fleet ? { fleet } : {}),
   };
 }

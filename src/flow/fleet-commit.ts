@@ -5,7 +5,7 @@ import { LOCK_FILE } from '../io/output-lock';
 import type { WaveConfig } from '../io/config-waves';
 import { PlannedWrites, writeAll } from '../app/plan-write';
 import type { PendingWrite } from '../app/next-output';
-import { nextWaveStep, refuseStepSubset } from '../app/fleet-step';
+import { StartingTarget, nextWaveStep, pinnedRevisionHold } from '../app/fleet-step';
 import { RunContext } from '../app/context';
 import { localGateHold, reportHeld } from './local-gates';
 import { checkCommittable, commitOutput, commitSubject } from './local-commit';
@@ -22,7 +22,9 @@ export async function advanceFleet(ctx: RunContext, planned: PlannedWrites): Pro
   const freeHolds = step.free.map((w) => localGateHold(ctx, w.loaded, w));
   const free = step.free.filter((_, i) => !freeHolds[i]);
   const live = step.live;
-  const waveHolds = live ? waveHold(ctx, { ...live, waves, outputs }, step.moving) : [];
+  const waveHolds = live
+    ? waveHold(ctx, { ...live, waves, outputs, running: planned.fleet!.running }, step.moving)
+    : [];
   const moving = waveHolds.length > 0 ? [] : step.moving;
   checkCommittable(ctx, [...free, ...moving]);
   if (free.length > 0) await writeAll(ctx, { ...planned, writes: free, idle: [] }, (w) => commitOutput(ctx, w));
@@ -43,14 +45,16 @@ function waveHold(
     readonly number: number;
     readonly waves: readonly WaveConfig[];
     readonly outputs: ReadonlyMap<string, string>;
+    readonly running: ReadonlyMap<string, readonly string[]>;
   },
   moving: readonly PendingWrite[],
 ): string[] {
   const { wave, number, waves } = fleet;
-  refuseStepSubset(wave);
   const gates = moving.flatMap((w) => localGateHold(ctx, w.loaded, w) ?? []);
   if (gates.length > 0) return gates.map((g) => `wave ${wave.name}: ${g}`);
   const starting = moving.every((w) => (w.before.status?.rollouts ?? []).every((r) => r.phase !== 'Progressing'));
+  const pin = starting ? pinnedRevisionHold(waves, number, fleet.running, moving.flatMap(canaryStart)) : undefined;
+  if (pin) return [pin];
   const before = waves[number - 2];
   if (!starting || !before || before.bakeSeconds === 0 || moving.length === 0) return [];
   const outputs = before.targets.flatMap((t) => fleet.outputs.get(t) ?? []);
@@ -58,6 +62,14 @@ function waveHold(
   return left > 0
     ? [`wave ${wave.name}: wave ${before.name} bakes ${before.bakeSeconds}s after its last commit: ${left}s left`]
     : [];
+}
+
+/** A write that starts a canary (a step or a straight promotion), with the revisions it rolls out. */
+function canaryStart(w: PendingWrite): StartingTarget[] {
+  const started = w.transition.status.rollouts.filter(
+    (r) => (r.phase === 'Progressing' || r.phase === 'Promoting') && r.canaryRevision !== undefined,
+  );
+  return started.length > 0 ? [{ app: w.app, revisions: started.map((r) => r.canaryRevision!) }] : [];
 }
 
 /** Seconds of the bake of `wave` still to run: counted from the last commit touching its targets' outputs. */

@@ -1,5 +1,5 @@
-import { AnalysisRecordError, InputError, ScmError } from '../errors';
-import { locateWithRepo, usesConfig } from '../app/inputs';
+import { AnalysisRecordError, ScmError } from '../errors';
+import { withWholeFleet } from '../app/fleet-step';
 import { RunContext } from '../app/context';
 import { holdNotes } from '../state/app-state';
 import { OnFailure } from '../io/config';
@@ -22,13 +22,14 @@ import { Proposal } from './proposal';
 import { FlowOptions, FlowSession, executeOptions, openSession, proposalsFor } from './session';
 import { sayDeferred, writeWithinBudget } from './budgeted-writes';
 import { refuseUnreportedJobs } from './job-health';
+import { FleetPrep, offlineFleet, prepareFleet } from './fleet-pr';
 
 /** One app's error that holds that app alone; the run goes on with the others. */
 type AppFailure = ScmError | AnalysisRecordError;
 
 const isAppFailure = (e: unknown): e is AppFailure => e instanceof ScmError || e instanceof AnalysisRecordError;
 
-interface AppRound {
+export interface AppRound {
   readonly state: AppFlowState;
   readonly pulls: readonly RollgenPull[];
   readonly history: AppHistory;
@@ -44,10 +45,13 @@ interface AppRound {
   readonly refused?: AppFailure;
   /** Since when the app waits (its state's landing, or its source's first commit): the oldest goes first. */
   readonly pendingSince?: Date;
+  /** Why nothing may move for it this run (a fleet wave's bake, a person's PR on one of its targets). */
+  readonly hold?: string;
 }
 
 function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckState>): Action[] {
   if (r.refused) return [];
+  if (r.hold) return [{ kind: 'wait', reason: r.hold }];
   return (
     decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt, r.abortWait) ??
     decide(r.state, r.pulls, now, r.history, checks)
@@ -59,14 +63,17 @@ function decideRound(r: AppRound, now: Date, checks?: ReadonlyMap<string, CheckS
  * scan for all apps. With --dry-run every intended action is printed and nothing is written.
  */
 export async function prCommand(ctx: RunContext, args: readonly string[], opts: FlowOptions): Promise<void> {
-  refuseWaves(ctx, args, opts);
+  ({ args, opts } = withWholeFleet(ctx, args, opts));
   if (opts.offline)
-    return previewOffline(ctx, args, opts, (s, entries) => proposalsFor(s, entries, { kind: 'advance' }, 'flow'));
+    return previewOffline(ctx, args, opts, (s, entries) =>
+      offlineFleet(s, entries, proposalsFor(s, entries, { kind: 'advance' }, 'flow')),
+    );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
     refuseUnreportedJobs(s.apps);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}\n`);
-    const rounds = await gather(s, opts.dryRun === true);
+    const fleet = prepareFleet(s, opts.dryRun === true);
+    const rounds = await gather(s, fleet, opts.dryRun === true);
     const now = s.edges.now();
     const first = rounds.map((r) => decideRound(r, now));
     const checks = await fetchChecks(s, first);
@@ -96,6 +103,7 @@ export async function prCommand(ctx: RunContext, args: readonly string[], opts: 
         } else failed.push({ app: r.state.app, error: e });
       }
     }
+    fleet.summarize(rounds, actions);
     const waiting = run.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
     if (waiting.length > 0) sayDeferred(s, waiting, dryRun);
     if (failed.length > 0) throw appsFailed(failed);
@@ -116,7 +124,9 @@ function appsFailed(failed: readonly { app: string; error: AppFailure }[]): Erro
     : new AnalysisRecordError(`rollgen pr: ${why}; the other apps are done`);
 }
 
-async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
+async function gather(all: FlowSession, fleet: FleetPrep, dryRun: boolean): Promise<AppRound[]> {
+  // Targets in waves move as the fleet (fleet-pr.ts); the other apps one by one, as below.
+  const s = { ...all, apps: fleet.free };
   // Proposals first: an app with an error stops the run before any request is made.
   const proposals = proposalsFor(s, s.apps, { kind: 'advance' }, 'flow');
   const histories = readAppHistories(
@@ -125,7 +135,8 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output! })),
     s.checkout.shallow,
   );
-  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => (p ? histories[i] : undefined)))));
+  const pending = [...proposals.map((p, i) => (p ? histories[i] : undefined)), ...fleet.pending];
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(pending)));
   const recent = recentCommits(s.edges.git, s.checkout.root);
   const rounds: AppRound[] = [];
   for (const [i, entry] of s.apps.entries()) {
@@ -153,7 +164,7 @@ async function gather(s: FlowSession, dryRun: boolean): Promise<AppRound[]> {
       ...(pendingSince(histories[i]) ? { pendingSince: pendingSince(histories[i]) } : {}),
     });
   }
-  return rounds;
+  return [...rounds, ...(await fleet.rounds(pulls, recent))];
 }
 
 /** An abort that removes pods waits, as a step does, for the serving target groups to hold their pods. */
@@ -199,24 +210,4 @@ async function fetchChecks(s: FlowSession, decisions: readonly Action[][]): Prom
     if (a.kind === 'need-checks' && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
   }
   return out;
-}
-
-/**
- * The PR flow does not run waves yet (docs/fleet.md): it would open a step PR in every cluster at
- * once. Refused at the first wave until it does; `advance --commit` moves a fleet wave by wave.
- */
-function refuseWaves(ctx: RunContext, args: readonly string[], opts: FlowOptions): void {
-  const req = { cwd: ctx.cwd, args, ...opts };
-  if (!usesConfig(req)) return;
-  const { named, waves } = locateWithRepo(req);
-  const inWaves = new Set(waves.flatMap((w) => w.targets));
-  const fleet = named.filter((l) => inWaves.has(l.name)).map((l) => l.name);
-  if (fleet.length === 0) return;
-  throw new InputError([
-    {
-      ...waves[0].at,
-      severity: 'error',
-      message: `rollgen pr does not run waves yet, and would start ${fleet.join(', ')} in every cluster at once; move the fleet with \`rollgen advance --commit\` (one commit per wave step), or name the apps outside the waves`,
-    },
-  ]);
 }

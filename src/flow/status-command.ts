@@ -5,6 +5,9 @@ import { locateWithRepo, usesConfig } from '../app/inputs';
 import { formatFleetMatrix } from './fleet-status';
 import { LoadedEntry } from '../app/load-repo';
 import { ShardOptions, loadShardApps } from '../app/load-shard';
+import { waveOf } from './fleet-proposal';
+import { targetSlug } from './branch';
+import type { RollgenPull } from './decide';
 import { OutputOptions, isMachineOutput, printDocument } from '../app/output-format';
 import { readAppOutput } from '../app/output-state';
 import { commandTarget } from '../app/plan-write';
@@ -46,8 +49,8 @@ export async function statusCommand(ctx: RunContext, args: readonly string[], op
 }
 
 async function statusText(ctx: RunContext, args: readonly string[], opts: StatusOptions): Promise<string> {
-  const { views, disabled } = await readViews(ctx, args, opts);
-  if (!isMachineOutput(opts)) return withFleet(ctx, args, opts, views, formatStatusView(views, disabled));
+  const { views, disabled, wavePulls } = await readViews(ctx, args, opts);
+  if (!isMachineOutput(opts)) return withFleet(ctx, args, opts, views, formatStatusView(views, disabled), wavePulls);
   let text = '';
   printDocument({ stdout: (t) => (text += t) }, opts.output, 'Status', { rollouts: views, disabled });
   return opts.output === 'yaml' && opts.watch !== undefined ? `---\n${text}` : text;
@@ -60,10 +63,11 @@ function withFleet(
   opts: StatusOptions,
   views: readonly RolloutView[],
   text: string,
+  wavePulls?: ReadonlyMap<string, string>,
 ): string {
   const req = { cwd: ctx.cwd, args, ...opts };
   if (!usesConfig(req)) return text;
-  const matrix = formatFleetMatrix(locateWithRepo(req).waves, views);
+  const matrix = formatFleetMatrix(locateWithRepo(req).waves, views, wavePulls);
   return matrix ? `${text}\n${matrix}` : text;
 }
 
@@ -71,12 +75,14 @@ async function readViews(
   ctx: RunContext,
   args: readonly string[],
   opts: StatusOptions,
-): Promise<{ views: RolloutView[]; disabled: string[] }> {
+): Promise<{ views: RolloutView[]; disabled: string[]; wavePulls?: Map<string, string> }> {
   const edges = flowEdges(ctx);
   const apps = await loadShardApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const histories = baseHistories(ctx, apps);
-  const github = opts.pr ? await readGitHub(ctx, apps, histories, opts) : apps.map(() => offline());
+  let wavePulls: Map<string, string> | undefined;
+  const scanned = (pulls: ReadonlyMap<string, readonly RollgenPull[]>) => (wavePulls = openWavePulls(pulls));
+  const github = opts.pr ? await readGitHub(ctx, apps, histories, opts, scanned) : apps.map(() => offline());
   const now = edges.now();
   const git = edges.git;
   const modes = flowModes(
@@ -93,7 +99,18 @@ async function readViews(
         ]
       : [],
   );
-  return { views, disabled };
+  return { views, disabled, ...(wavePulls ? { wavePulls } : {}) };
+}
+
+/** Each wave's open PR, as the matrix shows it: `#12 step 2` (fleet-pr.ts files them under `wave:<name>`). */
+function openWavePulls(pulls: ReadonlyMap<string, readonly RollgenPull[]>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const [app, list] of pulls) {
+    const wave = waveOf(app);
+    const open = list.find((x) => x.pr.state === 'open');
+    if (wave !== undefined && open) out.set(wave, `${open.pr.ref} ${targetSlug(open.target).replace('-', ' ')}`);
+  }
+  return out;
 }
 
 function appViews(

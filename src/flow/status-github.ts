@@ -8,7 +8,7 @@ import type { GateSignalsView, GitHubView } from '../state/status-view';
 import { checkRunName } from './analysis-store';
 import { BRANCH_PREFIX, targetSlug } from './branch';
 import { readConnection, withoutToken, ConnectionFlags } from './connection';
-import { groupPulls } from './decide';
+import { RollgenPull, groupPulls } from './decide';
 import { FlowEdges, flowEdges } from './edges';
 import type { Health } from './health';
 import { AnalysisGate, GateSignals, countFrom } from './gate-signals';
@@ -44,12 +44,15 @@ export async function readGitHub(
   apps: readonly LoadedEntry[],
   histories: readonly BaseHistory[],
   flags: ConnectionFlags,
+  /** Told what the one scan found (the fleet matrix shows each wave's PR from it). */
+  onScan?: (pulls: ReadonlyMap<string, readonly RollgenPull[]>) => void,
 ): Promise<AppGitHub[]> {
   const edges = flowEdges(ctx);
   const connection = readConnection(edges.env, flags);
   return withoutToken(connection.token, async () => {
     const scm = edges.scm(connection);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: 'open' }));
+    onScan?.(pulls);
     const top = gitTopLevel(edges.git, ctx.cwd);
     const recent = top ? recentCommits(edges.git, top) : () => [];
     const out: AppGitHub[] = [];

@@ -15,6 +15,11 @@ export function targetOf(previous: AppStatus | undefined, t: AppTransition, comm
   // Only disabled rollouts moved (Kruise spec.disabled): their Deployments update as written.
   if (targets.length === 0) return t.actions.length > 0 ? { kind: 'update' } : { kind: 'adopt' };
   if (command.kind === 'abort' || command.kind === 'retry') return { kind: command.kind };
+  return furthestBehind(targets);
+}
+
+/** Of several things proposed together, the one furthest behind names the PR. */
+export function furthestBehind(targets: readonly Target[]): Target {
   return targets.reduce((a, b) => (rank(b) < rank(a) ? b : a));
 }
 
@@ -87,7 +92,12 @@ export function gateFor(
     // Removing the canary workloads an abort left running waits for the abort delay (Argo abortScaleDownDelaySeconds).
     if (r?.plan.abortGate && target.kind === 'remove' && prev?.phase === 'Aborted') return r.plan.abortGate;
     // Locally the person running `advance` is the approval a start (or adoption) PR waits for.
-    if (startedBy === 'person' && (target.kind === 'adopt' || (target.kind === 'step' && target.step <= 1)))
+    const from = stepBefore(
+      prev,
+      t.status.rollouts.find((x) => x.name === name),
+    );
+    const starts = (target.kind === 'step' && target.step <= 1) || (from === 0 && target.kind === 'step');
+    if (startedBy === 'person' && (target.kind === 'adopt' || starts || (target.kind === 'promote' && from === 0)))
       return { kind: 'automatic' as const };
     if (!r) return { kind: 'manual' as const };
     // Locally the person running `advance --commit` at the switch is the confirmation the PR waits for.
@@ -99,6 +109,7 @@ export function gateFor(
         r.plan.startGate,
         r.plan.steps.map((s) => s.gate),
         target,
+        from,
       )
     );
   });
@@ -134,11 +145,24 @@ function removalGate(
   return undefined;
 }
 
-function rolloutGate(start: Gate, after: readonly Gate[], target: Target): Gate {
+/** The step the rollout is at before this move, 0 when the move starts its revision (a fleet wave may start past step 1). */
+function stepBefore(prev: RolloutStatus | undefined, next: RolloutStatus | undefined): number {
+  return prev?.phase === 'Progressing' && prev.canaryRevision === next?.canaryRevision ? prev.step : 0;
+}
+
+/**
+ * The gate before `target`: the pause after the step the rollout leaves (`from`), the start gate
+ * when it starts. A fleet wave running some steps only (docs/fleet.md) may leave step 1 for step 3,
+ * or promote straight from stable.
+ */
+function rolloutGate(start: Gate, after: readonly Gate[], target: Target, from: number): Gate {
   switch (target.kind) {
     case 'step':
-      return target.step <= 1 ? start : (after[target.step - 2] ?? { kind: 'manual' });
+      if (target.step <= 1 || from === 0) return start;
+      return after[(from !== target.step - 1 ? from : target.step - 1) - 1] ?? { kind: 'manual' };
     case 'promote':
+      // (a rollout without steps, Argo's rolling-update form, promotes as it always has)
+      if (from === 0 && after.length > 0) return start;
       return after[after.length - 1] ?? { kind: 'automatic' };
     case 'cleanup':
     case 'select':

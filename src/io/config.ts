@@ -8,7 +8,7 @@ import { isObject } from '../model/kube';
 import { GatePolicy, defaultGatePolicy } from '../plan/gates';
 import { TrackLabel, defaultTrackLabel } from '../model/track';
 import { entryValueProblems } from './config-values';
-import type { Removal } from '../state/lifecycle';
+import type { Removal, StepSubset } from '../state/lifecycle';
 import { validateSchema } from '../spec/validate-schema';
 import { parseYamlStream } from '../yaml/parse';
 import {
@@ -54,6 +54,8 @@ export interface AppConfig {
   readonly target?: TargetConfig;
   /** `verify:`: gates that read the live load balancer (docs/aws-verification.md). */
   readonly verify?: VerifyConfig;
+  /** The steps its wave runs, when not all of the rollout's: some of them, or a straight promotion. */
+  readonly waveSteps?: StepSubset;
 }
 
 export type OnFailure = 'abort' | 'hold';
@@ -106,6 +108,13 @@ export interface RepoConfig {
   readonly pr: PrConfig;
   /** `waves:` in order (docs/fleet.md); empty without. */
   readonly waves: readonly WaveConfig[];
+}
+
+/** Each target of a wave whose `steps:` is not all runs those steps only (docs/fleet.md). */
+function withWaveSteps(apps: AppConfig[], waves: readonly WaveConfig[]): AppConfig[] {
+  const stepsOf = new Map<string, StepSubset>();
+  for (const w of waves) if (w.steps !== 'all') for (const t of w.targets) stepsOf.set(t, w.steps);
+  return apps.map((a) => (stepsOf.has(a.name) ? { ...a, waveSteps: stepsOf.get(a.name)! } : a));
 }
 
 /** Finds rollgen.yaml in `dir` or its parents. */
@@ -198,7 +207,7 @@ export function readConfig(file: string, cwd: string): RepoConfig {
   out.push(...confineNamedPaths(root, doc.value as Record<string, unknown>, doc.locate));
   out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps, pr: prConfig(root, pr, doc.locate), waves };
+  return { file, root, apps: withWaveSteps(apps, waves), pr: prConfig(root, pr, doc.locate), waves };
 }
 
 /** The entry's gates over the defaults; where `unpaused` is written, so a policy it cannot apply is warned there. */

@@ -15,6 +15,7 @@ import {
   switchStepOf,
 } from './lifecycle';
 import { AppStatus, RolloutStatus } from './status';
+import type { StepSubset } from './lifecycle';
 import { sourcePod } from './pods';
 import { renderState } from './render-states';
 
@@ -34,7 +35,8 @@ export interface OutputSnapshot {
 }
 
 export type AppCommand =
-  | { readonly kind: 'advance' }
+  /** `only`: the steps a fleet wave runs (docs/fleet.md); the rest are skipped, `promote` skips them all. */
+  | { readonly kind: 'advance'; readonly only?: StepSubset }
   | { readonly kind: 'abort' }
   | { readonly kind: 'promote'; readonly full: boolean }
   | { readonly kind: 'retry' };
@@ -138,6 +140,7 @@ function applyCommand(
       removal,
       r.spec.pingPong !== undefined,
       switchStepOf(r.plan.steps),
+      command.only,
     );
   // Nothing deployed: nothing to abort, promote or retry; the idle message says advance deploys it.
   if (!current) return undefined;

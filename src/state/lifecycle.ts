@@ -20,6 +20,9 @@ export type Removal = 'one-commit' | 'two-commits';
  * The next state of one rollout for `advance`: first deploy (adopt), finish adoption, start on a new
  * template, one step, promote, clean up, finish a drain. Undefined when there is nothing to do. Pure.
  */
+/** The steps a fleet wave runs of its rollout (docs/fleet.md): some of them, or none (a straight promotion). */
+export type StepSubset = readonly number[] | 'promote';
+
 export function advanceRollout(
   current: RolloutStatus | undefined,
   name: string,
@@ -28,6 +31,7 @@ export function advanceRollout(
   removal: Removal = 'one-commit',
   pingPong = false,
   switchStep?: number,
+  only?: StepSubset,
 ): Transition | undefined {
   if (!current) {
     // As Argo: after the first deploy the ping Service is stable.
@@ -39,22 +43,28 @@ export function advanceRollout(
   }
   const c = { ...current, steps };
   if (c.draining !== undefined) return { status: undrained(c), action: 'remove canary workloads' };
-  const t = nextOf(c, name, revision, switchStep);
+  const t = nextOf(c, name, revision, switchStep, only);
   return t && removal === 'two-commits' ? drainFirst(c, t) : t;
 }
 
-function nextOf(c: RolloutStatus, name: string, revision: string, switchStep?: number): Transition | undefined {
+function nextOf(
+  c: RolloutStatus,
+  name: string,
+  revision: string,
+  switchStep?: number,
+  only?: StepSubset,
+): Transition | undefined {
   switch (c.phase) {
     case 'Adopting':
       return { status: { ...c, phase: 'Healthy' }, action: 'select pods by track label' };
     case 'Healthy':
-      return revision === c.stableRevision ? undefined : start(c, revision);
+      return revision === c.stableRevision ? undefined : start(c, revision, 'start', only);
     case 'Aborted':
       if (revision === c.stableRevision)
         return { status: { ...withoutCanary(c), phase: 'Healthy' }, action: 'source reverted to stable' };
-      return revision === c.canaryRevision ? undefined : start(c, revision);
+      return revision === c.canaryRevision ? undefined : start(c, revision, 'start', only);
     case 'Progressing':
-      return progress(c, revision, switchStep);
+      return progress(c, revision, switchStep, only);
     case 'Promoting':
       return finishPromotion(c, name, revision);
   }
@@ -80,16 +90,24 @@ function finishPromotion(c: RolloutStatus, name: string, revision: string): Tran
   };
 }
 
-function progress(c: RolloutStatus, revision: string, switchStep?: number): Transition {
+function progress(c: RolloutStatus, revision: string, switchStep?: number, only?: StepSubset): Transition {
   if (revision === c.stableRevision)
     return { status: { ...withoutCanary(c), phase: 'Healthy', step: 0 }, action: 'rollback: source back to stable' };
   // Argo blue-green: from the switch on, the active Service serves the canary revision, which Argo marks
   // stable (shouldFullPromote); a newer revision is previewed against it, never against the old one.
   if (revision !== c.canaryRevision && activeServesCanary(c, switchStep))
     return { status: { ...c, phase: 'Promoting' }, action: `promote before revision ${revision}` };
-  if (revision !== c.canaryRevision) return start(c, revision, 'restart with new revision');
-  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
+  if (revision !== c.canaryRevision) return start(c, revision, 'restart with new revision', only);
+  const next = nextStepOf(c.step, c.steps, only);
+  if (next !== undefined) return { status: { ...c, step: next }, action: `step ${next}` };
   return { status: { ...c, phase: 'Promoting' }, action: 'promote' };
+}
+
+/** The step after `step` (of `steps`) the wave runs, or undefined when promotion is next. */
+function nextStepOf(step: number, steps: number, only?: StepSubset): number | undefined {
+  if (only === 'promote') return undefined;
+  const next = only ? only.find((n) => n > step && n <= steps) : step + 1;
+  return next !== undefined && next <= steps ? next : undefined;
 }
 
 /** Argo blue-green: the step whose commit moves the active Service to the new version (1-based), if any. */
@@ -103,12 +121,16 @@ export function activeServesCanary(c: RolloutStatus | undefined, switchStep: num
   return c?.phase === 'Progressing' && c.draining === undefined && switchStep !== undefined && c.step >= switchStep;
 }
 
-function start(current: RolloutStatus, revision: string, action = 'start'): Transition {
+function start(current: RolloutStatus, revision: string, action = 'start', only?: StepSubset): Transition {
   const c = notAborted(current);
-  // A canary with no steps (Argo's rolling-update form) goes straight to promotion, as Argo does.
-  if (c.steps === 0)
-    return { status: { ...c, phase: 'Promoting', step: 0, canaryRevision: revision }, action: 'promote (no steps)' };
-  return { status: { ...c, phase: 'Progressing', step: 1, canaryRevision: revision }, action };
+  // A canary with no steps (Argo's rolling-update form) goes straight to promotion, as Argo does;
+  // so does a fleet wave that promotes the revision the earlier waves proved.
+  const first = nextStepOf(0, c.steps, only);
+  if (first === undefined) {
+    const why = c.steps === 0 ? 'no steps' : only === 'promote' ? 'wave steps: promote' : 'no wave step left';
+    return { status: { ...c, phase: 'Promoting', step: 0, canaryRevision: revision }, action: `promote (${why})` };
+  }
+  return { status: { ...c, phase: 'Progressing', step: first, canaryRevision: revision }, action };
 }
 
 function notAborted(c: RolloutStatus): RolloutStatus {

@@ -163,7 +163,7 @@ test('an aborted target holds the waves after it; the bake of a wave holds the n
   throw new Error('the bake never held prod-us');
 });
 
-test('advance without --commit writes the live wave only; rollgen pr refuses waves it does not run yet', async () => {
+test('advance without --commit writes the live wave only; rollgen pr --dry-run --offline previews the wave step PR', async () => {
   const dir = fleetGitRepo();
   const r = await runCli(['advance', 'web', '--target', 'prod-us'], dir);
   expect(r.code).toBe(0);
@@ -171,10 +171,11 @@ test('advance without --commit writes the live wave only; rollgen pr refuses wav
   expect(fs.existsSync(path.join(dir, OUTPUTS['prod-eu']))).toBe(false);
   expect(fs.existsSync(path.join(dir, OUTPUTS['prod-us']))).toBe(false);
   expect(r.stdout).toContain('web-prod-us: waits in wave prod-us: wave staging (wave 1) has not completed');
+  git(dir, ['checkout', '--quiet', '--', '.']);
+  git(dir, ['clean', '--quiet', '-fd']);
   const pr = await runCli(['pr', '--dry-run', '--offline'], dir);
-  expect(pr.code).toBe(2);
-  expect(pr.stderr).toMatch(
-    /^rollgen\.yaml:\d+:11: rollgen pr does not run waves yet, and would start web-staging, web-prod-eu, web-prod-us in every cluster at once/,
-  );
+  expect(pr.code).toBe(0);
+  expect(pr.stdout).toContain('== wave:staging: rollgen/wave_3astaging/adopt ==\ntitle: rollgen(wave staging): adopt');
+  expect(pr.stdout).toContain('== web-prod-eu: no PR to propose ==');
   fs.rmSync(dir, { recursive: true, force: true });
 });

@@ -3,11 +3,13 @@
  * every input action.yml declares is set (the runner fills in the defaults), the workspace a real
  * git checkout, GITHUB_API_URL the fake GitHub. The committed bundle is run in action-pr.test.ts.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { runAction } from '../../action/src/run-action';
 import { makeRepo } from '../helpers/git-repo';
+import { fleetFlowWorld } from '../helpers/fleet-flow';
+import { tmpdir } from 'node:os';
 import { FakeGitHub } from './fake-github-server';
 import { seedFromCheckout } from './helpers';
 
@@ -93,4 +95,31 @@ test('GIVEN an open step PR WHEN the Action runs status THEN it reads GitHub and
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
   expect(r.stdout).toMatch(/^GitHub: +PR #1 \(adopt\) open/m);
   expect(fake.requests.slice(before).filter((q) => q.method !== 'GET')).toEqual([]);
+});
+
+test('GIVEN a fleet in waves WHEN the Action runs pr THEN the job summary shows the fleet matrix: targets down, waves across, the wave PR', async () => {
+  rmSync(repo, { recursive: true, force: true });
+  await fake.close();
+  fake = await FakeGitHub.start({ git: true });
+  repo = fleetFlowWorld().repo;
+  seedFromCheckout(fake, repo);
+  const summary = join(tmpdir(), `rollgen-fleet-summary-${process.pid}.md`);
+  writeFileSync(summary, '');
+  const r = await run({ INPUT_COMMAND: 'pr', GITHUB_STEP_SUMMARY: summary });
+  expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
+  expect([...fake.state.pulls.values()].map((p) => p.head)).toEqual(['rollgen/wave_3astaging/adopt']);
+  const text = readFileSync(summary, 'utf8');
+  rmSync(summary, { force: true });
+  expect(text).toContain(
+    [
+      '#### Fleet',
+      '',
+      '| FLEET | 1 staging | 2 prod-eu | 3 prod-us |',
+      '| --- | --- | --- | --- |',
+      '| web-staging | not deployed* | - | - |',
+      '| web-prod-eu | - | not deployed* | - |',
+      '| web-prod-us | - | - | not deployed* |',
+      '| PR | opens adopt | - | - |',
+    ].join('\n'),
+  );
 });
