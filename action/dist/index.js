@@ -114,9 +114,9 @@ var init_errors = __esm({
       name = "StateError";
     };
     IoError = class extends Error {
-      constructor(path39, message, options) {
-        super(`${printable(path39)}: ${message}`, options);
-        this.path = path39;
+      constructor(path42, message, options) {
+        super(`${printable(path42)}: ${message}`, options);
+        this.path = path42;
       }
       path;
       name = "IoError";
@@ -1360,8 +1360,8 @@ var require_command = __commonJS({
   "node_modules/commander/lib/command.js"(exports2) {
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
-    var path39 = require("node:path");
-    var fs23 = require("node:fs");
+    var path42 = require("node:path");
+    var fs24 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2355,7 +2355,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs23.existsSync(executableFile)) return;
+        if (fs24.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2373,11 +2373,11 @@ Expecting one of '${allowedValues.join("', '")}'`);
         let launchWithNode = false;
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
-          const localBin = path39.resolve(baseDir, baseName);
-          if (fs23.existsSync(localBin)) return localBin;
-          if (sourceExt.includes(path39.extname(baseName))) return void 0;
+          const localBin = path42.resolve(baseDir, baseName);
+          if (fs24.existsSync(localBin)) return localBin;
+          if (sourceExt.includes(path42.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs23.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs24.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2389,21 +2389,21 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs23.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs24.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
-          executableDir = path39.resolve(
-            path39.dirname(resolvedScriptPath),
+          executableDir = path42.resolve(
+            path42.dirname(resolvedScriptPath),
             executableDir
           );
         }
         if (executableDir) {
           let localFile = findFile(executableDir, executableFile);
           if (!localFile && !subcommand._executableFile && this._scriptPath) {
-            const legacyName = path39.basename(
+            const legacyName = path42.basename(
               this._scriptPath,
-              path39.extname(this._scriptPath)
+              path42.extname(this._scriptPath)
             );
             if (legacyName !== this._name) {
               localFile = findFile(
@@ -2414,7 +2414,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
           }
           executableFile = localFile || executableFile;
         }
-        launchWithNode = sourceExt.includes(path39.extname(executableFile));
+        launchWithNode = sourceExt.includes(path42.extname(executableFile));
         let proc;
         if (process2.platform !== "win32") {
           if (launchWithNode) {
@@ -3329,7 +3329,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @return {Command}
        */
       nameFromFilename(filename) {
-        this._name = path39.basename(filename, path39.extname(filename));
+        this._name = path42.basename(filename, path42.extname(filename));
         return this;
       }
       /**
@@ -3343,9 +3343,9 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} [path]
        * @return {(string|null|Command)}
        */
-      executableDir(path40) {
-        if (path40 === void 0) return this._executableDir;
-        this._executableDir = path40;
+      executableDir(path43) {
+        if (path43 === void 0) return this._executableDir;
+        this._executableDir = path43;
         return this;
       }
       /**
@@ -12574,7 +12574,7 @@ var require_rollgen_config = __commonJS({
   "src/spec/generated/rollgen-config.js"(exports2) {
     "use strict";
     exports2.validate = validate61;
-    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" }, "targets": { "type": "array", "minItems": 1, "description": "The clusters this app runs in: each target is planned and rendered as an app named <app>-<target>, its source and output with {target} filled in.", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "source": { "type": "string", "minLength": 1, "description": "This target's source directory (e.g. its kustomize overlay); default: the app's source with {target} filled in." }, "output": { "type": "string", "minLength": 1, "description": "This target's output; default: the app's output with {target} filled in." }, "labels": { "type": "object", "propertyNames": { "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, "additionalProperties": { "type": "string", "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, "description": "env, region, cluster (defaults to the target's name: cross-app rules hold per cluster) and free keys; values are Kubernetes label values." } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "maxRequests": { "type": "integer", "minimum": 10, "maximum": 15e3, "description": "Most GitHub API requests one rollgen pr run spends (default 400: 40% of a GITHUB_TOKEN's 1,000 an hour per repository, under GitHub's 500 content-creating requests an hour). Apps past it wait for the next run, which takes them first." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" }, "waves": { "type": "array", "minItems": 1, "description": "Ordered rings of targets: a change rolls through wave 1, then wave 2, ...", "items": { "type": "object", "required": ["name", "select"], "additionalProperties": false, "properties": { "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "select": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "targets": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 }, "description": "app/target names or globs (a bare target name means that target of every app)." }, "labels": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "minLength": 1 }, "description": "Targets whose labels equal all of these." } } }, "steps": { "description": "all (the rollout's own steps, default), promote (straight promotion), or a list of the rollout's step numbers to run here.", "oneOf": [{ "enum": ["all", "promote"] }, { "type": "array", "minItems": 1, "items": { "type": "integer", "minimum": 1 } }] }, "parallel": { "type": "integer", "minimum": 1, "description": "How many targets of the wave move together (default: all)." }, "bake": { "type": "string", "pattern": "^[0-9]+(s|m|h)$", "description": "Time after the wave completes before the next wave starts, e.g. 30m." }, "onFailure": { "enum": ["target", "wave"], "description": "A failing target aborts only itself (target, default) or the whole wave." } } } } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." } } };
+    var schema79 = { "$schema": "http://json-schema.org/draft-07/schema#", "$id": "rollgen-config", "title": "rollgen.yaml", "type": "object", "required": ["apps"], "additionalProperties": false, "properties": { "apps": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["source", "output"], "additionalProperties": false, "properties": { "source": { "type": "string", "minLength": 1 }, "output": { "type": "string", "minLength": 1 }, "build": { "type": "string", "minLength": 1, "description": "Shell command run in the directory of rollgen.yaml whose stdout is the app's source manifests (e.g. helm template echo charts/echo); {name} is the app name." }, "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "gates": { "type": "object", "additionalProperties": false, "properties": { "firstStep": { "enum": ["manual", "automatic"] }, "unpaused": { "description": "Gate of Kruise steps written without pause (default manual). Argo steps without pause run on, as the Argo controller does, unless this says manual (then they wait for a person too, with a warning that this differs from Argo).", "enum": ["manual", "automatic"] } } }, "removal": { "enum": ["one-commit", "two-commits"], "description": "How canary workloads leave on clean-up, abort and rollback: in the same commit as the routes (one-commit, ordered by Argo CD sync waves; default) or in the next commit (two-commits, for Flux, which has no delete order)." }, "trackLabel": { "type": "object", "additionalProperties": false, "required": ["key", "stable", "canary"], "properties": { "key": { "type": "string", "minLength": 1, "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label key: an optional DNS-subdomain prefix and /, then a name of up to 63 characters." }, "stable": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." }, "canary": { "type": "string", "minLength": 1, "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "description": "A Kubernetes label value: up to 63 letters, digits, -, _ or ., starting and ending alphanumeric." } }, "description": "Pod label that splits stable from canary pods (default rollgen.dev/track: stable|canary)." }, "analysis": { "type": "object", "additionalProperties": false, "description": "Analysis of a Kruise app's rollouts, with Argo AnalysisTemplates: background (from startingStep on) and per step.", "properties": { "background": { "type": "object", "required": ["templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "startingStep": { "type": "integer", "minimum": 1, "description": "First rollgen step (1-based) whose gate checks the background analysis (default 1)." } }, "additionalProperties": false }, "steps": { "type": "array", "items": { "type": "object", "required": ["step", "templates"], "properties": { "templates": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["templateName"], "additionalProperties": false, "properties": { "templateName": { "type": "string", "minLength": 1 }, "clusterScope": { "type": "boolean" } } } }, "args": { "type": "array", "items": { "type": "object", "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1 }, "value": { "type": "string" }, "valueFrom": { "type": "object" } } } }, "dryRun": { "type": "array", "items": { "type": "object", "required": ["metricName"], "properties": { "metricName": { "type": "string", "minLength": 1 } } } }, "step": { "type": "integer", "minimum": 1 } }, "additionalProperties": false } } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" }, "verify": { "$ref": "#/definitions/verify" }, "targets": { "type": "array", "minItems": 1, "description": "The clusters this app runs in: each target is planned and rendered as an app named <app>-<target>, its source and output with {target} filled in.", "items": { "type": "object", "required": ["name"], "additionalProperties": false, "properties": { "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "source": { "type": "string", "minLength": 1, "description": "This target's source directory (e.g. its kustomize overlay); default: the app's source with {target} filled in." }, "output": { "type": "string", "minLength": 1, "description": "This target's output; default: the app's output with {target} filled in." }, "labels": { "type": "object", "propertyNames": { "pattern": "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, "additionalProperties": { "type": "string", "pattern": "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, "description": "env, region, cluster (defaults to the target's name: cross-app rules hold per cluster) and free keys; values are Kubernetes label values." } } } } } } }, "pr": { "type": "object", "additionalProperties": false, "description": "Settings of the GitHub PR flow (rollgen pr); see docs/github-flow.md.", "properties": { "base": { "type": "string", "minLength": 1, "description": "Branch the PRs target (default: the branch checked out)." }, "titleTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR title, relative to rollgen.yaml." }, "bodyTemplate": { "type": "string", "minLength": 1, "description": "Handlebars template of the PR body, relative to rollgen.yaml." }, "labels": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 50 }, "description": "Labels added to every rollgen PR, besides rollgen and rollgen:<gate> (rollgen's own labels, which are refused here)." }, "mergeMethod": { "enum": ["merge", "squash", "rebase"], "description": "How rollgen merges timed and automatic steps (default squash)." }, "maxRequests": { "type": "integer", "minimum": 10, "maximum": 15e3, "description": "Most GitHub API requests one rollgen pr run spends (default 400: 40% of a GITHUB_TOKEN's 1,000 an hour per repository, under GitHub's 500 content-creating requests an hour). Apps past it wait for the next run, which takes them first." }, "workflow": { "type": "string", "minLength": 1, "description": "File name (no directory) of the workflow under .github/workflows that runs rollgen (default rollgen.yml): PR bodies link its dispatch page for abort." } } }, "analysisTemplates": { "type": "string", "minLength": 1, "description": "Directory (relative to rollgen.yaml) of shared AnalysisTemplate / ClusterAnalysisTemplate documents." }, "metricSecrets": { "type": "object", "description": "Where metric providers' credentials come from. Each key names a Kubernetes Secret an Argo metric provider reads (datadog, a newRelic profile, a datadog secretRef.name); each of its keys names the environment variable (a CI secret) that holds the value. Secret keys not listed are read from ROLLGEN_SECRET_<SECRET>_<KEY>.", "additionalProperties": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "description": "The name of an environment variable, never the value itself.", "minLength": 1 } } }, "health": { "$ref": "#/definitions/health" }, "onFailure": { "$ref": "#/definitions/onFailure" }, "verify": { "$ref": "#/definitions/verify" }, "waves": { "type": "array", "minItems": 1, "description": "Ordered rings of targets: a change rolls through wave 1, then wave 2, ...", "items": { "type": "object", "required": ["name", "select"], "additionalProperties": false, "properties": { "name": { "type": "string", "pattern": "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, "select": { "type": "object", "additionalProperties": false, "minProperties": 1, "properties": { "targets": { "type": "array", "minItems": 1, "items": { "type": "string", "minLength": 1 }, "description": "app/target names or globs (a bare target name means that target of every app)." }, "labels": { "type": "object", "minProperties": 1, "additionalProperties": { "type": "string", "minLength": 1 }, "description": "Targets whose labels equal all of these." } } }, "steps": { "description": "all (the rollout's own steps, default), promote (straight promotion), or a list of the rollout's step numbers to run here.", "oneOf": [{ "enum": ["all", "promote"] }, { "type": "array", "minItems": 1, "items": { "type": "integer", "minimum": 1 } }] }, "parallel": { "type": "integer", "minimum": 1, "description": "How many targets of the wave move together (default: all)." }, "bake": { "type": "string", "pattern": "^[0-9]+(s|m|h)$", "description": "Time after the wave completes before the next wave starts, e.g. 30m." }, "onFailure": { "enum": ["target", "wave"], "description": "A failing target aborts only itself (target, default) or the whole wave." } } } } }, "definitions": { "health": { "type": "object", "additionalProperties": false, "description": "Health gate: the commit statuses and check runs (globs; {name} is the app name) that must report success on the commit carrying the current step before a timed gate counts or an automatic step merges; a failure or error aborts. An app's health replaces the top-level one (it does not add to it); one that names nothing to wait for is refused (remove it to keep the top-level gate). See docs/health-and-analysis.md.", "properties": { "statuses": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Commit-status contexts, e.g. kustomization/{name}/* (Flux) or continuous-delivery/{name} (Argo CD Notifications)." }, "checkRuns": { "type": "array", "uniqueItems": true, "items": { "type": "string", "minLength": 1, "maxLength": 255 }, "description": "Check-run names." }, "argocd": { "type": "object", "additionalProperties": false, "required": ["server"], "description": "Also read Argo CD's Application API (sync revision and health) with the token in tokenEnv; a missing token or an unreachable Argo CD is waited on, never a pass.", "properties": { "server": { "type": "string", "pattern": "^https?://", "description": "Argo CD's URL, e.g. https://argocd.example.com." }, "application": { "type": "string", "minLength": 1, "description": "The Application's name; {name} is the app's (default {name})." }, "tokenEnv": { "type": "string", "pattern": "^[A-Za-z_][A-Za-z0-9_]*$", "description": "Environment variable with an Argo CD API token (default ARGOCD_AUTH_TOKEN)." } } } } }, "onFailure": { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." }, "verify": { "type": "object", "additionalProperties": false, "description": "Gates that read the live load balancer before a step moves on (docs/aws-verification.md). An app's verify replaces the top-level one.", "properties": { "aws": { "type": "object", "additionalProperties": false, "required": ["region"], "description": "AWS Load Balancer Controller verification of aws-alb Ingresses (the AWS SDK's default credential chain; never a pass on an AWS error or throttling).", "properties": { "weights": { "type": "boolean", "description": "After a step lands (and is reported healthy where a health gate is set), the ALB's listener rules must forward with the committed weights of every actions.* annotation before the next step merges." }, "targetGroupIPs": { "type": "boolean", "description": "Before a step that scales down or removes pods, the target group of each Service the ALB Ingress serves must hold every ready endpoint IP of that Service (EndpointSlices read from the cluster; IP target type)." }, "region": { "type": "string", "pattern": "^[a-z]{2}(-[a-z]+)+-[0-9]+$", "description": "The AWS region of the load balancer, e.g. eu-west-1." }, "cluster": { "type": "string", "minLength": 1, "description": "The AWS Load Balancer Controller's cluster name (its elbv2.k8s.aws/cluster tag): needed when load balancers of several clusters carry the same Ingress tags." }, "kubeconfig": { "type": "string", "minLength": 1, "description": "A kubeconfig file (relative to rollgen.yaml) for the read-only EndpointSlice read of targetGroupIPs; default the KUBECONFIG environment variable." } } } } } } };
     var schema81 = { "enum": ["abort", "hold"], "description": "When the health gate or the analysis fails: abort (rollgen opens the abort PR and merges it; default) or hold (rollgen opens the abort PR for a person and merges nothing)." };
     var func43 = Object.prototype.hasOwnProperty;
     var func2 = require_ucs2length().default;
@@ -12583,7 +12583,8 @@ var require_rollgen_config = __commonJS({
     var pattern9 = new RegExp("^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$", "u");
     var pattern11 = new RegExp("^https?://", "u");
     var pattern12 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
-    var pattern19 = new RegExp("^[0-9]+(s|m|h)$", "u");
+    var pattern13 = new RegExp("^[a-z]{2}(-[a-z]+)+-[0-9]+$", "u");
+    var pattern21 = new RegExp("^[0-9]+(s|m|h)$", "u");
     function validate61(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -12599,7 +12600,7 @@ var require_rollgen_config = __commonJS({
           errors++;
         }
         for (const key0 in data) {
-          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "metricSecrets" || key0 === "health" || key0 === "onFailure" || key0 === "waves")) {
+          if (!(key0 === "apps" || key0 === "pr" || key0 === "analysisTemplates" || key0 === "metricSecrets" || key0 === "health" || key0 === "onFailure" || key0 === "verify" || key0 === "waves")) {
             const err1 = { instancePath, schemaPath: "#/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key0 }, message: "must NOT have additional properties" };
             if (vErrors === null) {
               vErrors = [err1];
@@ -13832,24 +13833,25 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data1.targets !== void 0) {
-                  let data54 = data1.targets;
-                  if (Array.isArray(data54)) {
-                    if (data54.length < 1) {
-                      const err109 = { instancePath: instancePath + "/apps/" + i0 + "/targets", schemaPath: "#/properties/apps/items/properties/targets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-                      if (vErrors === null) {
-                        vErrors = [err109];
-                      } else {
-                        vErrors.push(err109);
+                if (data1.verify !== void 0) {
+                  let data54 = data1.verify;
+                  if (data54 && typeof data54 == "object" && !Array.isArray(data54)) {
+                    for (const key11 in data54) {
+                      if (!(key11 === "aws")) {
+                        const err109 = { instancePath: instancePath + "/apps/" + i0 + "/verify", schemaPath: "#/definitions/verify/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err109];
+                        } else {
+                          vErrors.push(err109);
+                        }
+                        errors++;
                       }
-                      errors++;
                     }
-                    const len10 = data54.length;
-                    for (let i12 = 0; i12 < len10; i12++) {
-                      let data55 = data54[i12];
+                    if (data54.aws !== void 0) {
+                      let data55 = data54.aws;
                       if (data55 && typeof data55 == "object" && !Array.isArray(data55)) {
-                        if (data55.name === void 0) {
-                          const err110 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                        if (data55.region === void 0) {
+                          const err110 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws", schemaPath: "#/definitions/verify/properties/aws/required", keyword: "required", params: { missingProperty: "region" }, message: "must have required property 'region'" };
                           if (vErrors === null) {
                             vErrors = [err110];
                           } else {
@@ -13857,9 +13859,9 @@ var require_rollgen_config = __commonJS({
                           }
                           errors++;
                         }
-                        for (const key11 in data55) {
-                          if (!(key11 === "name" || key11 === "source" || key11 === "output" || key11 === "labels")) {
-                            const err111 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key11 }, message: "must NOT have additional properties" };
+                        for (const key12 in data55) {
+                          if (!(key12 === "weights" || key12 === "targetGroupIPs" || key12 === "region" || key12 === "cluster" || key12 === "kubeconfig")) {
+                            const err111 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws", schemaPath: "#/definitions/verify/properties/aws/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key12 }, message: "must NOT have additional properties" };
                             if (vErrors === null) {
                               vErrors = [err111];
                             } else {
@@ -13868,20 +13870,20 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
-                        if (data55.name !== void 0) {
-                          let data56 = data55.name;
-                          if (typeof data56 === "string") {
-                            if (!pattern7.test(data56)) {
-                              const err112 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/name", schemaPath: "#/properties/apps/items/properties/targets/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
-                              if (vErrors === null) {
-                                vErrors = [err112];
-                              } else {
-                                vErrors.push(err112);
-                              }
-                              errors++;
+                        if (data55.weights !== void 0) {
+                          if (typeof data55.weights !== "boolean") {
+                            const err112 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/weights", schemaPath: "#/definitions/verify/properties/aws/properties/weights/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
+                            if (vErrors === null) {
+                              vErrors = [err112];
+                            } else {
+                              vErrors.push(err112);
                             }
-                          } else {
-                            const err113 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/name", schemaPath: "#/properties/apps/items/properties/targets/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            errors++;
+                          }
+                        }
+                        if (data55.targetGroupIPs !== void 0) {
+                          if (typeof data55.targetGroupIPs !== "boolean") {
+                            const err113 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/targetGroupIPs", schemaPath: "#/definitions/verify/properties/aws/properties/targetGroupIPs/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                             if (vErrors === null) {
                               vErrors = [err113];
                             } else {
@@ -13890,11 +13892,11 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
-                        if (data55.source !== void 0) {
-                          let data57 = data55.source;
-                          if (typeof data57 === "string") {
-                            if (func2(data57) < 1) {
-                              const err114 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/source", schemaPath: "#/properties/apps/items/properties/targets/items/properties/source/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                        if (data55.region !== void 0) {
+                          let data58 = data55.region;
+                          if (typeof data58 === "string") {
+                            if (!pattern13.test(data58)) {
+                              const err114 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/region", schemaPath: "#/definitions/verify/properties/aws/properties/region/pattern", keyword: "pattern", params: { pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$" }, message: 'must match pattern "^[a-z]{2}(-[a-z]+)+-[0-9]+$"' };
                               if (vErrors === null) {
                                 vErrors = [err114];
                               } else {
@@ -13903,7 +13905,7 @@ var require_rollgen_config = __commonJS({
                               errors++;
                             }
                           } else {
-                            const err115 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/source", schemaPath: "#/properties/apps/items/properties/targets/items/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err115 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/region", schemaPath: "#/definitions/verify/properties/aws/properties/region/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err115];
                             } else {
@@ -13912,11 +13914,11 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
-                        if (data55.output !== void 0) {
-                          let data58 = data55.output;
-                          if (typeof data58 === "string") {
-                            if (func2(data58) < 1) {
-                              const err116 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/output", schemaPath: "#/properties/apps/items/properties/targets/items/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                        if (data55.cluster !== void 0) {
+                          let data59 = data55.cluster;
+                          if (typeof data59 === "string") {
+                            if (func2(data59) < 1) {
+                              const err116 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/cluster", schemaPath: "#/definitions/verify/properties/aws/properties/cluster/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                               if (vErrors === null) {
                                 vErrors = [err116];
                               } else {
@@ -13925,7 +13927,7 @@ var require_rollgen_config = __commonJS({
                               errors++;
                             }
                           } else {
-                            const err117 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/output", schemaPath: "#/properties/apps/items/properties/targets/items/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            const err117 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/cluster", schemaPath: "#/definitions/verify/properties/aws/properties/cluster/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
                               vErrors = [err117];
                             } else {
@@ -13934,245 +13936,231 @@ var require_rollgen_config = __commonJS({
                             errors++;
                           }
                         }
-                        if (data55.labels !== void 0) {
-                          let data59 = data55.labels;
-                          if (data59 && typeof data59 == "object" && !Array.isArray(data59)) {
-                            for (const key12 in data59) {
-                              const _errs131 = errors;
-                              if (typeof key12 === "string") {
-                                if (!pattern8.test(key12)) {
-                                  const err118 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/propertyNames/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"', propertyName: key12 };
-                                  if (vErrors === null) {
-                                    vErrors = [err118];
-                                  } else {
-                                    vErrors.push(err118);
-                                  }
-                                  errors++;
-                                }
-                              }
-                              var valid42 = _errs131 === errors;
-                              if (!valid42) {
-                                const err119 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/propertyNames", keyword: "propertyNames", params: { propertyName: key12 }, message: "property name must be valid" };
-                                if (vErrors === null) {
-                                  vErrors = [err119];
-                                } else {
-                                  vErrors.push(err119);
-                                }
-                                errors++;
-                              }
-                            }
-                            for (const key13 in data59) {
-                              let data60 = data59[key13];
-                              if (typeof data60 === "string") {
-                                if (!pattern9.test(data60)) {
-                                  const err120 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/additionalProperties/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"' };
-                                  if (vErrors === null) {
-                                    vErrors = [err120];
-                                  } else {
-                                    vErrors.push(err120);
-                                  }
-                                  errors++;
-                                }
+                        if (data55.kubeconfig !== void 0) {
+                          let data60 = data55.kubeconfig;
+                          if (typeof data60 === "string") {
+                            if (func2(data60) < 1) {
+                              const err118 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/kubeconfig", schemaPath: "#/definitions/verify/properties/aws/properties/kubeconfig/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err118];
                               } else {
-                                const err121 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels/" + key13.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                                if (vErrors === null) {
-                                  vErrors = [err121];
-                                } else {
-                                  vErrors.push(err121);
-                                }
-                                errors++;
+                                vErrors.push(err118);
                               }
+                              errors++;
                             }
                           } else {
-                            const err122 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            const err119 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws/kubeconfig", schemaPath: "#/definitions/verify/properties/aws/properties/kubeconfig/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                             if (vErrors === null) {
-                              vErrors = [err122];
+                              vErrors = [err119];
                             } else {
-                              vErrors.push(err122);
+                              vErrors.push(err119);
                             }
                             errors++;
                           }
                         }
                       } else {
-                        const err123 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        const err120 = { instancePath: instancePath + "/apps/" + i0 + "/verify/aws", schemaPath: "#/definitions/verify/properties/aws/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                         if (vErrors === null) {
-                          vErrors = [err123];
+                          vErrors = [err120];
                         } else {
-                          vErrors.push(err123);
+                          vErrors.push(err120);
                         }
                         errors++;
                       }
                     }
                   } else {
-                    const err124 = { instancePath: instancePath + "/apps/" + i0 + "/targets", schemaPath: "#/properties/apps/items/properties/targets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err121 = { instancePath: instancePath + "/apps/" + i0 + "/verify", schemaPath: "#/definitions/verify/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                     if (vErrors === null) {
-                      vErrors = [err124];
+                      vErrors = [err121];
                     } else {
-                      vErrors.push(err124);
+                      vErrors.push(err121);
+                    }
+                    errors++;
+                  }
+                }
+                if (data1.targets !== void 0) {
+                  let data61 = data1.targets;
+                  if (Array.isArray(data61)) {
+                    if (data61.length < 1) {
+                      const err122 = { instancePath: instancePath + "/apps/" + i0 + "/targets", schemaPath: "#/properties/apps/items/properties/targets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                      if (vErrors === null) {
+                        vErrors = [err122];
+                      } else {
+                        vErrors.push(err122);
+                      }
+                      errors++;
+                    }
+                    const len10 = data61.length;
+                    for (let i12 = 0; i12 < len10; i12++) {
+                      let data62 = data61[i12];
+                      if (data62 && typeof data62 == "object" && !Array.isArray(data62)) {
+                        if (data62.name === void 0) {
+                          const err123 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                          if (vErrors === null) {
+                            vErrors = [err123];
+                          } else {
+                            vErrors.push(err123);
+                          }
+                          errors++;
+                        }
+                        for (const key13 in data62) {
+                          if (!(key13 === "name" || key13 === "source" || key13 === "output" || key13 === "labels")) {
+                            const err124 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key13 }, message: "must NOT have additional properties" };
+                            if (vErrors === null) {
+                              vErrors = [err124];
+                            } else {
+                              vErrors.push(err124);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data62.name !== void 0) {
+                          let data63 = data62.name;
+                          if (typeof data63 === "string") {
+                            if (!pattern7.test(data63)) {
+                              const err125 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/name", schemaPath: "#/properties/apps/items/properties/targets/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                              if (vErrors === null) {
+                                vErrors = [err125];
+                              } else {
+                                vErrors.push(err125);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err126 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/name", schemaPath: "#/properties/apps/items/properties/targets/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err126];
+                            } else {
+                              vErrors.push(err126);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data62.source !== void 0) {
+                          let data64 = data62.source;
+                          if (typeof data64 === "string") {
+                            if (func2(data64) < 1) {
+                              const err127 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/source", schemaPath: "#/properties/apps/items/properties/targets/items/properties/source/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err127];
+                              } else {
+                                vErrors.push(err127);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err128 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/source", schemaPath: "#/properties/apps/items/properties/targets/items/properties/source/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err128];
+                            } else {
+                              vErrors.push(err128);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data62.output !== void 0) {
+                          let data65 = data62.output;
+                          if (typeof data65 === "string") {
+                            if (func2(data65) < 1) {
+                              const err129 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/output", schemaPath: "#/properties/apps/items/properties/targets/items/properties/output/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err129];
+                              } else {
+                                vErrors.push(err129);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err130 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/output", schemaPath: "#/properties/apps/items/properties/targets/items/properties/output/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err130];
+                            } else {
+                              vErrors.push(err130);
+                            }
+                            errors++;
+                          }
+                        }
+                        if (data62.labels !== void 0) {
+                          let data66 = data62.labels;
+                          if (data66 && typeof data66 == "object" && !Array.isArray(data66)) {
+                            for (const key14 in data66) {
+                              const _errs148 = errors;
+                              if (typeof key14 === "string") {
+                                if (!pattern8.test(key14)) {
+                                  const err131 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/propertyNames/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"', propertyName: key14 };
+                                  if (vErrors === null) {
+                                    vErrors = [err131];
+                                  } else {
+                                    vErrors.push(err131);
+                                  }
+                                  errors++;
+                                }
+                              }
+                              var valid45 = _errs148 === errors;
+                              if (!valid45) {
+                                const err132 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/propertyNames", keyword: "propertyNames", params: { propertyName: key14 }, message: "property name must be valid" };
+                                if (vErrors === null) {
+                                  vErrors = [err132];
+                                } else {
+                                  vErrors.push(err132);
+                                }
+                                errors++;
+                              }
+                            }
+                            for (const key15 in data66) {
+                              let data67 = data66[key15];
+                              if (typeof data67 === "string") {
+                                if (!pattern9.test(data67)) {
+                                  const err133 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/additionalProperties/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$" }, message: 'must match pattern "^[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$"' };
+                                  if (vErrors === null) {
+                                    vErrors = [err133];
+                                  } else {
+                                    vErrors.push(err133);
+                                  }
+                                  errors++;
+                                }
+                              } else {
+                                const err134 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                                if (vErrors === null) {
+                                  vErrors = [err134];
+                                } else {
+                                  vErrors.push(err134);
+                                }
+                                errors++;
+                              }
+                            }
+                          } else {
+                            const err135 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12 + "/labels", schemaPath: "#/properties/apps/items/properties/targets/items/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                            if (vErrors === null) {
+                              vErrors = [err135];
+                            } else {
+                              vErrors.push(err135);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err136 = { instancePath: instancePath + "/apps/" + i0 + "/targets/" + i12, schemaPath: "#/properties/apps/items/properties/targets/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err136];
+                        } else {
+                          vErrors.push(err136);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err137 = { instancePath: instancePath + "/apps/" + i0 + "/targets", schemaPath: "#/properties/apps/items/properties/targets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    if (vErrors === null) {
+                      vErrors = [err137];
+                    } else {
+                      vErrors.push(err137);
                     }
                     errors++;
                   }
                 }
               } else {
-                const err125 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                if (vErrors === null) {
-                  vErrors = [err125];
-                } else {
-                  vErrors.push(err125);
-                }
-                errors++;
-              }
-            }
-          } else {
-            const err126 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-            if (vErrors === null) {
-              vErrors = [err126];
-            } else {
-              vErrors.push(err126);
-            }
-            errors++;
-          }
-        }
-        if (data.pr !== void 0) {
-          let data61 = data.pr;
-          if (data61 && typeof data61 == "object" && !Array.isArray(data61)) {
-            for (const key14 in data61) {
-              if (!(key14 === "base" || key14 === "titleTemplate" || key14 === "bodyTemplate" || key14 === "labels" || key14 === "mergeMethod" || key14 === "maxRequests" || key14 === "workflow")) {
-                const err127 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key14 }, message: "must NOT have additional properties" };
-                if (vErrors === null) {
-                  vErrors = [err127];
-                } else {
-                  vErrors.push(err127);
-                }
-                errors++;
-              }
-            }
-            if (data61.base !== void 0) {
-              let data62 = data61.base;
-              if (typeof data62 === "string") {
-                if (func2(data62) < 1) {
-                  const err128 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err128];
-                  } else {
-                    vErrors.push(err128);
-                  }
-                  errors++;
-                }
-              } else {
-                const err129 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err129];
-                } else {
-                  vErrors.push(err129);
-                }
-                errors++;
-              }
-            }
-            if (data61.titleTemplate !== void 0) {
-              let data63 = data61.titleTemplate;
-              if (typeof data63 === "string") {
-                if (func2(data63) < 1) {
-                  const err130 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err130];
-                  } else {
-                    vErrors.push(err130);
-                  }
-                  errors++;
-                }
-              } else {
-                const err131 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err131];
-                } else {
-                  vErrors.push(err131);
-                }
-                errors++;
-              }
-            }
-            if (data61.bodyTemplate !== void 0) {
-              let data64 = data61.bodyTemplate;
-              if (typeof data64 === "string") {
-                if (func2(data64) < 1) {
-                  const err132 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                  if (vErrors === null) {
-                    vErrors = [err132];
-                  } else {
-                    vErrors.push(err132);
-                  }
-                  errors++;
-                }
-              } else {
-                const err133 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                if (vErrors === null) {
-                  vErrors = [err133];
-                } else {
-                  vErrors.push(err133);
-                }
-                errors++;
-              }
-            }
-            if (data61.labels !== void 0) {
-              let data65 = data61.labels;
-              if (Array.isArray(data65)) {
-                const len11 = data65.length;
-                for (let i13 = 0; i13 < len11; i13++) {
-                  let data66 = data65[i13];
-                  if (typeof data66 === "string") {
-                    if (func2(data66) > 50) {
-                      const err134 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err134];
-                      } else {
-                        vErrors.push(err134);
-                      }
-                      errors++;
-                    }
-                    if (func2(data66) < 1) {
-                      const err135 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err135];
-                      } else {
-                        vErrors.push(err135);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err136 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err136];
-                    } else {
-                      vErrors.push(err136);
-                    }
-                    errors++;
-                  }
-                }
-                let i14 = data65.length;
-                let j2;
-                if (i14 > 1) {
-                  const indices2 = {};
-                  for (; i14--; ) {
-                    let item2 = data65[i14];
-                    if (typeof item2 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices2[item2] == "number") {
-                      j2 = indices2[item2];
-                      const err137 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i14, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i14 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err137];
-                      } else {
-                        vErrors.push(err137);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices2[item2] = i14;
-                  }
-                }
-              } else {
-                const err138 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err138 = { instancePath: instancePath + "/apps/" + i0, schemaPath: "#/properties/apps/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
                   vErrors = [err138];
                 } else {
@@ -14181,22 +14169,22 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-            if (data61.mergeMethod !== void 0) {
-              let data67 = data61.mergeMethod;
-              if (!(data67 === "merge" || data67 === "squash" || data67 === "rebase")) {
-                const err139 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
-                if (vErrors === null) {
-                  vErrors = [err139];
-                } else {
-                  vErrors.push(err139);
-                }
-                errors++;
-              }
+          } else {
+            const err139 = { instancePath: instancePath + "/apps", schemaPath: "#/properties/apps/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err139];
+            } else {
+              vErrors.push(err139);
             }
-            if (data61.maxRequests !== void 0) {
-              let data68 = data61.maxRequests;
-              if (!(typeof data68 == "number" && (!(data68 % 1) && !isNaN(data68)))) {
-                const err140 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+            errors++;
+          }
+        }
+        if (data.pr !== void 0) {
+          let data68 = data.pr;
+          if (data68 && typeof data68 == "object" && !Array.isArray(data68)) {
+            for (const key16 in data68) {
+              if (!(key16 === "base" || key16 === "titleTemplate" || key16 === "bodyTemplate" || key16 === "labels" || key16 === "mergeMethod" || key16 === "maxRequests" || key16 === "workflow")) {
+                const err140 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key16 }, message: "must NOT have additional properties" };
                 if (vErrors === null) {
                   vErrors = [err140];
                 } else {
@@ -14204,9 +14192,12 @@ var require_rollgen_config = __commonJS({
                 }
                 errors++;
               }
-              if (typeof data68 == "number") {
-                if (data68 > 15e3 || isNaN(data68)) {
-                  const err141 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/maximum", keyword: "maximum", params: { comparison: "<=", limit: 15e3 }, message: "must be <= 15000" };
+            }
+            if (data68.base !== void 0) {
+              let data69 = data68.base;
+              if (typeof data69 === "string") {
+                if (func2(data69) < 1) {
+                  const err141 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err141];
                   } else {
@@ -14214,22 +14205,21 @@ var require_rollgen_config = __commonJS({
                   }
                   errors++;
                 }
-                if (data68 < 10 || isNaN(data68)) {
-                  const err142 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 10 }, message: "must be >= 10" };
-                  if (vErrors === null) {
-                    vErrors = [err142];
-                  } else {
-                    vErrors.push(err142);
-                  }
-                  errors++;
+              } else {
+                const err142 = { instancePath: instancePath + "/pr/base", schemaPath: "#/properties/pr/properties/base/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err142];
+                } else {
+                  vErrors.push(err142);
                 }
+                errors++;
               }
             }
-            if (data61.workflow !== void 0) {
-              let data69 = data61.workflow;
-              if (typeof data69 === "string") {
-                if (func2(data69) < 1) {
-                  const err143 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+            if (data68.titleTemplate !== void 0) {
+              let data70 = data68.titleTemplate;
+              if (typeof data70 === "string") {
+                if (func2(data70) < 1) {
+                  const err143 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
                     vErrors = [err143];
                   } else {
@@ -14238,7 +14228,7 @@ var require_rollgen_config = __commonJS({
                   errors++;
                 }
               } else {
-                const err144 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                const err144 = { instancePath: instancePath + "/pr/titleTemplate", schemaPath: "#/properties/pr/properties/titleTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
                   vErrors = [err144];
                 } else {
@@ -14247,77 +14237,88 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-          } else {
-            const err145 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err145];
-            } else {
-              vErrors.push(err145);
-            }
-            errors++;
-          }
-        }
-        if (data.analysisTemplates !== void 0) {
-          let data70 = data.analysisTemplates;
-          if (typeof data70 === "string") {
-            if (func2(data70) < 1) {
-              const err146 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-              if (vErrors === null) {
-                vErrors = [err146];
-              } else {
-                vErrors.push(err146);
-              }
-              errors++;
-            }
-          } else {
-            const err147 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-            if (vErrors === null) {
-              vErrors = [err147];
-            } else {
-              vErrors.push(err147);
-            }
-            errors++;
-          }
-        }
-        if (data.metricSecrets !== void 0) {
-          let data71 = data.metricSecrets;
-          if (data71 && typeof data71 == "object" && !Array.isArray(data71)) {
-            for (const key15 in data71) {
-              let data72 = data71[key15];
-              if (data72 && typeof data72 == "object" && !Array.isArray(data72)) {
-                if (Object.keys(data72).length < 1) {
-                  const err148 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+            if (data68.bodyTemplate !== void 0) {
+              let data71 = data68.bodyTemplate;
+              if (typeof data71 === "string") {
+                if (func2(data71) < 1) {
+                  const err145 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                   if (vErrors === null) {
-                    vErrors = [err148];
+                    vErrors = [err145];
                   } else {
-                    vErrors.push(err148);
+                    vErrors.push(err145);
                   }
                   errors++;
                 }
-                for (const key16 in data72) {
-                  let data73 = data72[key16];
+              } else {
+                const err146 = { instancePath: instancePath + "/pr/bodyTemplate", schemaPath: "#/properties/pr/properties/bodyTemplate/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                if (vErrors === null) {
+                  vErrors = [err146];
+                } else {
+                  vErrors.push(err146);
+                }
+                errors++;
+              }
+            }
+            if (data68.labels !== void 0) {
+              let data72 = data68.labels;
+              if (Array.isArray(data72)) {
+                const len11 = data72.length;
+                for (let i13 = 0; i13 < len11; i13++) {
+                  let data73 = data72[i13];
                   if (typeof data73 === "string") {
-                    if (func2(data73) < 1) {
-                      const err149 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data73) > 50) {
+                      const err147 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/maxLength", keyword: "maxLength", params: { limit: 50 }, message: "must NOT have more than 50 characters" };
                       if (vErrors === null) {
-                        vErrors = [err149];
+                        vErrors = [err147];
                       } else {
-                        vErrors.push(err149);
+                        vErrors.push(err147);
+                      }
+                      errors++;
+                    }
+                    if (func2(data73) < 1) {
+                      const err148 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err148];
+                      } else {
+                        vErrors.push(err148);
                       }
                       errors++;
                     }
                   } else {
-                    const err150 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err149 = { instancePath: instancePath + "/pr/labels/" + i13, schemaPath: "#/properties/pr/properties/labels/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
-                      vErrors = [err150];
+                      vErrors = [err149];
                     } else {
-                      vErrors.push(err150);
+                      vErrors.push(err149);
                     }
                     errors++;
                   }
                 }
+                let i14 = data72.length;
+                let j2;
+                if (i14 > 1) {
+                  const indices2 = {};
+                  for (; i14--; ) {
+                    let item2 = data72[i14];
+                    if (typeof item2 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices2[item2] == "number") {
+                      j2 = indices2[item2];
+                      const err150 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/uniqueItems", keyword: "uniqueItems", params: { i: i14, j: j2 }, message: "must NOT have duplicate items (items ## " + j2 + " and " + i14 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err150];
+                      } else {
+                        vErrors.push(err150);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices2[item2] = i14;
+                  }
+                }
               } else {
-                const err151 = { instancePath: instancePath + "/metricSecrets/" + key15.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err151 = { instancePath: instancePath + "/pr/labels", schemaPath: "#/properties/pr/properties/labels/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
                   vErrors = [err151];
                 } else {
@@ -14326,22 +14327,22 @@ var require_rollgen_config = __commonJS({
                 errors++;
               }
             }
-          } else {
-            const err152 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err152];
-            } else {
-              vErrors.push(err152);
+            if (data68.mergeMethod !== void 0) {
+              let data74 = data68.mergeMethod;
+              if (!(data74 === "merge" || data74 === "squash" || data74 === "rebase")) {
+                const err152 = { instancePath: instancePath + "/pr/mergeMethod", schemaPath: "#/properties/pr/properties/mergeMethod/enum", keyword: "enum", params: { allowedValues: schema79.properties.pr.properties.mergeMethod.enum }, message: "must be equal to one of the allowed values" };
+                if (vErrors === null) {
+                  vErrors = [err152];
+                } else {
+                  vErrors.push(err152);
+                }
+                errors++;
+              }
             }
-            errors++;
-          }
-        }
-        if (data.health !== void 0) {
-          let data74 = data.health;
-          if (data74 && typeof data74 == "object" && !Array.isArray(data74)) {
-            for (const key17 in data74) {
-              if (!(key17 === "statuses" || key17 === "checkRuns" || key17 === "argocd")) {
-                const err153 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key17 }, message: "must NOT have additional properties" };
+            if (data68.maxRequests !== void 0) {
+              let data75 = data68.maxRequests;
+              if (!(typeof data75 == "number" && (!(data75 % 1) && !isNaN(data75)))) {
+                const err153 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
                 if (vErrors === null) {
                   vErrors = [err153];
                 } else {
@@ -14349,193 +14350,170 @@ var require_rollgen_config = __commonJS({
                 }
                 errors++;
               }
-            }
-            if (data74.statuses !== void 0) {
-              let data75 = data74.statuses;
-              if (Array.isArray(data75)) {
-                const len12 = data75.length;
-                for (let i15 = 0; i15 < len12; i15++) {
-                  let data76 = data75[i15];
-                  if (typeof data76 === "string") {
-                    if (func2(data76) > 255) {
-                      const err154 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err154];
-                      } else {
-                        vErrors.push(err154);
-                      }
-                      errors++;
-                    }
-                    if (func2(data76) < 1) {
-                      const err155 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err155];
-                      } else {
-                        vErrors.push(err155);
-                      }
-                      errors++;
-                    }
+              if (typeof data75 == "number") {
+                if (data75 > 15e3 || isNaN(data75)) {
+                  const err154 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/maximum", keyword: "maximum", params: { comparison: "<=", limit: 15e3 }, message: "must be <= 15000" };
+                  if (vErrors === null) {
+                    vErrors = [err154];
                   } else {
-                    const err156 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err156];
-                    } else {
-                      vErrors.push(err156);
-                    }
-                    errors++;
+                    vErrors.push(err154);
                   }
+                  errors++;
                 }
-                let i16 = data75.length;
-                let j3;
-                if (i16 > 1) {
-                  const indices3 = {};
-                  for (; i16--; ) {
-                    let item3 = data75[i16];
-                    if (typeof item3 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices3[item3] == "number") {
-                      j3 = indices3[item3];
-                      const err157 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i16, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i16 + " are identical)" };
-                      if (vErrors === null) {
-                        vErrors = [err157];
-                      } else {
-                        vErrors.push(err157);
-                      }
-                      errors++;
-                      break;
-                    }
-                    indices3[item3] = i16;
+                if (data75 < 10 || isNaN(data75)) {
+                  const err155 = { instancePath: instancePath + "/pr/maxRequests", schemaPath: "#/properties/pr/properties/maxRequests/minimum", keyword: "minimum", params: { comparison: ">=", limit: 10 }, message: "must be >= 10" };
+                  if (vErrors === null) {
+                    vErrors = [err155];
+                  } else {
+                    vErrors.push(err155);
                   }
+                  errors++;
+                }
+              }
+            }
+            if (data68.workflow !== void 0) {
+              let data76 = data68.workflow;
+              if (typeof data76 === "string") {
+                if (func2(data76) < 1) {
+                  const err156 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                  if (vErrors === null) {
+                    vErrors = [err156];
+                  } else {
+                    vErrors.push(err156);
+                  }
+                  errors++;
                 }
               } else {
-                const err158 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err157 = { instancePath: instancePath + "/pr/workflow", schemaPath: "#/properties/pr/properties/workflow/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                 if (vErrors === null) {
-                  vErrors = [err158];
+                  vErrors = [err157];
                 } else {
-                  vErrors.push(err158);
+                  vErrors.push(err157);
                 }
                 errors++;
               }
             }
-            if (data74.checkRuns !== void 0) {
-              let data77 = data74.checkRuns;
-              if (Array.isArray(data77)) {
-                const len13 = data77.length;
-                for (let i17 = 0; i17 < len13; i17++) {
-                  let data78 = data77[i17];
-                  if (typeof data78 === "string") {
-                    if (func2(data78) > 255) {
-                      const err159 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err159];
-                      } else {
-                        vErrors.push(err159);
-                      }
-                      errors++;
-                    }
-                    if (func2(data78) < 1) {
-                      const err160 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                      if (vErrors === null) {
-                        vErrors = [err160];
-                      } else {
-                        vErrors.push(err160);
-                      }
-                      errors++;
-                    }
+          } else {
+            const err158 = { instancePath: instancePath + "/pr", schemaPath: "#/properties/pr/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err158];
+            } else {
+              vErrors.push(err158);
+            }
+            errors++;
+          }
+        }
+        if (data.analysisTemplates !== void 0) {
+          let data77 = data.analysisTemplates;
+          if (typeof data77 === "string") {
+            if (func2(data77) < 1) {
+              const err159 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+              if (vErrors === null) {
+                vErrors = [err159];
+              } else {
+                vErrors.push(err159);
+              }
+              errors++;
+            }
+          } else {
+            const err160 = { instancePath: instancePath + "/analysisTemplates", schemaPath: "#/properties/analysisTemplates/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+            if (vErrors === null) {
+              vErrors = [err160];
+            } else {
+              vErrors.push(err160);
+            }
+            errors++;
+          }
+        }
+        if (data.metricSecrets !== void 0) {
+          let data78 = data.metricSecrets;
+          if (data78 && typeof data78 == "object" && !Array.isArray(data78)) {
+            for (const key17 in data78) {
+              let data79 = data78[key17];
+              if (data79 && typeof data79 == "object" && !Array.isArray(data79)) {
+                if (Object.keys(data79).length < 1) {
+                  const err161 = { instancePath: instancePath + "/metricSecrets/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                  if (vErrors === null) {
+                    vErrors = [err161];
                   } else {
-                    const err161 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err161];
-                    } else {
-                      vErrors.push(err161);
-                    }
-                    errors++;
+                    vErrors.push(err161);
                   }
+                  errors++;
                 }
-                let i18 = data77.length;
-                let j4;
-                if (i18 > 1) {
-                  const indices4 = {};
-                  for (; i18--; ) {
-                    let item4 = data77[i18];
-                    if (typeof item4 !== "string") {
-                      continue;
-                    }
-                    if (typeof indices4[item4] == "number") {
-                      j4 = indices4[item4];
-                      const err162 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i18, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i18 + " are identical)" };
+                for (const key18 in data79) {
+                  let data80 = data79[key18];
+                  if (typeof data80 === "string") {
+                    if (func2(data80) < 1) {
+                      const err162 = { instancePath: instancePath + "/metricSecrets/" + key17.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err162];
                       } else {
                         vErrors.push(err162);
                       }
                       errors++;
-                      break;
                     }
-                    indices4[item4] = i18;
+                  } else {
+                    const err163 = { instancePath: instancePath + "/metricSecrets/" + key17.replace(/~/g, "~0").replace(/\//g, "~1") + "/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err163];
+                    } else {
+                      vErrors.push(err163);
+                    }
+                    errors++;
                   }
                 }
               } else {
-                const err163 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                const err164 = { instancePath: instancePath + "/metricSecrets/" + key17.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/metricSecrets/additionalProperties/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err163];
+                  vErrors = [err164];
                 } else {
-                  vErrors.push(err163);
+                  vErrors.push(err164);
                 }
                 errors++;
               }
             }
-            if (data74.argocd !== void 0) {
-              let data79 = data74.argocd;
-              if (data79 && typeof data79 == "object" && !Array.isArray(data79)) {
-                if (data79.server === void 0) {
-                  const err164 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
-                  if (vErrors === null) {
-                    vErrors = [err164];
-                  } else {
-                    vErrors.push(err164);
-                  }
-                  errors++;
+          } else {
+            const err165 = { instancePath: instancePath + "/metricSecrets", schemaPath: "#/properties/metricSecrets/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err165];
+            } else {
+              vErrors.push(err165);
+            }
+            errors++;
+          }
+        }
+        if (data.health !== void 0) {
+          let data81 = data.health;
+          if (data81 && typeof data81 == "object" && !Array.isArray(data81)) {
+            for (const key19 in data81) {
+              if (!(key19 === "statuses" || key19 === "checkRuns" || key19 === "argocd")) {
+                const err166 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key19 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err166];
+                } else {
+                  vErrors.push(err166);
                 }
-                for (const key18 in data79) {
-                  if (!(key18 === "server" || key18 === "application" || key18 === "tokenEnv")) {
-                    const err165 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key18 }, message: "must NOT have additional properties" };
-                    if (vErrors === null) {
-                      vErrors = [err165];
-                    } else {
-                      vErrors.push(err165);
-                    }
-                    errors++;
-                  }
-                }
-                if (data79.server !== void 0) {
-                  let data80 = data79.server;
-                  if (typeof data80 === "string") {
-                    if (!pattern11.test(data80)) {
-                      const err166 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
+                errors++;
+              }
+            }
+            if (data81.statuses !== void 0) {
+              let data82 = data81.statuses;
+              if (Array.isArray(data82)) {
+                const len12 = data82.length;
+                for (let i15 = 0; i15 < len12; i15++) {
+                  let data83 = data82[i15];
+                  if (typeof data83 === "string") {
+                    if (func2(data83) > 255) {
+                      const err167 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
                       if (vErrors === null) {
-                        vErrors = [err166];
+                        vErrors = [err167];
                       } else {
-                        vErrors.push(err166);
+                        vErrors.push(err167);
                       }
                       errors++;
                     }
-                  } else {
-                    const err167 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err167];
-                    } else {
-                      vErrors.push(err167);
-                    }
-                    errors++;
-                  }
-                }
-                if (data79.application !== void 0) {
-                  let data81 = data79.application;
-                  if (typeof data81 === "string") {
-                    if (func2(data81) < 1) {
-                      const err168 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                    if (func2(data83) < 1) {
+                      const err168 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err168];
                       } else {
@@ -14544,7 +14522,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err169 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err169 = { instancePath: instancePath + "/health/statuses/" + i15, schemaPath: "#/definitions/health/properties/statuses/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err169];
                     } else {
@@ -14553,87 +14531,112 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data79.tokenEnv !== void 0) {
-                  let data82 = data79.tokenEnv;
-                  if (typeof data82 === "string") {
-                    if (!pattern12.test(data82)) {
-                      const err170 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                let i16 = data82.length;
+                let j3;
+                if (i16 > 1) {
+                  const indices3 = {};
+                  for (; i16--; ) {
+                    let item3 = data82[i16];
+                    if (typeof item3 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices3[item3] == "number") {
+                      j3 = indices3[item3];
+                      const err170 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/uniqueItems", keyword: "uniqueItems", params: { i: i16, j: j3 }, message: "must NOT have duplicate items (items ## " + j3 + " and " + i16 + " are identical)" };
                       if (vErrors === null) {
                         vErrors = [err170];
                       } else {
                         vErrors.push(err170);
                       }
                       errors++;
+                      break;
                     }
-                  } else {
-                    const err171 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err171];
-                    } else {
-                      vErrors.push(err171);
-                    }
-                    errors++;
+                    indices3[item3] = i16;
                   }
                 }
               } else {
-                const err172 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err171 = { instancePath: instancePath + "/health/statuses", schemaPath: "#/definitions/health/properties/statuses/type", keyword: "type", params: { type: "array" }, message: "must be array" };
                 if (vErrors === null) {
-                  vErrors = [err172];
+                  vErrors = [err171];
                 } else {
-                  vErrors.push(err172);
+                  vErrors.push(err171);
                 }
                 errors++;
               }
             }
-          } else {
-            const err173 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-            if (vErrors === null) {
-              vErrors = [err173];
-            } else {
-              vErrors.push(err173);
-            }
-            errors++;
-          }
-        }
-        if (data.onFailure !== void 0) {
-          let data83 = data.onFailure;
-          if (!(data83 === "abort" || data83 === "hold")) {
-            const err174 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
-            if (vErrors === null) {
-              vErrors = [err174];
-            } else {
-              vErrors.push(err174);
-            }
-            errors++;
-          }
-        }
-        if (data.waves !== void 0) {
-          let data84 = data.waves;
-          if (Array.isArray(data84)) {
-            if (data84.length < 1) {
-              const err175 = { instancePath: instancePath + "/waves", schemaPath: "#/properties/waves/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-              if (vErrors === null) {
-                vErrors = [err175];
-              } else {
-                vErrors.push(err175);
-              }
-              errors++;
-            }
-            const len14 = data84.length;
-            for (let i19 = 0; i19 < len14; i19++) {
-              let data85 = data84[i19];
-              if (data85 && typeof data85 == "object" && !Array.isArray(data85)) {
-                if (data85.name === void 0) {
-                  const err176 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
-                  if (vErrors === null) {
-                    vErrors = [err176];
+            if (data81.checkRuns !== void 0) {
+              let data84 = data81.checkRuns;
+              if (Array.isArray(data84)) {
+                const len13 = data84.length;
+                for (let i17 = 0; i17 < len13; i17++) {
+                  let data85 = data84[i17];
+                  if (typeof data85 === "string") {
+                    if (func2(data85) > 255) {
+                      const err172 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/maxLength", keyword: "maxLength", params: { limit: 255 }, message: "must NOT have more than 255 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err172];
+                      } else {
+                        vErrors.push(err172);
+                      }
+                      errors++;
+                    }
+                    if (func2(data85) < 1) {
+                      const err173 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err173];
+                      } else {
+                        vErrors.push(err173);
+                      }
+                      errors++;
+                    }
                   } else {
-                    vErrors.push(err176);
+                    const err174 = { instancePath: instancePath + "/health/checkRuns/" + i17, schemaPath: "#/definitions/health/properties/checkRuns/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err174];
+                    } else {
+                      vErrors.push(err174);
+                    }
+                    errors++;
                   }
-                  errors++;
                 }
-                if (data85.select === void 0) {
-                  const err177 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/required", keyword: "required", params: { missingProperty: "select" }, message: "must have required property 'select'" };
+                let i18 = data84.length;
+                let j4;
+                if (i18 > 1) {
+                  const indices4 = {};
+                  for (; i18--; ) {
+                    let item4 = data84[i18];
+                    if (typeof item4 !== "string") {
+                      continue;
+                    }
+                    if (typeof indices4[item4] == "number") {
+                      j4 = indices4[item4];
+                      const err175 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/uniqueItems", keyword: "uniqueItems", params: { i: i18, j: j4 }, message: "must NOT have duplicate items (items ## " + j4 + " and " + i18 + " are identical)" };
+                      if (vErrors === null) {
+                        vErrors = [err175];
+                      } else {
+                        vErrors.push(err175);
+                      }
+                      errors++;
+                      break;
+                    }
+                    indices4[item4] = i18;
+                  }
+                }
+              } else {
+                const err176 = { instancePath: instancePath + "/health/checkRuns", schemaPath: "#/definitions/health/properties/checkRuns/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                if (vErrors === null) {
+                  vErrors = [err176];
+                } else {
+                  vErrors.push(err176);
+                }
+                errors++;
+              }
+            }
+            if (data81.argocd !== void 0) {
+              let data86 = data81.argocd;
+              if (data86 && typeof data86 == "object" && !Array.isArray(data86)) {
+                if (data86.server === void 0) {
+                  const err177 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/required", keyword: "required", params: { missingProperty: "server" }, message: "must have required property 'server'" };
                   if (vErrors === null) {
                     vErrors = [err177];
                   } else {
@@ -14641,9 +14644,9 @@ var require_rollgen_config = __commonJS({
                   }
                   errors++;
                 }
-                for (const key19 in data85) {
-                  if (!(key19 === "name" || key19 === "select" || key19 === "steps" || key19 === "parallel" || key19 === "bake" || key19 === "onFailure")) {
-                    const err178 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key19 }, message: "must NOT have additional properties" };
+                for (const key20 in data86) {
+                  if (!(key20 === "server" || key20 === "application" || key20 === "tokenEnv")) {
+                    const err178 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key20 }, message: "must NOT have additional properties" };
                     if (vErrors === null) {
                       vErrors = [err178];
                     } else {
@@ -14652,11 +14655,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data85.name !== void 0) {
-                  let data86 = data85.name;
-                  if (typeof data86 === "string") {
-                    if (!pattern7.test(data86)) {
-                      const err179 = { instancePath: instancePath + "/waves/" + i19 + "/name", schemaPath: "#/properties/waves/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                if (data86.server !== void 0) {
+                  let data87 = data86.server;
+                  if (typeof data87 === "string") {
+                    if (!pattern11.test(data87)) {
+                      const err179 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/pattern", keyword: "pattern", params: { pattern: "^https?://" }, message: 'must match pattern "^https?://"' };
                       if (vErrors === null) {
                         vErrors = [err179];
                       } else {
@@ -14665,7 +14668,7 @@ var require_rollgen_config = __commonJS({
                       errors++;
                     }
                   } else {
-                    const err180 = { instancePath: instancePath + "/waves/" + i19 + "/name", schemaPath: "#/properties/waves/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    const err180 = { instancePath: instancePath + "/health/argocd/server", schemaPath: "#/definitions/health/properties/argocd/properties/server/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err180];
                     } else {
@@ -14674,11 +14677,11 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data85.select !== void 0) {
-                  let data87 = data85.select;
-                  if (data87 && typeof data87 == "object" && !Array.isArray(data87)) {
-                    if (Object.keys(data87).length < 1) {
-                      const err181 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                if (data86.application !== void 0) {
+                  let data88 = data86.application;
+                  if (typeof data88 === "string") {
+                    if (func2(data88) < 1) {
+                      const err181 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
                       if (vErrors === null) {
                         vErrors = [err181];
                       } else {
@@ -14686,108 +14689,110 @@ var require_rollgen_config = __commonJS({
                       }
                       errors++;
                     }
-                    for (const key20 in data87) {
-                      if (!(key20 === "targets" || key20 === "labels")) {
-                        const err182 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key20 }, message: "must NOT have additional properties" };
-                        if (vErrors === null) {
-                          vErrors = [err182];
-                        } else {
-                          vErrors.push(err182);
-                        }
-                        errors++;
-                      }
+                  } else {
+                    const err182 = { instancePath: instancePath + "/health/argocd/application", schemaPath: "#/definitions/health/properties/argocd/properties/application/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err182];
+                    } else {
+                      vErrors.push(err182);
                     }
-                    if (data87.targets !== void 0) {
-                      let data88 = data87.targets;
-                      if (Array.isArray(data88)) {
-                        if (data88.length < 1) {
-                          const err183 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets", schemaPath: "#/properties/waves/items/properties/select/properties/targets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
-                          if (vErrors === null) {
-                            vErrors = [err183];
-                          } else {
-                            vErrors.push(err183);
-                          }
-                          errors++;
-                        }
-                        const len15 = data88.length;
-                        for (let i20 = 0; i20 < len15; i20++) {
-                          let data89 = data88[i20];
-                          if (typeof data89 === "string") {
-                            if (func2(data89) < 1) {
-                              const err184 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets/" + i20, schemaPath: "#/properties/waves/items/properties/select/properties/targets/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                              if (vErrors === null) {
-                                vErrors = [err184];
-                              } else {
-                                vErrors.push(err184);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err185 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets/" + i20, schemaPath: "#/properties/waves/items/properties/select/properties/targets/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                            if (vErrors === null) {
-                              vErrors = [err185];
-                            } else {
-                              vErrors.push(err185);
-                            }
-                            errors++;
-                          }
-                        }
+                    errors++;
+                  }
+                }
+                if (data86.tokenEnv !== void 0) {
+                  let data89 = data86.tokenEnv;
+                  if (typeof data89 === "string") {
+                    if (!pattern12.test(data89)) {
+                      const err183 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" }, message: 'must match pattern "^[A-Za-z_][A-Za-z0-9_]*$"' };
+                      if (vErrors === null) {
+                        vErrors = [err183];
                       } else {
-                        const err186 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets", schemaPath: "#/properties/waves/items/properties/select/properties/targets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
-                        if (vErrors === null) {
-                          vErrors = [err186];
-                        } else {
-                          vErrors.push(err186);
-                        }
-                        errors++;
+                        vErrors.push(err183);
                       }
-                    }
-                    if (data87.labels !== void 0) {
-                      let data90 = data87.labels;
-                      if (data90 && typeof data90 == "object" && !Array.isArray(data90)) {
-                        if (Object.keys(data90).length < 1) {
-                          const err187 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels", schemaPath: "#/properties/waves/items/properties/select/properties/labels/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
-                          if (vErrors === null) {
-                            vErrors = [err187];
-                          } else {
-                            vErrors.push(err187);
-                          }
-                          errors++;
-                        }
-                        for (const key21 in data90) {
-                          let data91 = data90[key21];
-                          if (typeof data91 === "string") {
-                            if (func2(data91) < 1) {
-                              const err188 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/waves/items/properties/select/properties/labels/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
-                              if (vErrors === null) {
-                                vErrors = [err188];
-                              } else {
-                                vErrors.push(err188);
-                              }
-                              errors++;
-                            }
-                          } else {
-                            const err189 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels/" + key21.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/waves/items/properties/select/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                            if (vErrors === null) {
-                              vErrors = [err189];
-                            } else {
-                              vErrors.push(err189);
-                            }
-                            errors++;
-                          }
-                        }
-                      } else {
-                        const err190 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels", schemaPath: "#/properties/waves/items/properties/select/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object" };
-                        if (vErrors === null) {
-                          vErrors = [err190];
-                        } else {
-                          vErrors.push(err190);
-                        }
-                        errors++;
-                      }
+                      errors++;
                     }
                   } else {
-                    const err191 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    const err184 = { instancePath: instancePath + "/health/argocd/tokenEnv", schemaPath: "#/definitions/health/properties/argocd/properties/tokenEnv/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err184];
+                    } else {
+                      vErrors.push(err184);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err185 = { instancePath: instancePath + "/health/argocd", schemaPath: "#/definitions/health/properties/argocd/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err185];
+                } else {
+                  vErrors.push(err185);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err186 = { instancePath: instancePath + "/health", schemaPath: "#/definitions/health/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+            if (vErrors === null) {
+              vErrors = [err186];
+            } else {
+              vErrors.push(err186);
+            }
+            errors++;
+          }
+        }
+        if (data.onFailure !== void 0) {
+          let data90 = data.onFailure;
+          if (!(data90 === "abort" || data90 === "hold")) {
+            const err187 = { instancePath: instancePath + "/onFailure", schemaPath: "#/definitions/onFailure/enum", keyword: "enum", params: { allowedValues: schema81.enum }, message: "must be equal to one of the allowed values" };
+            if (vErrors === null) {
+              vErrors = [err187];
+            } else {
+              vErrors.push(err187);
+            }
+            errors++;
+          }
+        }
+        if (data.verify !== void 0) {
+          let data91 = data.verify;
+          if (data91 && typeof data91 == "object" && !Array.isArray(data91)) {
+            for (const key21 in data91) {
+              if (!(key21 === "aws")) {
+                const err188 = { instancePath: instancePath + "/verify", schemaPath: "#/definitions/verify/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key21 }, message: "must NOT have additional properties" };
+                if (vErrors === null) {
+                  vErrors = [err188];
+                } else {
+                  vErrors.push(err188);
+                }
+                errors++;
+              }
+            }
+            if (data91.aws !== void 0) {
+              let data92 = data91.aws;
+              if (data92 && typeof data92 == "object" && !Array.isArray(data92)) {
+                if (data92.region === void 0) {
+                  const err189 = { instancePath: instancePath + "/verify/aws", schemaPath: "#/definitions/verify/properties/aws/required", keyword: "required", params: { missingProperty: "region" }, message: "must have required property 'region'" };
+                  if (vErrors === null) {
+                    vErrors = [err189];
+                  } else {
+                    vErrors.push(err189);
+                  }
+                  errors++;
+                }
+                for (const key22 in data92) {
+                  if (!(key22 === "weights" || key22 === "targetGroupIPs" || key22 === "region" || key22 === "cluster" || key22 === "kubeconfig")) {
+                    const err190 = { instancePath: instancePath + "/verify/aws", schemaPath: "#/definitions/verify/properties/aws/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key22 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err190];
+                    } else {
+                      vErrors.push(err190);
+                    }
+                    errors++;
+                  }
+                }
+                if (data92.weights !== void 0) {
+                  if (typeof data92.weights !== "boolean") {
+                    const err191 = { instancePath: instancePath + "/verify/aws/weights", schemaPath: "#/definitions/verify/properties/aws/properties/weights/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
                       vErrors = [err191];
                     } else {
@@ -14796,14 +14801,9 @@ var require_rollgen_config = __commonJS({
                     errors++;
                   }
                 }
-                if (data85.steps !== void 0) {
-                  let data92 = data85.steps;
-                  const _errs206 = errors;
-                  let valid67 = false;
-                  let passing0 = null;
-                  const _errs207 = errors;
-                  if (!(data92 === "all" || data92 === "promote")) {
-                    const err192 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema79.properties.waves.items.properties.steps.oneOf[0].enum }, message: "must be equal to one of the allowed values" };
+                if (data92.targetGroupIPs !== void 0) {
+                  if (typeof data92.targetGroupIPs !== "boolean") {
+                    const err192 = { instancePath: instancePath + "/verify/aws/targetGroupIPs", schemaPath: "#/definitions/verify/properties/aws/properties/targetGroupIPs/type", keyword: "type", params: { type: "boolean" }, message: "must be boolean" };
                     if (vErrors === null) {
                       vErrors = [err192];
                     } else {
@@ -14811,15 +14811,12 @@ var require_rollgen_config = __commonJS({
                     }
                     errors++;
                   }
-                  var _valid0 = _errs207 === errors;
-                  if (_valid0) {
-                    valid67 = true;
-                    passing0 = 0;
-                  }
-                  const _errs208 = errors;
-                  if (Array.isArray(data92)) {
-                    if (data92.length < 1) {
-                      const err193 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                }
+                if (data92.region !== void 0) {
+                  let data95 = data92.region;
+                  if (typeof data95 === "string") {
+                    if (!pattern13.test(data95)) {
+                      const err193 = { instancePath: instancePath + "/verify/aws/region", schemaPath: "#/definitions/verify/properties/aws/properties/region/pattern", keyword: "pattern", params: { pattern: "^[a-z]{2}(-[a-z]+)+-[0-9]+$" }, message: 'must match pattern "^[a-z]{2}(-[a-z]+)+-[0-9]+$"' };
                       if (vErrors === null) {
                         vErrors = [err193];
                       } else {
@@ -14827,32 +14824,30 @@ var require_rollgen_config = __commonJS({
                       }
                       errors++;
                     }
-                    const len16 = data92.length;
-                    for (let i21 = 0; i21 < len16; i21++) {
-                      let data93 = data92[i21];
-                      if (!(typeof data93 == "number" && (!(data93 % 1) && !isNaN(data93)))) {
-                        const err194 = { instancePath: instancePath + "/waves/" + i19 + "/steps/" + i21, schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
-                        if (vErrors === null) {
-                          vErrors = [err194];
-                        } else {
-                          vErrors.push(err194);
-                        }
-                        errors++;
+                  } else {
+                    const err194 = { instancePath: instancePath + "/verify/aws/region", schemaPath: "#/definitions/verify/properties/aws/properties/region/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err194];
+                    } else {
+                      vErrors.push(err194);
+                    }
+                    errors++;
+                  }
+                }
+                if (data92.cluster !== void 0) {
+                  let data96 = data92.cluster;
+                  if (typeof data96 === "string") {
+                    if (func2(data96) < 1) {
+                      const err195 = { instancePath: instancePath + "/verify/aws/cluster", schemaPath: "#/definitions/verify/properties/aws/properties/cluster/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err195];
+                      } else {
+                        vErrors.push(err195);
                       }
-                      if (typeof data93 == "number") {
-                        if (data93 < 1 || isNaN(data93)) {
-                          const err195 = { instancePath: instancePath + "/waves/" + i19 + "/steps/" + i21, schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/items/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-                          if (vErrors === null) {
-                            vErrors = [err195];
-                          } else {
-                            vErrors.push(err195);
-                          }
-                          errors++;
-                        }
-                      }
+                      errors++;
                     }
                   } else {
-                    const err196 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    const err196 = { instancePath: instancePath + "/verify/aws/cluster", schemaPath: "#/definitions/verify/properties/aws/properties/cluster/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err196];
                     } else {
@@ -14860,39 +14855,21 @@ var require_rollgen_config = __commonJS({
                     }
                     errors++;
                   }
-                  var _valid0 = _errs208 === errors;
-                  if (_valid0 && valid67) {
-                    valid67 = false;
-                    passing0 = [passing0, 1];
-                  } else {
-                    if (_valid0) {
-                      valid67 = true;
-                      passing0 = 1;
-                    }
-                  }
-                  if (!valid67) {
-                    const err197 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
-                    if (vErrors === null) {
-                      vErrors = [err197];
-                    } else {
-                      vErrors.push(err197);
-                    }
-                    errors++;
-                  } else {
-                    errors = _errs206;
-                    if (vErrors !== null) {
-                      if (_errs206) {
-                        vErrors.length = _errs206;
-                      } else {
-                        vErrors = null;
-                      }
-                    }
-                  }
                 }
-                if (data85.parallel !== void 0) {
-                  let data94 = data85.parallel;
-                  if (!(typeof data94 == "number" && (!(data94 % 1) && !isNaN(data94)))) {
-                    const err198 = { instancePath: instancePath + "/waves/" + i19 + "/parallel", schemaPath: "#/properties/waves/items/properties/parallel/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                if (data92.kubeconfig !== void 0) {
+                  let data97 = data92.kubeconfig;
+                  if (typeof data97 === "string") {
+                    if (func2(data97) < 1) {
+                      const err197 = { instancePath: instancePath + "/verify/aws/kubeconfig", schemaPath: "#/definitions/verify/properties/aws/properties/kubeconfig/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                      if (vErrors === null) {
+                        vErrors = [err197];
+                      } else {
+                        vErrors.push(err197);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err198 = { instancePath: instancePath + "/verify/aws/kubeconfig", schemaPath: "#/definitions/verify/properties/aws/properties/kubeconfig/type", keyword: "type", params: { type: "string" }, message: "must be string" };
                     if (vErrors === null) {
                       vErrors = [err198];
                     } else {
@@ -14900,78 +14877,392 @@ var require_rollgen_config = __commonJS({
                     }
                     errors++;
                   }
-                  if (typeof data94 == "number") {
-                    if (data94 < 1 || isNaN(data94)) {
-                      const err199 = { instancePath: instancePath + "/waves/" + i19 + "/parallel", schemaPath: "#/properties/waves/items/properties/parallel/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
-                      if (vErrors === null) {
-                        vErrors = [err199];
-                      } else {
-                        vErrors.push(err199);
-                      }
-                      errors++;
-                    }
-                  }
-                }
-                if (data85.bake !== void 0) {
-                  let data95 = data85.bake;
-                  if (typeof data95 === "string") {
-                    if (!pattern19.test(data95)) {
-                      const err200 = { instancePath: instancePath + "/waves/" + i19 + "/bake", schemaPath: "#/properties/waves/items/properties/bake/pattern", keyword: "pattern", params: { pattern: "^[0-9]+(s|m|h)$" }, message: 'must match pattern "^[0-9]+(s|m|h)$"' };
-                      if (vErrors === null) {
-                        vErrors = [err200];
-                      } else {
-                        vErrors.push(err200);
-                      }
-                      errors++;
-                    }
-                  } else {
-                    const err201 = { instancePath: instancePath + "/waves/" + i19 + "/bake", schemaPath: "#/properties/waves/items/properties/bake/type", keyword: "type", params: { type: "string" }, message: "must be string" };
-                    if (vErrors === null) {
-                      vErrors = [err201];
-                    } else {
-                      vErrors.push(err201);
-                    }
-                    errors++;
-                  }
-                }
-                if (data85.onFailure !== void 0) {
-                  let data96 = data85.onFailure;
-                  if (!(data96 === "target" || data96 === "wave")) {
-                    const err202 = { instancePath: instancePath + "/waves/" + i19 + "/onFailure", schemaPath: "#/properties/waves/items/properties/onFailure/enum", keyword: "enum", params: { allowedValues: schema79.properties.waves.items.properties.onFailure.enum }, message: "must be equal to one of the allowed values" };
-                    if (vErrors === null) {
-                      vErrors = [err202];
-                    } else {
-                      vErrors.push(err202);
-                    }
-                    errors++;
-                  }
                 }
               } else {
-                const err203 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                const err199 = { instancePath: instancePath + "/verify/aws", schemaPath: "#/definitions/verify/properties/aws/type", keyword: "type", params: { type: "object" }, message: "must be object" };
                 if (vErrors === null) {
-                  vErrors = [err203];
+                  vErrors = [err199];
                 } else {
-                  vErrors.push(err203);
+                  vErrors.push(err199);
                 }
                 errors++;
               }
             }
           } else {
-            const err204 = { instancePath: instancePath + "/waves", schemaPath: "#/properties/waves/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            const err200 = { instancePath: instancePath + "/verify", schemaPath: "#/definitions/verify/type", keyword: "type", params: { type: "object" }, message: "must be object" };
             if (vErrors === null) {
-              vErrors = [err204];
+              vErrors = [err200];
             } else {
-              vErrors.push(err204);
+              vErrors.push(err200);
+            }
+            errors++;
+          }
+        }
+        if (data.waves !== void 0) {
+          let data98 = data.waves;
+          if (Array.isArray(data98)) {
+            if (data98.length < 1) {
+              const err201 = { instancePath: instancePath + "/waves", schemaPath: "#/properties/waves/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+              if (vErrors === null) {
+                vErrors = [err201];
+              } else {
+                vErrors.push(err201);
+              }
+              errors++;
+            }
+            const len14 = data98.length;
+            for (let i19 = 0; i19 < len14; i19++) {
+              let data99 = data98[i19];
+              if (data99 && typeof data99 == "object" && !Array.isArray(data99)) {
+                if (data99.name === void 0) {
+                  const err202 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/required", keyword: "required", params: { missingProperty: "name" }, message: "must have required property 'name'" };
+                  if (vErrors === null) {
+                    vErrors = [err202];
+                  } else {
+                    vErrors.push(err202);
+                  }
+                  errors++;
+                }
+                if (data99.select === void 0) {
+                  const err203 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/required", keyword: "required", params: { missingProperty: "select" }, message: "must have required property 'select'" };
+                  if (vErrors === null) {
+                    vErrors = [err203];
+                  } else {
+                    vErrors.push(err203);
+                  }
+                  errors++;
+                }
+                for (const key23 in data99) {
+                  if (!(key23 === "name" || key23 === "select" || key23 === "steps" || key23 === "parallel" || key23 === "bake" || key23 === "onFailure")) {
+                    const err204 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key23 }, message: "must NOT have additional properties" };
+                    if (vErrors === null) {
+                      vErrors = [err204];
+                    } else {
+                      vErrors.push(err204);
+                    }
+                    errors++;
+                  }
+                }
+                if (data99.name !== void 0) {
+                  let data100 = data99.name;
+                  if (typeof data100 === "string") {
+                    if (!pattern7.test(data100)) {
+                      const err205 = { instancePath: instancePath + "/waves/" + i19 + "/name", schemaPath: "#/properties/waves/items/properties/name/pattern", keyword: "pattern", params: { pattern: "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$" }, message: 'must match pattern "^(?=.{1,63}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?$"' };
+                      if (vErrors === null) {
+                        vErrors = [err205];
+                      } else {
+                        vErrors.push(err205);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err206 = { instancePath: instancePath + "/waves/" + i19 + "/name", schemaPath: "#/properties/waves/items/properties/name/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err206];
+                    } else {
+                      vErrors.push(err206);
+                    }
+                    errors++;
+                  }
+                }
+                if (data99.select !== void 0) {
+                  let data101 = data99.select;
+                  if (data101 && typeof data101 == "object" && !Array.isArray(data101)) {
+                    if (Object.keys(data101).length < 1) {
+                      const err207 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                      if (vErrors === null) {
+                        vErrors = [err207];
+                      } else {
+                        vErrors.push(err207);
+                      }
+                      errors++;
+                    }
+                    for (const key24 in data101) {
+                      if (!(key24 === "targets" || key24 === "labels")) {
+                        const err208 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/additionalProperties", keyword: "additionalProperties", params: { additionalProperty: key24 }, message: "must NOT have additional properties" };
+                        if (vErrors === null) {
+                          vErrors = [err208];
+                        } else {
+                          vErrors.push(err208);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data101.targets !== void 0) {
+                      let data102 = data101.targets;
+                      if (Array.isArray(data102)) {
+                        if (data102.length < 1) {
+                          const err209 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets", schemaPath: "#/properties/waves/items/properties/select/properties/targets/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                          if (vErrors === null) {
+                            vErrors = [err209];
+                          } else {
+                            vErrors.push(err209);
+                          }
+                          errors++;
+                        }
+                        const len15 = data102.length;
+                        for (let i20 = 0; i20 < len15; i20++) {
+                          let data103 = data102[i20];
+                          if (typeof data103 === "string") {
+                            if (func2(data103) < 1) {
+                              const err210 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets/" + i20, schemaPath: "#/properties/waves/items/properties/select/properties/targets/items/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err210];
+                              } else {
+                                vErrors.push(err210);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err211 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets/" + i20, schemaPath: "#/properties/waves/items/properties/select/properties/targets/items/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err211];
+                            } else {
+                              vErrors.push(err211);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err212 = { instancePath: instancePath + "/waves/" + i19 + "/select/targets", schemaPath: "#/properties/waves/items/properties/select/properties/targets/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                        if (vErrors === null) {
+                          vErrors = [err212];
+                        } else {
+                          vErrors.push(err212);
+                        }
+                        errors++;
+                      }
+                    }
+                    if (data101.labels !== void 0) {
+                      let data104 = data101.labels;
+                      if (data104 && typeof data104 == "object" && !Array.isArray(data104)) {
+                        if (Object.keys(data104).length < 1) {
+                          const err213 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels", schemaPath: "#/properties/waves/items/properties/select/properties/labels/minProperties", keyword: "minProperties", params: { limit: 1 }, message: "must NOT have fewer than 1 properties" };
+                          if (vErrors === null) {
+                            vErrors = [err213];
+                          } else {
+                            vErrors.push(err213);
+                          }
+                          errors++;
+                        }
+                        for (const key25 in data104) {
+                          let data105 = data104[key25];
+                          if (typeof data105 === "string") {
+                            if (func2(data105) < 1) {
+                              const err214 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/waves/items/properties/select/properties/labels/additionalProperties/minLength", keyword: "minLength", params: { limit: 1 }, message: "must NOT have fewer than 1 characters" };
+                              if (vErrors === null) {
+                                vErrors = [err214];
+                              } else {
+                                vErrors.push(err214);
+                              }
+                              errors++;
+                            }
+                          } else {
+                            const err215 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels/" + key25.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/properties/waves/items/properties/select/properties/labels/additionalProperties/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                            if (vErrors === null) {
+                              vErrors = [err215];
+                            } else {
+                              vErrors.push(err215);
+                            }
+                            errors++;
+                          }
+                        }
+                      } else {
+                        const err216 = { instancePath: instancePath + "/waves/" + i19 + "/select/labels", schemaPath: "#/properties/waves/items/properties/select/properties/labels/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                        if (vErrors === null) {
+                          vErrors = [err216];
+                        } else {
+                          vErrors.push(err216);
+                        }
+                        errors++;
+                      }
+                    }
+                  } else {
+                    const err217 = { instancePath: instancePath + "/waves/" + i19 + "/select", schemaPath: "#/properties/waves/items/properties/select/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                    if (vErrors === null) {
+                      vErrors = [err217];
+                    } else {
+                      vErrors.push(err217);
+                    }
+                    errors++;
+                  }
+                }
+                if (data99.steps !== void 0) {
+                  let data106 = data99.steps;
+                  const _errs240 = errors;
+                  let valid73 = false;
+                  let passing0 = null;
+                  const _errs241 = errors;
+                  if (!(data106 === "all" || data106 === "promote")) {
+                    const err218 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/0/enum", keyword: "enum", params: { allowedValues: schema79.properties.waves.items.properties.steps.oneOf[0].enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err218];
+                    } else {
+                      vErrors.push(err218);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs241 === errors;
+                  if (_valid0) {
+                    valid73 = true;
+                    passing0 = 0;
+                  }
+                  const _errs242 = errors;
+                  if (Array.isArray(data106)) {
+                    if (data106.length < 1) {
+                      const err219 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/minItems", keyword: "minItems", params: { limit: 1 }, message: "must NOT have fewer than 1 items" };
+                      if (vErrors === null) {
+                        vErrors = [err219];
+                      } else {
+                        vErrors.push(err219);
+                      }
+                      errors++;
+                    }
+                    const len16 = data106.length;
+                    for (let i21 = 0; i21 < len16; i21++) {
+                      let data107 = data106[i21];
+                      if (!(typeof data107 == "number" && (!(data107 % 1) && !isNaN(data107)))) {
+                        const err220 = { instancePath: instancePath + "/waves/" + i19 + "/steps/" + i21, schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/items/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                        if (vErrors === null) {
+                          vErrors = [err220];
+                        } else {
+                          vErrors.push(err220);
+                        }
+                        errors++;
+                      }
+                      if (typeof data107 == "number") {
+                        if (data107 < 1 || isNaN(data107)) {
+                          const err221 = { instancePath: instancePath + "/waves/" + i19 + "/steps/" + i21, schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/items/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                          if (vErrors === null) {
+                            vErrors = [err221];
+                          } else {
+                            vErrors.push(err221);
+                          }
+                          errors++;
+                        }
+                      }
+                    }
+                  } else {
+                    const err222 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf/1/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+                    if (vErrors === null) {
+                      vErrors = [err222];
+                    } else {
+                      vErrors.push(err222);
+                    }
+                    errors++;
+                  }
+                  var _valid0 = _errs242 === errors;
+                  if (_valid0 && valid73) {
+                    valid73 = false;
+                    passing0 = [passing0, 1];
+                  } else {
+                    if (_valid0) {
+                      valid73 = true;
+                      passing0 = 1;
+                    }
+                  }
+                  if (!valid73) {
+                    const err223 = { instancePath: instancePath + "/waves/" + i19 + "/steps", schemaPath: "#/properties/waves/items/properties/steps/oneOf", keyword: "oneOf", params: { passingSchemas: passing0 }, message: "must match exactly one schema in oneOf" };
+                    if (vErrors === null) {
+                      vErrors = [err223];
+                    } else {
+                      vErrors.push(err223);
+                    }
+                    errors++;
+                  } else {
+                    errors = _errs240;
+                    if (vErrors !== null) {
+                      if (_errs240) {
+                        vErrors.length = _errs240;
+                      } else {
+                        vErrors = null;
+                      }
+                    }
+                  }
+                }
+                if (data99.parallel !== void 0) {
+                  let data108 = data99.parallel;
+                  if (!(typeof data108 == "number" && (!(data108 % 1) && !isNaN(data108)))) {
+                    const err224 = { instancePath: instancePath + "/waves/" + i19 + "/parallel", schemaPath: "#/properties/waves/items/properties/parallel/type", keyword: "type", params: { type: "integer" }, message: "must be integer" };
+                    if (vErrors === null) {
+                      vErrors = [err224];
+                    } else {
+                      vErrors.push(err224);
+                    }
+                    errors++;
+                  }
+                  if (typeof data108 == "number") {
+                    if (data108 < 1 || isNaN(data108)) {
+                      const err225 = { instancePath: instancePath + "/waves/" + i19 + "/parallel", schemaPath: "#/properties/waves/items/properties/parallel/minimum", keyword: "minimum", params: { comparison: ">=", limit: 1 }, message: "must be >= 1" };
+                      if (vErrors === null) {
+                        vErrors = [err225];
+                      } else {
+                        vErrors.push(err225);
+                      }
+                      errors++;
+                    }
+                  }
+                }
+                if (data99.bake !== void 0) {
+                  let data109 = data99.bake;
+                  if (typeof data109 === "string") {
+                    if (!pattern21.test(data109)) {
+                      const err226 = { instancePath: instancePath + "/waves/" + i19 + "/bake", schemaPath: "#/properties/waves/items/properties/bake/pattern", keyword: "pattern", params: { pattern: "^[0-9]+(s|m|h)$" }, message: 'must match pattern "^[0-9]+(s|m|h)$"' };
+                      if (vErrors === null) {
+                        vErrors = [err226];
+                      } else {
+                        vErrors.push(err226);
+                      }
+                      errors++;
+                    }
+                  } else {
+                    const err227 = { instancePath: instancePath + "/waves/" + i19 + "/bake", schemaPath: "#/properties/waves/items/properties/bake/type", keyword: "type", params: { type: "string" }, message: "must be string" };
+                    if (vErrors === null) {
+                      vErrors = [err227];
+                    } else {
+                      vErrors.push(err227);
+                    }
+                    errors++;
+                  }
+                }
+                if (data99.onFailure !== void 0) {
+                  let data110 = data99.onFailure;
+                  if (!(data110 === "target" || data110 === "wave")) {
+                    const err228 = { instancePath: instancePath + "/waves/" + i19 + "/onFailure", schemaPath: "#/properties/waves/items/properties/onFailure/enum", keyword: "enum", params: { allowedValues: schema79.properties.waves.items.properties.onFailure.enum }, message: "must be equal to one of the allowed values" };
+                    if (vErrors === null) {
+                      vErrors = [err228];
+                    } else {
+                      vErrors.push(err228);
+                    }
+                    errors++;
+                  }
+                }
+              } else {
+                const err229 = { instancePath: instancePath + "/waves/" + i19, schemaPath: "#/properties/waves/items/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+                if (vErrors === null) {
+                  vErrors = [err229];
+                } else {
+                  vErrors.push(err229);
+                }
+                errors++;
+              }
+            }
+          } else {
+            const err230 = { instancePath: instancePath + "/waves", schemaPath: "#/properties/waves/type", keyword: "type", params: { type: "array" }, message: "must be array" };
+            if (vErrors === null) {
+              vErrors = [err230];
+            } else {
+              vErrors.push(err230);
             }
             errors++;
           }
         }
       } else {
-        const err205 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
+        const err231 = { instancePath, schemaPath: "#/type", keyword: "type", params: { type: "object" }, message: "must be object" };
         if (vErrors === null) {
-          vErrors = [err205];
+          vErrors = [err231];
         } else {
-          vErrors.push(err205);
+          vErrors.push(err231);
         }
         errors++;
       }
@@ -14986,9 +15277,9 @@ var require_rollgen_request_coloring = __commonJS({
   "src/spec/generated/rollgen-request-coloring.js"(exports2) {
     "use strict";
     exports2.validate = validate62;
-    var pattern20 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
-    var pattern21 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
-    var pattern23 = new RegExp("^[ -~]*$", "u");
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern23 = new RegExp("^[A-Za-z0-9!#$%&'*+.^_`|~-]+$", "u");
+    var pattern25 = new RegExp("^[ -~]*$", "u");
     var func2 = require_ucs2length().default;
     function validate62(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -15079,7 +15370,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data2.name !== void 0) {
               let data3 = data2.name;
               if (typeof data3 === "string") {
-                if (!pattern20.test(data3)) {
+                if (!pattern22.test(data3)) {
                   const err8 = { instancePath: instancePath + "/metadata/name", schemaPath: "#/properties/metadata/properties/name/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err8];
@@ -15255,7 +15546,7 @@ var require_rollgen_request_coloring = __commonJS({
             if (data9.header !== void 0) {
               let data12 = data9.header;
               if (typeof data12 === "string") {
-                if (!pattern21.test(data12)) {
+                if (!pattern23.test(data12)) {
                   const err24 = { instancePath: instancePath + "/spec/header", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"' };
                   if (vErrors === null) {
                     vErrors = [err24];
@@ -15352,7 +15643,7 @@ var require_rollgen_request_coloring = __commonJS({
                         for (const key6 in data15) {
                           const _errs41 = errors;
                           if (typeof key6 === "string") {
-                            if (!pattern21.test(key6)) {
+                            if (!pattern23.test(key6)) {
                               const err33 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when", schemaPath: "#/definitions/headerName/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z0-9!#$%&'*+.^_`|~-]+$" }, message: 'must match pattern "^[A-Za-z0-9!#$%&\'*+.^_`|~-]+$"', propertyName: key6 };
                               if (vErrors === null) {
                                 vErrors = [err33];
@@ -15393,7 +15684,7 @@ var require_rollgen_request_coloring = __commonJS({
                               }
                               errors++;
                             }
-                            if (!pattern23.test(data16)) {
+                            if (!pattern25.test(data16)) {
                               const err37 = { instancePath: instancePath + "/spec/rules/" + i0 + "/when/" + key7.replace(/~/g, "~0").replace(/\//g, "~1"), schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                               if (vErrors === null) {
                                 vErrors = [err37];
@@ -15434,7 +15725,7 @@ var require_rollgen_request_coloring = __commonJS({
                           }
                           errors++;
                         }
-                        if (!pattern23.test(data17)) {
+                        if (!pattern25.test(data17)) {
                           const err41 = { instancePath: instancePath + "/spec/rules/" + i0 + "/value", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                           if (vErrors === null) {
                             vErrors = [err41];
@@ -15485,7 +15776,7 @@ var require_rollgen_request_coloring = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern23.test(data18)) {
+                if (!pattern25.test(data18)) {
                   const err46 = { instancePath: instancePath + "/spec/default", schemaPath: "#/definitions/value/pattern", keyword: "pattern", params: { pattern: "^[ -~]*$" }, message: 'must match pattern "^[ -~]*$"' };
                   if (vErrors === null) {
                     vErrors = [err46];
@@ -15535,9 +15826,9 @@ var require_rollgen_route_template = __commonJS({
     "use strict";
     exports2.validate = validate63;
     var func2 = require_ucs2length().default;
-    var pattern26 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
-    var pattern27 = new RegExp("^[a-z0-9.-]*$", "u");
-    var pattern28 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
+    var pattern28 = new RegExp("^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$", "u");
+    var pattern29 = new RegExp("^[a-z0-9.-]*$", "u");
+    var pattern30 = new RegExp("^[A-Za-z][A-Za-z0-9]*$", "u");
     function validate63(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -15842,7 +16133,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern26.test(data11)) {
+                    if (!pattern28.test(data11)) {
                       const err25 = { instancePath: instancePath + "/spec/target/apiVersion", schemaPath: "#/properties/spec/properties/target/properties/apiVersion/pattern", keyword: "pattern", params: { pattern: "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$" }, message: 'must match pattern "^([a-z0-9.-]+/)?v[0-9][a-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err25];
@@ -15864,7 +16155,7 @@ var require_rollgen_route_template = __commonJS({
                 if (data10.group !== void 0) {
                   let data12 = data10.group;
                   if (typeof data12 === "string") {
-                    if (!pattern27.test(data12)) {
+                    if (!pattern29.test(data12)) {
                       const err27 = { instancePath: instancePath + "/spec/target/group", schemaPath: "#/properties/spec/properties/target/properties/group/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9.-]*$" }, message: 'must match pattern "^[a-z0-9.-]*$"' };
                       if (vErrors === null) {
                         vErrors = [err27];
@@ -15895,7 +16186,7 @@ var require_rollgen_route_template = __commonJS({
                       }
                       errors++;
                     }
-                    if (!pattern28.test(data13)) {
+                    if (!pattern30.test(data13)) {
                       const err30 = { instancePath: instancePath + "/spec/target/kind", schemaPath: "#/properties/spec/properties/target/properties/kind/pattern", keyword: "pattern", params: { pattern: "^[A-Za-z][A-Za-z0-9]*$" }, message: 'must match pattern "^[A-Za-z][A-Za-z0-9]*$"' };
                       if (vErrors === null) {
                         vErrors = [err30];
@@ -15977,7 +16268,7 @@ var require_aliyun_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate64;
     var func2 = require_ucs2length().default;
-    var pattern20 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
+    var pattern22 = new RegExp("^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$", "u");
     function validate64(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -16037,7 +16328,7 @@ var require_aliyun_alb_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern20.test(data1)) {
+                if (!pattern22.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -16681,7 +16972,7 @@ var require_aws_alb_options = __commonJS({
     "use strict";
     exports2.validate = validate68;
     var func2 = require_ucs2length().default;
-    var pattern30 = new RegExp("^[^/]+$", "u");
+    var pattern32 = new RegExp("^[^/]+$", "u");
     function validate68(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -16848,7 +17139,7 @@ var require_aws_alb_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern30.test(data3)) {
+          if (!pattern32.test(data3)) {
             const err14 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err14];
@@ -17877,7 +18168,7 @@ var require_higress_options = __commonJS({
     "use strict";
     exports2.validate = validate71;
     var func2 = require_ucs2length().default;
-    var pattern31 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern33 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate71(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -17937,7 +18228,7 @@ var require_higress_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern31.test(data1)) {
+                if (!pattern33.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -18010,7 +18301,7 @@ var require_ingress_nginx_options = __commonJS({
     "use strict";
     exports2.validate = validate72;
     var func2 = require_ucs2length().default;
-    var pattern30 = new RegExp("^[^/]+$", "u");
+    var pattern32 = new RegExp("^[^/]+$", "u");
     function validate72(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -18160,7 +18451,7 @@ var require_ingress_nginx_options = __commonJS({
             }
             errors++;
           }
-          if (!pattern30.test(data2)) {
+          if (!pattern32.test(data2)) {
             const err12 = { instancePath: instancePath + "/annotationPrefix", schemaPath: "#/properties/annotationPrefix/pattern", keyword: "pattern", params: { pattern: "^[^/]+$" }, message: 'must match pattern "^[^/]+$"' };
             if (vErrors === null) {
               vErrors = [err12];
@@ -18242,7 +18533,7 @@ var require_istio_options = __commonJS({
   "src/spec/generated/istio-options.js"(exports2) {
     "use strict";
     exports2.validate = validate73;
-    var schema103 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
+    var schema105 = { "$id": "istio-options", "title": "istio generator options", "description": "Argo trafficRouting.istio as written, or Kruise customNetworkRefs as {refs}.", "type": "object", "additionalProperties": false, "definitions": { "virtualService": { "type": "object", "additionalProperties": false, "required": ["name"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "routes": { "type": "array", "items": { "type": "string", "minLength": 1 } }, "tlsRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 }, "sniHosts": { "type": "array", "items": { "type": "string", "minLength": 1 } } } } }, "tcpRoutes": { "type": "array", "items": { "type": "object", "additionalProperties": false, "properties": { "port": { "type": "integer", "minimum": 0 } } } } } } }, "properties": { "virtualService": { "$ref": "#/definitions/virtualService" }, "virtualServices": { "type": "array", "minItems": 1, "items": { "$ref": "#/definitions/virtualService" } }, "destinationRule": { "type": "object", "additionalProperties": false, "required": ["name", "canarySubsetName", "stableSubsetName"], "properties": { "name": { "type": "string", "minLength": 1, "maxLength": 253 }, "canarySubsetName": { "type": "string", "minLength": 1 }, "stableSubsetName": { "type": "string", "minLength": 1 }, "additionalSubsetNames": { "type": "array", "items": { "type": "string", "minLength": 1 } } } }, "refs": { "type": "array", "minItems": 1, "items": { "type": "object", "required": ["apiVersion", "kind", "name"], "properties": { "apiVersion": { "type": "string", "minLength": 1 }, "kind": { "enum": ["VirtualService", "DestinationRule"] }, "name": { "type": "string", "minLength": 1, "maxLength": 253 } } } } } };
     var func2 = require_ucs2length().default;
     function validate73(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
@@ -19029,7 +19320,7 @@ var require_istio_options = __commonJS({
                 if (data32.kind !== void 0) {
                   let data34 = data32.kind;
                   if (!(data34 === "VirtualService" || data34 === "DestinationRule")) {
-                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema103.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
+                    const err68 = { instancePath: instancePath + "/refs/" + i10 + "/kind", schemaPath: "#/properties/refs/items/properties/kind/enum", keyword: "enum", params: { allowedValues: schema105.properties.refs.items.properties.kind.enum }, message: "must be equal to one of the allowed values" };
                     if (vErrors === null) {
                       vErrors = [err68];
                     } else {
@@ -19110,7 +19401,7 @@ var require_mse_options = __commonJS({
     "use strict";
     exports2.validate = validate74;
     var func2 = require_ucs2length().default;
-    var pattern31 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
+    var pattern33 = new RegExp("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", "u");
     function validate74(data, { instancePath = "", parentData, parentDataProperty, rootData = data } = {}) {
       ;
       let vErrors = null;
@@ -19170,7 +19461,7 @@ var require_mse_options = __commonJS({
                   }
                   errors++;
                 }
-                if (!pattern31.test(data1)) {
+                if (!pattern33.test(data1)) {
                   const err5 = { instancePath: instancePath + "/ingresses/" + i0, schemaPath: "#/properties/ingresses/items/pattern", keyword: "pattern", params: { pattern: "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$" }, message: 'must match pattern "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$"' };
                   if (vErrors === null) {
                     vErrors = [err5];
@@ -19668,8 +19959,8 @@ var require_utils = __commonJS({
       }
       return output;
     };
-    exports2.basename = (path39, { windows } = {}) => {
-      const segs = path39.split(windows ? /[\\/]/ : "/");
+    exports2.basename = (path42, { windows } = {}) => {
+      const segs = path42.split(windows ? /[\\/]/ : "/");
       const last = segs[segs.length - 1];
       if (last === "") {
         return segs[segs.length - 2];
@@ -20270,7 +20561,7 @@ var require_parse = __commonJS({
       }
       return { risky: false };
     };
-    var parse4 = (input3, options) => {
+    var parse5 = (input3, options) => {
       if (typeof input3 !== "string") {
         throw new TypeError("Expected a string");
       }
@@ -20440,7 +20731,7 @@ var require_parse = __commonJS({
             output = token.close = `)$))${extglobStar}`;
           }
           if (token.inner.includes("*") && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
-            const expression = parse4(rest, { ...options, fastpaths: false }).output;
+            const expression = parse5(rest, { ...options, fastpaths: false }).output;
             output = token.close = `)${expression})${extglobStar})`;
           }
           if (token.prev.type === "bos") {
@@ -20539,9 +20830,9 @@ var require_parse = __commonJS({
                 const idx = prev.value.lastIndexOf("[");
                 const pre = prev.value.slice(0, idx);
                 const rest2 = prev.value.slice(idx + 2);
-                const posix4 = POSIX_REGEX_SOURCE[rest2];
-                if (posix4) {
-                  prev.value = pre + posix4;
+                const posix5 = POSIX_REGEX_SOURCE[rest2];
+                if (posix5) {
+                  prev.value = pre + posix5;
                   state.backtrack = true;
                   advance();
                   if (!bos.output && tokens.indexOf(prev) === 1) {
@@ -20963,7 +21254,7 @@ var require_parse = __commonJS({
       }
       return state;
     };
-    parse4.fastpaths = (input3, options) => {
+    parse5.fastpaths = (input3, options) => {
       const opts = { ...options };
       const max = typeof opts.maxLength === "number" ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
       const len = input3.length;
@@ -21028,7 +21319,7 @@ var require_parse = __commonJS({
       }
       return source;
     };
-    module2.exports = parse4;
+    module2.exports = parse5;
   }
 });
 
@@ -21037,7 +21328,7 @@ var require_picomatch = __commonJS({
   "node_modules/picomatch/lib/picomatch.js"(exports2, module2) {
     "use strict";
     var scan = require_scan();
-    var parse4 = require_parse();
+    var parse5 = require_parse();
     var utils = require_utils();
     var constants2 = require_constants();
     var isObject2 = (val) => val && typeof val === "object" && !Array.isArray(val);
@@ -21058,7 +21349,7 @@ var require_picomatch = __commonJS({
         throw new TypeError("Expected pattern to be a non-empty string");
       }
       const opts = options || {};
-      const posix4 = opts.windows;
+      const posix5 = opts.windows;
       const regex2 = isState ? picomatch2.compileRe(glob2, options) : picomatch2.makeRe(glob2, options, false, true);
       const state = regex2.state;
       delete regex2.state;
@@ -21068,8 +21359,8 @@ var require_picomatch = __commonJS({
         isIgnored = picomatch2(opts.ignore, ignoreOpts, returnState);
       }
       const matcher = (input3, returnObject = false) => {
-        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix4 });
-        const result = { glob: glob2, state, regex: regex2, posix: posix4, input: input3, output, match, isMatch };
+        const { isMatch, match, output } = picomatch2.test(input3, regex2, options, { glob: glob2, posix: posix5 });
+        const result = { glob: glob2, state, regex: regex2, posix: posix5, input: input3, output, match, isMatch };
         if (typeof opts.onResult === "function") {
           opts.onResult(result);
         }
@@ -21094,7 +21385,7 @@ var require_picomatch = __commonJS({
       }
       return matcher;
     };
-    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix4 } = {}) => {
+    picomatch2.test = (input3, regex2, options, { glob: glob2, posix: posix5 } = {}) => {
       if (typeof input3 !== "string") {
         throw new TypeError("Expected input to be a string");
       }
@@ -21102,7 +21393,7 @@ var require_picomatch = __commonJS({
         return { isMatch: false, output: "" };
       }
       const opts = options || {};
-      const format = opts.format || (posix4 ? utils.toPosixSlashes : null);
+      const format = opts.format || (posix5 ? utils.toPosixSlashes : null);
       let match = input3 === glob2;
       let output = match && format ? format(input3) : input3;
       if (match === false) {
@@ -21111,21 +21402,21 @@ var require_picomatch = __commonJS({
       }
       if (match === false || opts.capture === true) {
         if (opts.matchBase === true || opts.basename === true) {
-          match = picomatch2.matchBase(input3, regex2, options, posix4);
+          match = picomatch2.matchBase(input3, regex2, options, posix5);
         } else {
           match = regex2.exec(output);
         }
       }
       return { isMatch: Boolean(match), match, output };
     };
-    picomatch2.matchBase = (input3, glob2, options, posix4 = options && options.windows) => {
+    picomatch2.matchBase = (input3, glob2, options, posix5 = options && options.windows) => {
       const regex2 = glob2 instanceof RegExp ? glob2 : picomatch2.makeRe(glob2, options);
-      return regex2.test(utils.basename(input3, { windows: posix4 }));
+      return regex2.test(utils.basename(input3, { windows: posix5 }));
     };
     picomatch2.isMatch = (str3, patterns, options) => picomatch2(patterns, options)(str3);
     picomatch2.parse = (pattern, options) => {
       if (Array.isArray(pattern)) return pattern.map((p) => picomatch2.parse(p, options));
-      return parse4(pattern, { ...options, fastpaths: false });
+      return parse5(pattern, { ...options, fastpaths: false });
     };
     picomatch2.scan = (input3, options) => scan(input3, options);
     picomatch2.compileRe = (state, options, returnOutput = false, returnState = false) => {
@@ -21151,10 +21442,10 @@ var require_picomatch = __commonJS({
       }
       let parsed = { negated: false, fastpaths: true };
       if (options.fastpaths !== false && (input3[0] === "." || input3[0] === "*")) {
-        parsed.output = parse4.fastpaths(input3, options);
+        parsed.output = parse5.fastpaths(input3, options);
       }
       if (!parsed.output) {
-        parsed = parse4(input3, options);
+        parsed = parse5(input3, options);
       }
       return picomatch2.compileRe(parsed, options, returnOutput, returnState);
     };
@@ -21212,11 +21503,11 @@ var require_dist = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var path39 = __toESM2(require("path"));
-    var fs23 = __toESM2(require("fs"));
+    var path42 = __toESM2(require("path"));
+    var fs24 = __toESM2(require("fs"));
     function cleanPath(path$1) {
-      let normalized = (0, path39.normalize)(path$1);
-      if (normalized.length > 1 && normalized[normalized.length - 1] === path39.sep) normalized = normalized.substring(0, normalized.length - 1);
+      let normalized = (0, path42.normalize)(path$1);
+      if (normalized.length > 1 && normalized[normalized.length - 1] === path42.sep) normalized = normalized.substring(0, normalized.length - 1);
       return normalized;
     }
     var SLASHES_REGEX = /[\\/]/g;
@@ -21230,7 +21521,7 @@ var require_dist = __commonJS({
     function normalizePath(path$1, options) {
       const { resolvePaths, normalizePath: normalizePath$1, pathSeparator } = options;
       const pathNeedsCleaning = process.platform === "win32" && path$1.includes("/") || path$1.startsWith(".");
-      if (resolvePaths) path$1 = (0, path39.resolve)(path$1);
+      if (resolvePaths) path$1 = (0, path42.resolve)(path$1);
       if (normalizePath$1 || pathNeedsCleaning) path$1 = cleanPath(path$1);
       if (path$1 === ".") return "";
       const needsSeperator = path$1[path$1.length - 1] !== pathSeparator;
@@ -21243,7 +21534,7 @@ var require_dist = __commonJS({
       return function(filename, directoryPath) {
         const sameRoot = directoryPath.startsWith(root);
         if (sameRoot) return directoryPath.slice(root.length) + filename;
-        else return convertSlashes((0, path39.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
+        else return convertSlashes((0, path42.relative)(root, directoryPath), options.pathSeparator) + options.pathSeparator + filename;
       };
     }
     function joinPath(filename) {
@@ -21355,13 +21646,13 @@ var require_dist = __commonJS({
     }
     function isRecursive(path$1, resolved, state) {
       if (state.options.useRealPaths) return isRecursiveUsingRealPaths(resolved, state);
-      let parent = (0, path39.dirname)(path$1);
+      let parent = (0, path42.dirname)(path$1);
       let depth2 = 1;
       while (parent !== state.root && depth2 < 2) {
         const resolvedPath = state.symlinks.get(parent);
         const isSameRoot = !!resolvedPath && (resolvedPath === resolved || resolvedPath.startsWith(resolved) || resolved.startsWith(resolvedPath));
         if (isSameRoot) depth2++;
-        else parent = (0, path39.dirname)(parent);
+        else parent = (0, path42.dirname)(parent);
       }
       state.symlinks.set(path$1, resolved);
       return depth2 > 1;
@@ -21433,7 +21724,7 @@ var require_dist = __commonJS({
       }
       callback$1(entries2, directoryPath, currentDepth);
     };
-    function build(isSynchronous) {
+    function build2(isSynchronous) {
       return isSynchronous ? walkSync : walkAsync;
     }
     var Queue = class {
@@ -21510,7 +21801,7 @@ var require_dist = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs23
+          fs: options.fs || fs24
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -21518,7 +21809,7 @@ var require_dist = __commonJS({
         this.getArray = build$4(options);
         this.groupFiles = build$3(options);
         this.resolveSymlink = build$2(options, this.isSynchronous);
-        this.walkDirectory = build(this.isSynchronous);
+        this.walkDirectory = build2(this.isSynchronous);
       }
       start() {
         this.pushDirectory(this.root, this.state.paths, this.state.options.filters);
@@ -21548,8 +21839,8 @@ var require_dist = __commonJS({
                 this.walkDirectory(this.state, resolvedPath, useRealPaths ? resolvedPath : path$1 + pathSeparator, depth2 - 1, this.walk);
               } else {
                 resolvedPath = useRealPaths ? resolvedPath : path$1;
-                const filename = (0, path39.basename)(resolvedPath);
-                const directoryPath$1 = normalizePath((0, path39.dirname)(resolvedPath), this.state.options);
+                const filename = (0, path42.basename)(resolvedPath);
+                const directoryPath$1 = normalizePath((0, path42.dirname)(resolvedPath), this.state.options);
                 resolvedPath = this.joinPath(filename, directoryPath$1);
                 this.pushFile(resolvedPath, files, this.state.counts, filters);
               }
@@ -21601,7 +21892,7 @@ var require_dist = __commonJS({
       options = {
         maxDepth: Infinity,
         suppressErrors: true,
-        pathSeparator: path39.sep,
+        pathSeparator: path42.sep,
         filters: []
       };
       globFunction;
@@ -21745,8 +22036,8 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs23 = require("fs");
-    var path39 = require("path");
+    var fs24 = require("fs");
+    var path42 = require("path");
     var url2 = require("url");
     var fdir = require_dist();
     var picomatch2 = require_picomatch2();
@@ -21806,8 +22097,8 @@ var require_dist2 = __commonJS({
         };
         return (p, isDir2) => isDir2 && p !== "." ? p.slice(0, -1) : p;
       }
-      if (absolute) return (p) => path39.posix.relative(cwd, p) || ".";
-      return (p) => path39.posix.relative(cwd, `${root}/${p}`) || ".";
+      if (absolute) return (p) => path42.posix.relative(cwd, p) || ".";
+      return (p) => path42.posix.relative(cwd, `${root}/${p}`) || ".";
     }
     function buildRelative(cwd, root) {
       if (root.startsWith(`${cwd}/`)) {
@@ -21815,7 +22106,7 @@ var require_dist2 = __commonJS({
         return (p) => `${prefix}/${p}`;
       }
       return (p) => {
-        const result = path39.posix.relative(cwd, `${root}/${p}`);
+        const result = path42.posix.relative(cwd, `${root}/${p}`);
         return p[p.length - 1] === "/" && result !== "" ? `${result}/` : result || ".";
       };
     }
@@ -21861,7 +22152,7 @@ var require_dist2 = __commonJS({
       if (pattern[pattern.length - 1] === "/") result = pattern.slice(0, -1);
       if (result[result.length - 1] !== "*" && opts.expandDirectories) result += "/**";
       const escapedCwd = escapePath(cwd);
-      result = (0, path39.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path39.posix.relative(escapedCwd, result) : path39.posix.normalize(result);
+      result = (0, path42.isAbsolute)(result.replace(ESCAPING_BACKSLASHES, "")) ? path42.posix.relative(escapedCwd, result) : path42.posix.normalize(result);
       const parentDir = (_PARENT_DIRECTORY$exe = PARENT_DIRECTORY.exec(result)) === null || _PARENT_DIRECTORY$exe === void 0 ? void 0 : _PARENT_DIRECTORY$exe[0];
       const parts = splitPattern(result);
       if (parentDir) {
@@ -21872,7 +22163,7 @@ var require_dist2 = __commonJS({
           result = result.slice(0, (n - i - 1) * 3) + result.slice((n - i) * 3 + parts[i + n].length + 1) || ".";
           i++;
         }
-        const potentialRoot = path39.posix.join(cwd, parentDir.slice(i * 3));
+        const potentialRoot = path42.posix.join(cwd, parentDir.slice(i * 3));
         if (potentialRoot[0] !== "." && props.root.length > potentialRoot.length) {
           props.root = ensureNonDriveRelativePath(potentialRoot);
           props.depthOffset = -n + i;
@@ -21894,7 +22185,7 @@ var require_dist2 = __commonJS({
         }
         props.depthOffset = newCommonPath.length;
         props.commonPath = newCommonPath;
-        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path39.posix.join(cwd, ...newCommonPath) : cwd);
+        props.root = ensureNonDriveRelativePath(newCommonPath.length > 0 ? path42.posix.join(cwd, ...newCommonPath) : cwd);
       }
       return result;
     }
@@ -21946,13 +22237,13 @@ var require_dist2 = __commonJS({
       if (options.deep !== void 0) maxDepth = Math.round(options.deep - props.depthOffset);
       const crawler = new fdir.fdir({
         filters: [debug2 ? (p, isDirectory2) => {
-          const path40 = format(p, isDirectory2);
-          const matches3 = matcher(path40) && !ignore(path40);
-          if (matches3) log(`matched ${path40}`);
+          const path43 = format(p, isDirectory2);
+          const matches3 = matcher(path43) && !ignore(path43);
+          if (matches3) log(`matched ${path43}`);
           return matches3;
         } : (p, isDirectory2) => {
-          const path40 = format(p, isDirectory2);
-          return matcher(path40) && !ignore(path40);
+          const path43 = format(p, isDirectory2);
+          return matcher(path43) && !ignore(path43);
         }],
         exclude: debug2 ? (_, p) => {
           const skipped2 = excludePredicate(_, p);
@@ -21991,15 +22282,15 @@ var require_dist2 = __commonJS({
     function getOptions(options) {
       const opts = Object.assign({}, options);
       for (const key2 in defaultOptions) if (opts[key2] === void 0) Object.assign(opts, { [key2]: defaultOptions[key2] });
-      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path39.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
+      opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path42.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs23.readdir,
-        readdirSync: opts.fs.readdirSync || fs23.readdirSync,
-        realpath: opts.fs.realpath || fs23.realpath,
-        realpathSync: opts.fs.realpathSync || fs23.realpathSync,
-        stat: opts.fs.stat || fs23.stat,
-        statSync: opts.fs.statSync || fs23.statSync
+        readdir: opts.fs.readdir || fs24.readdir,
+        readdirSync: opts.fs.readdirSync || fs24.readdirSync,
+        realpath: opts.fs.realpath || fs24.realpath,
+        realpathSync: opts.fs.realpathSync || fs24.realpathSync,
+        stat: opts.fs.stat || fs24.stat,
+        statSync: opts.fs.statSync || fs24.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -22013,12 +22304,12 @@ var require_dist2 = __commonJS({
       return patterns.length > 0 ? buildCrawler(options, patterns) : [];
     }
     async function glob2(globInput, options) {
-      const [crawler, relative21] = getCrawler(globInput, options);
-      return crawler ? formatPaths(await crawler.withPromise(), relative21) : [];
+      const [crawler, relative22] = getCrawler(globInput, options);
+      return crawler ? formatPaths(await crawler.withPromise(), relative22) : [];
     }
     function globSync(globInput, options) {
-      const [crawler, relative21] = getCrawler(globInput, options);
-      return crawler ? formatPaths(crawler.sync(), relative21) : [];
+      const [crawler, relative22] = getCrawler(globInput, options);
+      return crawler ? formatPaths(crawler.sync(), relative22) : [];
     }
     exports2.convertPathToPattern = convertPathToPattern;
     exports2.escapePath = escapePath;
@@ -22040,7 +22331,7 @@ var require_utils2 = __commonJS({
     exports2.createFrame = createFrame;
     exports2.blockParams = blockParams;
     exports2.appendContextPath = appendContextPath;
-    var escape2 = {
+    var escape3 = {
       "&": "&amp;",
       "<": "&lt;",
       ">": "&gt;",
@@ -22052,7 +22343,7 @@ var require_utils2 = __commonJS({
     var badChars = /[&<>"'`=]/g;
     var possible = /[&<>"'`=]/;
     function escapeChar2(chr) {
-      return escape2[chr];
+      return escape3[chr];
     }
     function extend(obj2) {
       for (var i = 1; i < arguments.length; i++) {
@@ -23212,13 +23503,13 @@ var require_ast = __commonJS({
         helperExpression: function helperExpression(node) {
           return node.type === "SubExpression" || (node.type === "MustacheStatement" || node.type === "BlockStatement") && !!(node.params && node.params.length || node.hash);
         },
-        scopedId: function scopedId(path39) {
-          return /^\.|this\b/.test(path39.original);
+        scopedId: function scopedId(path42) {
+          return /^\.|this\b/.test(path42.original);
         },
         // an ID is simple if it only has one part, and that part is not
         // `..` or `this`.
-        simpleId: function simpleId(path39) {
-          return path39.parts.length === 1 && !AST.helpers.scopedId(path39) && !path39.depth;
+        simpleId: function simpleId(path42) {
+          return path42.parts.length === 1 && !AST.helpers.scopedId(path42) && !path42.depth;
         }
       }
     };
@@ -23490,7 +23781,7 @@ var require_parser = __commonJS({
         parseError: function parseError(str3, hash) {
           throw new Error(str3);
         },
-        parse: function parse4(input3) {
+        parse: function parse5(input3) {
           var self2 = this, stack = [0], vstack = [null], lstack = [], table2 = this.table, yytext = "", yylineno = 0, yyleng = 0, recovering = 0, TERROR = 2, EOF = 1;
           this.lexer.setInput(input3);
           this.lexer.yy = this.yy;
@@ -24303,12 +24594,12 @@ var require_helpers2 = __commonJS({
         loc
       };
     }
-    function prepareMustache(path39, params, hash, open4, strip, locInfo) {
+    function prepareMustache(path42, params, hash, open4, strip, locInfo) {
       var escapeFlag = open4.charAt(3) || open4.charAt(2), escaped = escapeFlag !== "{" && escapeFlag !== "&";
       var decorator = /\*/.test(open4);
       return {
         type: decorator ? "Decorator" : "MustacheStatement",
-        path: path39,
+        path: path42,
         params,
         hash,
         escaped,
@@ -24418,7 +24709,7 @@ var require_base2 = __commonJS({
     "use strict";
     exports2.__esModule = true;
     exports2.parseWithoutProcessing = parseWithoutProcessing;
-    exports2.parse = parse4;
+    exports2.parse = parse5;
     function _interopRequireWildcard(obj2) {
       if (obj2 && obj2.__esModule) {
         return obj2;
@@ -24457,7 +24748,7 @@ var require_base2 = __commonJS({
       var ast = _parser2["default"].parse(input3);
       return ast;
     }
-    function parse4(input3, options) {
+    function parse5(input3, options) {
       var ast = parseWithoutProcessing(input3, options);
       var strip = new _whitespaceControl2["default"](options);
       return strip.accept(ast);
@@ -24580,9 +24871,9 @@ var require_compiler = __commonJS({
       },
       DecoratorBlock: function DecoratorBlock(decorator) {
         var program3 = decorator.program && this.compileProgram(decorator.program);
-        var params = this.setupFullMustacheParams(decorator, program3, void 0), path39 = decorator.path;
+        var params = this.setupFullMustacheParams(decorator, program3, void 0), path42 = decorator.path;
         this.useDecorators = true;
-        this.opcode("registerDecorator", params.length, path39.original);
+        this.opcode("registerDecorator", params.length, path42.original);
       },
       PartialStatement: function PartialStatement(partial) {
         this.usePartial = true;
@@ -24649,48 +24940,48 @@ var require_compiler = __commonJS({
         }
       },
       ambiguousSexpr: function ambiguousSexpr(sexpr, program3, inverse) {
-        var path39 = sexpr.path, name = path39.parts[0], isBlock2 = program3 != null || inverse != null;
-        this.opcode("getContext", validateDepth(path39));
+        var path42 = sexpr.path, name = path42.parts[0], isBlock2 = program3 != null || inverse != null;
+        this.opcode("getContext", validateDepth(path42));
         this.opcode("pushProgram", program3);
         this.opcode("pushProgram", inverse);
-        path39.strict = true;
-        this.accept(path39);
+        path42.strict = true;
+        this.accept(path42);
         this.opcode("invokeAmbiguous", name, isBlock2);
       },
       simpleSexpr: function simpleSexpr(sexpr) {
-        var path39 = sexpr.path;
-        path39.strict = true;
-        this.accept(path39);
+        var path42 = sexpr.path;
+        path42.strict = true;
+        this.accept(path42);
         this.opcode("resolvePossibleLambda");
       },
       helperSexpr: function helperSexpr(sexpr, program3, inverse) {
-        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path39 = sexpr.path, name = path39.parts[0];
+        var params = this.setupFullMustacheParams(sexpr, program3, inverse), path42 = sexpr.path, name = path42.parts[0];
         if (this.options.knownHelpers[name]) {
           this.opcode("invokeKnownHelper", params.length, name);
         } else if (this.options.knownHelpersOnly) {
           throw new _exception2["default"]("You specified knownHelpersOnly, but used the unknown helper " + name, sexpr);
         } else {
-          path39.strict = true;
-          path39.falsy = true;
-          this.accept(path39);
-          this.opcode("invokeHelper", params.length, path39.original, _ast2["default"].helpers.simpleId(path39));
+          path42.strict = true;
+          path42.falsy = true;
+          this.accept(path42);
+          this.opcode("invokeHelper", params.length, path42.original, _ast2["default"].helpers.simpleId(path42));
         }
       },
-      PathExpression: function PathExpression(path39) {
-        var depth2 = validateDepth(path39);
-        var parts = validateParts(path39);
+      PathExpression: function PathExpression(path42) {
+        var depth2 = validateDepth(path42);
+        var parts = validateParts(path42);
         this.addDepth(depth2);
         this.opcode("getContext", depth2);
-        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path39), blockParamId = !depth2 && !scoped && this.blockParamIndex(name);
+        var name = parts[0], scoped = _ast2["default"].helpers.scopedId(path42), blockParamId = !depth2 && !scoped && this.blockParamIndex(name);
         if (blockParamId) {
           this.opcode("lookupBlockParam", blockParamId, parts);
         } else if (!name) {
           this.opcode("pushContext");
-        } else if (path39.data) {
+        } else if (path42.data) {
           this.options.data = true;
-          this.opcode("lookupData", depth2, parts, path39.strict);
+          this.opcode("lookupData", depth2, parts, path42.strict);
         } else {
-          this.opcode("lookupOnContext", parts, path39.falsy, path39.strict, scoped);
+          this.opcode("lookupOnContext", parts, path42.falsy, path42.strict, scoped);
         }
       },
       StringLiteral: function StringLiteral(string2) {
@@ -24917,8 +25208,8 @@ var require_compiler = __commonJS({
       }
       return value2;
     }
-    function validateParts(path39) {
-      return validateStringArray(path39, path39.parts, "parts");
+    function validateParts(path42) {
+      return validateStringArray(path42, path42.parts, "parts");
     }
     function validateBlockParams(program3) {
       if (program3.blockParams != null) {
@@ -25100,16 +25391,16 @@ var require_util = __commonJS({
     }
     exports2.urlGenerate = urlGenerate;
     function normalize(aPath) {
-      var path39 = aPath;
+      var path42 = aPath;
       var url2 = urlParse(aPath);
       if (url2) {
         if (!url2.path) {
           return aPath;
         }
-        path39 = url2.path;
+        path42 = url2.path;
       }
-      var isAbsolute5 = exports2.isAbsolute(path39);
-      var parts = path39.split(/\/+/);
+      var isAbsolute5 = exports2.isAbsolute(path42);
+      var parts = path42.split(/\/+/);
       for (var part, up = 0, i = parts.length - 1; i >= 0; i--) {
         part = parts[i];
         if (part === ".") {
@@ -25126,15 +25417,15 @@ var require_util = __commonJS({
           }
         }
       }
-      path39 = parts.join("/");
-      if (path39 === "") {
-        path39 = isAbsolute5 ? "/" : ".";
+      path42 = parts.join("/");
+      if (path42 === "") {
+        path42 = isAbsolute5 ? "/" : ".";
       }
       if (url2) {
-        url2.path = path39;
+        url2.path = path42;
         return urlGenerate(url2);
       }
-      return path39;
+      return path42;
     }
     exports2.normalize = normalize;
     function join22(aRoot, aPath) {
@@ -25173,7 +25464,7 @@ var require_util = __commonJS({
     exports2.isAbsolute = function(aPath) {
       return aPath.charAt(0) === "/" || urlRegexp.test(aPath);
     };
-    function relative21(aRoot, aPath) {
+    function relative22(aRoot, aPath) {
       if (aRoot === "") {
         aRoot = ".";
       }
@@ -25192,7 +25483,7 @@ var require_util = __commonJS({
       }
       return Array(level + 1).join("../") + aPath.substr(aRoot.length + 1);
     }
-    exports2.relative = relative21;
+    exports2.relative = relative22;
     var supportsNullProto = (function() {
       var obj2 = /* @__PURE__ */ Object.create(null);
       return !("__proto__" in obj2);
@@ -27936,8 +28227,8 @@ var require_printer = __commonJS({
       return this.accept(sexpr.path) + " " + params + hash;
     };
     PrintVisitor.prototype.PathExpression = function(id) {
-      var path39 = id.parts.join("/");
-      return (id.data ? "@" : "") + "PATH:" + path39;
+      var path42 = id.parts.join("/");
+      return (id.data ? "@" : "") + "PATH:" + path42;
     };
     PrintVisitor.prototype.StringLiteral = function(string2) {
       return '"' + string2.value + '"';
@@ -27976,8 +28267,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs23 = require("fs");
-      var templateString = fs23.readFileSync(filename, "utf8");
+      var fs24 = require("fs");
+      var templateString = fs24.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -31888,7 +32179,7 @@ var require_compile = __commonJS({
       const schOrFunc = root.refs[ref];
       if (schOrFunc)
         return schOrFunc;
-      let _sch = resolve20.call(this, root, ref);
+      let _sch = resolve23.call(this, root, ref);
       if (_sch === void 0) {
         const schema4 = (_a = root.localRefs) === null || _a === void 0 ? void 0 : _a[ref];
         const { schemaId } = this.opts;
@@ -31915,7 +32206,7 @@ var require_compile = __commonJS({
     function sameSchemaEnv(s1, s2) {
       return s1.schema === s2.schema && s1.root === s2.root && s1.baseId === s2.baseId;
     }
-    function resolve20(root, ref) {
+    function resolve23(root, ref) {
       let sch;
       while (typeof (sch = this.refs[ref]) == "string")
         ref = sch;
@@ -32166,8 +32457,8 @@ var require_utils3 = __commonJS({
       }
       return ind;
     }
-    function removeDotSegments(path39) {
-      let input3 = path39;
+    function removeDotSegments(path42) {
+      let input3 = path42;
       const output = [];
       let nextSlash = -1;
       let len = 0;
@@ -32241,11 +32532,11 @@ var require_utils3 = __commonJS({
       }
       return output.join("");
     }
-    function removeDotSegmentsRelative(path39) {
-      if (path39 === "" || path39[0] === "/") {
-        return removeDotSegments(path39);
+    function removeDotSegmentsRelative(path42) {
+      if (path42 === "" || path42[0] === "/") {
+        return removeDotSegments(path42);
       }
-      const segments = path39.split("/");
+      const segments = path42.split("/");
       const last = segments.length - 1;
       const output = [];
       let trailingDirectory = false;
@@ -32608,8 +32899,8 @@ var require_schemes = __commonJS({
       }
       if (wsComponent.resourceName) {
         const queryIndex = wsComponent.resourceName.indexOf("?");
-        const path39 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
-        wsComponent.path = path39 && path39 !== "/" ? path39 : void 0;
+        const path42 = queryIndex === -1 ? wsComponent.resourceName : wsComponent.resourceName.slice(0, queryIndex);
+        wsComponent.path = path42 && path42 !== "/" ? path42 : void 0;
         wsComponent.query = queryIndex === -1 ? void 0 : wsComponent.resourceName.slice(queryIndex + 1);
         wsComponent.resourceName = void 0;
       }
@@ -32668,7 +32959,7 @@ var require_schemes = __commonJS({
       urnComponent.nss = (uuidComponent.uuid || "").toLowerCase();
       return urnComponent;
     }
-    var http2 = (
+    var http3 = (
       /** @type {SchemeHandler} */
       {
         scheme: "http",
@@ -32677,11 +32968,11 @@ var require_schemes = __commonJS({
         serialize: httpSerialize
       }
     );
-    var https2 = (
+    var https3 = (
       /** @type {SchemeHandler} */
       {
         scheme: "https",
-        domainHost: http2.domainHost,
+        domainHost: http3.domainHost,
         parse: httpParse,
         serialize: httpSerialize
       }
@@ -32725,8 +33016,8 @@ var require_schemes = __commonJS({
     var SCHEMES = (
       /** @type {Record<SchemeName, SchemeHandler>} */
       {
-        http: http2,
-        https: https2,
+        http: http3,
+        https: https3,
         ws,
         wss,
         urn,
@@ -32775,11 +33066,11 @@ var require_fast_uri = __commonJS({
         normalizeString(uri, options);
       } else if (typeof uri === "object") {
         uri = /** @type {T} */
-        parse4(serialize(uri, options), options);
+        parse5(serialize(uri, options), options);
       }
       return uri;
     }
-    function resolve20(baseURI, relativeURI, options) {
+    function resolve23(baseURI, relativeURI, options) {
       const schemelessOptions = options ? Object.assign({ scheme: "null" }, options) : { scheme: "null" };
       const {
         parsed: baseParsed,
@@ -32815,50 +33106,50 @@ var require_fast_uri = __commonJS({
       schemelessOptions.skipEscape = true;
       return serialize(resolved, schemelessOptions);
     }
-    function resolveComponent(base, relative21, options, skipNormalization) {
+    function resolveComponent(base, relative22, options, skipNormalization) {
       const target = {};
       if (!skipNormalization) {
-        base = parse4(serialize(base, options), options);
-        relative21 = parse4(serialize(relative21, options), options);
+        base = parse5(serialize(base, options), options);
+        relative22 = parse5(serialize(relative22, options), options);
       }
       options = options || {};
-      if (!options.tolerant && relative21.scheme) {
-        target.scheme = relative21.scheme;
-        target.userinfo = relative21.userinfo;
-        target.host = relative21.host;
-        target.port = relative21.port;
-        target.path = removeDotSegments(relative21.path || "");
-        target.query = relative21.query;
+      if (!options.tolerant && relative22.scheme) {
+        target.scheme = relative22.scheme;
+        target.userinfo = relative22.userinfo;
+        target.host = relative22.host;
+        target.port = relative22.port;
+        target.path = removeDotSegments(relative22.path || "");
+        target.query = relative22.query;
       } else {
-        if (relative21.userinfo !== void 0 || relative21.host !== void 0 || relative21.port !== void 0) {
-          target.userinfo = relative21.userinfo;
-          target.host = relative21.host;
-          target.port = relative21.port;
-          target.path = removeDotSegments(relative21.path || "");
-          target.query = relative21.query;
+        if (relative22.userinfo !== void 0 || relative22.host !== void 0 || relative22.port !== void 0) {
+          target.userinfo = relative22.userinfo;
+          target.host = relative22.host;
+          target.port = relative22.port;
+          target.path = removeDotSegments(relative22.path || "");
+          target.query = relative22.query;
         } else {
-          if (!relative21.path) {
+          if (!relative22.path) {
             target.path = base.path;
-            if (relative21.query !== void 0) {
-              target.query = relative21.query;
+            if (relative22.query !== void 0) {
+              target.query = relative22.query;
             } else {
               target.query = base.query;
             }
           } else {
-            if (relative21.path[0] === "/") {
-              target.path = removeDotSegments(relative21.path);
+            if (relative22.path[0] === "/") {
+              target.path = removeDotSegments(relative22.path);
             } else {
               const baseHasAuthority = base.userinfo !== void 0 || base.host !== void 0 || base.port !== void 0;
               if (baseHasAuthority && !base.path) {
-                target.path = "/" + relative21.path;
+                target.path = "/" + relative22.path;
               } else if (!base.path) {
-                target.path = relative21.path;
+                target.path = relative22.path;
               } else {
-                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative21.path;
+                target.path = base.path.slice(0, base.path.lastIndexOf("/") + 1) + relative22.path;
               }
               target.path = base.scheme === void 0 && !baseHasAuthority && target.path[0] !== "/" ? removeDotSegmentsRelative(target.path) : removeDotSegments(target.path);
             }
-            target.query = relative21.query;
+            target.query = relative22.query;
           }
           target.userinfo = base.userinfo;
           target.host = base.host;
@@ -32866,7 +33157,7 @@ var require_fast_uri = __commonJS({
         }
         target.scheme = base.scheme;
       }
-      target.fragment = relative21.fragment;
+      target.fragment = relative22.fragment;
       return target;
     }
     function equal2(uriA, uriB, options) {
@@ -33137,7 +33428,7 @@ var require_fast_uri = __commonJS({
       }
       return { parsed, malformedAuthorityOrPort, malformedPercentEncoding, malformedSchemeSpecific, malformedHost, malformedScheme };
     }
-    function parse4(uri, opts) {
+    function parse5(uri, opts) {
       return parseWithStatus(uri, opts).parsed;
     }
     function normalizeString(uri, opts) {
@@ -33170,11 +33461,11 @@ var require_fast_uri = __commonJS({
     var fastUri = {
       SCHEMES,
       normalize,
-      resolve: resolve20,
+      resolve: resolve23,
       resolveComponent,
       equal: equal2,
       serialize,
-      parse: parse4
+      parse: parse5
     };
     module2.exports = fastUri;
     module2.exports.default = fastUri;
@@ -35854,10 +36145,10 @@ function readTree(repo, parent) {
     const tab = line.indexOf("	");
     const [shown2, type, sha2] = line.slice(0, tab).split(" ");
     const mode = type === "tree" ? TREE_MODE : shown2;
-    const path39 = line.slice(tab + 1);
-    const cut = path39.lastIndexOf("/");
-    dirsOf(dirs, cut < 0 ? "" : path39.slice(0, cut)).set(path39.slice(cut + 1), { mode, sha: sha2 });
-    if (mode === TREE_MODE) dirsOf(dirs, path39);
+    const path42 = line.slice(tab + 1);
+    const cut = path42.lastIndexOf("/");
+    dirsOf(dirs, cut < 0 ? "" : path42.slice(0, cut)).set(path42.slice(cut + 1), { mode, sha: sha2 });
+    if (mode === TREE_MODE) dirsOf(dirs, path42);
   }
   return dirs;
 }
@@ -36090,7 +36381,7 @@ function persistedHeaders(target) {
 }
 function gitAsync(target, args) {
   const env2 = { ...process.env, ...authEnvironment(target) };
-  return new Promise((resolve20) => {
+  return new Promise((resolve23) => {
     (0, import_node_child_process2.execFile)(
       "git",
       [...args],
@@ -36099,7 +36390,7 @@ function gitAsync(target, args) {
         const code = error10 ? typeof error10.code === "number" ? error10.code : 1 : 0;
         const killed = error10 && error10.killed ? `git ${args[0]} did not finish within ${target.timeoutMs / 1e3} s
 ` : "";
-        resolve20({ code, stdout: String(stdout2), stderr: killed + String(stderr2) });
+        resolve23({ code, stdout: String(stdout2), stderr: killed + String(stderr2) });
       }
     );
   });
@@ -36132,7 +36423,7 @@ function moved(u, now) {
     { outcome: "head-moved" }
   );
 }
-var GitBranchWriter;
+var GitBranchWriter, GITHUB_AFTER_REFUSAL;
 var init_branches = __esm({
   "src/scm/github/branches.ts"() {
     "use strict";
@@ -36140,12 +36431,14 @@ var init_branches = __esm({
     init_local_commits();
     init_push();
     GitBranchWriter = class {
-      constructor(target, notice) {
+      constructor(target, notice, afterRefusal = GITHUB_AFTER_REFUSAL) {
         this.target = target;
         this.notice = notice;
+        this.afterRefusal = afterRefusal;
       }
       target;
       notice;
+      afterRefusal;
       refused = false;
       /** False once a push was refused: branches then go through the REST API. */
       get active() {
@@ -36196,10 +36489,8 @@ var init_branches = __esm({
       refuse(updates, results, detail) {
         this.refused = true;
         const where8 = this.target.url;
-        const why = detail.split("\n").filter(Boolean).slice(-3).join("; ") || "no reason given";
-        this.notice(
-          `rollgen: git push to ${where8} was refused (${why}); step branches go through GitHub's REST API for the rest of this run (3-4 more requests a branch). To push them: let actions/checkout persist its credentials (the default) or give the token contents: write, and do not protect rollgen/* branches.`
-        );
+        const why2 = detail.split("\n").filter(Boolean).slice(-3).join("; ") || "no reason given";
+        this.notice(`rollgen: git push to ${where8} was refused (${why2}); ${this.afterRefusal}`);
         for (const u of updates)
           results.set(u.branch, {
             branch: u.branch,
@@ -36209,6 +36500,1145 @@ var init_branches = __esm({
           });
       }
     };
+    GITHUB_AFTER_REFUSAL = "step branches go through GitHub's REST API for the rest of this run (3-4 more requests a branch). To push them: let actions/checkout persist its credentials (the default) or give the token contents: write, and do not protect rollgen/* branches.";
+  }
+});
+
+// src/scm/gitlab/http.ts
+function limitWait(headers2) {
+  const after = Number(headers2?.get("retry-after"));
+  if (Number.isFinite(after) && after >= 0 && headers2?.get("retry-after")) return after;
+  const reset = Number(headers2?.get("ratelimit-reset"));
+  return Number.isFinite(reset) && reset > 0 ? Math.max(0, Math.ceil(reset - Date.now() / 1e3)) : 60;
+}
+var GitLabHttpError, GitLabHttp;
+var init_http = __esm({
+  "src/scm/gitlab/http.ts"() {
+    "use strict";
+    GitLabHttpError = class extends Error {
+      constructor(status, body, headers2, message) {
+        super(message);
+        this.status = status;
+        this.body = body;
+        this.headers = headers2;
+      }
+      status;
+      body;
+      headers;
+    };
+    GitLabHttp = class {
+      constructor(apiUrl, token, options = {}) {
+        this.apiUrl = apiUrl;
+        this.token = token;
+        this.options = options;
+      }
+      apiUrl;
+      token;
+      options;
+      sent = 0;
+      window = {};
+      usage(requestsPerBranch) {
+        return { requests: this.sent, requestsPerBranch, ...this.window, host: "GitLab" };
+      }
+      async request(method, path42, query3 = {}, body) {
+        const url2 = new URL(`${this.apiUrl}${path42}`);
+        for (const [k, v] of Object.entries(query3)) if (v !== void 0) url2.searchParams.set(k, String(v));
+        const retries = this.options.retries ?? 3;
+        for (let attempt = 0; ; attempt++) {
+          const outcome = await this.attempt(method, url2, body);
+          const wait = this.retryWait(outcome, attempt, retries);
+          if (wait === void 0) {
+            if (outcome instanceof GitLabHttpError) throw outcome;
+            return outcome;
+          }
+          await new Promise((r) => setTimeout(r, wait));
+        }
+      }
+      /** Every page of a list, following x-next-page (GitLab's offset pagination), at 100 a page. */
+      async pages(path42, query3 = {}, stop) {
+        const out = [];
+        for (let page = "1"; page; ) {
+          const res = await this.request("GET", path42, { ...query3, per_page: 100, page });
+          out.push(...res.data);
+          page = res.headers.get("x-next-page") || null;
+          if (stop?.(res.data, page !== null)) break;
+        }
+        return out;
+      }
+      async attempt(method, url2, body) {
+        this.sent++;
+        const timeout = this.options.requestTimeoutMs ?? 15e3;
+        let res;
+        try {
+          res = await fetch(url2, {
+            method,
+            headers: {
+              "PRIVATE-TOKEN": this.token,
+              accept: "application/json",
+              ...body === void 0 ? {} : { "content-type": "application/json" }
+            },
+            body: body === void 0 ? void 0 : JSON.stringify(body),
+            signal: AbortSignal.timeout(timeout)
+          });
+        } catch (e) {
+          const why2 = e instanceof Error && e.name === "TimeoutError" ? `no answer within ${timeout / 1e3} s` : String(e);
+          return new GitLabHttpError(void 0, void 0, void 0, `could not reach GitLab: ${why2}`);
+        }
+        this.readLimits(res.headers);
+        const text2 = await res.text();
+        let data = text2;
+        try {
+          data = text2.length > 0 ? JSON.parse(text2) : void 0;
+        } catch {
+        }
+        if (res.ok) return { data, headers: res.headers };
+        return new GitLabHttpError(res.status, data, res.headers, `${res.status} ${res.statusText}`);
+      }
+      /** Milliseconds to wait before the next attempt, or undefined: no retry. */
+      retryWait(outcome, attempt, retries) {
+        if (!(outcome instanceof GitLabHttpError) || attempt >= retries) return void 0;
+        const unit = this.options.retryUnitMs ?? 1e3;
+        const status = outcome.status;
+        if (status === 429) {
+          const seconds3 = limitWait(outcome.headers);
+          return seconds3 <= (this.options.maxWaitSeconds ?? 60) ? Math.max(seconds3, 1) * unit : void 0;
+        }
+        if (status === void 0 || status >= 500) return 2 ** attempt * unit;
+        return void 0;
+      }
+      readLimits(headers2) {
+        const num3 = (name) => {
+          const v = headers2.get(name);
+          return v !== null && /^\d+$/.test(v) ? Number(v) : void 0;
+        };
+        const remaining = num3("ratelimit-remaining");
+        if (remaining === void 0) return;
+        const limit = num3("ratelimit-limit");
+        const reset = num3("ratelimit-reset");
+        this.window = {
+          remaining,
+          ...limit !== void 0 ? { limit } : {},
+          ...reset !== void 0 ? { reset: new Date(reset * 1e3) } : {}
+        };
+      }
+    };
+  }
+});
+
+// src/scm/gitlab/errors.ts
+function toScmError2(action, error10, token, project) {
+  if (error10 instanceof ScmError) return error10;
+  if (!(error10 instanceof GitLabHttpError)) throw error10;
+  const status = error10.status;
+  const said = messageOf2(error10.body) ?? error10.message;
+  return new ScmError(action, status, redact(explain3(error10, said, project), token), {
+    ...status === 409 && /already exists/i.test(said) ? { outcome: "already-exists" } : {},
+    ...status === 429 ? { outcome: "rate-limited" } : {}
+  });
+}
+function explain3(error10, said, project) {
+  switch (error10.status) {
+    case void 0:
+      return said;
+    case 401:
+      return `GitLab rejected the token (${said}): it is expired, revoked or mistyped; set ROLLGEN_GITLAB_TOKEN to a project or group access token with the api scope`;
+    case 403:
+      return /insufficient_scope/.test(said) ? `the token lacks the api scope (${said}); create a project access token with the api scope (it includes write_repository for the git push)` : `GitLab refused (${said}): the token's role cannot do this; give the access token the Developer role (Maintainer to merge into a protected branch)`;
+    case 404:
+      return `not found (${said}); check that the project ${project} exists (--repo / CI_PROJECT_PATH) and that the token's bot user is a member of it`;
+    case 429:
+      return `GitLab's rate limit held after the bounded retries (${said}); it resets in ${limitWait(error10.headers)} s: run again later`;
+    default:
+      return said;
+  }
+}
+function messageOf2(body) {
+  if (typeof body === "string") return body.length > 0 ? body.slice(0, 500) : void 0;
+  if (typeof body !== "object" || body === null) return void 0;
+  const { message, error: error10, error_description: description } = body;
+  if (typeof message === "string") return message;
+  if (Array.isArray(message)) return message.map(String).join("; ");
+  if (typeof message === "object" && message !== null)
+    return Object.entries(message).map(([field2, list6]) => `${field2} ${Array.isArray(list6) ? list6.join(", ") : String(list6)}`).join("; ");
+  if (typeof error10 === "string") return typeof description === "string" ? `${error10}: ${description}` : error10;
+  return void 0;
+}
+var init_errors3 = __esm({
+  "src/scm/gitlab/errors.ts"() {
+    "use strict";
+    init_errors();
+    init_errors2();
+    init_http();
+  }
+});
+
+// src/scm/gitlab/merge-requests.ts
+async function listMergeRequests(http3, base, prefix, state, closedSince) {
+  const path42 = `${base}/merge_requests`;
+  const order = { order_by: "updated_at", sort: "desc" };
+  const gitlabState = { open: "opened", closed: void 0, all: "all" }[state];
+  let listed2;
+  if (closedSince && state !== "open") {
+    let cut = false;
+    const recent = await http3.pages(path42, { state: "all", ...order }, (page, more2) => {
+      cut = more2 && page.length > 0 && new Date(page[page.length - 1].updated_at) < closedSince;
+      return cut;
+    });
+    const old = cut ? await http3.pages(path42, { state: "opened", ...order }) : [];
+    const seen = new Set(recent.map((m) => m.iid));
+    listed2 = [
+      ...recent.filter((m) => m.state === "opened" || new Date(m.updated_at) >= closedSince),
+      ...old.filter((m) => !seen.has(m.iid))
+    ];
+  } else listed2 = await http3.pages(path42, { state: gitlabState ?? "all", ...order });
+  return listed2.filter((mr) => mr.source_branch.startsWith(prefix) && (state !== "closed" || mr.state !== "opened")).sort((a, b) => b.iid - a.iid);
+}
+async function mergeMergeRequest(http3, base, iid, req) {
+  const path42 = `${base}/merge_requests/${iid}`;
+  const body = {
+    sha: req.sha,
+    ...req.method === "squash" ? { squash: true } : {},
+    ...req.title ? { merge_commit_message: req.title } : {}
+  };
+  try {
+    await http3.request("PUT", `${path42}/merge`, {}, body);
+  } catch (error10) {
+    if (!(error10 instanceof GitLabHttpError) || error10.status === void 0) throw error10;
+    const said = messageOf2(error10.body) ?? error10.message;
+    if (error10.status === 409)
+      throw new ScmError(
+        `merge !${iid}`,
+        409,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): ${said}; not merged`,
+        {
+          outcome: "head-moved"
+        }
+      );
+    const { data: mr } = await http3.request("GET", path42);
+    if (mr.state === "merged" && mr.sha === req.sha) return;
+    if (mr.head_pipeline && ["created", "pending", "running", "waiting_for_resource"].includes(mr.head_pipeline.status)) {
+      await http3.request("PUT", `${path42}/merge`, {}, { ...body, merge_when_pipeline_succeeds: true, auto_merge: true });
+      return;
+    }
+    if ([401, 403, 405, 406, 422].includes(error10.status))
+      throw new ScmError(
+        `merge !${iid}`,
+        error10.status,
+        `GitLab will not merge it (${said}): ${why(mr.detailed_merge_status)}`,
+        {
+          outcome: "not-mergeable"
+        }
+      );
+    throw error10;
+  }
+}
+function why(status) {
+  const reasons = {
+    not_approved: "it needs the approvals the project requires; a person approves it, then the next run merges it",
+    ci_must_pass: "the project requires a successful pipeline on it",
+    ci_still_running: "its pipeline is still running",
+    discussions_not_resolved: "its discussions must be resolved first",
+    draft_status: "it is marked draft",
+    conflict: "it conflicts with the target branch",
+    need_rebase: "the project merges by fast-forward and it needs a rebase",
+    blocked_status: "another merge request blocks it",
+    not_open: "it is not open"
+  };
+  return reasons[status ?? ""] ?? `${status ? `merge status ${status}; ` : ""}the token's role may not merge into the protected target branch (give it Maintainer, or allow Developers to merge)`;
+}
+var asPull;
+var init_merge_requests = __esm({
+  "src/scm/gitlab/merge-requests.ts"() {
+    "use strict";
+    init_errors();
+    init_errors3();
+    init_http();
+    asPull = (mr) => ({
+      number: mr.iid,
+      url: mr.web_url,
+      branch: mr.source_branch,
+      base: mr.target_branch,
+      state: mr.state === "opened" ? "open" : "closed",
+      merged: mr.state === "merged",
+      title: mr.title,
+      body: mr.description ?? "",
+      labels: [...mr.labels],
+      headSha: mr.sha,
+      ref: `!${mr.iid}`,
+      ...mr.merged_at ? { mergedAt: mr.merged_at } : {},
+      ...mr.closed_at || mr.merged_at ? { closedAt: mr.closed_at ?? mr.merged_at } : {}
+    });
+  }
+});
+
+// src/scm/gitlab/records.ts
+async function commitStatuses(http3, base, sha2) {
+  const { data } = await http3.request("GET", `${base}/repository/commits/${sha2}/statuses`, {
+    per_page: 100
+  });
+  const latest2 = /* @__PURE__ */ new Map();
+  for (const s of data) {
+    const seen = latest2.get(s.name);
+    if (!seen || Date.parse(s.created_at) >= Date.parse(seen.created_at)) latest2.set(s.name, s);
+  }
+  return [...latest2.values()].map((s) => ({
+    context: s.name,
+    state: stateOf2(s.status),
+    ...s.description ? { description: s.description } : {},
+    updatedAt: s.finished_at ?? s.started_at ?? s.created_at
+  }));
+}
+async function checks(http3, base, sha2) {
+  const { data: commit2 } = await http3.request(
+    "GET",
+    `${base}/repository/commits/${sha2}`
+  );
+  const statuses = await commitStatuses(http3, base, sha2);
+  const pipeline = commit2.last_pipeline?.status;
+  const states = statuses.map((s) => s.state);
+  if (pipeline === "failed" || pipeline === "canceled" || states.some((s) => s === "failure" || s === "error"))
+    return "failure";
+  if (pipeline && !["success", "skipped", "manual"].includes(pipeline) || states.includes("pending"))
+    return "pending";
+  return "success";
+}
+function statusOf3(req) {
+  if (req.status !== "completed") return "running";
+  if (req.conclusion === "success") return "success";
+  if (req.conclusion === "failure" || req.conclusion === "timed_out") return "failed";
+  if (req.conclusion === "cancelled") return "canceled";
+  if (req.conclusion === "action_required") return "pending";
+  return "skipped";
+}
+function noteBody(run3) {
+  const { output, ...rest } = run3;
+  const record = JSON.stringify({ ...rest, output }).replace(/-->/g, "--\\u003e");
+  return `**${run3.name}**: ${output?.title ?? ""}
+
+${output?.summary ?? ""}
+
+${output?.text ?? ""}
+
+<!-- rollgen-check-run ${record} -->`;
+}
+function parse2(note, sha2) {
+  const m = MARKER.exec(note.body);
+  if (!m) return void 0;
+  try {
+    const run3 = JSON.parse(m[1]);
+    if (run3.sha !== sha2) return void 0;
+    const { sha: _sha, ...rest } = run3;
+    return { ...rest, id: note.id };
+  } catch {
+    return void 0;
+  }
+}
+var stateOf2, MARKER, AnalysisRecords;
+var init_records = __esm({
+  "src/scm/gitlab/records.ts"() {
+    "use strict";
+    init_errors();
+    stateOf2 = (s) => s === "success" ? "success" : s === "failed" ? "failure" : s === "canceled" ? "error" : "pending";
+    MARKER = /<!-- rollgen-check-run (\{.*?\}) -->/s;
+    AnalysisRecords = class {
+      constructor(http3, base) {
+        this.http = http3;
+        this.base = base;
+      }
+      http;
+      base;
+      carriers = /* @__PURE__ */ new Map();
+      async read(sha2, name) {
+        const iid = await this.carrier(sha2, false);
+        if (iid === void 0) return [];
+        const notes = await this.http.pages(`${this.base}/merge_requests/${iid}/notes`, {
+          sort: "desc",
+          order_by: "created_at"
+        });
+        return notes.flatMap((n) => {
+          const run3 = parse2(n, sha2);
+          return run3 && (!name || run3.name === name) ? [run3] : [];
+        });
+      }
+      async put(req) {
+        const iid = await this.carrier(req.sha, true);
+        const now = (/* @__PURE__ */ new Date()).toISOString();
+        const run3 = {
+          sha: req.sha,
+          id: req.id ?? 0,
+          name: req.name,
+          status: req.status,
+          conclusion: req.conclusion ?? null,
+          startedAt: now,
+          ...req.status === "completed" ? { completedAt: now } : {},
+          output: req.output
+        };
+        const notes = `${this.base}/merge_requests/${iid}/notes`;
+        const body = noteBody(run3);
+        const { data } = req.id === void 0 ? await this.http.request("POST", notes, {}, { body }) : await this.http.request("PUT", `${notes}/${req.id}`, {}, { body });
+        await this.http.request(
+          "POST",
+          `${this.base}/statuses/${req.sha}`,
+          {},
+          {
+            state: statusOf3(req),
+            name: req.name,
+            description: req.output.title.slice(0, 255)
+          }
+        );
+        return { ...run3, id: data.id };
+      }
+      /** The merge request whose merge (or head) is `sha`: GET commits/:sha/merge_requests, once per commit. */
+      async carrier(sha2, needed) {
+        if (!this.carriers.has(sha2)) {
+          const { data } = await this.http.request(
+            "GET",
+            `${this.base}/repository/commits/${sha2}/merge_requests`
+          );
+          const mr = data.find((m) => m.state === "merged") ?? data[0];
+          if (mr) this.carriers.set(sha2, mr.iid);
+        }
+        const iid = this.carriers.get(sha2);
+        if (iid === void 0 && needed)
+          throw new ScmError(
+            `record the analysis on ${sha2.slice(0, 12)}`,
+            void 0,
+            "no merge request carries this commit; on GitLab rollgen keeps analysis records on the merge request that landed the step"
+          );
+        return iid;
+      }
+    };
+  }
+});
+
+// src/scm/gitlab/index.ts
+var gitlab_exports = {};
+__export(gitlab_exports, {
+  createGitLabScm: () => createGitLabScm
+});
+function createGitLabScm(connection2, options = {}) {
+  const project = connection2.repository;
+  const base = `/projects/${encodeURIComponent(project)}`;
+  const http3 = new GitLabHttp(connection2.apiUrl.replace(/\/+$/, ""), connection2.token, options);
+  const records = new AnalysisRecords(http3, base);
+  const guard = async (action, work) => {
+    try {
+      return await work();
+    } catch (error10) {
+      throw toScmError2(`${action} in ${project}`, error10, connection2.token, project);
+    }
+  };
+  const server = (connection2.serverUrl ?? connection2.apiUrl.replace(/\/api\/v4\/?$/, "")).replace(/\/+$/, "");
+  const writer = connection2.localRepo ? new GitBranchWriter(
+    { repo: connection2.localRepo, url: `${server}/${project}.git`, token: connection2.token, timeoutMs: 6e5 },
+    options.notice ?? ((line) => processStderr(`${line}
+`)),
+    PUSH_REFUSED
+  ) : void 0;
+  const writeBranches = async (reqs) => {
+    if (writer?.active) return writer.write(reqs);
+    const why2 = connection2.localRepo ? "the git push was refused earlier in this run" : "no local checkout to push from";
+    return reqs.map((r) => ({ branch: r.branch, error: new ScmError(`push branch ${r.branch}`, void 0, why2) }));
+  };
+  const mr = (path42) => `${base}/merge_requests${path42}`;
+  return {
+    writeBranches,
+    usage: () => http3.usage(0),
+    branchHead: (branch) => guard(`read branch ${branch}`, async () => {
+      try {
+        const { data } = await http3.request(
+          "GET",
+          `${base}/repository/branches/${encodeURIComponent(branch)}`
+        );
+        return data.commit.id;
+      } catch (e) {
+        if (e.status === 404) return void 0;
+        throw e;
+      }
+    }),
+    listPulls: ({ prefix, state, closedSince }) => guard(
+      `list ${state} merge requests`,
+      async () => (await listMergeRequests(http3, base, prefix, state, closedSince)).map(asPull)
+    ),
+    commitToBranch: async (req) => {
+      const [written] = await writeBranches([req]);
+      if ("error" in written) throw written.error;
+      return written.sha;
+    },
+    createPull: (req) => guard(`open a merge request from ${req.branch} into ${req.base}`, async () => {
+      const body = {
+        source_branch: req.branch,
+        target_branch: req.base,
+        title: req.title,
+        description: req.body,
+        labels: req.labels.join(",")
+      };
+      return asPull((await http3.request("POST", mr(""), {}, body)).data);
+    }),
+    updatePull: (iid, req) => guard(`update !${iid}`, async () => {
+      const body = {
+        ...req.title !== void 0 ? { title: req.title } : {},
+        ...req.body !== void 0 ? { description: req.body } : {},
+        ...req.labels !== void 0 ? { labels: req.labels.join(",") } : {},
+        ...req.state !== void 0 ? { state_event: req.state === "closed" ? "close" : "reopen" } : {}
+      };
+      return asPull((await http3.request("PUT", mr(`/${iid}`), {}, body)).data);
+    }),
+    mergePull: (iid, req) => guard(`merge !${iid}`, () => mergeMergeRequest(http3, base, iid, req)),
+    checks: (sha2) => guard(`read the pipeline and statuses of ${sha2.slice(0, 12)}`, () => checks(http3, base, sha2)),
+    comment: (iid, body) => guard(`comment on !${iid}`, async () => {
+      await http3.request("POST", mr(`/${iid}/notes`), {}, { body });
+    }),
+    commitStatuses: (sha2) => guard(`read the commit statuses of ${sha2.slice(0, 12)}`, () => commitStatuses(http3, base, sha2)),
+    checkRuns: (sha2, name) => guard(`read the analysis records of ${sha2.slice(0, 12)}`, () => records.read(sha2, name)),
+    putCheckRun: (req) => guard(
+      `${req.id === void 0 ? "record" : "update"} analysis "${req.name}" on ${req.sha.slice(0, 12)}`,
+      () => records.put(req)
+    )
+  };
+}
+var PUSH_REFUSED;
+var init_gitlab = __esm({
+  "src/scm/gitlab/index.ts"() {
+    "use strict";
+    init_errors();
+    init_stdout();
+    init_branches();
+    init_errors3();
+    init_http();
+    init_merge_requests();
+    init_records();
+    PUSH_REFUSED = "rollgen writes step branches on GitLab by git push only: give the access token the api scope (it includes write_repository) and the Developer role, and do not protect rollgen/* branches; nothing was written.";
+  }
+});
+
+// src/scm/github/meter.ts
+var RequestMeter;
+var init_meter = __esm({
+  "src/scm/github/meter.ts"() {
+    "use strict";
+    RequestMeter = class {
+      requests = 0;
+      window = {};
+      /** A fetch that is metered; `base` does the work. */
+      wrap(base) {
+        return async (input3, init) => {
+          this.requests++;
+          const response = await base(input3, init);
+          this.read(response.headers);
+          return response;
+        };
+      }
+      usage(requestsPerBranch) {
+        return { requests: this.requests, requestsPerBranch, ...this.window };
+      }
+      read(headers2) {
+        const num3 = (name) => {
+          const v = headers2.get(name);
+          return v !== null && /^\d+$/.test(v) ? Number(v) : void 0;
+        };
+        const remaining = num3("x-ratelimit-remaining");
+        if (remaining === void 0) return;
+        const limit = num3("x-ratelimit-limit");
+        const reset = num3("x-ratelimit-reset");
+        const resource = headers2.get("x-ratelimit-resource");
+        if (resource && resource !== "core") return;
+        this.window = {
+          remaining,
+          ...limit !== void 0 ? { limit } : {},
+          ...reset !== void 0 ? { reset: new Date(reset * 1e3) } : {},
+          ...resource ? { resource } : {}
+        };
+      }
+    };
+  }
+});
+
+// src/scm/gitea/http.ts
+function errorText2(text2) {
+  try {
+    const body = JSON.parse(text2);
+    const details = Array.isArray(body.errors) && body.errors.length > 0 ? `: ${body.errors.join("; ")}` : "";
+    if (typeof body.message === "string" && body.message) return body.message + details;
+  } catch {
+  }
+  return text2.trim().slice(0, 300) || "request failed";
+}
+function nextLink(link) {
+  return link?.split(",").find((part) => /rel="next"/.test(part))?.match(/<([^>]+)>/)?.[1];
+}
+var GiteaHttpError, GiteaHttp, sleep;
+var init_http2 = __esm({
+  "src/scm/gitea/http.ts"() {
+    "use strict";
+    init_errors2();
+    GiteaHttpError = class extends Error {
+      constructor(status, message, headers2 = new Headers()) {
+        super(message);
+        this.status = status;
+        this.headers = headers2;
+      }
+      status;
+      headers;
+    };
+    GiteaHttp = class {
+      constructor(baseUrl, token, meter, options = {}) {
+        this.baseUrl = baseUrl;
+        this.token = token;
+        this.meter = meter;
+        this.options = options;
+      }
+      baseUrl;
+      token;
+      meter;
+      options;
+      async request(method, path42, req = {}) {
+        const url2 = this.url(path42, req.query);
+        const retries = req.once ? 0 : this.options.retries ?? 3;
+        const unit = this.options.retryUnitMs ?? 1e3;
+        let waited = false;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            return await this.attempt(method, url2, req.body);
+          } catch (e) {
+            if (!(e instanceof GiteaHttpError)) throw e;
+            const wait = Number(e.headers.get("retry-after"));
+            if (e.status === 429 && !waited && Number.isFinite(wait) && wait <= (this.options.maxWaitSeconds ?? 60)) {
+              waited = true;
+              await sleep(wait * unit);
+              attempt--;
+              continue;
+            }
+            const transient = e.status === void 0 || e.status >= 500;
+            if (!transient || attempt >= retries) throw e;
+            await sleep(2 ** attempt * unit);
+          }
+        }
+      }
+      /** Every page of a list, following Link rel="next" (Gitea caps `limit` at its MAX_RESPONSE_ITEMS, 50 by default). */
+      /** `stop` sees each page that has a next one and may end the scan there. */
+      async pages(path42, query3, stop) {
+        const out = [];
+        let next = this.url(path42, { ...query3, page: 1 });
+        while (next) {
+          const { data, headers: headers2 } = await this.request("GET", next);
+          out.push(...data);
+          next = data.length > 0 ? nextLink(headers2.get("link")) : void 0;
+          if (next && stop?.(data)) next = void 0;
+        }
+        return out;
+      }
+      url(path42, query3 = {}) {
+        const url2 = new URL(/^https?:/.test(path42) ? path42 : `${this.baseUrl}${path42}`);
+        for (const [k, v] of Object.entries(query3)) if (v !== void 0) url2.searchParams.set(k, String(v));
+        return url2.toString();
+      }
+      async attempt(method, url2, body) {
+        const timeout = this.options.requestTimeoutMs ?? 15e3;
+        let response;
+        try {
+          response = await this.meter.wrap(fetch)(url2, {
+            method,
+            headers: {
+              authorization: `token ${this.token}`,
+              accept: "application/json",
+              "user-agent": "rollgen",
+              ...body === void 0 ? {} : { "content-type": "application/json" }
+            },
+            ...body === void 0 ? {} : { body: JSON.stringify(body) },
+            signal: AbortSignal.timeout(timeout)
+          });
+        } catch (e) {
+          const why2 = e instanceof Error && e.name === "TimeoutError" ? `no answer within ${timeout / 1e3} s` : String(e);
+          throw new GiteaHttpError(void 0, redact(`could not reach Gitea: ${why2}`, this.token));
+        }
+        const text2 = await response.text();
+        if (!response.ok) throw new GiteaHttpError(response.status, redact(errorText2(text2), this.token), response.headers);
+        return { data: text2 ? JSON.parse(text2) : void 0, headers: response.headers };
+      }
+    };
+    sleep = (ms) => new Promise((resolve23) => setTimeout(resolve23, ms));
+  }
+});
+
+// src/scm/gitea/comments.ts
+async function createComment(gh, number2, body) {
+  const post = () => gh.http.request("POST", `${gh.path}/issues/${number2}/comments`, { body: { body }, once: true });
+  try {
+    return (await post()).data;
+  } catch (error10) {
+    if (!(error10 instanceof GiteaHttpError) || error10.status !== void 0 && error10.status < 500) throw error10;
+    const { data } = await gh.http.request("GET", `${gh.path}/issues/${number2}/comments`);
+    return data.find((c) => c.body === body) ?? (await post()).data;
+  }
+}
+async function editComment(gh, id, body) {
+  return (await gh.http.request("PATCH", `${gh.path}/issues/comments/${id}`, { body: { body } })).data;
+}
+async function readComment(gh, id) {
+  try {
+    return (await gh.http.request("GET", `${gh.path}/issues/comments/${id}`)).data;
+  } catch (error10) {
+    if (error10 instanceof GiteaHttpError && error10.status === 404) return void 0;
+    throw error10;
+  }
+}
+var init_comments = __esm({
+  "src/scm/gitea/comments.ts"() {
+    "use strict";
+    init_http2();
+  }
+});
+
+// src/scm/gitea/errors.ts
+function toScmError3(action, error10, token, scope, outcome) {
+  if (error10 instanceof ScmError) return error10;
+  if (!(error10 instanceof GiteaHttpError)) throw error10;
+  const { status } = error10;
+  const text2 = explain4(error10, scope);
+  const limited = status === 429;
+  return new ScmError(action, status, redact(text2, token), {
+    ...limited ? { outcome: "rate-limited" } : outcome ? { outcome } : {}
+  });
+}
+function explain4(error10, scope) {
+  const said = error10.message;
+  switch (error10.status) {
+    case void 0:
+      return said;
+    case 401:
+      return `Gitea rejected the token (${said}); check GITHUB_TOKEN / GITEA_TOKEN or --token`;
+    case 403:
+      return `Gitea refused it (${said}): the token needs the ${scope} scope and write access to the repository (an Actions job token: the workflow's permissions)`;
+    case 404:
+      return `not found (${said}); check the repository name and that the token (scope ${scope.replaceAll("write", "read")}) can read it`;
+    case 429: {
+      const after = error10.headers.get("retry-after");
+      return `Gitea (or a proxy in front of it) limits requests${after ? ` and asked to wait ${after} s` : ""}; run again later (${said})`;
+    }
+    default:
+      return said;
+  }
+}
+var init_errors4 = __esm({
+  "src/scm/gitea/errors.ts"() {
+    "use strict";
+    init_errors();
+    init_errors2();
+    init_http2();
+  }
+});
+
+// src/scm/gitea/labels.ts
+var NEW_LABEL_COLOR, LabelIds;
+var init_labels = __esm({
+  "src/scm/gitea/labels.ts"() {
+    "use strict";
+    init_http2();
+    NEW_LABEL_COLOR = "#c5def5";
+    LabelIds = class {
+      constructor(gh) {
+        this.gh = gh;
+      }
+      gh;
+      known;
+      async idsOf(names) {
+        if (names.length === 0) return [];
+        const known2 = await this.load();
+        const ids = [];
+        for (const name of names) {
+          let id = known2.get(name);
+          if (id === void 0) known2.set(name, id = await this.create(name));
+          ids.push(id);
+        }
+        return ids;
+      }
+      /**
+       * POST /labels, not retried blindly (Gitea would make a second label of the same name): after a
+       * 5xx or no answer, the labels are listed again and the post is repeated only if it did not land.
+       */
+      async create(name) {
+        const post = async () => (await this.gh.http.request("POST", `${this.gh.path}/labels`, {
+          body: { name, color: NEW_LABEL_COLOR, description: "set by rollgen" },
+          once: true
+        })).data.id;
+        try {
+          return await post();
+        } catch (error10) {
+          if (!(error10 instanceof GiteaHttpError) || error10.status !== void 0 && error10.status < 500) throw error10;
+          const again = await this.gh.http.pages(`${this.gh.path}/labels`, { limit: 50 });
+          return again.find((l) => l.name === name)?.id ?? await post();
+        }
+      }
+      load() {
+        this.known ??= this.gh.http.pages(`${this.gh.path}/labels`, { limit: 50 }).then((all) => new Map(all.map((l) => [l.name, l.id])));
+        this.known.catch(() => this.known = void 0);
+        return this.known;
+      }
+    };
+  }
+});
+
+// src/scm/gitea/pulls.ts
+async function listPullsByPrefix(gh, prefix, state, closedSince) {
+  const list6 = (s, sort, stop) => gh.http.pages(`${gh.path}/pulls`, { state: s, sort, limit: PAGE }, stop);
+  let pulls;
+  if (closedSince && state !== "open") {
+    let cut = false;
+    const recent = await list6(state, "recentupdate", (page) => {
+      cut = new Date(page[page.length - 1].updated_at) < closedSince;
+      return cut;
+    });
+    const open4 = cut && state === "all" ? await list6("open") : [];
+    const byNumber = new Map([...recent, ...open4].map((p) => [p.number, p]));
+    pulls = [...byNumber.values()].filter((p) => p.state === "open" || new Date(p.updated_at) >= closedSince);
+  } else pulls = await list6(state);
+  const ours = (p) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${gh.owner}/${gh.repo}`.toLowerCase();
+  return pulls.filter(ours).sort((a, b) => b.number - a.number);
+}
+async function createPullRequest(gh, labels, req) {
+  const ids = await labels.idsOf(req.labels);
+  const { data } = await gh.http.request("POST", `${gh.path}/pulls`, {
+    // Retried after a 5xx like a read: Gitea refuses a second PR for the same head and base (409),
+    // which the flow takes as "already exists" and adopts, so a lost answer never makes two PRs.
+    body: { head: req.branch, base: req.base, title: req.title, body: req.body, labels: ids }
+  });
+  return data;
+}
+async function updatePullRequest(gh, labels, number2, req) {
+  const fields = {
+    ...req.title !== void 0 ? { title: req.title } : {},
+    ...req.body !== void 0 ? { body: req.body } : {},
+    ...req.state !== void 0 ? { state: req.state } : {},
+    ...req.labels !== void 0 ? { labels: await labels.idsOf(req.labels) } : {}
+  };
+  const path42 = `${gh.path}/pulls/${number2}`;
+  const { data } = Object.keys(fields).length > 0 ? await gh.http.request("PATCH", path42, { body: fields }) : await gh.http.request("GET", path42);
+  return data;
+}
+async function mergePullRequest(gh, number2, req) {
+  const action = `merge PR #${number2}`;
+  try {
+    await gh.http.request("POST", `${gh.path}/pulls/${number2}/merge`, {
+      body: { Do: req.method, head_commit_id: req.sha, ...req.title ? { MergeTitleField: req.title } : {} }
+    });
+  } catch (error10) {
+    if (!(error10 instanceof GiteaHttpError)) throw error10;
+    const { status, message } = error10;
+    if (status === 409 && /head out of date/i.test(message))
+      throw new ScmError(
+        action,
+        status,
+        `its head moved since rollgen checked it (expected ${req.sha.slice(0, 12)}): Gitea says "${message}"; not merged`,
+        { outcome: "head-moved" }
+      );
+    if (await mergedWithHead(gh, number2, req.sha)) return;
+    if (status === 405 || status === 409)
+      throw new ScmError(
+        action,
+        status,
+        `Gitea says it cannot be merged (${message}): conflicts, missing approvals or required statuses, or a protected base branch; rollgen holds it and tries again on the next run`,
+        { outcome: "not-mergeable" }
+      );
+    throw error10;
+  }
+}
+async function mergedWithHead(gh, number2, sha2) {
+  try {
+    const { data } = await gh.http.request("GET", `${gh.path}/pulls/${number2}`);
+    return data.merged && data.head.sha === sha2;
+  } catch {
+    return false;
+  }
+}
+function toPullRequest(p) {
+  return {
+    number: p.number,
+    url: p.html_url,
+    branch: p.head.ref,
+    base: p.base.ref,
+    state: p.state === "closed" ? "closed" : "open",
+    merged: p.merged === true,
+    title: p.title,
+    body: p.body ?? "",
+    labels: (p.labels ?? []).map((l) => l.name),
+    headSha: p.head.sha,
+    ref: `#${p.number}`,
+    ...p.merged_at ? { mergedAt: p.merged_at } : {},
+    ...p.closed_at ? { closedAt: p.closed_at } : {}
+  };
+}
+var PAGE;
+var init_pulls = __esm({
+  "src/scm/gitea/pulls.ts"() {
+    "use strict";
+    init_errors();
+    init_http2();
+    PAGE = 50;
+  }
+});
+
+// src/scm/gitea/statuses.ts
+async function fetchStatuses(gh, sha2) {
+  const { data } = await gh.http.request("GET", `${gh.path}/commits/${sha2}/status`, {
+    query: { limit: 50 }
+  });
+  return [...data.statuses ?? []];
+}
+function toCommitStatus(s) {
+  return {
+    context: s.context,
+    state: stateOf3(s.status),
+    updatedAt: s.updated_at,
+    ...s.description ? { description: s.description } : {}
+  };
+}
+function stateOf3(status) {
+  if (status === "success" || status === "failure" || status === "error") return status;
+  return "pending";
+}
+async function fetchChecks(gh, sha2) {
+  const { data } = await gh.http.request("GET", `${gh.path}/commits/${sha2}/status`, {
+    query: { limit: 1 }
+  });
+  if (data.total_count === 0 || data.state === "") return "success";
+  if (data.state === "success") return "success";
+  return data.state === "pending" || data.state === "warning" ? "pending" : "failure";
+}
+async function postStatus(gh, sha2, status) {
+  await gh.http.request("POST", `${gh.path}/statuses/${sha2}`, { body: status });
+}
+var init_statuses = __esm({
+  "src/scm/gitea/statuses.ts"() {
+    "use strict";
+  }
+});
+
+// src/scm/gitea/records.ts
+function formatRecord(req) {
+  const meta = {
+    name: req.name,
+    sha: req.sha,
+    title: req.output.title,
+    status: req.status,
+    conclusion: req.conclusion ?? null
+  };
+  return `<!-- rollgen:analysis-record ${JSON.stringify(meta).replaceAll("--", "-\\u002d")} -->
+### ${req.output.title}
+
+${req.output.summary}${TEXT}${req.output.text ?? ""}`;
+}
+function parseRecord(id, body) {
+  const found = MARKER2.exec(body);
+  if (!found) return void 0;
+  const meta = JSON.parse(found[1]);
+  const rest = body.slice(found[0].length);
+  const cut = rest.indexOf(TEXT);
+  const summary2 = (cut < 0 ? rest : rest.slice(0, cut)).replace(/^### .*\n\n/, "");
+  const text2 = cut < 0 ? void 0 : rest.slice(cut + TEXT.length);
+  return {
+    id,
+    name: meta.name,
+    status: meta.status,
+    conclusion: meta.conclusion,
+    output: { title: meta.title, summary: summary2, ...text2 ? { text: text2 } : {} }
+  };
+}
+function statusState(req) {
+  if (req.status !== "completed") return "pending";
+  return req.conclusion === "success" || req.conclusion === "neutral" || req.conclusion === "skipped" ? "success" : "failure";
+}
+async function readRecords(gh, sha2, name) {
+  const statuses = await fetchStatuses(gh, sha2);
+  if (!name) return statuses.map(asCheckRun);
+  const out = [];
+  for (const s of statuses.filter((x) => x.context === name)) {
+    const id = commentId(s.target_url);
+    const comment = Number.isFinite(id) ? await readComment(gh, id) : void 0;
+    const record = comment && parseRecord(comment.id, comment.body);
+    if (record) out.push(record);
+  }
+  return out;
+}
+function asCheckRun(s) {
+  const done2 = s.status !== "pending" && s.status !== "warning";
+  const conclusion = !done2 ? null : s.status === "success" ? "success" : "failure";
+  const id = commentId(s.target_url);
+  return {
+    id: Number.isFinite(id) ? id : s.id,
+    name: s.context,
+    status: done2 ? "completed" : "in_progress",
+    conclusion
+  };
+}
+async function writeRecord(gh, req, pullOf) {
+  const body = formatRecord(req);
+  const comment = req.id !== void 0 ? await editComment(gh, req.id, body) : await createComment(gh, await landingPull(gh, req.sha, pullOf), body);
+  await postStatus(gh, req.sha, {
+    context: req.name,
+    state: statusState(req),
+    description: req.output.title.slice(0, 255),
+    target_url: comment.html_url
+  });
+  return parseRecord(comment.id, body);
+}
+async function landingPull(gh, sha2, pullOf) {
+  const known2 = pullOf(sha2);
+  if (known2 !== void 0) return known2;
+  try {
+    return (await gh.http.request("GET", `${gh.path}/commits/${sha2}/pull`)).data.number;
+  } catch (error10) {
+    if (!(error10 instanceof GiteaHttpError) || error10.status !== 404) throw error10;
+    throw new ScmError(
+      `record the analysis of ${sha2.slice(0, 12)}`,
+      404,
+      "no PR landed this commit, and Gitea keeps rollgen analysis records on the PR that landed the step (a commit status links to it); land the step through its PR"
+    );
+  }
+}
+var MARKER2, TEXT, commentId;
+var init_records2 = __esm({
+  "src/scm/gitea/records.ts"() {
+    "use strict";
+    init_errors();
+    init_comments();
+    init_http2();
+    init_statuses();
+    MARKER2 = /^<!-- rollgen:analysis-record (\{.*\}) -->\n/;
+    TEXT = "\n\n<!-- rollgen:record-text -->\n";
+    commentId = (url2) => Number(/#issuecomment-(\d+)$/.exec(url2 ?? "")?.[1] ?? NaN);
+  }
+});
+
+// src/scm/gitea/index.ts
+var gitea_exports = {};
+__export(gitea_exports, {
+  createGiteaScm: () => createGiteaScm
+});
+function createGiteaScm(connection2, options = {}) {
+  const match = /^([A-Za-z0-9_.-]+)\/([A-Za-z0-9_.-]+)$/.exec(connection2.repository.trim());
+  if (!match)
+    throw new ScmError(
+      "connect to Gitea",
+      void 0,
+      `repository must be "owner/name", got "${connection2.repository}"`
+    );
+  const [, owner, repo] = match;
+  const meter = new RequestMeter();
+  const baseUrl = connection2.apiUrl.replace(/\/+$/, "");
+  const gh = {
+    http: new GiteaHttp(baseUrl, connection2.token, meter, options),
+    owner,
+    repo,
+    path: `/repos/${encodeURIComponent(owner)}/${encodeURIComponent(repo)}`
+  };
+  const labels = new LabelIds(gh);
+  const pullOfSha = /* @__PURE__ */ new Map();
+  const seen = (p) => {
+    pullOfSha.set(p.head.sha, p.number);
+    if (p.merge_commit_sha) pullOfSha.set(p.merge_commit_sha, p.number);
+    return toPullRequest(p);
+  };
+  const guard = async (action, scope, work) => {
+    try {
+      return await work();
+    } catch (error10) {
+      const exists = error10 instanceof GiteaHttpError && error10.status === 409 && action.startsWith("open a PR");
+      throw toScmError3(
+        `${action} in ${owner}/${repo}`,
+        error10,
+        connection2.token,
+        scope,
+        exists ? "already-exists" : void 0
+      );
+    }
+  };
+  const server = (connection2.serverUrl ?? baseUrl.replace(/\/api\/v1$/, "")).replace(/\/+$/, "");
+  const writer = connection2.localRepo ? new GitBranchWriter(
+    {
+      repo: connection2.localRepo,
+      url: `${server}/${owner}/${repo}.git`,
+      token: connection2.token,
+      timeoutMs: 6e5
+    },
+    options.notice ?? ((line) => processStderr(`${line}
+`)),
+    REFUSAL
+  ) : void 0;
+  const writeBranches = async (reqs) => {
+    if (writer?.active) return writer.write(reqs);
+    const why2 = writer ? "git push was refused earlier in this run" : "rollgen runs without a local checkout";
+    return reqs.map((r) => ({
+      branch: r.branch,
+      error: new ScmError(`push branch ${r.branch}`, void 0, `${why2}; ${REFUSAL}`)
+    }));
+  };
+  return {
+    writeBranches,
+    usage: () => meter.usage(0),
+    branchHead: (branch) => guard(`read branch ${branch}`, "read:repository", () => fetchBranchHead(gh, branch)),
+    listPulls: ({ prefix, state, closedSince }) => guard(
+      `list ${state} pull requests`,
+      "read:repository",
+      async () => (await listPullsByPrefix(gh, prefix, state, closedSince)).map(seen)
+    ),
+    commitToBranch: async (req) => {
+      let [written] = await writeBranches([req]);
+      if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
+      if ("error" in written) throw written.error;
+      return written.sha;
+    },
+    createPull: (req) => guard(
+      `open a PR from ${req.branch} into ${req.base}`,
+      "write:repository",
+      async () => seen(await createPullRequest(gh, labels, req))
+    ),
+    updatePull: (number2, req) => guard(
+      `update PR #${number2}`,
+      req.labels ? "write:issue" : "write:repository",
+      async () => seen(await updatePullRequest(gh, labels, number2, req))
+    ),
+    mergePull: (number2, req) => guard(`merge PR #${number2}`, "write:repository", () => mergePullRequest(gh, number2, req)),
+    checks: (sha2) => guard(`read the statuses of commit ${sha2.slice(0, 12)}`, "read:repository", () => fetchChecks(gh, sha2)),
+    comment: (number2, body) => guard(`comment on PR #${number2}`, "write:issue", async () => void await createComment(gh, number2, body)),
+    commitStatuses: (sha2) => guard(
+      `read the commit statuses of ${sha2.slice(0, 12)}`,
+      "read:repository",
+      async () => (await fetchStatuses(gh, sha2)).map(toCommitStatus)
+    ),
+    checkRuns: (sha2, name) => guard(`read the analysis records of ${sha2.slice(0, 12)}`, "read:issue", () => readRecords(gh, sha2, name)),
+    putCheckRun: (req) => guard(
+      `${req.id === void 0 ? "record" : "update"} analysis "${req.name}" on ${req.sha.slice(0, 12)}`,
+      "write:issue and write:repository",
+      () => writeRecord(gh, req, (sha2) => pullOfSha.get(sha2))
+    )
+  };
+}
+async function fetchBranchHead(gh, branch) {
+  try {
+    const { data } = await gh.http.request("GET", `${gh.path}/branches/${branch}`);
+    return data.commit.id;
+  } catch (error10) {
+    if (error10 instanceof GiteaHttpError && error10.status === 404) return void 0;
+    throw error10;
+  }
+}
+var REFUSAL;
+var init_gitea = __esm({
+  "src/scm/gitea/index.ts"() {
+    "use strict";
+    init_errors();
+    init_stdout();
+    init_branches();
+    init_meter();
+    init_comments();
+    init_errors4();
+    init_http2();
+    init_labels();
+    init_pulls();
+    init_records2();
+    init_statuses();
+    REFUSAL = "Gitea's contents API cannot reset a step branch to the base plus one commit, so rollgen writes no step branch this run. To push them: give the token the write:repository scope (an Actions job token: contents write), let actions/checkout persist its credentials, and do not protect rollgen/* branches.";
   }
 });
 
@@ -36217,12 +37647,12 @@ function combineChecks(runs, status) {
   const runStates = runs.map(
     (r) => r.status !== "completed" ? "pending" : PASSING.has(r.conclusion ?? "") ? "success" : "failure"
   );
-  const statusState = status.total_count === 0 ? "success" : status.state === "success" ? "success" : status.state === "pending" ? "pending" : "failure";
-  const all = [...runStates, statusState];
+  const statusState2 = status.total_count === 0 ? "success" : status.state === "success" ? "success" : status.state === "pending" ? "pending" : "failure";
+  const all = [...runStates, statusState2];
   if (all.includes("failure")) return "failure";
   return all.includes("pending") ? "pending" : "success";
 }
-async function fetchChecks(gh, sha2) {
+async function fetchChecks2(gh, sha2) {
   const { owner, repo } = gh;
   const [runs, status] = await Promise.all([
     gh.octokit.paginate(gh.octokit.rest.checks.listForRef, { owner, repo, ref: sha2, per_page: 100 }),
@@ -36272,7 +37702,7 @@ var init_connection = __esm({
 });
 
 // src/scm/github/git.ts
-async function fetchBranchHead(gh, branch) {
+async function fetchBranchHead2(gh, branch) {
   try {
     const { data } = await gh.octokit.rest.git.getRef({ owner: gh.owner, repo: gh.repo, ref: `heads/${branch}` });
     return data.object.sha;
@@ -36313,48 +37743,6 @@ var init_git = __esm({
   "src/scm/github/git.ts"() {
     "use strict";
     init_errors2();
-  }
-});
-
-// src/scm/github/meter.ts
-var RequestMeter;
-var init_meter = __esm({
-  "src/scm/github/meter.ts"() {
-    "use strict";
-    RequestMeter = class {
-      requests = 0;
-      window = {};
-      /** A fetch that is metered; `base` does the work. */
-      wrap(base) {
-        return async (input3, init) => {
-          this.requests++;
-          const response = await base(input3, init);
-          this.read(response.headers);
-          return response;
-        };
-      }
-      usage(requestsPerBranch) {
-        return { requests: this.requests, requestsPerBranch, ...this.window };
-      }
-      read(headers2) {
-        const num3 = (name) => {
-          const v = headers2.get(name);
-          return v !== null && /^\d+$/.test(v) ? Number(v) : void 0;
-        };
-        const remaining = num3("x-ratelimit-remaining");
-        if (remaining === void 0) return;
-        const limit = num3("x-ratelimit-limit");
-        const reset = num3("x-ratelimit-reset");
-        const resource = headers2.get("x-ratelimit-resource");
-        if (resource && resource !== "core") return;
-        this.window = {
-          remaining,
-          ...limit !== void 0 ? { limit } : {},
-          ...reset !== void 0 ? { reset: new Date(reset * 1e3) } : {},
-          ...resource ? { resource } : {}
-        };
-      }
-    };
   }
 });
 
@@ -36811,8 +38199,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve20, reject) {
-            return setTimeout(resolve20, t);
+          return new this.Promise(function(resolve23, reject) {
+            return setTimeout(resolve23, t);
           });
         }
         computePenalty() {
@@ -37023,15 +38411,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error10, reject, resolve20, returned, task;
+          var args, cb, error10, reject, resolve23, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve20, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve23, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve20(returned);
+                  return resolve23(returned);
                 };
               } catch (error1) {
                 error10 = error1;
@@ -37046,13 +38434,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve20;
-          resolve20 = reject = null;
+          var promise, reject, resolve23;
+          resolve23 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve20 = _resolve;
+            resolve23 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve20, reject });
+          this._queue.push({ task, args, resolve: resolve23, reject });
           this._tryToRun();
           return promise;
         }
@@ -37453,14 +38841,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve20, reject) => {
+              return new this.Promise((resolve23, reject) => {
                 if (finished()) {
-                  return resolve20();
+                  return resolve23();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve20();
+                      return resolve23();
                     }
                   });
                 }
@@ -37553,9 +38941,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve20, reject) {
+              return new this.Promise(function(resolve23, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve20)(args3);
+                  return (args3[0] != null ? reject : resolve23)(args3);
                 });
               });
             };
@@ -37847,7 +39235,7 @@ function isAuthRequest(method, pathname) {
 }
 function routeMatcher(paths) {
   const regexes = paths.map(
-    (path39) => path39.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
+    (path42) => path42.split("/").map((c) => c.startsWith("{") ? "(?:.+?)" : c).join("/")
   );
   const regex2 = `^(?:${regexes.map((r) => `(?:${r})`).join("|")})[^/]*$`;
   return new RegExp(regex2, "i");
@@ -38398,7 +39786,7 @@ function expand(template, context) {
     return template.replace(/\/$/, "");
   }
 }
-function parse2(options) {
+function parse3(options) {
   let method = options.method.toUpperCase();
   let url2 = (options.url || "/").replace(/:([a-z]\w+)/g, "{$1}");
   let headers2 = Object.assign({}, options.headers);
@@ -38462,7 +39850,7 @@ function parse2(options) {
   );
 }
 function endpointWithDefaults(defaults, route2, options) {
-  return parse2(merge2(defaults, route2, options));
+  return parse3(merge2(defaults, route2, options));
 }
 function withDefaults(oldDefaults, newDefaults) {
   const DEFAULTS2 = merge2(oldDefaults, newDefaults);
@@ -38471,7 +39859,7 @@ function withDefaults(oldDefaults, newDefaults) {
     DEFAULTS: DEFAULTS2,
     defaults: withDefaults.bind(null, DEFAULTS2),
     merge: merge2.bind(null, DEFAULTS2),
-    parse: parse2
+    parse: parse3
   });
 }
 var VERSION3, userAgent, DEFAULTS, urlVariableRegex, endpoint;
@@ -38502,7 +39890,7 @@ var require_dist3 = __commonJS({
     "use strict";
     Object.defineProperty(exports2, "__esModule", { value: true });
     exports2.format = format;
-    exports2.parse = parse4;
+    exports2.parse = parse5;
     var TEXT_REGEXP = /^[\u0009\u0020-\u007e\u0080-\u00ff]*$/;
     var TOKEN_REGEXP = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
     var QUOTE_REGEXP = /[\\"]/g;
@@ -38529,7 +39917,7 @@ var require_dist3 = __commonJS({
       }
       return result;
     }
-    function parse4(header3, options) {
+    function parse5(header3, options) {
       const stopChar = options?.comma === true ? COMMA : 65536;
       const len = header3.length;
       let index = skipOWS(header3, options?.start ?? 0, len);
@@ -39501,17 +40889,17 @@ function requestLog(octokit) {
     octokit.log.debug("request", options);
     const start2 = Date.now();
     const requestOptions = octokit.request.endpoint.parse(options);
-    const path39 = requestOptions.url.replace(options.baseUrl, "");
+    const path42 = requestOptions.url.replace(options.baseUrl, "");
     return request4(options).then((response) => {
       const requestId = response.headers["x-github-request-id"];
       octokit.log.info(
-        `${requestOptions.method} ${path39} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path42} - ${response.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       return response;
     }).catch((error10) => {
       const requestId = error10.response?.headers["x-github-request-id"] || "UNKNOWN";
       octokit.log.error(
-        `${requestOptions.method} ${path39} - ${error10.status} with id ${requestId} in ${Date.now() - start2}ms`
+        `${requestOptions.method} ${path42} - ${error10.status} with id ${requestId} in ${Date.now() - start2}ms`
       );
       throw error10;
     });
@@ -42163,7 +43551,7 @@ var init_bounded = __esm({
 // src/scm/github/octokit.ts
 async function sleepUntil(deadline) {
   for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
-    await new Promise((resolve20) => setTimeout(resolve20, Math.ceil(wait)));
+    await new Promise((resolve23) => setTimeout(resolve23, Math.ceil(wait)));
 }
 function pacedGroup(unitMs) {
   let queue = Promise.resolve();
@@ -42234,7 +43622,7 @@ var init_octokit = __esm({
 });
 
 // src/scm/github/pulls.ts
-async function listPullsByPrefix(gh, prefix, state, closedSince) {
+async function listPullsByPrefix2(gh, prefix, state, closedSince) {
   const { owner, repo } = gh;
   const pulls = closedSince && state !== "open" ? await boundedScan(gh, state, closedSince) : await gh.octokit.paginate(gh.octokit.rest.pulls.list, {
     owner,
@@ -42245,7 +43633,7 @@ async function listPullsByPrefix(gh, prefix, state, closedSince) {
     per_page: 100
   });
   const ours = (p) => p.head.ref.startsWith(prefix) && p.head.repo?.full_name.toLowerCase() === `${owner}/${repo}`.toLowerCase();
-  return pulls.filter(ours).map((p) => toPullRequest(p));
+  return pulls.filter(ours).map((p) => toPullRequest2(p));
 }
 async function boundedScan(gh, state, since) {
   const { owner, repo } = gh;
@@ -42274,7 +43662,7 @@ async function boundedScan(gh, state, since) {
   const byNumber = new Map([...recent, ...open4].map((p) => [p.number, p]));
   return [...byNumber.values()].sort((a, b) => b.number - a.number);
 }
-async function createPullRequest(gh, req) {
+async function createPullRequest2(gh, req) {
   const { owner, repo } = gh;
   const { data } = await gh.octokit.rest.pulls.create({
     owner,
@@ -42284,25 +43672,25 @@ async function createPullRequest(gh, req) {
     title: req.title,
     body: req.body
   });
-  if (req.labels.length === 0) return toPullRequest(data);
+  if (req.labels.length === 0) return toPullRequest2(data);
   const labels = await gh.octokit.rest.issues.addLabels({
     owner,
     repo,
     issue_number: data.number,
     labels: [...req.labels]
   });
-  return toPullRequest(data, labels.data);
+  return toPullRequest2(data, labels.data);
 }
-async function updatePullRequest(gh, number2, req) {
+async function updatePullRequest2(gh, number2, req) {
   const { owner, repo } = gh;
   const fields = { title: req.title, body: req.body, state: req.state };
   const { data } = Object.values(fields).some((v) => v !== void 0) ? await gh.octokit.rest.pulls.update({ owner, repo, pull_number: number2, ...fields }) : await gh.octokit.rest.pulls.get({ owner, repo, pull_number: number2 });
   const current2 = data.labels.map(labelName);
-  if (req.labels === void 0 || sameSet(current2, req.labels)) return toPullRequest(data);
+  if (req.labels === void 0 || sameSet(current2, req.labels)) return toPullRequest2(data);
   const labels = await gh.octokit.rest.issues.setLabels({ owner, repo, issue_number: number2, labels: [...req.labels] });
-  return toPullRequest(data, labels.data);
+  return toPullRequest2(data, labels.data);
 }
-async function mergePullRequest(gh, number2, req) {
+async function mergePullRequest2(gh, number2, req) {
   const { owner, repo } = gh;
   const action = `merge PR #${number2}`;
   try {
@@ -42316,7 +43704,7 @@ async function mergePullRequest(gh, number2, req) {
     });
   } catch (error10) {
     const status = statusOf2(error10);
-    if (status !== 409 && await mergedWithHead(gh, number2, req.sha)) return;
+    if (status !== 409 && await mergedWithHead2(gh, number2, req.sha)) return;
     if (status === 409)
       throw new ScmError(
         action,
@@ -42334,7 +43722,7 @@ async function mergePullRequest(gh, number2, req) {
     throw error10;
   }
 }
-async function mergedWithHead(gh, number2, sha2) {
+async function mergedWithHead2(gh, number2, sha2) {
   try {
     const { data } = await gh.octokit.rest.pulls.get({ owner: gh.owner, repo: gh.repo, pull_number: number2 });
     return data.merged === true && data.head.sha === sha2;
@@ -42342,7 +43730,7 @@ async function mergedWithHead(gh, number2, sha2) {
     return false;
   }
 }
-async function createComment(gh, number2, body) {
+async function createComment2(gh, number2, body) {
   const { owner, repo } = gh;
   const post = () => gh.octokit.rest.issues.createComment({ owner, repo, issue_number: number2, body, request: { retries: 0 } });
   try {
@@ -42360,7 +43748,7 @@ async function createComment(gh, number2, body) {
     await post();
   }
 }
-function toPullRequest(p, labels = p.labels) {
+function toPullRequest2(p, labels = p.labels) {
   return {
     number: p.number,
     url: p.html_url,
@@ -42385,7 +43773,7 @@ function sameSet(a, b) {
   const right = new Set(b);
   return left.size === right.size && [...left].every((x) => right.has(x));
 }
-var init_pulls = __esm({
+var init_pulls2 = __esm({
   "src/scm/github/pulls.ts"() {
     "use strict";
     init_errors();
@@ -42491,19 +43879,19 @@ function createGitHubScm(connection2, options = {}) {
   return {
     writeBranches,
     usage: () => meter.usage(writer?.active ? 0 : REST_BRANCH_REQUESTS),
-    branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
-    listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
+    branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead2(gh, branch)),
+    listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix2(gh, prefix, state, closedSince)),
     commitToBranch: async (req) => {
       let [written] = await writeBranches([req]);
       if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
       if ("error" in written) throw written.error;
       return written.sha;
     },
-    createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
-    updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest(gh, number2, req)),
-    mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest(gh, number2, req)),
-    checks: (sha2) => guard(`read the checks of commit ${sha2.slice(0, 12)}`, () => fetchChecks(gh, sha2)),
-    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment(gh, number2, body)),
+    createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest2(gh, req)),
+    updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest2(gh, number2, req)),
+    mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest2(gh, number2, req)),
+    checks: (sha2) => guard(`read the checks of commit ${sha2.slice(0, 12)}`, () => fetchChecks2(gh, sha2)),
+    comment: (number2, body) => guard(`comment on PR #${number2}`, () => createComment2(gh, number2, body)),
     commitStatuses: (sha2) => guard(`read the commit statuses of ${sha2.slice(0, 12)}`, () => fetchCommitStatuses(gh, sha2)),
     checkRuns: (sha2, name) => guard(`read the check runs of ${sha2.slice(0, 12)}`, () => fetchCheckRuns(gh, sha2, name)),
     putCheckRun: (req) => guard(
@@ -42526,7 +43914,7 @@ var init_github = __esm({
     init_local_commits();
     init_meter();
     init_octokit();
-    init_pulls();
+    init_pulls2();
     init_stdout();
     init_signals();
     REST_BRANCH_REQUESTS = 3;
@@ -42569,7 +43957,7 @@ function positionalValues(c) {
   if (arg.name() === "app") return { kind: "apps", directories: c.options.some((o) => o.long === "--file") };
   return { kind: "none" };
 }
-function unique(options) {
+function unique2(options) {
   return [...new Map(options.map((o) => [o.flags, o])).values()];
 }
 function bashWords(v, bin) {
@@ -42586,7 +43974,7 @@ function bashWords(v, bin) {
 }
 function bashScript(bin, commands) {
   const fn = `_${bin.replace(/\W/g, "_")}`;
-  const valued = unique(commands.flatMap((c) => c.options.filter((o) => o.required)));
+  const valued = unique2(commands.flatMap((c) => c.options.filter((o) => o.required)));
   const valueCases = valued.map((o) => `    ${flags2(o).join("|")}) ${bashWords(optionValues(o), bin)}; return ;;`);
   const optionCases = commands.map((c) => `    ${c.name}) opts="${c.options.flatMap(flags2).join(" ")} --help" ;;`);
   const positionalCases = commands.map((c) => `    ${c.name}) ${bashWords(c.positional, bin)} ;;`);
@@ -42750,17 +44138,17 @@ function visit(node, visitor) {
 visit.BREAK = BREAK;
 visit.SKIP = SKIP;
 visit.REMOVE = REMOVE;
-function visit_(key2, node, visitor, path39) {
-  const ctrl = callVisitor(key2, node, visitor, path39);
+function visit_(key2, node, visitor, path42) {
+  const ctrl = callVisitor(key2, node, visitor, path42);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path39, ctrl);
-    return visit_(key2, ctrl, visitor, path39);
+    replaceNode(key2, path42, ctrl);
+    return visit_(key2, ctrl, visitor, path42);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path39 = Object.freeze(path39.concat(node));
+      path42 = Object.freeze(path42.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = visit_(i, node.items[i], visitor, path39);
+        const ci = visit_(i, node.items[i], visitor, path42);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -42771,13 +44159,13 @@ function visit_(key2, node, visitor, path39) {
         }
       }
     } else if (isPair(node)) {
-      path39 = Object.freeze(path39.concat(node));
-      const ck = visit_("key", node.key, visitor, path39);
+      path42 = Object.freeze(path42.concat(node));
+      const ck = visit_("key", node.key, visitor, path42);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = visit_("value", node.value, visitor, path39);
+      const cv = visit_("value", node.value, visitor, path42);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -42798,17 +44186,17 @@ async function visitAsync(node, visitor) {
 visitAsync.BREAK = BREAK;
 visitAsync.SKIP = SKIP;
 visitAsync.REMOVE = REMOVE;
-async function visitAsync_(key2, node, visitor, path39) {
-  const ctrl = await callVisitor(key2, node, visitor, path39);
+async function visitAsync_(key2, node, visitor, path42) {
+  const ctrl = await callVisitor(key2, node, visitor, path42);
   if (isNode(ctrl) || isPair(ctrl)) {
-    replaceNode(key2, path39, ctrl);
-    return visitAsync_(key2, ctrl, visitor, path39);
+    replaceNode(key2, path42, ctrl);
+    return visitAsync_(key2, ctrl, visitor, path42);
   }
   if (typeof ctrl !== "symbol") {
     if (isCollection(node)) {
-      path39 = Object.freeze(path39.concat(node));
+      path42 = Object.freeze(path42.concat(node));
       for (let i = 0; i < node.items.length; ++i) {
-        const ci = await visitAsync_(i, node.items[i], visitor, path39);
+        const ci = await visitAsync_(i, node.items[i], visitor, path42);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK)
@@ -42819,13 +44207,13 @@ async function visitAsync_(key2, node, visitor, path39) {
         }
       }
     } else if (isPair(node)) {
-      path39 = Object.freeze(path39.concat(node));
-      const ck = await visitAsync_("key", node.key, visitor, path39);
+      path42 = Object.freeze(path42.concat(node));
+      const ck = await visitAsync_("key", node.key, visitor, path42);
       if (ck === BREAK)
         return BREAK;
       else if (ck === REMOVE)
         node.key = null;
-      const cv = await visitAsync_("value", node.value, visitor, path39);
+      const cv = await visitAsync_("value", node.value, visitor, path42);
       if (cv === BREAK)
         return BREAK;
       else if (cv === REMOVE)
@@ -42852,23 +44240,23 @@ function initVisitor(visitor) {
   }
   return visitor;
 }
-function callVisitor(key2, node, visitor, path39) {
+function callVisitor(key2, node, visitor, path42) {
   if (typeof visitor === "function")
-    return visitor(key2, node, path39);
+    return visitor(key2, node, path42);
   if (isMap(node))
-    return visitor.Map?.(key2, node, path39);
+    return visitor.Map?.(key2, node, path42);
   if (isSeq(node))
-    return visitor.Seq?.(key2, node, path39);
+    return visitor.Seq?.(key2, node, path42);
   if (isPair(node))
-    return visitor.Pair?.(key2, node, path39);
+    return visitor.Pair?.(key2, node, path42);
   if (isScalar(node))
-    return visitor.Scalar?.(key2, node, path39);
+    return visitor.Scalar?.(key2, node, path42);
   if (isAlias(node))
-    return visitor.Alias?.(key2, node, path39);
+    return visitor.Alias?.(key2, node, path42);
   return void 0;
 }
-function replaceNode(key2, path39, node) {
-  const parent = path39[path39.length - 1];
+function replaceNode(key2, path42, node) {
+  const parent = path42[path42.length - 1];
   if (isCollection(parent)) {
     parent.items[key2] = node;
   } else if (isPair(parent)) {
@@ -43399,10 +44787,10 @@ function createNode(value2, tagName, ctx) {
 }
 
 // node_modules/yaml/browser/dist/nodes/Collection.js
-function collectionFromPath(schema4, path39, value2) {
+function collectionFromPath(schema4, path42, value2) {
   let v = value2;
-  for (let i = path39.length - 1; i >= 0; --i) {
-    const k = path39[i];
+  for (let i = path42.length - 1; i >= 0; --i) {
+    const k = path42[i];
     if (typeof k === "number" && Number.isInteger(k) && k >= 0) {
       const a = [];
       a[k] = v;
@@ -43421,7 +44809,7 @@ function collectionFromPath(schema4, path39, value2) {
     sourceObjects: /* @__PURE__ */ new Map()
   });
 }
-var isEmptyPath = (path39) => path39 == null || typeof path39 === "object" && !!path39[Symbol.iterator]().next().done;
+var isEmptyPath = (path42) => path42 == null || typeof path42 === "object" && !!path42[Symbol.iterator]().next().done;
 var Collection = class extends NodeBase {
   constructor(type, schema4) {
     super(type);
@@ -43451,11 +44839,11 @@ var Collection = class extends NodeBase {
    * be a Pair instance or a `{ key, value }` object, which may not have a key
    * that already exists in the map.
    */
-  addIn(path39, value2) {
-    if (isEmptyPath(path39))
+  addIn(path42, value2) {
+    if (isEmptyPath(path42))
       this.add(value2);
     else {
-      const [key2, ...rest] = path39;
+      const [key2, ...rest] = path42;
       const node = this.get(key2, true);
       if (isCollection(node))
         node.addIn(rest, value2);
@@ -43469,8 +44857,8 @@ var Collection = class extends NodeBase {
    * Removes a value from the collection.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path39) {
-    const [key2, ...rest] = path39;
+  deleteIn(path42) {
+    const [key2, ...rest] = path42;
     if (rest.length === 0)
       return this.delete(key2);
     const node = this.get(key2, true);
@@ -43484,8 +44872,8 @@ var Collection = class extends NodeBase {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path39, keepScalar) {
-    const [key2, ...rest] = path39;
+  getIn(path42, keepScalar) {
+    const [key2, ...rest] = path42;
     const node = this.get(key2, true);
     if (rest.length === 0)
       return !keepScalar && isScalar(node) ? node.value : node;
@@ -43503,8 +44891,8 @@ var Collection = class extends NodeBase {
   /**
    * Checks if the collection includes a value with the key `key`.
    */
-  hasIn(path39) {
-    const [key2, ...rest] = path39;
+  hasIn(path42) {
+    const [key2, ...rest] = path42;
     if (rest.length === 0)
       return this.has(key2);
     const node = this.get(key2, true);
@@ -43514,8 +44902,8 @@ var Collection = class extends NodeBase {
    * Sets a value in this collection. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path39, value2) {
-    const [key2, ...rest] = path39;
+  setIn(path42, value2) {
+    const [key2, ...rest] = path42;
     if (rest.length === 0) {
       this.set(key2, value2);
     } else {
@@ -45654,9 +47042,9 @@ var Document = class _Document {
       this.contents.add(value2);
   }
   /** Adds a value to the document. */
-  addIn(path39, value2) {
+  addIn(path42, value2) {
     if (assertCollection(this.contents))
-      this.contents.addIn(path39, value2);
+      this.contents.addIn(path42, value2);
   }
   /**
    * Create a new `Alias` node, ensuring that the target `node` has the required anchor.
@@ -45731,14 +47119,14 @@ var Document = class _Document {
    * Removes a value from the document.
    * @returns `true` if the item was found and removed.
    */
-  deleteIn(path39) {
-    if (isEmptyPath(path39)) {
+  deleteIn(path42) {
+    if (isEmptyPath(path42)) {
       if (this.contents == null)
         return false;
       this.contents = null;
       return true;
     }
-    return assertCollection(this.contents) ? this.contents.deleteIn(path39) : false;
+    return assertCollection(this.contents) ? this.contents.deleteIn(path42) : false;
   }
   /**
    * Returns item at `key`, or `undefined` if not found. By default unwraps
@@ -45753,10 +47141,10 @@ var Document = class _Document {
    * scalar values from their surrounding node; to disable set `keepScalar` to
    * `true` (collections are always returned intact).
    */
-  getIn(path39, keepScalar) {
-    if (isEmptyPath(path39))
+  getIn(path42, keepScalar) {
+    if (isEmptyPath(path42))
       return !keepScalar && isScalar(this.contents) ? this.contents.value : this.contents;
-    return isCollection(this.contents) ? this.contents.getIn(path39, keepScalar) : void 0;
+    return isCollection(this.contents) ? this.contents.getIn(path42, keepScalar) : void 0;
   }
   /**
    * Checks if the document includes a value with the key `key`.
@@ -45767,10 +47155,10 @@ var Document = class _Document {
   /**
    * Checks if the document includes a value at `path`.
    */
-  hasIn(path39) {
-    if (isEmptyPath(path39))
+  hasIn(path42) {
+    if (isEmptyPath(path42))
       return this.contents !== void 0;
-    return isCollection(this.contents) ? this.contents.hasIn(path39) : false;
+    return isCollection(this.contents) ? this.contents.hasIn(path42) : false;
   }
   /**
    * Sets a value in this document. For `!!set`, `value` needs to be a
@@ -45787,13 +47175,13 @@ var Document = class _Document {
    * Sets a value in this document. For `!!set`, `value` needs to be a
    * boolean to add/remove the item from the set.
    */
-  setIn(path39, value2) {
-    if (isEmptyPath(path39)) {
+  setIn(path42, value2) {
+    if (isEmptyPath(path42)) {
       this.contents = value2;
     } else if (this.contents == null) {
-      this.contents = collectionFromPath(this.schema, Array.from(path39), value2);
+      this.contents = collectionFromPath(this.schema, Array.from(path42), value2);
     } else if (assertCollection(this.contents)) {
-      this.contents.setIn(path39, value2);
+      this.contents.setIn(path42, value2);
     }
   }
   /**
@@ -46132,10 +47520,10 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
   let offset = bm.offset;
   let commentEnd = null;
   for (const collItem of bm.items) {
-    const { start: start2, key: key2, sep: sep7, value: value2 } = collItem;
+    const { start: start2, key: key2, sep: sep8, value: value2 } = collItem;
     const keyProps = resolveProps(start2, {
       indicator: "explicit-key-ind",
-      next: key2 ?? sep7?.[0],
+      next: key2 ?? sep8?.[0],
       offset,
       onError,
       parentIndent: bm.indent,
@@ -46149,7 +47537,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
         else if ("indent" in key2 && key2.indent !== bm.indent)
           onError(offset, "BAD_INDENT", startColMsg);
       }
-      if (!keyProps.anchor && !keyProps.tag && !sep7) {
+      if (!keyProps.anchor && !keyProps.tag && !sep8) {
         commentEnd = keyProps.end;
         if (keyProps.comment) {
           if (map3.comment)
@@ -46173,7 +47561,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
     ctx.atKey = false;
     if (mapIncludes(ctx, map3.items, keyNode))
       onError(keyStart, "DUPLICATE_KEY", "Map keys must be unique");
-    const valueProps = resolveProps(sep7 ?? [], {
+    const valueProps = resolveProps(sep8 ?? [], {
       indicator: "map-value-ind",
       next: value2,
       offset: keyNode.range[2],
@@ -46189,7 +47577,7 @@ function resolveBlockMap({ composeNode: composeNode2, composeEmptyNode: composeE
         if (ctx.options.strict && keyProps.start < valueProps.found.offset - 1024)
           onError(keyNode.range, "KEY_OVER_1024_CHARS", "The : indicator must be at most 1024 chars after the start of an implicit block mapping key");
       }
-      const valueNode = value2 ? composeNode2(ctx, value2, valueProps, onError) : composeEmptyNode2(ctx, offset, sep7, null, valueProps, onError);
+      const valueNode = value2 ? composeNode2(ctx, value2, valueProps, onError) : composeEmptyNode2(ctx, offset, sep8, null, valueProps, onError);
       if (ctx.schema.compat)
         flowIndentCheck(bm.indent, value2, onError);
       offset = valueNode.range[2];
@@ -46265,7 +47653,7 @@ function resolveEnd(end, offset, reqSpace, onError) {
   let comment = "";
   if (end) {
     let hasSpace = false;
-    let sep7 = "";
+    let sep8 = "";
     for (const token of end) {
       const { source, type } = token;
       switch (type) {
@@ -46279,13 +47667,13 @@ function resolveEnd(end, offset, reqSpace, onError) {
           if (!comment)
             comment = cb;
           else
-            comment += sep7 + cb;
-          sep7 = "";
+            comment += sep8 + cb;
+          sep8 = "";
           break;
         }
         case "newline":
           if (comment)
-            sep7 += source;
+            sep8 += source;
           hasSpace = true;
           break;
         default:
@@ -46314,18 +47702,18 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
   let offset = fc.offset + fc.start.source.length;
   for (let i = 0; i < fc.items.length; ++i) {
     const collItem = fc.items[i];
-    const { start: start2, key: key2, sep: sep7, value: value2 } = collItem;
+    const { start: start2, key: key2, sep: sep8, value: value2 } = collItem;
     const props = resolveProps(start2, {
       flow: fcName,
       indicator: "explicit-key-ind",
-      next: key2 ?? sep7?.[0],
+      next: key2 ?? sep8?.[0],
       offset,
       onError,
       parentIndent: fc.indent,
       startOnNewline: false
     });
     if (!props.found) {
-      if (!props.anchor && !props.tag && !sep7 && !value2) {
+      if (!props.anchor && !props.tag && !sep8 && !value2) {
         if (i === 0 && props.comma)
           onError(props.comma, "UNEXPECTED_TOKEN", `Unexpected , in ${fcName}`);
         else if (i < fc.items.length - 1)
@@ -46379,8 +47767,8 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
         }
       }
     }
-    if (!isMap3 && !sep7 && !props.found) {
-      const valueNode = value2 ? composeNode2(ctx, value2, props, onError) : composeEmptyNode2(ctx, props.end, sep7, null, props, onError);
+    if (!isMap3 && !sep8 && !props.found) {
+      const valueNode = value2 ? composeNode2(ctx, value2, props, onError) : composeEmptyNode2(ctx, props.end, sep8, null, props, onError);
       coll.items.push(valueNode);
       offset = valueNode.range[2];
       if (isBlock(value2))
@@ -46392,7 +47780,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       if (isBlock(key2))
         onError(keyNode.range, "BLOCK_IN_FLOW", blockMsg);
       ctx.atKey = false;
-      const valueProps = resolveProps(sep7 ?? [], {
+      const valueProps = resolveProps(sep8 ?? [], {
         flow: fcName,
         indicator: "map-value-ind",
         next: value2,
@@ -46403,8 +47791,8 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
       });
       if (valueProps.found) {
         if (!isMap3 && !props.found && ctx.options.strict) {
-          if (sep7)
-            for (const st of sep7) {
+          if (sep8)
+            for (const st of sep8) {
               if (st === valueProps.found)
                 break;
               if (st.type === "newline") {
@@ -46421,7 +47809,7 @@ function resolveFlowCollection({ composeNode: composeNode2, composeEmptyNode: co
         else
           onError(valueProps.start, "MISSING_CHAR", `Missing , or : between ${fcName} items`);
       }
-      const valueNode = value2 ? composeNode2(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep7, null, valueProps, onError) : null;
+      const valueNode = value2 ? composeNode2(ctx, value2, valueProps, onError) : valueProps.found ? composeEmptyNode2(ctx, valueProps.end, sep8, null, valueProps, onError) : null;
       if (valueNode) {
         if (isBlock(value2))
           onError(valueNode.range, "BLOCK_IN_FLOW", blockMsg);
@@ -46581,7 +47969,7 @@ function resolveBlockScalar(ctx, scalar, onError) {
       chompStart = i + 1;
   }
   let value2 = "";
-  let sep7 = "";
+  let sep8 = "";
   let prevMoreIndented = false;
   for (let i = 0; i < contentStart; ++i)
     value2 += lines[i][0].slice(trimIndent) + "\n";
@@ -46598,24 +47986,24 @@ function resolveBlockScalar(ctx, scalar, onError) {
       indent = "";
     }
     if (type === Scalar.BLOCK_LITERAL) {
-      value2 += sep7 + indent.slice(trimIndent) + content;
-      sep7 = "\n";
+      value2 += sep8 + indent.slice(trimIndent) + content;
+      sep8 = "\n";
     } else if (indent.length > trimIndent || content[0] === "	") {
-      if (sep7 === " ")
-        sep7 = "\n";
-      else if (!prevMoreIndented && sep7 === "\n")
-        sep7 = "\n\n";
-      value2 += sep7 + indent.slice(trimIndent) + content;
-      sep7 = "\n";
+      if (sep8 === " ")
+        sep8 = "\n";
+      else if (!prevMoreIndented && sep8 === "\n")
+        sep8 = "\n\n";
+      value2 += sep8 + indent.slice(trimIndent) + content;
+      sep8 = "\n";
       prevMoreIndented = true;
     } else if (content === "") {
-      if (sep7 === "\n")
+      if (sep8 === "\n")
         value2 += "\n";
       else
-        sep7 = "\n";
+        sep8 = "\n";
     } else {
-      value2 += sep7 + content;
-      sep7 = " ";
+      value2 += sep8 + content;
+      sep8 = " ";
       prevMoreIndented = false;
     }
   }
@@ -46790,25 +48178,25 @@ function unfoldLines(source) {
     trimBoth = /^[ \t]+|[ \t]+$/g;
   }
   let res = match[1].replace(trimEnd, "");
-  let sep7 = " ";
+  let sep8 = " ";
   let pos = line.lastIndex;
   while (match = line.exec(source)) {
     const lm = match[1].replace(trimBoth, "");
     if (lm === "") {
-      if (sep7 === "\n")
-        res += sep7;
+      if (sep8 === "\n")
+        res += sep8;
       else
-        sep7 = "\n";
+        sep8 = "\n";
     } else {
-      res += sep7 + lm;
-      sep7 = " ";
+      res += sep8 + lm;
+      sep8 = " ";
     }
     pos = line.lastIndex;
   }
   const last = /[ \t]*(.*)/sy;
   last.lastIndex = pos;
   match = last.exec(source);
-  return res + sep7 + (match?.[1] ?? "");
+  return res + sep8 + (match?.[1] ?? "");
 }
 function doubleQuotedValue(source, onError) {
   let res = "";
@@ -47344,9 +48732,9 @@ function visit2(cst, visitor) {
 visit2.BREAK = BREAK2;
 visit2.SKIP = SKIP2;
 visit2.REMOVE = REMOVE2;
-visit2.itemAtPath = (cst, path39) => {
+visit2.itemAtPath = (cst, path42) => {
   let item = cst;
-  for (const [field2, index] of path39) {
+  for (const [field2, index] of path42) {
     const tok = item?.[field2];
     if (tok && "items" in tok) {
       item = tok.items[index];
@@ -47355,23 +48743,23 @@ visit2.itemAtPath = (cst, path39) => {
   }
   return item;
 };
-visit2.parentCollection = (cst, path39) => {
-  const parent = visit2.itemAtPath(cst, path39.slice(0, -1));
-  const field2 = path39[path39.length - 1][0];
+visit2.parentCollection = (cst, path42) => {
+  const parent = visit2.itemAtPath(cst, path42.slice(0, -1));
+  const field2 = path42[path42.length - 1][0];
   const coll = parent?.[field2];
   if (coll && "items" in coll)
     return coll;
   throw new Error("Parent collection not found");
 };
-function _visit(path39, item, visitor) {
-  let ctrl = visitor(item, path39);
+function _visit(path42, item, visitor) {
+  let ctrl = visitor(item, path42);
   if (typeof ctrl === "symbol")
     return ctrl;
   for (const field2 of ["key", "value"]) {
     const token = item[field2];
     if (token && "items" in token) {
       for (let i = 0; i < token.items.length; ++i) {
-        const ci = _visit(Object.freeze(path39.concat([[field2, i]])), token.items[i], visitor);
+        const ci = _visit(Object.freeze(path42.concat([[field2, i]])), token.items[i], visitor);
         if (typeof ci === "number")
           i = ci - 1;
         else if (ci === BREAK2)
@@ -47382,10 +48770,10 @@ function _visit(path39, item, visitor) {
         }
       }
       if (typeof ctrl === "function" && field2 === "key")
-        ctrl = ctrl(item, path39);
+        ctrl = ctrl(item, path42);
     }
   }
-  return typeof ctrl === "function" ? ctrl(item, path39) : ctrl;
+  return typeof ctrl === "function" ? ctrl(item, path42) : ctrl;
 }
 
 // node_modules/yaml/browser/dist/parse/cst.js
@@ -48425,18 +49813,18 @@ var Parser = class {
     if (this.type === "map-value-ind") {
       const prev = getPrevProps(this.peek(2));
       const start2 = getFirstKeyStartProps(prev);
-      let sep7;
+      let sep8;
       if (scalar.end) {
-        sep7 = scalar.end;
-        sep7.push(this.sourceToken);
+        sep8 = scalar.end;
+        sep8.push(this.sourceToken);
         delete scalar.end;
       } else
-        sep7 = [this.sourceToken];
+        sep8 = [this.sourceToken];
       const map3 = {
         type: "block-map",
         offset: scalar.offset,
         indent: scalar.indent,
-        items: [{ start: start2, key: scalar, sep: sep7 }]
+        items: [{ start: start2, key: scalar, sep: sep8 }]
       };
       this.onKeyLine = true;
       this.stack[this.stack.length - 1] = map3;
@@ -48589,15 +49977,15 @@ var Parser = class {
             } else if (isFlowToken(it.key) && !includesToken(it.sep, "newline")) {
               const start3 = getFirstKeyStartProps(it.start);
               const key2 = it.key;
-              const sep7 = it.sep;
-              sep7.push(this.sourceToken);
+              const sep8 = it.sep;
+              sep8.push(this.sourceToken);
               delete it.key;
               delete it.sep;
               this.stack.push({
                 type: "block-map",
                 offset: this.offset,
                 indent: this.indent,
-                items: [{ start: start3, key: key2, sep: sep7 }]
+                items: [{ start: start3, key: key2, sep: sep8 }]
               });
             } else if (start2.length > 0) {
               it.sep = it.sep.concat(start2, this.sourceToken);
@@ -48626,14 +50014,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs23 = this.flowScalar(this.type);
+          const fs24 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs23, sep: [] });
+            map3.items.push({ start: start2, key: fs24, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs23);
+            this.stack.push(fs24);
           } else {
-            Object.assign(it, { key: fs23, sep: [] });
+            Object.assign(it, { key: fs24, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -48761,13 +50149,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs23 = this.flowScalar(this.type);
+          const fs24 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs23, sep: [] });
+            fc.items.push({ start: [], key: fs24, sep: [] });
           else if (it.sep)
-            this.stack.push(fs23);
+            this.stack.push(fs24);
           else
-            Object.assign(it, { key: fs23, sep: [] });
+            Object.assign(it, { key: fs24, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -48791,13 +50179,13 @@ var Parser = class {
         const prev = getPrevProps(parent);
         const start2 = getFirstKeyStartProps(prev);
         fixFlowSeqItems(fc);
-        const sep7 = fc.end.splice(1, fc.end.length);
-        sep7.push(this.sourceToken);
+        const sep8 = fc.end.splice(1, fc.end.length);
+        sep8.push(this.sourceToken);
         const map3 = {
           type: "block-map",
           offset: fc.offset,
           indent: fc.indent,
-          items: [{ start: start2, key: fc, sep: sep7 }]
+          items: [{ start: start2, key: fc, sep: sep8 }]
         };
         this.onKeyLine = true;
         this.stack[this.stack.length - 1] = map3;
@@ -48961,6 +50349,25 @@ function parseDocument(source, options = {}) {
     doc.warnings.forEach(prettifyError(source, lineCounter));
   }
   return doc;
+}
+function parse(src, reviver, options) {
+  let _reviver = void 0;
+  if (typeof reviver === "function") {
+    _reviver = reviver;
+  } else if (options === void 0 && reviver && typeof reviver === "object") {
+    options = reviver;
+  }
+  const doc = parseDocument(src, options);
+  if (!doc)
+    return null;
+  doc.warnings.forEach((warning) => warn(doc.options.logLevel, warning));
+  if (doc.errors.length > 0) {
+    if (doc.options.logLevel !== "silent")
+      throw doc.errors[0];
+    else
+      doc.errors = [];
+  }
+  return doc.toJS(Object.assign({ reviver: _reviver }, options));
 }
 function stringify3(value2, replacer, options) {
   let _replacer = null;
@@ -49126,6 +50533,7 @@ function formatSummary(command, report, exitCode) {
     );
     lines.push(report.deferred.map((d) => cell(d.app)).join(", "));
   }
+  if (report.fleet) lines.push("", report.fleet.trimEnd());
   lines.push(
     "",
     exitCode === 0 ? "Finished successfully." : `Failed with exit status ${exitCode}; the step log has the error.`
@@ -49168,14 +50576,7 @@ init_errors();
 
 // src/app/inputs.ts
 var fs16 = __toESM(require("fs"));
-var path16 = __toESM(require("path"));
-init_diagnostics();
-init_errors();
-
-// src/io/config.ts
-var fs6 = __toESM(require("fs"));
-var path6 = __toESM(require("path"));
-init_errors();
+var path17 = __toESM(require("path"));
 
 // src/model/kube.ts
 function objectKey(o) {
@@ -49211,6 +50612,42 @@ function copyJson(value2, depth2) {
 }
 var PLAIN = { enumerable: true, writable: true, configurable: true };
 var skipped = (v) => v === void 0 || typeof v === "function" || typeof v === "symbol";
+
+// src/app/readiness-gate.ts
+var READINESS_GATE_LABEL = "elbv2.k8s.aws/pod-readiness-gate-inject";
+function readinessGateWarnings(docs) {
+  const objects = docs.filter((d) => isObject(d.value));
+  const meta = (d) => isObject(d.value.metadata) ? d.value.metadata : {};
+  return objects.filter(isAlbIngress).flatMap((ing) => {
+    const ns = typeof meta(ing).namespace === "string" ? String(meta(ing).namespace) : "default";
+    const namespace = objects.find((d) => d.value.kind === "Namespace" && meta(d).name === ns);
+    const labels = namespace && isObject(meta(namespace).labels) ? meta(namespace).labels : {};
+    if (labels[READINESS_GATE_LABEL] === "enabled") return [];
+    const where8 = namespace ? `the Namespace ${ns} (${namespace.origin.file}:${namespace.origin.line}) is not labelled` : `no Namespace ${ns} in the app's source is labelled`;
+    return [
+      {
+        ...ing.locate(["metadata", "namespace"]),
+        severity: "warning",
+        message: `ALB Ingress ${ns}/${String(meta(ing).name)}: ${where8} ${READINESS_GATE_LABEL}: enabled, so pods may end before the target group holds their replacements during a rolling update; add the label to the Namespace (AWS's pod readiness gate), as verify.aws.targetGroupIPs checks only between commits`
+      }
+    ];
+  });
+}
+function isAlbIngress(d) {
+  if (d.value.kind !== "Ingress") return false;
+  const spec = isObject(d.value.spec) ? d.value.spec : {};
+  const ann = isObject(d.value.metadata) && isObject(d.value.metadata.annotations) ? d.value.metadata.annotations : {};
+  return spec.ingressClassName === "alb" || ann["kubernetes.io/ingress.class"] === "alb";
+}
+
+// src/app/inputs.ts
+init_diagnostics();
+init_errors();
+
+// src/io/config.ts
+var fs6 = __toESM(require("fs"));
+var path7 = __toESM(require("path"));
+init_errors();
 
 // src/plan/gates.ts
 init_diagnostics();
@@ -49440,26 +50877,26 @@ function dedupe(list6) {
   });
 }
 function describe(e, doc, known2) {
-  const path39 = pointerToPath(e.instancePath, doc.value);
+  const path42 = pointerToPath(e.instancePath, doc.value);
   if (e.keyword === "additionalProperties") {
     const key2 = String(e.params.additionalProperty);
-    const near = known2 && suggestName(key2, known2(fieldPattern(path39)));
-    return located(keyOrigin(doc, path39, key2), path39, `unknown field "${key2}"${near ? ` (did you mean ${near}?)` : ""}`);
+    const near = known2 && suggestName(key2, known2(fieldPattern(path42)));
+    return located(keyOrigin(doc, path42, key2), path42, `unknown field "${key2}"${near ? ` (did you mean ${near}?)` : ""}`);
   }
-  if (e.keyword === "false schema" && path39.length > 0) {
-    const parent = path39.slice(0, -1);
-    const key2 = String(path39[path39.length - 1]);
+  if (e.keyword === "false schema" && path42.length > 0) {
+    const parent = path42.slice(0, -1);
+    const key2 = String(path42[path42.length - 1]);
     const other = /\/dependencies\/([^/]+)\/properties\//.exec(e.schemaPath)?.[1];
     const text2 = other ? `"${key2}" cannot be set together with "${unescapePointer(other)}"` : `field "${key2}" is not allowed here`;
     return located(keyOrigin(doc, parent, key2), parent, text2);
   }
-  return located(doc.locate(path39), path39, explain(e, valueAt(doc.value, path39)));
+  return located(doc.locate(path42), path42, explain(e, valueAt(doc.value, path42)));
 }
-function fieldPattern(path39) {
-  return path39.reduce((p, k) => typeof k === "number" ? `${p}[]` : p === "" ? k : `${p}.${k}`, "");
+function fieldPattern(path42) {
+  return path42.reduce((p, k) => typeof k === "number" ? `${p}[]` : p === "" ? k : `${p}.${k}`, "");
 }
-function located(origin, path39, text2) {
-  const where8 = formatPath(path39);
+function located(origin, path42, text2) {
+  const where8 = formatPath(path42);
   return diagnosticAt(origin, where8 ? `${where8}: ${text2}` : text2);
 }
 var PATTERN_HINTS = {
@@ -49528,15 +50965,15 @@ function typeOf(value2) {
   return typeof value2;
 }
 function pointerToPath(pointer, root) {
-  const path39 = [];
+  const path42 = [];
   let node = root;
   for (const raw of pointer.split("/").slice(1)) {
     const key2 = unescapePointer(raw);
     const segment = Array.isArray(node) && /^\d+$/.test(key2) ? Number(key2) : key2;
-    path39.push(segment);
+    path42.push(segment);
     node = child(node, segment);
   }
-  return path39;
+  return path42;
 }
 function unescapePointer(segment) {
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
@@ -49545,8 +50982,8 @@ function child(node, segment) {
   if (Array.isArray(node) && typeof segment === "number") return node[segment];
   return isMap2(node) ? node[segment] : void 0;
 }
-function valueAt(root, path39) {
-  return path39.reduce(child, root);
+function valueAt(root, path42) {
+  return path42.reduce(child, root);
 }
 function isMap2(v) {
   return typeof v === "object" && v !== null && !Array.isArray(v);
@@ -49561,8 +50998,8 @@ function keyOrigin(doc, parent, key2) {
   const isBlock2 = typeof v === "object" && v !== null && Object.keys(v).length > 0 && value2.col < start2.col + key2.length + 2;
   return { ...value2, line: isBlock2 ? value2.line - 1 : value2.line, col: start2.col };
 }
-function formatPath(path39) {
-  return path39.map(
+function formatPath(path42) {
+  return path42.map(
     (s, i) => typeof s === "number" ? `[${s}]` : /^[A-Za-z_][\w-]*$/.test(s) ? `${i === 0 ? "" : "."}${s}` : `[${JSON.stringify(s)}]`
   ).join("");
 }
@@ -49759,16 +51196,16 @@ function makeDocument(file, index, value2, nodes, origin) {
     return { file, line: p.line, col: p.col };
   };
   const rootOf = (doc) => doc.contents && isNode(doc.contents) && doc.contents.range ? doc.contents.range[0] : 0;
-  const locateIn = (doc, path39) => {
-    for (let n = path39.length; n >= 0; n--) {
-      const node = n === 0 ? doc.contents : doc.getIn(path39.slice(0, n), true);
+  const locateIn = (doc, path42) => {
+    for (let n = path42.length; n >= 0; n--) {
+      const node = n === 0 ? doc.contents : doc.getIn(path42.slice(0, n), true);
       if (isNode(node) && node.range) return at(node.range[0]);
     }
     return at(rootOf(doc));
   };
-  const locate2 = (path39) => nodes.held ? locateIn(nodes.doc(index), path39) : lazyOrigin(file, () => locateIn(nodes.doc(index), path39));
-  const locateBlockText = (path39) => {
-    const node = nodes.doc(index).getIn(path39, true);
+  const locate2 = (path42) => nodes.held ? locateIn(nodes.doc(index), path42) : lazyOrigin(file, () => locateIn(nodes.doc(index), path42));
+  const locateBlockText = (path42) => {
+    const node = nodes.doc(index).getIn(path42, true);
     if (!isScalar(node) || node.type !== "BLOCK_LITERAL" || !node.range) return void 0;
     return blockTextStart(nodes.text, node.range[0], (o) => nodes.linePos(o).line, file);
   };
@@ -49776,14 +51213,14 @@ function makeDocument(file, index, value2, nodes, origin) {
 }
 function lazyOrigin(file, find) {
   let found;
-  const get = () => found ??= find();
+  const get2 = () => found ??= find();
   return {
     file,
     get line() {
-      return get().line;
+      return get2().line;
     },
     get col() {
-      return get().col;
+      return get2().col;
     }
   };
 }
@@ -49821,20 +51258,20 @@ function realPaths() {
     const links = listed2.get(parent);
     return links ? links.has(nameOf(abs)) : isLink(abs);
   };
-  const resolve20 = (abs) => {
+  const resolve23 = (abs) => {
     const cached = known2.get(abs);
     if (cached !== void 0) return cached;
     const parent = parentOf(abs);
     let real;
     if (parent === abs) real = fs3.realpathSync(abs);
     else {
-      const realParent = resolve20(parent);
+      const realParent = resolve23(parent);
       real = isLinkIn(parent, abs) ? realOrParent(abs) : childPath(realParent, nameOf(abs));
     }
     known2.set(abs, real);
     return real;
   };
-  return (p) => known2.get(p) ?? resolve20(isNormalAbsolute(p) ? p : path2.resolve(p));
+  return (p) => known2.get(p) ?? resolve23(isNormalAbsolute(p) ? p : path2.resolve(p));
 }
 var parentOf = (abs) => {
   if (path2.sep !== "/") return path2.dirname(abs);
@@ -50159,14 +51596,22 @@ function confineApps(root, entries2, locate2, out, expand2, sharedSource) {
 }
 function confineNamedPaths(root, config, locate2) {
   const pr = config.pr ?? {};
-  const named = [
+  const kubeconfig = (v) => isObject(v) && isObject(v.aws) ? v.aws.kubeconfig : void 0;
+  const apps2 = Array.isArray(config.apps) ? config.apps : [];
+  const named2 = [
     [["pr", "titleTemplate"], pr.titleTemplate],
     [["pr", "bodyTemplate"], pr.bodyTemplate],
-    [["analysisTemplates"], config.analysisTemplates]
+    [["analysisTemplates"], config.analysisTemplates],
+    // A kubeconfig CI writes into the checkout (never committed); outside it, name it in KUBECONFIG.
+    [["verify", "aws", "kubeconfig"], kubeconfig(config.verify)],
+    ...apps2.map((e, i) => [
+      ["apps", i, "verify", "aws", "kubeconfig"],
+      isObject(e) ? kubeconfig(e.verify) : void 0
+    ])
   ];
-  return named.flatMap(([at, written]) => {
+  return named2.flatMap(([at, written]) => {
     if (typeof written !== "string") return [];
-    const field2 = at.join(".");
+    const field2 = at.filter((x) => typeof x === "string").join(".");
     const lexical = confinePattern(root, written, field2, locate2(at));
     return lexical.length > 0 ? lexical : confinePath(root, path4.resolve(root, written), field2, locate2(at));
   });
@@ -50238,8 +51683,8 @@ function metricSecretProblems(secrets, locate2) {
 var fs5 = __toESM(require("fs"));
 var path5 = __toESM(require("path"));
 var fillTarget = (app, target) => (s) => {
-  const named = s.replace(/\{name\}/g, () => app);
-  return target === void 0 ? named : named.replace(/\{target\}/g, () => target);
+  const named2 = s.replace(/\{name\}/g, () => app);
+  return target === void 0 ? named2 : named2.replace(/\{target\}/g, () => target);
 };
 function resolveTargets(root, e, i, locate2, out) {
   const entryAt = (field2) => locate2(["apps", i, ...field2]);
@@ -50417,18 +51862,60 @@ function picomatch() {
 }
 var error4 = (at, message) => ({ ...at, message, severity: "error" });
 
+// src/io/config-verify.ts
+var path6 = __toESM(require("path"));
+function verifyConfig(entry, shared2, root) {
+  const v = entry ?? shared2;
+  if (!isObject(v) || !isObject(v.aws)) return void 0;
+  const a = v.aws;
+  return {
+    aws: {
+      weights: a.weights === true,
+      targetGroupIPs: a.targetGroupIPs === true,
+      region: String(a.region),
+      ...typeof a.cluster === "string" ? { cluster: a.cluster } : {},
+      ...typeof a.kubeconfig === "string" ? { kubeconfig: path6.resolve(root, a.kubeconfig) } : {}
+    }
+  };
+}
+function verifyProblems(config, locate2) {
+  const apps2 = Array.isArray(config.apps) ? config.apps : [];
+  const places = [
+    [["verify"], config.verify],
+    ...apps2.map((e, i) => [
+      ["apps", i, "verify"],
+      isObject(e) ? e.verify : void 0
+    ])
+  ];
+  return places.flatMap(([at, v]) => {
+    if (!isObject(v) || !isObject(v.aws) || v.aws.weights === true || v.aws.targetGroupIPs === true) return [];
+    return [
+      {
+        ...locate2([...at, "aws"]),
+        severity: "error",
+        message: `verify.aws turns no verification on; set weights: true and/or targetGroupIPs: true, or remove it`
+      }
+    ];
+  });
+}
+
 // src/io/config.ts
 var CONFIG_FILE = "rollgen.yaml";
 var DEFAULT_MAX_REQUESTS = 400;
+function withWaveSteps(apps2, waves) {
+  const stepsOf = /* @__PURE__ */ new Map();
+  for (const w of waves) if (w.steps !== "all") for (const t of w.targets) stepsOf.set(t, w.steps);
+  return apps2.map((a) => stepsOf.has(a.name) ? { ...a, waveSteps: stepsOf.get(a.name) } : a);
+}
 function findConfig(dir) {
-  for (let d = path6.resolve(dir); ; d = path6.dirname(d)) {
-    const candidate = path6.join(d, CONFIG_FILE);
+  for (let d = path7.resolve(dir); ; d = path7.dirname(d)) {
+    const candidate = path7.join(d, CONFIG_FILE);
     if (fs6.existsSync(candidate)) return candidate;
-    if (path6.dirname(d) === d) return void 0;
+    if (path7.dirname(d) === d) return void 0;
   }
 }
 function readConfig(file, cwd) {
-  const shown2 = path6.relative(cwd, file) || file;
+  const shown2 = path7.relative(cwd, file) || file;
   const { documents, diagnostics } = parseYamlStream(shown2, fs6.readFileSync(file, "utf8"));
   if (diagnostics.length > 0) throw new InputError(diagnostics);
   const doc = documents[0];
@@ -50444,7 +51931,7 @@ function readConfig(file, cwd) {
     ]);
   const problems = validateSchema("rollgen-config", doc);
   if (problems.length > 0) throw new InputError(problems);
-  const root = path6.dirname(file);
+  const root = path7.dirname(file);
   const out = [];
   const value2 = doc.value;
   const defaults = { health: value2.health, onFailure: value2.onFailure ?? "abort" };
@@ -50452,7 +51939,8 @@ function readConfig(file, cwd) {
   out.push(...entryValueProblems(doc.value, doc.locate));
   out.push(...emptyHealthProblems(doc.value, doc.locate));
   out.push(...metricSecretProblems(value2.metricSecrets, doc.locate));
-  if (shared2 !== void 0 && !fs6.statSync(path6.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
+  out.push(...verifyProblems(doc.value, doc.locate));
+  if (shared2 !== void 0 && !fs6.statSync(path7.resolve(root, shared2), { throwIfNoEntry: false })?.isDirectory())
     out.push({
       ...doc.locate(["analysisTemplates"]),
       message: `analysisTemplates "${shared2}" is not a directory; name the directory that holds the shared AnalysisTemplates`,
@@ -50470,10 +51958,12 @@ function readConfig(file, cwd) {
       const problems2 = [...entryPathProblems(e, at), ...entryValueProblems(e, at)];
       out.push(...problems2);
       if (problems2.length > 0) return [];
+      const verify = verifyConfig(e.verify, doc.value.verify, root);
       const common2 = {
         gates: gatePolicy(e, at),
+        ...verify ? { verify } : {},
         ...analysisOf(e, i, doc.locate),
-        ...shared2 ? { analysisTemplates: path6.resolve(root, shared2) } : {},
+        ...shared2 ? { analysisTemplates: path7.resolve(root, shared2) } : {},
         ...value2.metricSecrets ? { metricSecrets: value2.metricSecrets } : {}
       };
       if (Array.isArray(e.targets)) {
@@ -50487,7 +51977,7 @@ function readConfig(file, cwd) {
       for (let n = 0; n < expanded.length; n++) entries2.push(at);
       return expanded;
     },
-    shared2 ? path6.resolve(root, shared2) : void 0
+    shared2 ? path7.resolve(root, shared2) : void 0
   );
   out.push(...sharedOutputProblems(apps2, (i) => entries2[i], cwd));
   out.push(...overlappingAppProblems(apps2, (i) => entries2[i], cwd));
@@ -50497,7 +51987,7 @@ function readConfig(file, cwd) {
   out.push(...confineNamedPaths(root, doc.value, doc.locate));
   out.push(...prFieldProblems(pr, doc.locate));
   if (out.length > 0) throw new InputError(out);
-  return { file, root, apps: apps2, pr: prConfig(root, pr, doc.locate), waves };
+  return { file, root, apps: withWaveSteps(apps2, waves), pr: prConfig(root, pr, doc.locate), waves };
 }
 function gatePolicy(e, at) {
   if (!isObject(e.gates)) return defaultGatePolicy;
@@ -50515,7 +52005,7 @@ function analysisOf(e, i, locate2) {
   return e.analysis === void 0 ? {} : { analysis: { value: e.analysis, at: { locate: locate2, path: ["apps", i, "analysis"] } } };
 }
 function prConfig(root, pr, locate2) {
-  const at = (p) => typeof p === "string" ? path6.resolve(root, p) : void 0;
+  const at = (p) => typeof p === "string" ? path7.resolve(root, p) : void 0;
   const templateProblems = ["titleTemplate", "bodyTemplate"].filter((field2) => typeof pr[field2] === "string" && !isFile(at(pr[field2]))).map(
     (field2) => ({
       ...locate2(["pr", field2]),
@@ -50536,7 +52026,7 @@ function prConfig(root, pr, locate2) {
 }
 function expandApp(root, e, defaults, at, out, common2) {
   const source = String(e.source);
-  const dirs = isPattern(source) ? globDirs(root, source) : [path6.resolve(root, source)];
+  const dirs = isPattern(source) ? globDirs(root, source) : [path7.resolve(root, source)];
   if (dirs.length === 0) out.push({ ...at(), message: `source "${source}" matches no directory`, severity: "error" });
   else if (!isPattern(source) && !fs6.statSync(dirs[0], { throwIfNoEntry: false })?.isDirectory()) {
     out.push({
@@ -50549,7 +52039,7 @@ function expandApp(root, e, defaults, at, out, common2) {
   const track = isObject(e.trackLabel) ? { ...defaultTrackLabel, ...e.trackLabel } : defaultTrackLabel;
   const outputOf = outputResolver(root, String(e.output));
   return dirs.map((dir) => {
-    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path6.basename(dir);
+    const name = typeof e.name === "string" && dirs.length === 1 ? e.name : path7.basename(dir);
     const removal2 = e.removal === "two-commits" ? "two-commits" : "one-commit";
     const health = healthPolicy(e.health ?? defaults.health, fillTarget(name), name);
     return {
@@ -50585,10 +52075,10 @@ function targetApp(root, e, t, defaults, common2) {
 }
 function outputResolver(root, written) {
   const MARK3 = "\0";
-  const template = path6.resolve(root, written.replace(/\{name\}/g, MARK3));
+  const template = path7.resolve(root, written.replace(/\{name\}/g, MARK3));
   const markable = !written.includes(MARK3);
   const plain = (name) => markable && name !== "" && name !== "." && name !== ".." && !/[/\\]/.test(name) && !name.includes(MARK3);
-  return (name) => plain(name) ? template.split(MARK3).join(name) : path6.resolve(
+  return (name) => plain(name) ? template.split(MARK3).join(name) : path7.resolve(
     root,
     written.replace(/\{name\}/g, () => name)
   );
@@ -50621,13 +52111,13 @@ function checkUniqueNames(apps2, at, out) {
 
 // src/io/output-dir.ts
 var fs12 = __toESM(require("fs"));
-var path12 = __toESM(require("path"));
+var path13 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/io/fs-safe.ts
 var fs7 = __toESM(require("fs"));
-var path7 = __toESM(require("path"));
+var path8 = __toESM(require("path"));
 var import_util = require("util");
 init_errors();
 var FILE_MODE = 420;
@@ -50707,18 +52197,18 @@ function tryLink(existing, file) {
 function makeDirs(dir) {
   const created = fs7.mkdirSync(dir, { recursive: true, mode: DIR_MODE });
   if (created)
-    for (let d = dir; ; d = path7.dirname(d)) {
+    for (let d = dir; ; d = path8.dirname(d)) {
       if ((fs7.lstatSync(d).mode & 511) !== DIR_MODE) fs7.chmodSync(d, DIR_MODE);
-      if (d === created || path7.dirname(d) === d) break;
+      if (d === created || path8.dirname(d) === d) break;
     }
   return created;
 }
 async function makeDirsAsync(dir) {
   const created = await fs7.promises.mkdir(dir, { recursive: true, mode: DIR_MODE });
   if (created)
-    for (let d = dir; ; d = path7.dirname(d)) {
+    for (let d = dir; ; d = path8.dirname(d)) {
       if (((await fs7.promises.lstat(d)).mode & 511) !== DIR_MODE) await fs7.promises.chmod(d, DIR_MODE);
-      if (d === created || path7.dirname(d) === d) break;
+      if (d === created || path8.dirname(d) === d) break;
     }
   return created;
 }
@@ -50745,7 +52235,7 @@ function checkNotLink(dir) {
 
 // src/io/output-journal.ts
 var fs11 = __toESM(require("fs"));
-var path11 = __toESM(require("path"));
+var path12 = __toESM(require("path"));
 init_errors();
 
 // src/model/file-name.ts
@@ -50768,7 +52258,7 @@ function crashPoint(name) {
 // src/io/output-lock.ts
 var fs8 = __toESM(require("fs"));
 var os = __toESM(require("os"));
-var path8 = __toESM(require("path"));
+var path9 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 var LOCK_FILE = ".rollgen-lock";
@@ -50790,7 +52280,7 @@ async function takeLock(dir, opts, sameOwner) {
   const prepared = await opts.prepared?.made;
   checkNotLink(dir);
   const created = prepared?.has(dir) ? prepared.get(dir) : makeDirs(dir);
-  const file = path8.join(dir, LOCK_FILE);
+  const file = path9.join(dir, LOCK_FILE);
   const deadline = Date.now() + opts.waitMs;
   let told = false;
   for (; ; ) {
@@ -50817,7 +52307,7 @@ async function lockOutputs(dirs, opts) {
   try {
     const sorted = [...new Set(dirs)].sort(compareText);
     for (const d of sorted)
-      held.push(await takeLock(d, opts, held.length > 0 ? path8.join(sorted[0], LOCK_FILE) : void 0));
+      held.push(await takeLock(d, opts, held.length > 0 ? path9.join(sorted[0], LOCK_FILE) : void 0));
   } catch (e) {
     await release(held);
     await opts.prepared?.discard();
@@ -50905,9 +52395,9 @@ function breakStaleLock(file, owner) {
 }
 function removeLockTemps(dir, entries2) {
   for (const name of entries2.filter((n) => LOCK_TEMP.test(n))) {
-    const stat = fs8.lstatSync(path8.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs8.lstatSync(path9.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isFile() && Date.now() - stat.mtimeMs > UNOWNED_STALE_MS)
-      fs8.rmSync(path8.join(dir, name), { force: true });
+      fs8.rmSync(path9.join(dir, name), { force: true });
   }
 }
 async function release(held) {
@@ -50919,7 +52409,7 @@ async function removeMadeDirs(made) {
   for (const [dir, created] of deepestFirst) await removeEmpty(dir, created);
 }
 async function removeEmpty(dir, created) {
-  for (let d = dir; ; d = path8.dirname(d)) {
+  for (let d = dir; ; d = path9.dirname(d)) {
     const empty2 = (await fs8.promises.readdir(d).catch(() => [""])).length === 0;
     if (!empty2 || !await removedDir(d) || d === created) return;
   }
@@ -50931,7 +52421,7 @@ var removedDir = (d) => fs8.promises.rmdir(d).then(
 
 // src/io/output-guard.ts
 var fs9 = __toESM(require("fs"));
-var path9 = __toESM(require("path"));
+var path10 = __toESM(require("path"));
 
 // src/state/output-files.ts
 var import_crypto2 = require("crypto");
@@ -51013,12 +52503,12 @@ var K = new Uint32Array([
 var rotr = (x, n) => x >>> n | x << 32 - n;
 function sha256HexInJs(text2) {
   const bytes2 = Buffer.from(text2, "utf8");
-  const padded = new Uint8Array(Math.ceil((bytes2.length + 9) / 64) * 64);
-  padded.set(bytes2);
-  padded[bytes2.length] = 128;
-  const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(bytes2.length / 536870912));
-  view.setUint32(padded.length - 4, bytes2.length * 8 >>> 0);
+  const padded2 = new Uint8Array(Math.ceil((bytes2.length + 9) / 64) * 64);
+  padded2.set(bytes2);
+  padded2[bytes2.length] = 128;
+  const view = new DataView(padded2.buffer);
+  view.setUint32(padded2.length - 8, Math.floor(bytes2.length / 536870912));
+  view.setUint32(padded2.length - 4, bytes2.length * 8 >>> 0);
   const h = new Uint32Array([
     1779033703,
     3144134277,
@@ -51030,7 +52520,7 @@ function sha256HexInJs(text2) {
     1541459225
   ]);
   const w = new Uint32Array(64);
-  for (let block = 0; block < padded.length; block += 64) {
+  for (let block = 0; block < padded2.length; block += 64) {
     for (let i = 0; i < 16; i++) w[i] = view.getUint32(block + i * 4);
     for (let i = 16; i < 64; i++) {
       const s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ w[i - 15] >>> 3;
@@ -51233,25 +52723,25 @@ resources:
   - ${INTERRUPTED_RESOURCE}
 `;
 var needsGuard = (staged, removed) => staged + removed > 1;
-var stageGuard = (dir) => writeNewFileFlushed(path9.join(dir, GUARD_STAGED), GUARD_TEXT);
+var stageGuard = (dir) => writeNewFileFlushed(path10.join(dir, GUARD_STAGED), GUARD_TEXT);
 function isGuarded(dir) {
-  const file = path9.join(dir, ENTRY);
+  const file = path10.join(dir, ENTRY);
   const stat = fs9.lstatSync(file, { throwIfNoEntry: false });
   return stat?.isFile() === true && stat.size === Buffer.byteLength(GUARD_TEXT) && fs9.readFileSync(file, "utf8") === GUARD_TEXT;
 }
 function currentEntry(dir) {
-  const file = path9.join(dir, ENTRY);
+  const file = path10.join(dir, ENTRY);
   return fs9.lstatSync(file, { throwIfNoEntry: false })?.isFile() ? fs9.readFileSync(file, "utf8") : void 0;
 }
 
 // src/io/output-journal-v1.ts
 var fs10 = __toESM(require("fs"));
-var path10 = __toESM(require("path"));
+var path11 = __toESM(require("path"));
 init_errors();
 var TXN_DIR = ".rollgen-txn";
 var JOURNAL = "journal";
 function recoverOutputV1(dir) {
-  const txn = path10.join(dir, TXN_DIR);
+  const txn = path11.join(dir, TXN_DIR);
   const stat = fs10.lstatSync(txn, { throwIfNoEntry: false });
   if (!stat) return "none";
   const journal = stat.isDirectory() ? pendingChangesV1(dir) : void 0;
@@ -51260,27 +52750,27 @@ function recoverOutputV1(dir) {
     return "discarded";
   }
   for (const w of journal.write) {
-    const staged = path10.join(txn, w.staged);
+    const staged = path11.join(txn, w.staged);
     if (!fs10.lstatSync(staged, { throwIfNoEntry: false })) continue;
-    fs10.renameSync(staged, path10.join(dir, w.name));
+    fs10.renameSync(staged, path11.join(dir, w.name));
     crashPoint("apply-file");
   }
   for (const name of journal.remove) {
-    removeFile(path10.join(dir, name));
+    removeFile(path11.join(dir, name));
     crashPoint("remove-file");
   }
   fsyncDir(dir);
-  fs10.rmSync(path10.join(txn, JOURNAL), { force: true });
+  fs10.rmSync(path11.join(txn, JOURNAL), { force: true });
   crashPoint("journal-removed");
   fs10.rmSync(txn, { recursive: true, force: true });
   return "completed";
 }
 function pendingChangesV1(dir) {
-  if (!fs10.lstatSync(path10.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
-  const file = path10.join(dir, TXN_DIR, JOURNAL);
+  if (!fs10.lstatSync(path11.join(dir, TXN_DIR), { throwIfNoEntry: false })?.isDirectory()) return void 0;
+  const file = path11.join(dir, TXN_DIR, JOURNAL);
   const stat = fs10.lstatSync(file, { throwIfNoEntry: false });
   if (!stat) return void 0;
-  const shown2 = path10.join(path10.basename(dir), TXN_DIR, JOURNAL);
+  const shown2 = path11.join(path11.basename(dir), TXN_DIR, JOURNAL);
   let journal;
   try {
     if (stat.isFile()) journal = JSON.parse(fs10.readFileSync(file, "utf8"));
@@ -51301,7 +52791,7 @@ function pendingChangesV1(dir) {
 }
 function stagedPathV1(dir, journal, name) {
   const entry = journal.write.find((w) => w.name === name);
-  const staged = entry && path10.join(dir, TXN_DIR, entry.staged);
+  const staged = entry && path11.join(dir, TXN_DIR, entry.staged);
   return staged && fs10.lstatSync(staged, { throwIfNoEntry: false }) ? staged : void 0;
 }
 function wellFormed(j) {
@@ -51309,7 +52799,7 @@ function wellFormed(j) {
 }
 function stagedAreFiles(dir, j) {
   return j.write.every((w) => {
-    const stat = fs10.lstatSync(path10.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
+    const stat = fs10.lstatSync(path11.join(dir, TXN_DIR, w.staged), { throwIfNoEntry: false });
     return !stat || stat.isFile();
   });
 }
@@ -51323,7 +52813,7 @@ var MAX_NAME = 255 - `.${STAGED}`.length;
 var stagedName = (name) => `.${name}${STAGED}`;
 var removedName = (name) => `.${name}${REMOVED}`;
 async function stageFile(dir, file) {
-  await blamed(dir, writeNewFileFlushed(path11.join(dir, stagedName(file.path)), file.content));
+  await blamed(dir, writeNewFileFlushed(path12.join(dir, stagedName(file.path)), file.content));
   crashPoint("stage-file");
 }
 function guardedWrite(w) {
@@ -51343,17 +52833,17 @@ async function commitStaged(writes) {
   const names = (w) => w.files.map((f) => f.path);
   writes.forEach((w, i) => inOutput(w.dir, () => apply(w.dir, names(w), removals[i])));
   await inOutputs(writes, () => flushAll(writes.map((w) => w.dir)));
-  const unmark = (dir) => fs11.promises.unlink(path11.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
+  const unmark = (dir) => fs11.promises.unlink(path12.join(dir, COMMIT_MARK)).then(() => crashPoint("journal-removed"));
   await Promise.all(writes.map((w) => blamed(w.dir, unmark(w.dir))));
 }
 function mark(dir, name) {
-  if (!tryLink(path11.join(dir, LOCK_FILE), path11.join(dir, name)))
-    writeNewFile(path11.join(dir, name), "", { flush: false });
+  if (!tryLink(path12.join(dir, LOCK_FILE), path12.join(dir, name)))
+    writeNewFile(path12.join(dir, name), "", { flush: false });
   crashPoint(name === COMMIT_MARK ? "commit-mark" : "stage-remove");
 }
 function apply(dir, staged, removed) {
-  if (fs11.lstatSync(path11.join(dir, GUARD_STAGED), { throwIfNoEntry: false })) {
-    fs11.renameSync(path11.join(dir, GUARD_STAGED), path11.join(dir, ENTRY));
+  if (fs11.lstatSync(path12.join(dir, GUARD_STAGED), { throwIfNoEntry: false })) {
+    fs11.renameSync(path12.join(dir, GUARD_STAGED), path12.join(dir, ENTRY));
     crashPoint("guard");
   }
   for (const name of staged) if (name !== ENTRY) move(dir, name);
@@ -51362,12 +52852,12 @@ function apply(dir, staged, removed) {
   else if (removed.includes(ENTRY) || isGuarded(dir)) remove(dir, ENTRY);
 }
 function move(dir, name) {
-  fs11.renameSync(path11.join(dir, stagedName(name)), path11.join(dir, name));
+  fs11.renameSync(path12.join(dir, stagedName(name)), path12.join(dir, name));
   crashPoint("apply-file");
 }
 function remove(dir, name) {
-  removeFile(path11.join(dir, name));
-  fs11.rmSync(path11.join(dir, removedName(name)), { force: true });
+  removeFile(path12.join(dir, name));
+  fs11.rmSync(path12.join(dir, removedName(name)), { force: true });
   crashPoint("remove-file");
 }
 var OutputWriteError = class extends Error {
@@ -51418,7 +52908,7 @@ function recoverOutput(dir) {
   if (checkedCommit(dir, entries2, staged)) {
     apply(dir, staged, removed);
     fsyncDir(dir);
-    fs11.rmSync(path11.join(dir, COMMIT_MARK));
+    fs11.rmSync(path12.join(dir, COMMIT_MARK));
     crashPoint("journal-removed");
     return "completed";
   }
@@ -51428,7 +52918,7 @@ function recoverOutput(dir) {
 }
 function discard(dir, staged, removed) {
   for (const name of [...staged.map(stagedName), ...removed.map(removedName), GUARD_STAGED])
-    removeFile(path11.join(dir, name));
+    removeFile(path12.join(dir, name));
 }
 function pendingChanges(dir, entries2) {
   if (entries2.includes(TXN_DIR)) {
@@ -51443,18 +52933,18 @@ function pendingChanges(dir, entries2) {
   }
   const { staged, removed } = marks(entries2);
   if (!checkedCommit(dir, entries2, staged)) return void 0;
-  return { staged: new Map(staged.map((n) => [n, path11.join(dir, stagedName(n))])), remove: new Set(removed) };
+  return { staged: new Map(staged.map((n) => [n, path12.join(dir, stagedName(n))])), remove: new Set(removed) };
 }
 function checkedCommit(dir, entries2, staged) {
   if (!entries2.includes(COMMIT_MARK)) return false;
   const guard = entries2.includes(GUARD_STAGED) ? [GUARD_STAGED] : [];
   const notFile = [COMMIT_MARK, ...staged.map(stagedName), ...guard].find(
-    (n) => !fs11.lstatSync(path11.join(dir, n)).isFile()
+    (n) => !fs11.lstatSync(path12.join(dir, n)).isFile()
   );
   if (notFile === void 0) return true;
   throw new InputError([
     {
-      file: path11.join(path11.basename(dir), notFile),
+      file: path12.join(path12.basename(dir), notFile),
       line: 1,
       col: 1,
       message: `is not a file rollgen wrote; delete ${COMMIT_MARK}, ${GUARD_STAGED} and the .*${STAGED} names beside it (the output's files are the state before the interrupted run)`,
@@ -51467,9 +52957,9 @@ function checkTargets(dir, names) {
     if (!isPlainFileName(name)) throw new IoError(dir, `refusing to write "${name}": not a plain file name`);
     if (name.length > MAX_NAME)
       throw new IoError(dir, `refusing to write "${name}": over ${MAX_NAME} characters, no room for its staged name`);
-    const stat = fs11.lstatSync(path11.join(dir, name), { throwIfNoEntry: false });
+    const stat = fs11.lstatSync(path12.join(dir, name), { throwIfNoEntry: false });
     if (stat?.isDirectory())
-      throw new IoError(path11.join(dir, name), "is a directory where rollgen writes a file; move it away");
+      throw new IoError(path12.join(dir, name), "is a directory where rollgen writes a file; move it away");
   }
 }
 function discardUncommitted(dir) {
@@ -51479,7 +52969,7 @@ function discardUncommitted(dir) {
   const { staged, removed } = marks(entries2);
   discard(dir, staged, removed);
 }
-var isCommitted = (dir) => fs11.lstatSync(path11.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
+var isCommitted = (dir) => fs11.lstatSync(path12.join(dir, COMMIT_MARK), { throwIfNoEntry: false }) !== void 0 || pendingChangesV1(dir) !== void 0;
 
 // src/io/output-staging.ts
 var CONCURRENCY2 = 64;
@@ -51519,7 +53009,7 @@ var OutputStaging = class {
   }
   /** Runs `job` when fewer than CONCURRENCY are running; after a failure, skips it. Never rejects. */
   enqueue(job) {
-    return new Promise((resolve20) => {
+    return new Promise((resolve23) => {
       this.queue.push(async () => {
         try {
           if (!this.failure) await job();
@@ -51527,7 +53017,7 @@ var OutputStaging = class {
           this.failure ??= e instanceof OutputWriteError ? e : new OutputWriteError(".", e);
         } finally {
           this.running -= 1;
-          resolve20();
+          resolve23();
           this.next();
         }
       });
@@ -51555,8 +53045,8 @@ function readOutputDir(dir, cwd) {
   if (guarded && !pending?.staged.has(ENTRY)) names.delete(ENTRY);
   const problems = [];
   const files = [...names].sort(compareText).flatMap((n) => {
-    const shown2 = path12.relative(cwd, path12.join(dir, n)) || n;
-    const source = pending?.staged.get(n) ?? path12.join(dir, n);
+    const shown2 = path13.relative(cwd, path13.join(dir, n)) || n;
+    const source = pending?.staged.get(n) ?? path13.join(dir, n);
     const stat = fs12.lstatSync(source);
     if (stat.isFile()) return [{ path: shown2, text: fs12.readFileSync(source, "utf8") }];
     const what = stat.isSymbolicLink() ? "a symbolic link" : "not a regular file";
@@ -51570,7 +53060,7 @@ function readOutputDir(dir, cwd) {
     return [];
   });
   if (problems.length > 0) throw new InputError(problems);
-  const interrupted = pending || guarded ? interruptedNote(path12.relative(cwd, dir) || ".", !!pending) : void 0;
+  const interrupted = pending || guarded ? interruptedNote(path13.relative(cwd, dir) || ".", !!pending) : void 0;
   return interrupted ? { files, interrupted } : { files };
 }
 function interruptedNote(dir, committed2) {
@@ -51617,16 +53107,16 @@ async function committed(staging, dirs) {
 // src/io/build-source.ts
 var import_child_process = require("child_process");
 var fs14 = __toESM(require("fs"));
-var path14 = __toESM(require("path"));
+var path15 = __toESM(require("path"));
 init_errors();
 
 // src/io/kustomize-tree.ts
 var fs13 = __toESM(require("fs"));
-var path13 = __toESM(require("path"));
+var path14 = __toESM(require("path"));
 var KUSTOMIZATION_NAMES2 = ["kustomization.yaml", "kustomization.yml", "Kustomization"];
 var MAX_DEPTH2 = 10;
 function kustomizationIn(dir) {
-  return KUSTOMIZATION_NAMES2.map((n) => path13.join(dir, n)).find((p) => fs13.existsSync(p));
+  return KUSTOMIZATION_NAMES2.map((n) => path14.join(dir, n)).find((p) => fs13.existsSync(p));
 }
 function walkKustomization(dir, root, cwd, out, depth2 = 0) {
   const file = kustomizationIn(dir);
@@ -51644,7 +53134,7 @@ function walkKustomization(dir, root, cwd, out, depth2 = 0) {
   const realRoot = fs13.realpathSync(root);
   return entries(file).flatMap(({ value: value2, line, col }) => {
     const at = { file: shown(file, cwd), line, col, severity: "error" };
-    const target = path13.resolve(dir, value2);
+    const target = path14.resolve(dir, value2);
     if (/^[a-z][a-z0-9+.-]*:\/\/|^git@|\?ref=|^(github|gitlab|bitbucket)\.(com|org)\//i.test(value2)) {
       out.push({
         ...at,
@@ -51696,10 +53186,10 @@ function entries(file) {
     }));
   });
 }
-var shown = (p, cwd) => path13.relative(cwd, p) || p;
+var shown = (p, cwd) => path14.relative(cwd, p) || p;
 function inside(target, root) {
-  const rel = path13.relative(root, target);
-  return rel === "" || !rel.startsWith("..") && !path13.isAbsolute(rel);
+  const rel = path14.relative(root, target);
+  return rel === "" || !rel.startsWith("..") && !path14.isAbsolute(rel);
 }
 
 // src/io/build-source.ts
@@ -51710,7 +53200,7 @@ function buildSource(req, cwd) {
   const diagnostics = [];
   const files = walkKustomization(req.source, req.root, cwd, diagnostics);
   if (diagnostics.length > 0) throw new InputError(diagnostics);
-  const shown2 = path14.relative(cwd, kustomization) || kustomization;
+  const shown2 = path15.relative(cwd, kustomization) || kustomization;
   return [{ path: `${shown2} (kustomize build)`, text: kustomizeBuild(req.source, shown2), originals: files }];
 }
 function kustomizeBuild(dir, shown2) {
@@ -51727,9 +53217,9 @@ function kustomizeBuild(dir, shown2) {
     } catch (e) {
       const err = e;
       if (err.code === "ENOENT") continue;
-      const why = (err.stderr ?? "").trim() || err.message;
+      const why2 = (err.stderr ?? "").trim() || err.message;
       throw new InputError([
-        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why}` }
+        { file: shown2, line: 1, col: 1, severity: "error", message: `kustomize cannot build it: ${why2}` }
       ]);
     }
   }
@@ -51751,8 +53241,8 @@ function runBuildCommand(req, cwd) {
     });
   } catch (e) {
     const err = e;
-    const why = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
-    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why}`, {
+    const why2 = (err.stderr ?? "").trim().split("\n").slice(-5).join("\n") || err.message;
+    throw new IoError(req.name, `build command \`${command}\` failed (exit ${err.status ?? "?"}): ${why2}`, {
       cause: e
     });
   }
@@ -51760,7 +53250,7 @@ function runBuildCommand(req, cwd) {
 }
 function yamlFilesBelow(dir, cwd) {
   if (!fs14.existsSync(dir)) return [];
-  return fs14.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path14.join(dir, n)).filter((f) => fs14.statSync(f).isFile()).map((f) => ({ path: path14.relative(cwd, f) || f, text: fs14.readFileSync(f, "utf8") }));
+  return fs14.readdirSync(dir, { recursive: true }).filter((n) => /\.ya?ml$/.test(n)).sort().map((n) => path15.join(dir, n)).filter((f) => fs14.statSync(f).isFile()).map((f) => ({ path: path15.relative(cwd, f) || f, text: fs14.readFileSync(f, "utf8") }));
 }
 
 // src/yaml/point-back.ts
@@ -51865,8 +53355,8 @@ function rulePaths(rule) {
   const paths = isObject(rule.http) ? rule.http.paths : void 0;
   return Array.isArray(paths) ? paths.filter(isObject) : [];
 }
-function backendService(path39) {
-  const backend2 = isObject(path39.backend) ? path39.backend : {};
+function backendService(path42) {
+  const backend2 = isObject(path42.backend) ? path42.backend : {};
   const service = isObject(backend2.service) ? backend2.service : {};
   return typeof service.name === "string" ? service.name : void 0;
 }
@@ -51950,8 +53440,8 @@ function canaryRules(stable, stableService, canaryService) {
   }
   return out;
 }
-function retarget(path39, service) {
-  const copy = cloneJson(path39);
+function retarget(path42, service) {
+  const copy = cloneJson(path42);
   copy.backend.service.name = service;
   return copy;
 }
@@ -52048,8 +53538,8 @@ function describeFailure(f) {
   const canaries = d.slots.map((s) => `"${s}"`).join(" and ");
   const where8 = d.listeners.map(describeListener).join(", ");
   const head = `app ${d.app}, rollout ${d.rollout}: no free ${ORDER} for canary Ingress ${canaries} of Ingress "${d.ingress}" (order ${d.bound}) on ${where8}`;
-  const why = d.bound <= 1 ? `Ingress "${d.ingress}" holds order 1, so no canary rule can rank before it` : `orders 1-${d.bound - 1} are held by ${holders(f.blockers)}`;
-  return diagnosticAt(d.origin, `${head}: ${why}; fix: ${fix(f)}`);
+  const why2 = d.bound <= 1 ? `Ingress "${d.ingress}" holds order 1, so no canary rule can rank before it` : `orders 1-${d.bound - 1} are held by ${holders(f.blockers)}`;
+  return diagnosticAt(d.origin, `${head}: ${why2}; fix: ${fix(f)}`);
 }
 function fix(f) {
   const d = f.demand;
@@ -52528,8 +54018,8 @@ function normalizeHost(host) {
   const bare = colon >= 0 ? lower.slice(0, colon) : lower;
   return bare.endsWith(".") ? bare.slice(0, -1) : bare;
 }
-function elements(path39) {
-  return path39.split("/").filter((e) => e !== "");
+function elements(path42) {
+  return path42.split("/").filter((e) => e !== "");
 }
 function pathMatches(pathType, ingressPath, requestPath2) {
   if (pathType === "Exact") return ingressPath === requestPath2;
@@ -52544,7 +54034,7 @@ function specificity(p) {
 function matchStablePath(objects, request4) {
   const host = normalizeHost(request4.host);
   const requestPath2 = request4.path.split(/[?#]/)[0] || "/";
-  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path39) => ({ object, path: path39, tier: hostTier(path39.host, host) }))).filter((c) => c.tier > 0);
+  const candidates2 = objects.filter((o) => o.kind === "Ingress" && canaryPrefix(o) === void 0).flatMap((object) => ingressPaths(object).map((path42) => ({ object, path: path42, tier: hostTier(path42.host, host) }))).filter((c) => c.tier > 0);
   const tier = Math.max(0, ...candidates2.map((c) => c.tier));
   const hits2 = candidates2.filter((c) => c.tier === tier && pathMatches(c.path.pathType, c.path.path, requestPath2));
   if (hits2.length === 0) return void 0;
@@ -52611,7 +54101,7 @@ function ingressRulesOf(ingress, order) {
     ...a[CANARY_BY_COOKIE] ? ["cookie"] : [],
     ...a[CANARY_WEIGHT] !== void 0 ? ["weight"] : []
   ];
-  return paths.flatMap((path39) => conditions2.map((condition) => ({ order, ingress, path: path39, condition })));
+  return paths.flatMap((path42) => conditions2.map((condition) => ({ order, ingress, path: path42, condition })));
 }
 function specificity2(p) {
   return p.path.replace(/\/+$/, "").length * 2 + (p.pathType === "Exact" ? 1 : 0);
@@ -52811,8 +54301,8 @@ function groupKey(spec) {
 }
 var rank = (spec) => (typeof spec.precedence === "number" ? spec.precedence : 0) * 1e6 + String(spec.prefix ?? "/").length;
 function fits(spec, r) {
-  const path39 = r.path.split(/[?#]/)[0] || "/";
-  if (!path39.startsWith(String(spec.prefix ?? "/"))) return false;
+  const path42 = r.path.split(/[?#]/)[0] || "/";
+  if (!path42.startsWith(String(spec.prefix ?? "/"))) return false;
   const host = String(spec.hostname ?? spec.host ?? "*");
   const want = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
   if (host !== "*" && r.host !== void 0 && !hostFits(host.toLowerCase(), want)) return false;
@@ -52966,10 +54456,10 @@ function render3(ctx, traffic) {
   const canary = percentOf(traffic);
   const keepIdle = ctx.resources.find("Service", ctx.canaryService, ctx.rollout.namespace) !== void 0;
   const targets2 = targetRules(ctx);
-  const http2 = httpRules(route2).map(
+  const http3 = httpRules(route2).map(
     (r) => targets2.includes(String(r.name)) ? { ...r, backends: weigh(listOf(r.backends), ctx, canary, keepIdle) } : r
   );
-  const main2 = { ...route2, spec: { ...specOf2(route2), http: http2 } };
+  const main2 = { ...route2, spec: { ...specOf2(route2), http: http3 } };
   const rules = httpRules(route2).filter((r) => targets2.includes(String(r.name)));
   return [main2, ...traffic.headerRoutes.map((h) => headerRoute(route2, rules, h, ctx.canaryService))];
 }
@@ -52990,7 +54480,7 @@ function weigh(backends, ctx, canary, keepIdle) {
   return out;
 }
 function headerRoute(route2, rules, h, canaryService) {
-  const http2 = rules.flatMap(
+  const http3 = rules.flatMap(
     (rule) => h.matches.map((m, i) => {
       const stable = listOf(rule.backends)[0] ?? {};
       const match = isObject(rule.match) ? rule.match : {};
@@ -53007,7 +54497,7 @@ function headerRoute(route2, rules, h, canaryService) {
   );
   const metadata = { name: h.name, ...route2.metadata.namespace ? { namespace: route2.metadata.namespace } : {} };
   const { stream: _tcp, ...spec } = specOf2(route2);
-  return { apiVersion: route2.apiVersion, kind: route2.kind, metadata, spec: { ...spec, http: http2 } };
+  return { apiVersion: route2.apiVersion, kind: route2.kind, metadata, spec: { ...spec, http: http3 } };
 }
 function headerExpr(h) {
   const subject = { scope: "Header", name: h.name };
@@ -53035,9 +54525,9 @@ var priority = (rule) => typeof rule.priority === "number" ? rule.priority : 0;
 var pathLength = (rule) => Math.max(0, ...strings(isObject(rule.match) ? rule.match.paths : []).map((p) => p.length));
 var strings = (v) => Array.isArray(v) ? v.map(String) : [];
 function fits2(match, r) {
-  const path39 = r.path.split(/[?#]/)[0] || "/";
+  const path42 = r.path.split(/[?#]/)[0] || "/";
   const paths = strings(match.paths);
-  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path39.startsWith(p.slice(0, -1)) : p === path39))
+  if (paths.length > 0 && !paths.some((p) => p.endsWith("*") ? path42.startsWith(p.slice(0, -1)) : p === path42))
     return false;
   const hosts = strings(match.hosts).map((h) => h.toLowerCase());
   const host = (r.host ?? "").toLowerCase().replace(/:\d+$/, "");
@@ -53235,6 +54725,11 @@ function strategyName(r) {
 function strategyLabel(plan) {
   return `${plan.strategy}${plan.pingPong ? " (ping-pong)" : ""}`;
 }
+function withoutExperiments(t) {
+  if (t.experiments === void 0) return t;
+  const { experiments: _gone, ...rest } = t;
+  return rest;
+}
 var stableTraffic = (weightTotal) => ({
   weight: 0,
   weightTotal,
@@ -53332,10 +54827,10 @@ function matchFits(route2, r) {
   if (route2.tcpRoute !== void 0) return true;
   const typed = objOf(route2.httpRoute ?? route2.http2Route ?? route2.grpcRoute);
   const match = objOf(typed.match);
-  const path39 = r.path.split(/[?#]/)[0] || "/";
-  if (typeof match.prefix === "string" && !path39.startsWith(match.prefix)) return false;
+  const path42 = r.path.split(/[?#]/)[0] || "/";
+  if (typeof match.prefix === "string" && !path42.startsWith(match.prefix)) return false;
   const p = objOf(match.path);
-  if (typeof p.exact === "string" && path39 !== p.exact) return false;
+  if (typeof p.exact === "string" && path42 !== p.exact) return false;
   return listOf2(match.headers).every((h) => {
     const want = objOf(h.match).exact;
     const got = Object.entries(r.headers).find(([k]) => k.toLowerCase() === String(h.name).toLowerCase())?.[1];
@@ -53375,10 +54870,12 @@ function forwardAction(groups2, sticky) {
   };
   return JSON.stringify({ Type: "forward", ForwardConfig: forwardConfig });
 }
-function weightedGroups(canary, stable, port, weight) {
+function weightedGroups(canary, stable, port, weight, experiments = []) {
+  const taken = experiments.reduce((n, e) => n + e.weight, 0);
   return [
     { service: canary, port, weight },
-    { service: stable, port, weight: 100 - weight }
+    ...experiments.map((e) => ({ service: e.service, port, weight: e.weight })),
+    { service: stable, port, weight: 100 - weight - taken }
   ];
 }
 function canaryOnly(canary, port) {
@@ -53584,7 +55081,7 @@ function ownedAnnotations(ctx, traffic) {
   const sticky = stickiness(options);
   const out = {
     [actionKey(prefix, actionName(options, stableService))]: forwardAction(
-      weightedGroups(canaryService, stableService, options.servicePort, traffic.weight),
+      weightedGroups(canaryService, stableService, options.servicePort, traffic.weight, traffic.experiments),
       sticky
     )
   };
@@ -53619,16 +55116,16 @@ function patchIngress(ctx, ingress, owned, routes) {
   };
 }
 function patchRule(rule, action, managed, routes) {
-  const http2 = isObject(rule.http) ? rule.http : void 0;
-  if (!http2 || !Array.isArray(http2.paths)) return rule;
+  const http3 = isObject(rule.http) ? rule.http : void 0;
+  if (!http3 || !Array.isArray(http3.paths)) return rule;
   const out = [];
-  for (const path39 of http2.paths) {
-    const backend2 = isObject(path39) ? backendOf(path39.backend) : {};
+  for (const path42 of http3.paths) {
+    const backend2 = isObject(path42) ? backendOf(path42.backend) : {};
     if (backend2.port === USE_ANNOTATION && backend2.service !== void 0 && managed.has(backend2.service)) continue;
-    if (isObject(path39) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path39, r)));
-    out.push(path39);
+    if (isObject(path42) && routesToAction(backend2, action)) out.push(...routes.map((r) => routePath(path42, r)));
+    out.push(path42);
   }
-  return { ...rule, http: { ...http2, paths: out } };
+  return { ...rule, http: { ...http3, paths: out } };
 }
 function routePath(actionPath, route2) {
   return { ...cloneJson(actionPath), backend: { service: { name: route2, port: { name: USE_ANNOTATION } } } };
@@ -53932,8 +55429,8 @@ function evaluateOne(c, request4) {
       return { matched: false, why: `unsupported condition ${field2 || "(no field)"}` };
   }
 }
-function anyOf(values, test, why) {
-  return { matched: values.some(test), why };
+function anyOf(values, test, why2) {
+  return { matched: values.some(test), why: why2 };
 }
 function queryString(values, request4) {
   const pairs3 = Array.isArray(values) ? values.filter(isObject) : [];
@@ -53948,10 +55445,10 @@ function queryString(values, request4) {
 
 // generators/aws-alb/simulate.ts
 function simulate5(objects, request4) {
-  const path39 = requestPath(request4);
+  const path42 = requestPath(request4);
   for (const ingress of albIngresses(objects)) {
     for (const p of albPaths(ingress)) {
-      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path39) || p.service === void 0) continue;
+      if (!hostMatches(p.host, request4.host) || !pathMatches2(p, path42) || p.service === void 0) continue;
       const annotations = ingress.metadata.annotations ?? {};
       const conditions2 = findKey(annotations, "conditions", p.service);
       const verdict2 = conditions2 === void 0 ? void 0 : evaluateConditions(annotations[conditions2], request4);
@@ -54195,8 +55692,8 @@ function toTemplateError(e, text2) {
   const message = String(err.message ?? e);
   const lines = text2.split("\n").length;
   const clamp = (line) => Math.min(Math.max(line, 1), lines);
-  const parse4 = /^(Parse|Lexical) error on line (\d+)/.exec(message);
-  if (parse4) return new TemplateError(`template syntax error: ${describeParseError(message)}`, clamp(Number(parse4[2])));
+  const parse5 = /^(Parse|Lexical) error on line (\d+)/.exec(message);
+  if (parse5) return new TemplateError(`template syntax error: ${describeParseError(message)}`, clamp(Number(parse5[2])));
   const text0 = message.replace(/ - \d+:\d+$/, "").replace(/ in \[object Object\]$/, "");
   if (typeof err.lineNumber === "number")
     return new TemplateError(`template error: ${text0}`, clamp(err.lineNumber), err.column);
@@ -54375,11 +55872,11 @@ function identityProblem(doc, original) {
     [["metadata", "name"], meta.name, original.metadata.name],
     [["metadata", "namespace"], meta.namespace, original.metadata.namespace]
   ];
-  for (const [path39, actual, want] of expected) {
+  for (const [path42, actual, want] of expected) {
     if (actual !== want)
       return {
-        message: `template output ${path39.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
-        line: doc.locate(path39).line
+        message: `template output ${path42.join(".")} is ${show(actual)}; it must be ${show(want)} like the original ${original.kind} "${original.metadata.name}"`,
+        line: doc.locate(path42).line
       };
   }
   const apiVersion = isObject(v) && typeof v.apiVersion === "string" ? v.apiVersion : "";
@@ -54948,7 +56445,7 @@ function canarySources(ctx, name, traffic, problems) {
     return out;
   }
   const managed = ctx.rollout.traffic.managedRoutes;
-  const named = [
+  const named2 = [
     ...traffic.headerRoutes.map((r) => ({
       name: r.name,
       source: { label: r.name, what: `header route "${r.name}"`, conditions: r.matches }
@@ -54958,8 +56455,8 @@ function canarySources(ctx, name, traffic, problems) {
       source: { label: r.name, what: `mirror route "${r.name}"`, conditions: r.matches, mirrorPercent: r.percentage }
     }))
   ];
-  named.sort((a, b) => managed.indexOf(a.name) - managed.indexOf(b.name));
-  return [...out, ...named.map((n) => n.source)];
+  named2.sort((a, b) => managed.indexOf(a.name) - managed.indexOf(b.name));
+  return [...out, ...named2.map((n) => n.source)];
 }
 function limitProblems(rules) {
   const out = [];
@@ -55148,13 +56645,13 @@ function compareRank(a, b) {
   return 0;
 }
 function matchRank(match, request4, requestPath2) {
-  const path39 = pathRank(match.path, requestPath2);
-  if (!path39) return void 0;
+  const path42 = pathRank(match.path, requestPath2);
+  if (!path42) return void 0;
   if (typeof match.method === "string" && match.method !== (request4.method ?? "GET").toUpperCase()) return void 0;
   const headers2 = list2(match.headers);
   const query3 = list2(match.queryParams);
   if (!headersFit(headers2, request4.headers) || !queryFits(query3, request4.query)) return void 0;
-  return [...path39, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
+  return [...path42, match.method !== void 0 ? 1 : 0, headers2.length, query3.length];
 }
 function pathRank(raw, requestPath2) {
   const p = raw ?? {};
@@ -55166,8 +56663,8 @@ function pathRank(raw, requestPath2) {
   const got = elements2(requestPath2);
   return want.length <= got.length && want.every((e, i) => e === got[i]) ? [2, value2.replace(/\/+$/, "").length] : void 0;
 }
-function elements2(path39) {
-  return path39.split("/").filter((e) => e !== "");
+function elements2(path42) {
+  return path42.split("/").filter((e) => e !== "");
 }
 function headersFit(matches3, headers2) {
   const seen = /* @__PURE__ */ new Set();
@@ -55634,13 +57131,13 @@ function canariesOf(f, objects, stable) {
   const out = [];
   for (const object of objects) {
     if (object.kind !== "Ingress" || canaryPrefix(object) === void 0) continue;
-    const path39 = ingressPaths(object).find(
+    const path42 = ingressPaths(object).find(
       (p) => p.host === stable.host && p.path === stable.path && exactness(p) === exactness(stable)
     );
-    if (!path39) continue;
+    if (!path42) continue;
     const a = object.metadata.annotations ?? {};
     out.push({
-      service: path39.service ?? "<resource backend>",
+      service: path42.service ?? "<resource backend>",
       key: (n) => a[`${NGINX_PREFIX}/${n}`] ?? a[`${f.extPrefix}/${n}`],
       ext: (n) => a[`${f.extPrefix}/${n}`]
     });
@@ -55876,21 +57373,21 @@ function placeOf(location) {
 function attachCanaries(servers, canaries, defaultNamespace = "") {
   const out = /* @__PURE__ */ new Map();
   for (const { object, prefix } of canaries) {
-    for (const path39 of ingressPaths(object)) {
-      const alternative = upstreamOf(object, path39.raw.backend, defaultNamespace);
-      const server = servers.get(path39.host ?? DEFAULT_SERVER);
+    for (const path42 of ingressPaths(object)) {
+      const alternative = upstreamOf(object, path42.raw.backend, defaultNamespace);
+      const server = servers.get(path42.host ?? DEFAULT_SERVER);
       if (alternative === void 0 || !server) continue;
       for (const location of server.locations) {
         if (location.upstream === alternative) break;
-        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path39)) continue;
-        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path39 });
+        if (location.upstream === DEFAULT_UPSTREAM || !samePlace(location, path42)) continue;
+        if (!out.has(location.upstream)) out.set(location.upstream, { canary: object, prefix, path: path42 });
       }
     }
   }
   return out;
 }
-function samePlace(location, path39) {
-  return (path39.host ?? DEFAULT_SERVER) === location.host && path39.path === location.path && nginxPathType(path39.pathType) === location.pathType;
+function samePlace(location, path42) {
+  return (path42.host ?? DEFAULT_SERVER) === location.host && path42.path === location.path && nginxPathType(path42.pathType) === location.pathType;
 }
 function regexServer(server, prefix) {
   return server.locations.some((l) => {
@@ -55909,27 +57406,27 @@ function selectServer(servers, host) {
   if (best[1] === 1 && best[0].locations.every((l) => l.upstream === DEFAULT_UPSTREAM)) best = [best[0], 0];
   return best;
 }
-function selectLocation(server, path39, regex2) {
+function selectLocation(server, path42, regex2) {
   if (regex2) {
     const ordered2 = [...server.locations].sort(
       (a, b) => b.path.length - a.path.length || (a.path < b.path ? 1 : a.path > b.path ? -1 : 0)
     );
-    return ordered2.find((l) => regexOf(l.path)?.test(path39));
+    return ordered2.find((l) => regexOf(l.path)?.test(path42));
   }
-  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path39) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path39);
+  const exact = server.locations.find((l) => l.pathType === "Exact" && l.path === path42) ?? server.locations.find((l) => l.pathType === "Prefix" && l.path !== "/" && l.path === path42);
   if (exact) return exact;
   let best;
   let bestLength = -1;
   for (const l of server.locations) {
     if (l.pathType === "Exact") continue;
     const prefix = l.path.endsWith("/") ? l.path : `${l.path}/`;
-    if (path39.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
+    if (path42.startsWith(prefix) && prefix.length > bestLength) [best, bestLength] = [l, prefix.length];
   }
   return best;
 }
-function regexOf(path39) {
+function regexOf(path42) {
   try {
-    return new RegExp(`^${path39}`, "i");
+    return new RegExp(`^${path42}`, "i");
   } catch {
     return void 0;
   }
@@ -55956,8 +57453,8 @@ function locateRequest(objects, request4) {
   }
   if (!best || best.tier === 0) return void 0;
   const prefix = best.canaries[0]?.prefix ?? DEFAULT_ANNOTATION_PREFIX;
-  const path39 = request4.path.split(/[?#]/)[0] || "/";
-  const location = selectLocation(best.server, path39, regexServer(best.server, prefix));
+  const path42 = request4.path.split(/[?#]/)[0] || "/";
+  const location = selectLocation(best.server, path42, regexServer(best.server, prefix));
   if (!location || location.upstream === DEFAULT_UPSTREAM) return void 0;
   const attachment = attachCanaries(best.servers, best.canaries).get(location.upstream);
   const own = best.canaries.some((c) => ingressPaths(c.object).some((p) => samePlace(location, p)));
@@ -56644,13 +58141,13 @@ function selectRules(vs, target, roles, managedNames) {
     if (rules.length === 0) problems.push("has no rule without a match that routes to the stable Service");
     return { rules, problems, unweighted };
   }
-  const { http: http2, tls, tcp } = target.select;
-  for (const name of hasHttpSection(vs) ? http2 ?? [] : []) {
+  const { http: http3, tls, tcp } = target.select;
+  for (const name of hasHttpSection(vs) ? http3 ?? [] : []) {
     const i = rulesOf(vs, "http").findIndex((r) => r.name === name);
     if (i < 0) problems.push(`has no http route named "${name}"`);
     else add("http", i);
   }
-  if (!http2 && tls.length === 0 && tcp.length === 0) pickDefaultHttp(vs, managedNames, add, problems);
+  if (!http3 && tls.length === 0 && tcp.length === 0) pickDefaultHttp(vs, managedNames, add, problems);
   tls.forEach(
     (t) => pickBy(vs, "tls", (m) => portFits(m, t.port) && sniFits(m, t.sniHosts), describeTls(t), add, problems)
   );
@@ -56875,9 +58372,9 @@ function checkVirtualServices(ctx, t, roles) {
           "warning"
         )
       );
-    const http2 = rulesOf(found.object, "http");
+    const http3 = rulesOf(found.object, "http");
     for (const name of ctx.rollout.traffic.managedRoutes) {
-      const i = http2.findIndex((r) => r.name === name);
+      const i = http3.findIndex((r) => r.name === name);
       if (i >= 0 && !rules.some((r) => r.protocol === "http" && r.index === i)) {
         out.push(
           diagnosticAt(
@@ -56891,14 +58388,14 @@ function checkVirtualServices(ctx, t, roles) {
     out.push(
       ...checkSteps2(
         ctx,
-        rules.filter((r) => r.protocol === "http").map((r) => ({ label: r.label, match: http2[r.index].match })),
+        rules.filter((r) => r.protocol === "http").map((r) => ({ label: r.label, match: http3[r.index].match })),
         target.name
       )
     );
   }
   return out;
 }
-function checkSteps2(ctx, http2, vs) {
+function checkSteps2(ctx, http3, vs) {
   const out = [];
   ctx.rollout.steps.forEach((step, i) => {
     const routes = [
@@ -56907,10 +58404,10 @@ function checkSteps2(ctx, http2, vs) {
       ...step.matches.length > 0 ? [{ name: "matches", matches: step.matches }] : []
     ];
     const fail = (feature) => out.push(diagnosticAt(step.origin, `${where5(ctx)}, step ${i + 1}: provider istio cannot express ${feature}`));
-    if (routes.length > 0 && http2.length === 0)
+    if (routes.length > 0 && http3.length === 0)
       fail(`route "${routes[0].name}" on VirtualService "${vs}", which has no selected http route to derive it from`);
     for (const r of routes) {
-      for (const h of http2) {
+      for (const h of http3) {
         const { conflicts } = andLists(h.match, r.matches.map(istioMatch));
         if (conflicts.length > 0)
           fail(
@@ -57055,8 +58552,8 @@ function hostsFit(vs, host) {
   });
 }
 function blockFits(m, r) {
-  const path39 = r.path.split(/[?#]/)[0] || "/";
-  const uri = m.ignoreUriCase === true ? path39.toLowerCase() : path39;
+  const path42 = r.path.split(/[?#]/)[0] || "/";
+  const uri = m.ignoreUriCase === true ? path42.toLowerCase() : path42;
   if (isObject(m.uri) && !stringFits(m.uri, uri, m.ignoreUriCase === true)) return false;
   if (isObject(m.method) && !stringFits(m.method, r.method ?? "GET")) return false;
   if (isObject(m.authority) && !stringFits(m.authority, r.host ?? "")) return false;
@@ -57149,7 +58646,7 @@ var ROUTING_FIELDS = [
 ];
 function canaryRules3(ctx, rules, roles, traffic) {
   const order = ctx.rollout.traffic.managedRoutes;
-  const named = [
+  const named2 = [
     ...traffic.headerRoutes.map((r) => ({ r, mirror: false })),
     ...traffic.mirrorRoutes.map((r) => ({ r, mirror: true }))
   ].sort((a, b) => order.indexOf(a.r.name) - order.indexOf(b.r.name));
@@ -57157,7 +58654,7 @@ function canaryRules3(ctx, rules, roles, traffic) {
   const headers2 = requestHeaders(traffic.requestHeaderModifier);
   const out = /* @__PURE__ */ new Map();
   for (const h of rules) {
-    const derived = named.map(
+    const derived = named2.map(
       ({ r, mirror }) => mirror ? mirrorRule(h, r, roles, nameFor(r.name, h, rules)) : headerRule(h, r, roles, nameFor(r.name, h, rules))
     );
     if (traffic.matches.length > 0)
@@ -57217,16 +58714,17 @@ function mergeHeaders(user, step) {
 }
 
 // generators/istio/weights.ts
-function weighRoute2(route2, roles, weight, canaryExtras = {}, additionalSubsets = []) {
+function weighRoute2(route2, roles, weight, canaryExtras = {}, additionalSubsets = [], experiments = []) {
   const given = route2.map((d) => typeof d.weight === "number" ? d.weight : route2.length === 1 ? 100 : 0);
   const stable = indexes(route2, (d) => roles.isStable(d) && !roles.isCanary(d));
   const canary = indexes(route2, (d) => roles.isCanary(d));
-  if (canary.length === 0 && weight <= 0) return cloneJson(route2);
+  if (canary.length === 0 && weight <= 0 && experiments.length === 0) return cloneJson(route2);
   const app = [...stable, ...canary].reduce((n, i) => n + given[i], 0);
   const extra = indexes(route2, (d) => typeof d.subset === "string" && additionalSubsets.includes(d.subset));
   const total = given.reduce((a, b) => a + b, 0);
   const canaryWeight = Math.min(app, Math.round((extra.length > 0 ? total : app) * weight / 100));
-  const stableShare = app - canaryWeight;
+  const experimentWeights = experiments.map((e) => Math.round(app * e.weight / 100));
+  const stableShare = Math.max(0, app - canaryWeight - experimentWeights.reduce((a, b) => a + b, 0));
   const stableWeights = apportion(
     stableShare,
     stable.map((i) => given[i])
@@ -57239,6 +58737,7 @@ function weighRoute2(route2, roles, weight, canaryExtras = {}, additionalSubsets
   });
   if (canary.length === 0)
     out.push({ destination: roles.canaryFor(destinationOf(route2[stable[0]])), weight: canaryWeight, ...canaryExtras });
+  experiments.forEach((e, i) => out.push({ destination: { host: e.service }, weight: experimentWeights[i] }));
   return out;
 }
 function indexes(route2, pick2) {
@@ -57289,16 +58788,17 @@ function renderVirtualService(ctx, vs, target, roles, traffic) {
       roles,
       traffic.weight,
       r.protocol === "http" && headers2 ? { headers: headers2 } : {},
-      ctx.options.destinationRule?.additionalSubsetNames ?? []
+      ctx.options.destinationRule?.additionalSubsetNames ?? [],
+      traffic.experiments
     );
   }
-  const http2 = rulesOf({ ...vs, spec }, "http");
-  const httpRules2 = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http2[r.index], label: r.label, index: r.index }));
+  const http3 = rulesOf({ ...vs, spec }, "http");
+  const httpRules2 = rules.filter((r) => r.protocol === "http").map((r) => ({ rule: http3[r.index], label: r.label, index: r.index }));
   const derived = canaryRules3(ctx, httpRules2, roles, traffic);
   const managed = new Set(ctx.rollout.traffic.managedRoutes);
   const leftover = (rule, i) => managed.has(String(rule.name)) && !httpRules2.some((h) => h.index === i);
-  if (derived.size > 0 || http2.some(leftover))
-    spec.http = http2.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
+  if (derived.size > 0 || http3.some(leftover))
+    spec.http = http3.flatMap((rule, i) => leftover(rule, i) ? [] : [...derived.get(i) ?? [], rule]);
   return { ...vs, spec };
 }
 
@@ -57469,9 +58969,15 @@ function render11(ctx, traffic) {
   const apiVersion = source?.apiVersion ?? DEFAULT_API_VERSION;
   const weight = (w) => apiVersion.endsWith("/v1alpha1") ? String(w) : w;
   const canary = percentOf(traffic);
+  const experiments = (traffic.experiments ?? []).map((e) => ({
+    service: e.service,
+    percent: percentOf({ ...traffic, weight: e.weight })
+  }));
+  const taken = experiments.reduce((n, e) => n + e.percent, 0);
   const backends = [
     ...canary > 0 ? [{ service: ctx.canaryService, weight: weight(canary) }] : [],
-    { service: ctx.stableService, weight: weight(100 - canary) }
+    ...experiments.map((e) => ({ service: e.service, weight: weight(e.percent) })),
+    { service: ctx.stableService, weight: weight(100 - canary - taken) }
   ];
   const metadata = source?.metadata ?? {
     name,
@@ -57755,14 +59261,14 @@ function matcherFits(text2, request4) {
   const m = MATCHER.exec(text2);
   if (!m) return false;
   const args = [...m[2].matchAll(/[`"]([^`"]*)[`"]/g)].map((a) => a[1]);
-  const path39 = request4.path.split(/[?#]/)[0] || "/";
+  const path42 = request4.path.split(/[?#]/)[0] || "/";
   switch (m[1]) {
     case "Host":
       return args.some((h) => h.toLowerCase() === (request4.host ?? "").toLowerCase().replace(/:\d+$/, ""));
     case "PathPrefix":
-      return args.some((p) => path39.startsWith(p));
+      return args.some((p) => path42.startsWith(p));
     case "Path":
-      return args.some((p) => path39 === p);
+      return args.some((p) => path42 === p);
     default:
       return header2(request4, args[0]) === args[1];
   }
@@ -57787,7 +59293,7 @@ function enterAtTop(objects) {
   const referenced = new Set(services.flatMap((s) => refsOf(s).map((r) => String(r.name))));
   const top = services.find((s) => !referenced.has(s.metadata.name));
   if (!top) return void 0;
-  const result = resolve8(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
+  const result = resolve9(objects, { name: top.metadata.name, kind: "TraefikService" }, top.metadata.namespace);
   return { ...result, rule: `TraefikService ${top.metadata.name}` };
 }
 function resolveAll(objects, refs, ns) {
@@ -57797,13 +59303,13 @@ function resolveAll(objects, refs, ns) {
   let mirror;
   refs.forEach((ref, i) => {
     if (weights[i] <= 0 || total <= 0) return;
-    const inner = resolve8(objects, ref, ns);
+    const inner = resolve9(objects, ref, ns);
     backends.push(...inner.backends.map((b) => ({ ...b, share: b.share * weights[i] / total })));
     mirror = mirror ?? inner.mirror;
   });
   return { backends, ...mirror ? { mirror } : {} };
 }
-function resolve8(objects, ref, ns, depth2 = 0) {
+function resolve9(objects, ref, ns, depth2 = 0) {
   const name = String(ref.name ?? "");
   if (ref.kind !== "TraefikService") return { backends: [{ service: name, share: 1 }] };
   const ts = objects.find((o) => isTraefik(o, "TraefikService") && o.metadata.name === name);
@@ -57815,7 +59321,7 @@ function resolve8(objects, ref, ns, depth2 = 0) {
   const spec = specOf5(ts);
   if (isObject(spec.weighted)) return resolveAll(objects, listOf3(spec.weighted.services), ns);
   if (!isObject(spec.mirroring)) return { backends: [] };
-  const main2 = resolve8(objects, spec.mirroring, ns, depth2 + 1);
+  const main2 = resolve9(objects, spec.mirroring, ns, depth2 + 1);
   const copy = listOf3(spec.mirroring.mirrors)[0];
   const mirror = copy ? { service: String(copy.name), share: Number(copy.percent ?? 0) / 100 } : void 0;
   return { backends: main2.backends, ...mirror && mirror.share > 0 ? { mirror } : {} };
@@ -57914,7 +59420,10 @@ function gatesOf(analysis, step) {
   );
   const bg = analysis.background;
   const background2 = bg && step >= bg.startingStep ? [{ kind: "background", id: "background", spec: bg.spec }] : [];
-  return [...own, ...background2];
+  const experiment = (analysis.experiments?.[step] ?? []).map(
+    (spec, i) => ({ kind: "background", id: `step-${step}-experiment-${i + 1}`, spec })
+  );
+  return [...own, ...experiment, ...background2];
 }
 
 // src/analysis/rollout-analysis.ts
@@ -57922,7 +59431,7 @@ init_diagnostics();
 
 // src/model/analysis-request.ts
 var REQUEST_FIELDS = /* @__PURE__ */ new Set(["templates", "args", "dryRun", "startingStep", "step"]);
-function readRequest(value2, locate2, path39) {
+function readRequest(value2, locate2, path42) {
   const v = isObject(value2) ? value2 : {};
   const list6 = (k) => Array.isArray(v[k]) ? v[k] : [];
   return {
@@ -57931,33 +59440,48 @@ function readRequest(value2, locate2, path39) {
       return {
         templateName: typeof e.templateName === "string" ? e.templateName : "",
         clusterScope: e.clusterScope === true,
-        at: { locate: locate2, path: [...path39, "templates", i] }
+        at: { locate: locate2, path: [...path42, "templates", i] }
       };
     }),
-    args: readArgs(list6("args"), locate2, [...path39, "args"]),
-    dryRun: readDryRun(list6("dryRun"), locate2, [...path39, "dryRun"]),
+    args: readArgs(list6("args"), locate2, [...path42, "args"]),
+    dryRun: readDryRun(list6("dryRun"), locate2, [...path42, "dryRun"]),
     ignored: Object.keys(v).filter((k) => !REQUEST_FIELDS.has(k)),
-    at: { locate: locate2, path: path39 }
+    at: { locate: locate2, path: path42 }
   };
 }
-function readDryRun(list6, locate2, path39) {
+function readDryRun(list6, locate2, path42) {
   return list6.map((d, i) => ({
     ...isObject(d) && typeof d.metricName === "string" ? { metricName: d.metricName } : {},
-    at: { locate: locate2, path: [...path39, i] }
+    at: { locate: locate2, path: [...path42, i] }
   }));
 }
-function readArgs(list6, locate2, path39) {
+function readArgs(list6, locate2, path42) {
   return list6.map((a, i) => {
     const e = isObject(a) ? a : {};
     return {
       name: typeof e.name === "string" ? e.name : "",
       ...e.value !== void 0 && e.value !== null ? { value: String(e.value) } : {},
       ...isObject(e.valueFrom) ? { valueFrom: e.valueFrom } : {},
-      at: { locate: locate2, path: [...path39, i] }
+      at: { locate: locate2, path: [...path42, i] }
     };
   });
 }
 var originOf = (at, ...more2) => at.locate([...at.path, ...more2]);
+
+// src/model/experiment.ts
+var EXPERIMENT_LABEL = "rollgen.dev/experiment";
+var MAX_LABEL = 63;
+function experimentWorkloadName(rollout, step, template) {
+  const whole = `${rollout}-step-${step}-${template}`.toLowerCase().replace(/[^a-z0-9-]+/g, "-");
+  if (whole.length <= MAX_LABEL) return whole;
+  const hash = fnv1a(whole).toString(16).padStart(8, "0");
+  return `${whole.slice(0, MAX_LABEL - hash.length - 1).replace(/-+$/, "")}-${hash}`;
+}
+function fnv1a(text2) {
+  let h = 2166136261;
+  for (let i = 0; i < text2.length; i++) h = Math.imul(h ^ text2.charCodeAt(i), 16777619) >>> 0;
+  return h;
+}
 
 // src/analysis/resolve.ts
 init_diagnostics();
@@ -58187,10 +59711,10 @@ function groupedToken(scope) {
   return parser2.gobbleTokenProperty({ ...group, [GROUPED]: true });
 }
 function compile(source) {
-  const parse4 = parser();
+  const parse5 = parser();
   let node;
   try {
-    node = regroup(parse4(source));
+    node = regroup(parse5(source));
   } catch (e) {
     return { error: e.message };
   }
@@ -58380,7 +59904,7 @@ function parseJsonPath(source) {
   const m = /^\{\s*(.*?)\s*\}$/.exec(source.trim());
   if (!m) return { error: `jsonPath "${source}" must be wrapped in braces, e.g. {$.data.value}` };
   let rest = m[1].replace(/^\$/, "");
-  const path39 = [];
+  const path42 = [];
   while (rest !== "") {
     const field2 = /^\.([A-Za-z_][\w-]*)/.exec(rest);
     const index = /^\[(\d+)\]/.exec(rest);
@@ -58390,14 +59914,14 @@ function parseJsonPath(source) {
       return {
         error: `jsonPath "${source}": rollgen reads one value by fields and indexes ({$.a.b[0]}); "${rest}" is not supported`
       };
-    path39.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
+    path42.push(field2 ? field2[1] : index ? Number(index[1]) : quoted[1] ?? quoted[2]);
     rest = rest.slice(step[0].length);
   }
-  return { path: path39 };
+  return { path: path42 };
 }
-function readPath(value2, path39) {
+function readPath(value2, path42) {
   let v = value2;
-  for (const seg of path39) {
+  for (const seg of path42) {
     if (typeof seg === "number" && Array.isArray(v) && seg < v.length) v = v[seg];
     else if (typeof seg === "string" && v && typeof v === "object" && !Array.isArray(v) && Object.hasOwn(v, seg))
       v = v[seg];
@@ -58429,20 +59953,20 @@ init_diagnostics();
 function textField(f, field2, required) {
   return textAt(f, f.body[field2], [field2], required);
 }
-function textAt(f, v, path39, required) {
-  const name = path39.join(".");
+function textAt(f, v, path42, required) {
+  const name = path42.join(".");
   if (v === void 0 || v === null || v === "") {
-    if (required) f.out.push(diagnosticAt(f.here(...path39.slice(0, -1)), `${f.kind} provider needs ${name}`));
+    if (required) f.out.push(diagnosticAt(f.here(...path42.slice(0, -1)), `${f.kind} provider needs ${name}`));
     return void 0;
   }
   if (isObject(v) || Array.isArray(v)) {
-    f.out.push(diagnosticAt(f.here(...path39), `${f.kind} ${name} must be a string`));
+    f.out.push(diagnosticAt(f.here(...path42), `${f.kind} ${name} must be a string`));
     return void 0;
   }
   const filled = f.fill(String(v));
   const leftover = unresolvedArg(filled, f.args);
   if (leftover)
-    f.out.push(diagnosticAt(f.here(...path39), `${name} uses {{args.${leftover}}}, which no template declares`));
+    f.out.push(diagnosticAt(f.here(...path42), `${name} uses {{args.${leftover}}}, which no template declares`));
   return filled;
 }
 function durationField(f, field2, fallback2) {
@@ -58877,7 +60401,6 @@ var SUPPORTED_PROVIDERS = [
   "kayenta"
 ];
 var WHY_NOT = {
-  job: " (a Job committed with the step is planned, issue 28)",
   plugin: " (rollgen runs no metric plugin binaries)"
 };
 var OWN_MODULE = {
@@ -59136,6 +60659,121 @@ function conditionField(v, fill, at, field2, args, out) {
   return { source, origin: at };
 }
 
+// src/analysis/provider-job.ts
+init_diagnostics();
+var isJobMetric = (raw) => isObject(raw.provider) && raw.provider.job !== void 0;
+var WHY_ONE_JOB = "Argo creates a new Job for each measurement; rollgen commits one Job with the step, whose engine report is the one measurement";
+var REFUSED = {
+  count: (v) => Number(v) > 1 ? `count ${String(v)}: ${WHY_ONE_JOB}; remove count and retry inside the Job (backoffLimit)` : void 0,
+  interval: () => `interval: ${WHY_ONE_JOB}; remove interval and repeat inside the Job (completions, backoffLimit)`,
+  failureLimit: (v) => Number(v) !== 0 ? "failureLimit: the GitOps engine reports a failed Job as a failed step, so a tolerated failure cannot be told apart; remove it and let backoffLimit retry the Job" : void 0
+};
+var UNUSED = [
+  "successCondition",
+  "failureCondition",
+  "inconclusiveLimit",
+  "consecutiveErrorLimit",
+  "consecutiveSuccessLimit"
+];
+function buildJobMetric(template, raw, at, fill, dryRun, args, out) {
+  const before = out.length;
+  const where8 = (...f) => originOf(at, ...f);
+  const name = String(raw.name ?? "");
+  if (name === "") out.push(diagnosticAt(where8(), "a metric needs a name"));
+  checkMetricFields(raw, where8, dryRun, out);
+  if (Object.keys(raw.provider).length > 1)
+    out.push(diagnosticAt(where8("provider"), "a metric needs exactly one provider; this one has job and another"));
+  const body = isObject(raw.provider) && isObject(raw.provider.job) ? raw.provider.job : void 0;
+  const jobAt = (...f) => where8("provider", "job", ...f);
+  if (!body) {
+    out.push(diagnosticAt(jobAt(), "job provider needs metadata and spec, as a Job (spec.template.spec.containers)"));
+    return void 0;
+  }
+  const filled = fillDeep(body, fill);
+  checkArgs(body, args, jobAt(), out);
+  const spec = isObject(filled.spec) ? filled.spec : {};
+  checkJobSpec(spec, (...f) => jobAt("spec", ...f), out);
+  const meta = isObject(filled.metadata) ? filled.metadata : {};
+  const labels = stringMap3(meta.labels, jobAt("metadata", "labels"), out);
+  const annotations = stringMap3(meta.annotations, jobAt("metadata", "annotations"), out);
+  if (out.slice(before).some((d) => d.severity === "error")) return void 0;
+  return { name, template, origin: where8(), labels, annotations, spec };
+}
+function checkMetricFields(raw, where8, dryRun, out) {
+  for (const [field2, why2] of Object.entries(REFUSED)) {
+    const message = raw[field2] === void 0 ? void 0 : why2(raw[field2]);
+    if (message) out.push(diagnosticAt(where8(field2), `job metric "${String(raw.name)}": ${message}`));
+  }
+  for (const field2 of UNUSED.filter((f) => raw[f] !== void 0))
+    out.push(
+      diagnosticAt(where8(field2), `${field2} is not used by a job metric: the Job's exit decides, as in Argo`, "warning")
+    );
+  if (raw.initialDelay !== void 0)
+    out.push(
+      diagnosticAt(
+        where8("initialDelay"),
+        "initialDelay is not used by a job metric: the Job starts once the step's commit is applied (one sync wave after its routes); wait inside the Job instead",
+        "warning"
+      )
+    );
+  if (dryRun)
+    out.push(
+      diagnosticAt(
+        where8(),
+        `job metric "${String(raw.name)}" cannot run as dryRun: the GitOps engine reports its failed Job as a failed step; remove it from dryRun`
+      )
+    );
+}
+function checkJobSpec(spec, at, out) {
+  const pod = isObject(spec.template) && isObject(spec.template.spec) ? spec.template.spec : void 0;
+  if (!pod || !Array.isArray(pod.containers) || pod.containers.length === 0) {
+    out.push(diagnosticAt(at(), "job provider needs spec.template.spec.containers"));
+    return;
+  }
+  if (pod.restartPolicy !== "Never" && pod.restartPolicy !== "OnFailure")
+    out.push(
+      diagnosticAt(
+        at("template", "spec"),
+        "a Job needs spec.template.spec.restartPolicy Never or OnFailure (the API server refuses any other)"
+      )
+    );
+  if (spec.ttlSecondsAfterFinished !== void 0)
+    out.push(
+      diagnosticAt(
+        at("ttlSecondsAfterFinished"),
+        "ttlSecondsAfterFinished would delete the committed Job, and the GitOps engine would create it again and rerun the analysis; remove it (rollgen removes the Job with the next step)"
+      )
+    );
+}
+function checkArgs(body, args, at, out) {
+  const text2 = JSON.stringify(body);
+  const leftover = unresolvedArg(text2, args);
+  if (leftover) out.push(diagnosticAt(at, `the Job uses {{args.${leftover}}}, which no template declares`));
+  const secret = args.secrets.find((s) => new RegExp(`\\{\\{\\s*args\\.${escape2(s.name)}\\s*\\}\\}`).test(text2));
+  if (secret)
+    out.push(
+      diagnosticAt(
+        at,
+        `the Job uses the secret arg {{args.${secret.name}}}: its value would be committed to git; read the Secret in the Job instead (env valueFrom.secretKeyRef)`
+      )
+    );
+}
+var escape2 = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+function fillDeep(v, fill) {
+  if (typeof v === "string") return fill(v);
+  if (Array.isArray(v)) return v.map((e) => fillDeep(e, fill));
+  if (isObject(v)) return Object.fromEntries(Object.entries(v).map(([k, e]) => [k, fillDeep(e, fill)]));
+  return v;
+}
+function stringMap3(v, at, out) {
+  if (v === void 0 || v === null) return {};
+  if (!isObject(v) || !Object.values(v).every((e) => typeof e === "string")) {
+    out.push(diagnosticAt(at, "must be a map of strings"));
+    return {};
+  }
+  return v;
+}
+
 // src/analysis/resolve.ts
 function resolveAnalysis(request4, index, ctx, out) {
   const problems = [];
@@ -59150,18 +60788,17 @@ function resolveAnalysis(request4, index, ctx, out) {
   const args = resolveArgs(templates, request4.args, ctx, problems, templates.length === request4.templates.length);
   const rules = [...templates.flatMap((t) => t.dryRun), ...request4.dryRun];
   const dryRun = rules.flatMap((r) => r.metricName !== void 0 ? [r.metricName] : []);
-  const metrics = templates.flatMap(
-    (t) => t.metrics.map(
-      (m) => buildMetric(t.name, m.raw, m.at, substitute(args), dryRunOf(dryRun, m.raw), args, problems, ctx.secrets)
-    )
-  );
-  checkUniqueNames2(metrics, problems);
+  const written = templates.flatMap((t) => t.metrics.map((m) => ({ t, ...m, dryRun: dryRunOf(dryRun, m.raw) })));
+  const metrics = written.filter((m) => !isJobMetric(m.raw)).map((m) => buildMetric(m.t.name, m.raw, m.at, substitute(args), m.dryRun, args, problems, ctx.secrets));
+  const jobs = written.filter((m) => isJobMetric(m.raw)).map((m) => buildJobMetric(m.t.name, m.raw, m.at, substitute(args), m.dryRun, args, problems));
+  checkUniqueNames2([...metrics, ...jobs], problems);
   checkDryRunRules(rules, metrics, problems);
   out.push(...problems);
   if (problems.some((p) => p.severity === "error")) return void 0;
   return {
     templates: templates.map((t) => t.name),
     metrics: metrics.filter((m) => m !== void 0),
+    ...jobs.length > 0 ? { jobs: jobs.filter((j) => j !== void 0) } : {},
     origin: originOf(request4.at)
   };
 }
@@ -59425,10 +61062,13 @@ function rolloutAnalysis(spec, index, track, config, out, secrets) {
   const ctx = { rollout: spec.source ?? {}, track, ...secrets ? { secrets } : {} };
   const steps = {};
   let background2;
+  const experiments = {};
   spec.steps.forEach((step, i) => {
     const resolved = (step.analyses ?? []).map((r) => resolveAnalysis(r, index, ctx, out));
     const ok = resolved.filter((a) => a !== void 0);
-    if (ok.length > 0) steps[i + 1] = ok;
+    const run3 = experimentAnalyses(spec, i + 1, index, ctx, out);
+    if (ok.length + run3.required.length > 0) steps[i + 1] = [...ok, ...run3.required];
+    if (run3.optional.length > 0) experiments[i + 1] = run3.optional;
   });
   if (spec.backgroundAnalysis) {
     const resolved = resolveAnalysis(spec.backgroundAnalysis.request, index, ctx, out);
@@ -59445,20 +61085,44 @@ function rolloutAnalysis(spec, index, track, config, out, secrets) {
     else background2 = fromConfig(spec, config, index, ctx, steps, out) ?? background2;
   }
   for (const [n, list6] of Object.entries(steps)) list6.forEach((a) => warnUnbounded(spec, Number(n), a, out));
-  if (Object.keys(steps).length === 0 && !background2) return void 0;
-  return { steps, ...background2 ? { background: background2 } : {} };
+  const hasExperiments = Object.keys(experiments).length > 0;
+  if (Object.keys(steps).length === 0 && !background2 && !hasExperiments) return void 0;
+  return { steps, ...background2 ? { background: background2 } : {}, ...hasExperiments ? { experiments } : {} };
+}
+function experimentAnalyses(spec, n, index, ctx, out) {
+  const experiment = spec.steps[n - 1].experiment;
+  const required = [];
+  const optional = [];
+  for (const a of experiment?.analyses ?? []) {
+    const args = a.request.args.map((arg) => withTemplateRefs(arg, spec.name, n, experiment, out));
+    const resolved = resolveAnalysis({ ...a.request, args }, index, ctx, out);
+    if (resolved) (a.required ? required : optional).push(resolved);
+  }
+  return { required, optional };
+}
+function withTemplateRefs(arg, rollout, n, experiment, out) {
+  if (arg.value === void 0) return arg;
+  const value2 = arg.value.replace(
+    /\{\{\s*templates\.([\w-]+)\.(podTemplateHash|replicaset\.name)\s*\}\}/g,
+    (whole, name) => {
+      if (experiment.templates.some((t) => t.name === name)) return experimentWorkloadName(rollout, n, name);
+      out.push(diagnosticAt(originOf(arg.at), `arg "${arg.name}": the experiment has no template "${name}"`));
+      return whole;
+    }
+  );
+  return { ...arg, value: value2 };
 }
 function fromConfig(spec, config, index, ctx, steps, out) {
   const v = isObject(config.value) ? config.value : {};
-  const { locate: locate2, path: path39 } = config.at;
+  const { locate: locate2, path: path42 } = config.at;
   (Array.isArray(v.steps) ? v.steps : []).forEach((entry, i) => {
     const step = isObject(entry) ? Number(entry.step) : NaN;
     if (!Number.isInteger(step) || step < 1 || step > spec.steps.length) {
       const message = `analysis step ${String(isObject(entry) ? entry.step : entry)} is not a step of rollout ${spec.name} (1-${spec.steps.length})`;
-      out.push(diagnosticAt(locate2([...path39, "steps", i]), message));
+      out.push(diagnosticAt(locate2([...path42, "steps", i]), message));
       return;
     }
-    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path39, "steps", i]), index, ctx, out);
+    const resolved2 = resolveAnalysis(readRequest(entry, locate2, [...path42, "steps", i]), index, ctx, out);
     if (resolved2) steps[step] = [...steps[step] ?? [], resolved2];
   });
   if (!isObject(v.background)) return void 0;
@@ -59466,11 +61130,11 @@ function fromConfig(spec, config, index, ctx, steps, out) {
   if (!Number.isInteger(startingStep) || startingStep < 1 || startingStep > spec.steps.length)
     out.push(
       diagnosticAt(
-        locate2([...path39, "background", "startingStep"]),
+        locate2([...path42, "background", "startingStep"]),
         `startingStep must be a step of rollout ${spec.name} (1-${spec.steps.length})`
       )
     );
-  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path39, "background"]), index, ctx, out);
+  const resolved = resolveAnalysis(readRequest(v.background, locate2, [...path42, "background"]), index, ctx, out);
   return resolved ? { spec: resolved, startingStep } : void 0;
 }
 function warnUnbounded(spec, n, a, out) {
@@ -59558,7 +61222,7 @@ var TemplateIndex = class {
     return [...this.byKey.keys()].sort();
   }
 };
-var isJudge = (provider) => isObject(provider) && provider.kayenta !== void 0;
+var isJudge = (provider) => isObject(provider) && (provider.kayenta !== void 0 || provider.job !== void 0);
 
 // src/analysis/load.ts
 function loadAnalysis(specs, own, options, out) {
@@ -59590,7 +61254,15 @@ function withGates(rollout, analysis) {
   return { ...rollout, analysis, plan: { ...rollout.plan, steps } };
 }
 function summary(g) {
-  return { kind: g.kind, id: g.id, templates: g.spec.templates, metrics: g.spec.metrics.map(metricSummary) };
+  const jobs = (g.spec.jobs ?? []).map(
+    (j) => ({ name: j.name, provider: "job", failureLimit: 0, dryRun: false })
+  );
+  return {
+    kind: g.kind,
+    id: g.id,
+    templates: g.spec.templates,
+    metrics: [...g.spec.metrics.map(metricSummary), ...jobs]
+  };
 }
 function metricSummary(m) {
   return {
@@ -59609,14 +61281,14 @@ function metricSummary(m) {
 init_diagnostics();
 
 // src/spec/field-ledger.ts
-var honoured = (path39, note) => ({
-  path: path39,
+var honoured = (path42, note) => ({
+  path: path42,
   status: "honoured",
   ...note ? { note } : {}
 });
-var subtree = (path39, note) => ({ path: path39, status: "honoured", subtree: true, note });
-var warned = (path39, note) => ({ path: path39, status: "warned", note });
-var warnedTree = (path39, note) => ({ path: path39, status: "warned", subtree: true, note });
+var subtree = (path42, note) => ({ path: path42, status: "honoured", subtree: true, note });
+var warned = (path42, note) => ({ path: path42, status: "warned", note });
+var warnedTree = (path42, note) => ({ path: path42, status: "warned", subtree: true, note });
 function ruleFor(ledger, pattern) {
   const bare = pattern.endsWith("[]") ? pattern.slice(0, -2) : pattern;
   return ledger.rules.find((r) => r.path === pattern || r.path === bare);
@@ -59628,21 +61300,21 @@ function fieldsUnder(ledger, parent) {
 }
 function checkFields(doc, ledger) {
   const out = [];
-  const walk = (value2, path39, pattern) => {
-    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path39, i], `${pattern}[]`));
+  const walk = (value2, path42, pattern) => {
+    if (Array.isArray(value2)) return value2.forEach((item, i) => walk(item, [...path42, i], `${pattern}[]`));
     if (!isObject(value2)) return;
     for (const [key2, child3] of Object.entries(value2)) {
       const childPattern = pattern === "" ? key2 : `${pattern}.${key2}`;
       const rule = ruleFor(ledger, childPattern);
       if (!rule) continue;
       if (rule.status === "honoured") {
-        if (!rule.subtree) walk(child3, [...path39, key2], childPattern);
+        if (!rule.subtree) walk(child3, [...path42, key2], childPattern);
         continue;
       }
       if (child3 === false || child3 === null) continue;
       out.push({
-        ...doc.locate([...path39, key2]),
-        message: `${dotted([...path39, key2])}: ${rule.note}`,
+        ...doc.locate([...path42, key2]),
+        message: `${dotted([...path42, key2])}: ${rule.note}`,
         severity: rule.status === "refused" ? "error" : "warning"
       });
     }
@@ -59651,8 +61323,8 @@ function checkFields(doc, ledger) {
   walk({ spec: root.spec }, [], "");
   return out;
 }
-function dotted(path39) {
-  return path39.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
+function dotted(path42) {
+  return path42.map((p, i) => typeof p === "number" ? `[${p}]` : i === 0 ? p : `.${p}`).join("");
 }
 
 // src/spec/analysis-fields.ts
@@ -59678,9 +61350,9 @@ var ARGO_ROLLOUT_ANALYSIS_RULES = [
   },
   {
     path: "spec.strategy.canary.steps[].experiment",
-    status: "warned",
+    status: "honoured",
     subtree: true,
-    note: "rollgen runs no experiment (no ReplicaSets, no analyses) while Argo holds here until it succeeds and aborts if it fails; so the gate before this step is manual: check what the experiment checks before you merge the next step"
+    note: "temporary Deployments (and Services) of the stable or canary pod template committed with the step before it and removed by the next commit; its duration is a timed gate, its analyses gate the step as Argo's (requiredForCompletion: until complete); a weight is routed to its Service by alb, istio and smi, refused with any other router"
   }
 ];
 function analysisTemplateLedger(kind, file) {
@@ -59972,7 +61644,9 @@ function servesAllTraffic(s) {
 }
 function trafficLabel(s) {
   if (sharedByPods(s)) return BY_PODS;
-  return servesAllTraffic(s) ? ALL_TRAFFIC : weightOf(s.traffic);
+  const experiments = (s.traffic.experiments ?? []).reduce((n, e) => n + e.weight, 0);
+  const extra = experiments > 0 ? ` + ${weightOf({ ...s.traffic, weight: experiments })} experiment` : "";
+  return servesAllTraffic(s) ? ALL_TRAFFIC : weightOf(s.traffic) + extra;
 }
 
 // src/plan/exposure.ts
@@ -60063,7 +61737,7 @@ function buildPlan(rollout, totalReplicas, policy = defaultGatePolicy) {
 }
 function planStep(rollout, step, i, total, policy) {
   const routed = rollout.traffic.providers.length > 0;
-  const traffic = trafficOf2(rollout, step, routed);
+  const traffic = trafficOf2(rollout, step, routed, i + 1);
   const carries = hasCanaryRoutes(traffic);
   const basic = !routed && rollout.format === "argo" && !step.replicas;
   const split3 = basic ? argoBasicCanary(total, step.weight ?? 0, rollout.traffic.weightTotal, argoMaxSurge(rollout, total)) : splitReplicas(rollout.style, total, canaryWanted(rollout, step, total), carries);
@@ -60100,15 +61774,23 @@ function argoMaxSurge(rollout, total) {
 function hasTrafficSpec(step) {
   return step.weight !== void 0 || step.matches.length > 0 || step.headerRoutes.length > 0 || step.mirrorRoutes.length > 0;
 }
-function trafficOf2(rollout, step, routed) {
+function trafficOf2(rollout, step, routed, index) {
   return {
     weight: routed ? step.weight ?? 0 : step.switched ? rollout.traffic.weightTotal : 0,
     weightTotal: rollout.traffic.weightTotal,
     matches: step.matches,
     headerRoutes: step.headerRoutes,
     mirrorRoutes: step.mirrorRoutes,
-    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {}
+    ...step.requestHeaderModifier ? { requestHeaderModifier: step.requestHeaderModifier } : {},
+    ...experimentRoutes(rollout, step, routed, index)
   };
+}
+function experimentRoutes(rollout, step, routed, index) {
+  const routes = (step.experiment?.templates ?? []).filter((t) => routed && t.weight !== void 0 && t.weight > 0).map((t) => ({
+    service: t.service?.name ?? experimentWorkloadName(rollout.name, index, t.name),
+    weight: t.weight
+  }));
+  return routes.length > 0 ? { experiments: routes } : {};
 }
 
 // src/render/anti-affinity.ts
@@ -60342,6 +62024,119 @@ function replicasOf(deployment) {
   return typeof spec.replicas === "number" ? spec.replicas : 1;
 }
 
+// src/render/analysis-jobs.ts
+var JOB_METRIC_ANNOTATION = "rollgen.dev/analysis-metric";
+var MAX_NAME2 = 63;
+function renderAnalysisJobs(input3) {
+  return gatesOf(input3.analysis, input3.step).flatMap(
+    (gate) => (gate.spec.jobs ?? []).map((job) => analysisJob(input3, gate, job))
+  );
+}
+function analysisJob(input3, gate, job) {
+  const gateName = gate.kind === "background" ? `background-step-${input3.step}` : gate.id;
+  const name = jobName([input3.rollout, input3.revision, gateName, job.name]);
+  return {
+    apiVersion: "batch/v1",
+    kind: "Job",
+    metadata: {
+      name,
+      ...input3.namespace ? { namespace: input3.namespace } : {},
+      ...Object.keys(job.labels).length > 0 ? { labels: { ...job.labels } } : {},
+      annotations: {
+        ...job.annotations,
+        [JOB_METRIC_ANNOTATION]: `${gate.id}/${job.template}/${job.name}`,
+        [SYNC_WAVE]: String(input3.wave + 2)
+      }
+    },
+    spec: cloneJson(job.spec)
+  };
+}
+function jobName(parts) {
+  const whole = parts.join("-").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/-+/g, "-").replace(/^-|-$/g, "");
+  if (whole.length <= MAX_NAME2) return whole;
+  const hash = sha256Hex(parts.join("\0")).slice(0, 10);
+  return `${whole.slice(0, MAX_NAME2 - hash.length - 1).replace(/-+$/, "")}-${hash}`;
+}
+
+// src/render/experiment.ts
+function renderExperiment(input3) {
+  const experiment = input3.rollout.steps[input3.step - 1]?.experiment;
+  if (!experiment) return [];
+  return experiment.templates.flatMap((t) => {
+    const name = experimentWorkloadName(input3.rollout.name, input3.step, t.name);
+    const pod = t.specRef === "stable" ? input3.stablePod : input3.canaryPod;
+    const deployment = experimentDeployment(input3.deployment, pod, t, name);
+    const service = t.service ? experimentService(deployment, t.service.name ?? name, input3.stableService) : void 0;
+    return service ? [deployment, service] : [deployment];
+  });
+}
+function experimentDeployment(source, pod, t, name) {
+  const out = cloneJson(source);
+  const spec = { ...out.spec };
+  const selector = isObject(spec.selector) ? spec.selector : {};
+  const matchLabels = t.selector ?? (isObject(selector.matchLabels) ? selector.matchLabels : {});
+  const own = { ...t.labels, [EXPERIMENT_LABEL]: name };
+  spec.replicas = t.replicas;
+  spec.selector = { matchLabels: { ...matchLabels, ...own } };
+  spec.template = labelTemplate(pod.template, own, t.annotations);
+  const metadata = {
+    ...out.metadata,
+    name,
+    labels: { ...out.metadata.labels ?? {}, [EXPERIMENT_LABEL]: name },
+    annotations: { ...out.metadata.annotations ?? {}, [REVISION_ANNOTATION]: pod.revision }
+  };
+  return { ...out, metadata: withPruneLast(metadata), spec };
+}
+function experimentService(deployment, name, stable) {
+  const template = deployment.spec.template;
+  const ports = withNames([...stablePorts(stable), ...containerPorts(template)]);
+  if (ports.length === 0) return void 0;
+  const labels = isObject(template.metadata) ? template.metadata.labels : {};
+  const meta = deployment.metadata;
+  return {
+    apiVersion: "v1",
+    kind: "Service",
+    metadata: {
+      name,
+      ...meta.namespace ? { namespace: meta.namespace } : {},
+      labels: { [EXPERIMENT_LABEL]: meta.name },
+      ...meta.annotations?.[SYNC_WAVE] !== void 0 ? { annotations: { [SYNC_WAVE]: meta.annotations[SYNC_WAVE] } } : {}
+    },
+    spec: { selector: { ...labels }, ports }
+  };
+}
+function stablePorts(stable) {
+  const spec = stable && isObject(stable.spec) ? stable.spec : {};
+  return (Array.isArray(spec.ports) ? spec.ports : []).filter(isObject).map((p) => {
+    const { nodePort: _node, ...port } = cloneJson(p);
+    return port;
+  });
+}
+function containerPorts(template) {
+  const podSpec = isObject(template.spec) ? template.spec : {};
+  return (Array.isArray(podSpec.containers) ? podSpec.containers : []).flatMap(
+    (c) => (isObject(c) && Array.isArray(c.ports) ? c.ports : []).filter(isObject).map((p) => ({
+      ...typeof p.name === "string" ? { name: p.name } : {},
+      ...typeof p.protocol === "string" ? { protocol: p.protocol } : {},
+      port: p.containerPort,
+      targetPort: p.containerPort
+    }))
+  );
+}
+function withNames(ports) {
+  const byNumber = /* @__PURE__ */ new Map();
+  for (const p of ports) if (!byNumber.has(p.port)) byNumber.set(p.port, { ...p });
+  const out = [...byNumber.values()];
+  if (out.length < 2) return out;
+  const used = /* @__PURE__ */ new Set();
+  return out.map((p) => {
+    const wanted = typeof p.name === "string" ? p.name : `port-${String(p.port)}`;
+    const name = used.has(wanted) ? `${wanted}-${String(p.port)}` : wanted;
+    used.add(name);
+    return { ...p, name };
+  });
+}
+
 // src/render/render-rollout.ts
 function renderRollout(input3) {
   const step = plannedStep(input3);
@@ -60353,8 +62148,30 @@ function renderRollout(input3) {
   const objects = [...renderWorkloads(input3, step), ...services];
   const routed = step && input3.phase.kind !== "draining";
   const total = input3.rollout.traffic.weightTotal;
-  const traffic = pingPong && input3.phase.kind === "promoting" ? promotionTraffic(total) : routed ? step.traffic : stableTraffic(total);
-  return [...objects, ...renderRouteObjects(input3, traffic, workloadWave(input3.deployment), phaseLabel(input3.phase))];
+  const traffic = pingPong && input3.phase.kind === "promoting" ? promotionTraffic(total) : routed ? input3.phase.kind === "step" ? step.traffic : withoutExperiments(step.traffic) : stableTraffic(total);
+  const wave = workloadWave(input3.deployment);
+  const jobs = input3.phase.kind === "step" ? renderAnalysisJobs({
+    rollout: input3.rollout.name,
+    ...input3.rollout.namespace ? { namespace: input3.rollout.namespace } : {},
+    analysis: input3.analysis,
+    step: input3.phase.step,
+    revision: input3.canaryPod.revision,
+    wave
+  }) : [];
+  const experiment = input3.phase.kind === "step" ? renderExperiment({
+    rollout: input3.rollout,
+    step: input3.phase.step,
+    deployment: input3.deployment,
+    stablePod: input3.stablePod,
+    canaryPod: input3.canaryPod,
+    ...stableServiceOf(input3)
+  }) : [];
+  return [...objects, ...experiment, ...renderRouteObjects(input3, traffic, wave, phaseLabel(input3.phase)), ...jobs];
+}
+function stableServiceOf(input3) {
+  const name = input3.rollout.traffic.stableService;
+  const found = name ? input3.resources.find("Service", name, input3.rollout.namespace)?.object : void 0;
+  return found ? { stableService: found } : {};
 }
 function plannedStep(input3) {
   const p = input3.phase;
@@ -60519,8 +62336,8 @@ function lua(s) {
 }
 
 // src/spec/reader-common.ts
-function withPause(doc, rollout, paused2, path39) {
-  return paused2 ? { ...rollout, pausedBy: { field: path39.join("."), origin: doc.locate(path39) } } : rollout;
+function withPause(doc, rollout, paused2, path42) {
+  return paused2 ? { ...rollout, pausedBy: { field: path42.join("."), origin: doc.locate(path42) } } : rollout;
 }
 var isAppsV1 = (apiVersion) => apiVersion === void 0 || apiVersion === "apps/v1";
 function wrongDeploymentApi(apiVersion) {
@@ -60534,7 +62351,7 @@ function unsupportedWorkload(kind) {
 }
 function antiAffinityOf(doc, strategy2, at, out) {
   if (strategy2.antiAffinity === void 0) return {};
-  const path39 = [...at, "antiAffinity"];
+  const path42 = [...at, "antiAffinity"];
   const {
     preferredDuringSchedulingIgnoredDuringExecution: preferred,
     requiredDuringSchedulingIgnoredDuringExecution: required
@@ -60542,7 +62359,7 @@ function antiAffinityOf(doc, strategy2, at, out) {
   if (preferred === void 0 === (required === void 0)) {
     const which = preferred === void 0 ? ["neither", "nor"] : ["both", "and"];
     out.push({
-      ...doc.locate(path39),
+      ...doc.locate(path42),
       message: `antiAffinity sets ${which[0]} requiredDuringSchedulingIgnoredDuringExecution ${which[1]} preferredDuringSchedulingIgnoredDuringExecution; Argo takes exactly one (and refuses this): keep the one you mean`,
       severity: "error"
     });
@@ -60553,7 +62370,7 @@ function antiAffinityOf(doc, strategy2, at, out) {
   if (weight === void 0 || weight < 1 || weight > 100)
     out.push({
       ...doc.locate(
-        obj(preferred).weight === void 0 ? [...path39, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path39, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
+        obj(preferred).weight === void 0 ? [...path42, "preferredDuringSchedulingIgnoredDuringExecution"] : [...path42, "preferredDuringSchedulingIgnoredDuringExecution", "weight"]
       ),
       message: `antiAffinity preferred weight ${weight ?? "(none)"}: Argo takes a weight from 1 to 100; write one (e.g. weight: 50)`,
       severity: "error"
@@ -60663,8 +62480,8 @@ function blueGreenRollingUpdate(spec) {
   const bg = obj(obj(spec.strategy).blueGreen);
   return bg.maxUnavailable !== void 0 ? { maxUnavailable: bg.maxUnavailable } : void 0;
 }
-function error5(doc, path39, message) {
-  return { ...doc.locate(path39), message, severity: "error" };
+function error5(doc, path42, message) {
+  return { ...doc.locate(path42), message, severity: "error" };
 }
 
 // src/spec/argo-rolling-update.ts
@@ -60696,8 +62513,8 @@ function intOrPercentProblem(key2, v) {
   return `${key2} "${v}" is neither a number of pods nor a percentage; write a number (1) or a percentage ("25%")`;
 }
 var isZero = (v) => v === 0 || v === "0%";
-function error6(doc, path39, message) {
-  return { ...doc.locate(path39), message, severity: "error" };
+function error6(doc, path42, message) {
+  return { ...doc.locate(path42), message, severity: "error" };
 }
 
 // src/spec/argo-held-steps.ts
@@ -60712,6 +62529,130 @@ function combinedGate(a, b) {
   return b.kind === "none" ? a : b;
 }
 
+// src/spec/argo-experiment.ts
+var WEIGHT_ROUTERS = ["alb", "istio", "smi"];
+var ROUTED_HERE = WEIGHT_ROUTERS;
+var STEP_FIELDS = /* @__PURE__ */ new Set([
+  "templates",
+  "duration",
+  "analyses",
+  "dryRun",
+  "analysisRunMetadata",
+  "scaleDownDelaySeconds"
+]);
+function readExperiment(doc, raw, path42, routers, out) {
+  const e = obj(raw);
+  const at = (...f) => doc.locate([...path42, ...f]);
+  for (const k of Object.keys(e).filter((k2) => !STEP_FIELDS.has(k2)))
+    out.push({ ...at(k), message: `experiment field ${k} is not an Argo experiment step field`, severity: "error" });
+  for (const k of ["analysisRunMetadata", "scaleDownDelaySeconds"].filter((k2) => e[k2] !== void 0))
+    out.push({
+      ...at(k),
+      message: `${k} is ignored: rollgen keeps no AnalysisRuns or ReplicaSets; the experiment's workloads go with the next commit`,
+      severity: "warning"
+    });
+  const durationSeconds = e.duration === void 0 ? void 0 : parseDuration(e.duration);
+  if (e.duration !== void 0 && durationSeconds === void 0)
+    out.push({ ...at("duration"), message: "duration must be seconds or a number with s, m or h", severity: "error" });
+  const templates = arr(e.templates).map((t, i) => readTemplate2(doc, t, [...path42, "templates", i], routers, out));
+  if (templates.length === 0)
+    out.push({ ...at(), message: "an experiment needs templates (name, specRef)", severity: "error" });
+  unique(
+    doc,
+    templates.map((t) => t.name),
+    [...path42, "templates"],
+    out
+  );
+  const dryRun = readDryRun(arr(e.dryRun), doc.locate, [...path42, "dryRun"]);
+  const analyses2 = arr(e.analyses).map((a, i) => readAnalysis(doc, a, [...path42, "analyses", i], dryRun));
+  unique(
+    doc,
+    analyses2.map((a) => a.name),
+    [...path42, "analyses"],
+    out
+  );
+  const experiment = {
+    origin: at(),
+    templates,
+    analyses: analyses2,
+    ...durationSeconds !== void 0 ? { durationSeconds } : {}
+  };
+  const gate = durationSeconds !== void 0 ? { kind: "timed", seconds: durationSeconds } : analyses2.some((a) => a.required) ? { kind: "none" } : { kind: "manual" };
+  return { experiment, gate };
+}
+function readTemplate2(doc, raw, path42, routers, out) {
+  const t = obj(raw);
+  const at = (...f) => doc.locate([...path42, ...f]);
+  const name = str(t.name) ?? "";
+  if (!/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name))
+    out.push({
+      ...at("name"),
+      message: "an experiment template needs a name of lower-case letters, digits and -",
+      severity: "error"
+    });
+  const specRef = t.specRef === "stable" || t.specRef === "canary" ? t.specRef : "canary";
+  if (t.specRef !== "stable" && t.specRef !== "canary")
+    out.push({ ...at("specRef"), message: "specRef must be stable or canary, as Argo", severity: "error" });
+  const replicas2 = t.replicas === void 0 ? 1 : num(t.replicas);
+  if (replicas2 === void 0 || !Number.isInteger(replicas2) || replicas2 < 0)
+    out.push({ ...at("replicas"), message: "replicas must be a whole number of pods", severity: "error" });
+  const weight = t.weight === void 0 ? void 0 : num(t.weight);
+  if (t.weight !== void 0) checkWeight(doc, [...path42, "weight"], weight, routers, out);
+  const meta = obj(t.metadata);
+  const selector = t.selector === void 0 ? void 0 : stringMap2(obj(t.selector).matchLabels);
+  if (t.selector !== void 0 && obj(t.selector).matchExpressions !== void 0)
+    out.push({
+      ...at("selector", "matchExpressions"),
+      message: "selector.matchExpressions is not supported; use matchLabels",
+      severity: "error"
+    });
+  const service = t.service !== void 0 || t.weight !== void 0 ? { ...str(obj(t.service).name) ? { name: str(obj(t.service).name) } : {} } : void 0;
+  return {
+    name,
+    specRef,
+    replicas: replicas2 ?? 1,
+    ...weight !== void 0 ? { weight } : {},
+    labels: stringMap2(meta.labels),
+    annotations: stringMap2(meta.annotations),
+    ...selector ? { selector } : {},
+    ...service ? { service } : {},
+    origin: at()
+  };
+}
+function checkWeight(doc, path42, weight, routers, out) {
+  const cannot = routers.filter((r) => !WEIGHT_ROUTERS.includes(r));
+  const notYet = routers.filter((r) => WEIGHT_ROUTERS.includes(r) && !ROUTED_HERE.includes(r));
+  const message = weight === void 0 || !Number.isInteger(weight) || weight < 0 ? "weight must be a whole number" : routers.length === 0 ? "an experiment weight needs trafficRouting (Argo refuses it without); remove weight" : cannot.length > 0 ? `Argo routes experiment weights only with alb, istio and smi, not ${cannot.join(", ")}; remove weight and reach the experiment through its Service (service: {})` : notYet.length > 0 ? `rollgen does not route experiment weights with ${notYet.join(", ")} yet (it does with smi and istio); remove weight and reach the experiment through its Service (service: {})` : void 0;
+  if (message) out.push({ ...doc.locate(path42), message, severity: "error" });
+}
+function readAnalysis(doc, raw, path42, dryRun) {
+  const a = obj(raw);
+  const request4 = {
+    templates: [
+      {
+        templateName: str(a.templateName) ?? "",
+        clusterScope: a.clusterScope === true,
+        at: { locate: doc.locate, path: [...path42, "templateName"] }
+      }
+    ],
+    args: readArgs(arr(a.args), doc.locate, [...path42, "args"]),
+    dryRun,
+    ignored: [],
+    at: { locate: doc.locate, path: path42 }
+  };
+  return { name: str(a.name) ?? "", request: request4, required: a.requiredForCompletion === true };
+}
+function unique(doc, names, path42, out) {
+  names.forEach((n, i) => {
+    if (names.indexOf(n) !== i)
+      out.push({
+        ...doc.locate([...path42, i, "name"]),
+        message: `two entries are named "${n}"; names must be unique`,
+        severity: "error"
+      });
+  });
+}
+
 // src/spec/argo-steps.ts
 function walkSteps(doc, raw, wc, out) {
   const steps = [];
@@ -60722,21 +62663,20 @@ function walkSteps(doc, raw, wc, out) {
   const holdStart = (gate) => void (startHold = combinedGate(startHold ?? { kind: "none" }, gate));
   raw.forEach((entry, i) => {
     const e = obj(entry);
-    const path39 = ["spec", "strategy", "canary", "steps", i];
-    if (!oneKindOfStep(doc, e, path39, out)) return;
+    const path42 = ["spec", "strategy", "canary", "steps", i];
+    if (!oneKindOfStep(doc, e, path42, out)) return;
     if (ACTIONS.some((a) => e[a] !== void 0)) {
-      applyActions(doc, state, e, path39, wc, out);
+      applyActions(doc, state, e, path42, wc, out);
       warnTrafficWithoutPods(doc, state, out);
-      steps.push(snapshot(doc.locate(path39), state, wc.managed));
+      steps.push(snapshot(doc.locate(path42), state, wc.managed));
       entryOfStep.push(i);
     } else if (Object.keys(e).length === 0)
-      out.push({ ...doc.locate(path39), message: "an empty step does nothing; remove it", severity: "warning" });
-    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path39, holdStart, out);
-    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path39, out);
-    if (e.experiment !== void 0 || e.plugin !== void 0) {
-      if (!holdForUnrunStep(steps)) holdStart({ kind: "manual" });
-    }
-    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path39, out);
+      out.push({ ...doc.locate(path42), message: "an empty step does nothing; remove it", severity: "warning" });
+    if (e.pause !== void 0) applyPause(doc, steps, e.pause, path42, holdStart, out);
+    if (e.analysis !== void 0) applyAnalysis(doc, steps, leading, e.analysis, path42, out);
+    if (e.experiment !== void 0) applyExperiment(doc, steps, e.experiment, path42, wc, holdStart, out);
+    if (e.plugin !== void 0 && !holdForUnrunStep(steps)) holdStart({ kind: "manual" });
+    if (e.setCanaryScale !== void 0) warnScaleCompletesFirst(doc, e, path42, out);
   });
   if (leading.length > 0 && !steps[0]) {
     steps.push(snapshot(originOf(leading[0].at), state, wc.managed));
@@ -60747,32 +62687,32 @@ function walkSteps(doc, raw, wc, out) {
 }
 var ACTIONS = ["setWeight", "setCanaryScale", "setHeaderRoute", "setMirrorRoute"];
 var EXCLUSIVE = ["setWeight", "pause", "experiment", "analysis"];
-function oneKindOfStep(doc, e, path39, out) {
+function oneKindOfStep(doc, e, path42, out) {
   const kinds = EXCLUSIVE.filter((k) => e[k] !== void 0);
   if (kinds.length < 2) return true;
   out.push(
     error7(
       doc,
-      [...path39, kinds[1]],
+      [...path42, kinds[1]],
       `a step may hold only one of setWeight, pause, experiment and analysis (as Argo), this one has ${kinds.join(" and ")}; split it into ${kinds.length} steps`
     )
   );
   return false;
 }
-function warnScaleCompletesFirst(doc, e, path39, out) {
+function warnScaleCompletesFirst(doc, e, path42, out) {
   if (e.analysis === void 0) return;
   out.push({
-    ...doc.locate([...path39, "analysis"]),
+    ...doc.locate([...path42, "analysis"]),
     message: "Argo ends a step with setCanaryScale once its canary pods are ready, without waiting for the analysis in the same step; rollgen waits for the analysis before the next step. Put the analysis in a step of its own to say so",
     severity: "warning"
   });
 }
-function applyAnalysis(doc, steps, leading, analysis, path39, out) {
-  const request4 = readRequest(analysis, doc.locate, [...path39, "analysis"]);
+function applyAnalysis(doc, steps, leading, analysis, path42, out) {
+  const request4 = readRequest(analysis, doc.locate, [...path42, "analysis"]);
   const previous = steps[steps.length - 1];
   if (!previous) {
     out.push({
-      ...doc.locate([...path39, "analysis"]),
+      ...doc.locate([...path42, "analysis"]),
       message: "an analysis before any setWeight/setCanaryScale runs with no canary pods; rollgen runs it at the gate of step 1",
       severity: "warning"
     });
@@ -60781,7 +62721,37 @@ function applyAnalysis(doc, steps, leading, analysis, path39, out) {
   }
   steps[steps.length - 1] = { ...previous, analyses: [...previous.analyses ?? [], request4] };
 }
-function applyPause(doc, steps, pause, path39, holdStart, out) {
+function applyExperiment(doc, steps, raw, path42, wc, holdStart, out) {
+  const previous = steps[steps.length - 1];
+  if (!previous) {
+    out.push({
+      ...doc.locate([...path42, "experiment"]),
+      message: "an experiment before any setWeight/setCanaryScale is not run by rollgen (it is committed with the step before it); a person starts the rollout instead. Put a step before it to run it",
+      severity: "warning"
+    });
+    return holdStart({ kind: "manual" });
+  }
+  const { experiment, gate } = readExperiment(doc, raw, [...path42, "experiment"], wc.routers, out);
+  if (previous.experiment)
+    out.push(
+      error7(
+        doc,
+        [...path42, "experiment"],
+        "two experiments after one step: rollgen runs one per step; put a step between them"
+      )
+    );
+  const shares2 = experiment.templates.reduce((n, t) => n + (t.weight ?? 0), 0);
+  if (shares2 > 0 && (previous.weight ?? 0) + shares2 > wc.weightTotal)
+    out.push(
+      error7(
+        doc,
+        [...path42, "experiment"],
+        `the experiment's weights (${shares2}) and the canary's (${previous.weight ?? 0}) exceed the whole (${wc.weightTotal}): they are taken from the stable share`
+      )
+    );
+  steps[steps.length - 1] = { ...previous, experiment, pause: combinedGate(previous.pause, gate) };
+}
+function applyPause(doc, steps, pause, path42, holdStart, out) {
   const seconds3 = parseDuration(obj(pause).duration);
   const gate = seconds3 === void 0 ? { kind: "manual" } : { kind: "timed", seconds: seconds3 };
   const previous = steps[steps.length - 1];
@@ -60789,7 +62759,7 @@ function applyPause(doc, steps, pause, path39, holdStart, out) {
     if (gate.kind === "timed" && gate.seconds === 0) return;
     if (gate.kind === "timed")
       out.push({
-        ...doc.locate([...path39, "pause"]),
+        ...doc.locate([...path42, "pause"]),
         message: `a pause of ${gate.seconds}s before the first step: Argo waits that long once the new version appears; rollgen cannot count from there, so a person starts the rollout (step 1 waits for a manual gate)`,
         severity: "warning"
       });
@@ -60797,20 +62767,20 @@ function applyPause(doc, steps, pause, path39, holdStart, out) {
   }
   steps[steps.length - 1] = { ...previous, pause: combinedGate(previous.pause, gate) };
 }
-function applyActions(doc, state, e, path39, wc, out) {
+function applyActions(doc, state, e, path42, wc, out) {
   if (num(e.setWeight) !== void 0) state.weight = num(e.setWeight);
   if (e.setCanaryScale !== void 0) {
     if (!wc.routed)
       out.push(
         error7(
           doc,
-          [...path39, "setCanaryScale"],
+          [...path42, "setCanaryScale"],
           "setCanaryScale requires trafficRouting (Argo ignores it for a basic canary); remove it or add trafficRouting"
         )
       );
     state.scale = canaryScale(obj(e.setCanaryScale), wc.weightTotal);
     const none = state.scale && ("count" in state.scale ? state.scale.count : state.scale.percent) === 0;
-    state.zeroScaleAt = none ? [...path39, "setCanaryScale"] : void 0;
+    state.zeroScaleAt = none ? [...path42, "setCanaryScale"] : void 0;
   }
   if (e.setHeaderRoute !== void 0) setRoute(state.headerRoutes, obj(e.setHeaderRoute), headerRouteMatches);
   if (e.setMirrorRoute !== void 0) setMirror(state.mirrorRoutes, obj(e.setMirrorRoute));
@@ -60862,13 +62832,13 @@ function mirrorMatches(list6) {
   return list6.map((m) => {
     const e = obj(m);
     const headers2 = Object.entries(obj(e.headers)).map(([k, v]) => stringMatch2(k, v));
-    const path39 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
+    const path42 = e.path !== void 0 ? stringMatch2("", e.path) : void 0;
     const method = e.method !== void 0 ? stringMatch2("", e.method) : void 0;
     return {
       headers: headers2,
       queryParams: [],
       cookies: [],
-      ...path39 ? { path: { type: path39.type === "Prefix" ? "PathPrefix" : path39.type, value: path39.value } } : {},
+      ...path42 ? { path: { type: path42.type === "Prefix" ? "PathPrefix" : path42.type, value: path42.value } } : {},
       ...method ? { method: { type: method.type, value: method.value } } : {}
     };
   });
@@ -60885,56 +62855,56 @@ function parseDuration(v) {
   if (!m) return void 0;
   return Number(m[1]) * { s: 1, m: 60, h: 3600 }[m[2] ?? "s"];
 }
-function error7(doc, path39, message) {
-  return { ...doc.locate(path39), message, severity: "error" };
+function error7(doc, path42, message) {
+  return { ...doc.locate(path42), message, severity: "error" };
 }
 
 // src/spec/providers.ts
-function providerFromKruiseRouting(doc, routing, path39, out, inputs10) {
+function providerFromKruiseRouting(doc, routing, path42, out, inputs10) {
   const refs = [];
   if (routing.ingress !== void 0) {
     const ingress = obj(routing.ingress);
     const classType = str(ingress.classType) ?? "nginx";
     const found = inputs10.kruiseIngress(classType, ingress);
     if (!found) {
-      const o = doc.locate([...path39, "ingress", "classType"]);
+      const o = doc.locate([...path42, "ingress", "classType"]);
       out.push({
         ...o,
         message: `ingress classType "${classType}" is unknown; use one of ${inputs10.kruiseIngressClasses.join(", ")}`,
         severity: "error"
       });
-    } else refs.push(refAt(found, doc.locate([...path39, "ingress"])));
+    } else refs.push(refAt(found, doc.locate([...path42, "ingress"])));
   }
   const gateway = routing.gateway === void 0 ? void 0 : inputs10.kruiseGateway(obj(routing.gateway));
-  if (gateway) refs.push(refAt(gateway, doc.locate([...path39, "gateway"])));
+  if (gateway) refs.push(refAt(gateway, doc.locate([...path42, "gateway"])));
   const custom = arr(routing.customNetworkRefs).map(obj);
   const taker = custom.length > 0 ? inputs10.kruiseCustomRefs(custom) : void 0;
-  if (taker) refs.push(refAt(taker, doc.locate([...path39, "customNetworkRefs"])));
+  if (taker) refs.push(refAt(taker, doc.locate([...path42, "customNetworkRefs"])));
   if (routing.ingress === void 0 && routing.gateway === void 0 && custom.length === 0)
     out.push({
-      ...doc.locate(path39),
+      ...doc.locate(path42),
       message: "this traffic routing names no ingress, gateway or customNetworkRefs, so nothing would route traffic to the canary; add one, or remove the entry to roll out by pod counts",
       severity: "error"
     });
   return refs;
 }
 var ARGO_ROUTING_KEYS = ["istio", "nginx", "alb", "smi", "ambassador", "appMesh", "traefik", "apisix"];
-function providersFromArgo(doc, routing, path39, inputs10, out) {
+function providersFromArgo(doc, routing, path42, inputs10, out) {
   for (const plugin of Object.keys(obj(routing.plugins)).filter((p) => !inputs10.argoKeys.includes(`plugins/${p}`)))
     out.push({
-      ...doc.locate([...path39, "plugins", plugin]),
+      ...doc.locate([...path42, "plugins", plugin]),
       message: `traffic router plugin ${plugin} is not supported: rollgen renders ${inputs10.argoKeys.map((k) => k.replace("/", ".")).join(", ")}; use one of them`,
       severity: "error"
     });
-  const at = (key2) => doc.locate([...path39, key2]);
+  const at = (key2) => doc.locate([...path42, key2]);
   const refs = [];
   for (const key2 of ARGO_ROUTING_KEYS.filter((k) => routing[k] !== void 0)) {
     const found = inputs10.argo(key2, obj(routing[key2]));
-    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path39, key2, ...field2])));
+    if (found) refs.push(refAt(found, at(key2), (field2) => doc.locate([...path42, key2, ...field2])));
   }
   for (const [name, block] of Object.entries(obj(routing.plugins))) {
     const found = inputs10.argo(`plugins/${name}`, obj(block));
-    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path39, "plugins", name, ...field2])));
+    if (found) refs.push(refAt(found, at("plugins"), (field2) => doc.locate([...path42, "plugins", name, ...field2])));
   }
   return refs;
 }
@@ -60960,7 +62930,12 @@ function normalizeArgo(doc, inputs10) {
   const { steps, entryOfStep, startHold } = walkSteps(
     doc,
     arr(canary.steps),
-    { managed: managedRoutes, weightTotal, routed: canary.trafficRouting !== void 0 },
+    {
+      managed: managedRoutes,
+      weightTotal,
+      routed: canary.trafficRouting !== void 0,
+      routers: Object.keys(routing).filter((k) => k !== "managedRoutes" && k !== "maxTrafficWeight")
+    },
     diagnostics
   );
   if (steps.length === 0 && canary.analysis !== void 0)
@@ -60982,6 +62957,7 @@ function normalizeArgo(doc, inputs10) {
       message: scaledToZero(""),
       severity: "warning"
     });
+  warnSharedExperimentPods(steps, stable, canarySvc, diagnostics);
   if (!sides && stable !== void 0 && stable === canarySvc)
     diagnostics.push(
       error8(
@@ -61045,18 +63021,18 @@ function notificationSubscriptions(doc, meta) {
 }
 function pingPongOf(doc, canary, out) {
   if (canary.pingPong === void 0) return void 0;
-  const path39 = ["spec", "strategy", "canary", "pingPong"];
+  const path42 = ["spec", "strategy", "canary", "pingPong"];
   const pp = obj(canary.pingPong);
   const ping = str(pp.pingService) ?? "";
   const pong = str(pp.pongService) ?? "";
   if (ping === pong)
-    out.push(error8(doc, [...path39, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
+    out.push(error8(doc, [...path42, "pongService"], `pingService and pongService are both "${ping}"; name two Services`));
   for (const name of /* @__PURE__ */ new Set([ping, pong]))
     if (name === str(canary.stableService) || name === str(canary.canaryService))
       out.push(
         error8(
           doc,
-          path39,
+          path42,
           `Service "${name}" is both a ping-pong Service and stableService/canaryService; name other Services`
         )
       );
@@ -61064,12 +63040,12 @@ function pingPongOf(doc, canary, out) {
     out.push(
       error8(
         doc,
-        path39,
+        path42,
         "pingPong needs trafficRouting (alb or istio) to move traffic between the ping and pong Services"
       )
     );
   const alongside = canary.stableService !== void 0 || canary.canaryService !== void 0;
-  return { ping, pong, origin: doc.locate(path39), alongside };
+  return { ping, pong, origin: doc.locate(path42), alongside };
 }
 function removalGatesOf(doc, canary, hasSteps, out) {
   const promotion = num(canary.scaleDownDelaySeconds);
@@ -61146,34 +63122,44 @@ function deploymentFields(spec) {
   return out;
 }
 function fullCanaryStep(doc, wc, entryOfStep, out) {
-  const path39 = ["spec", "strategy", "canary", "analysis"];
+  const path42 = ["spec", "strategy", "canary", "analysis"];
   out.push({
-    ...doc.locate(path39),
+    ...doc.locate(path42),
     message: "a background analysis with no steps: Argo runs it while the new version scales up; rollgen runs step 1 with the canary at full size and all traffic, and promotes once the analysis has not failed at its gate",
     severity: "warning"
   });
   entryOfStep.push(0);
   const state = { weight: wc.weightTotal, headerRoutes: /* @__PURE__ */ new Map(), mirrorRoutes: /* @__PURE__ */ new Map() };
-  return snapshot(doc.locate(path39), state, wc.managed);
+  return snapshot(doc.locate(path42), state, wc.managed);
 }
 function background(doc, canary, entryOfStep, out) {
   if (canary.analysis === void 0) return void 0;
-  const path39 = ["spec", "strategy", "canary", "analysis"];
-  const request4 = readRequest(canary.analysis, doc.locate, path39);
+  const path42 = ["spec", "strategy", "canary", "analysis"];
+  const request4 = readRequest(canary.analysis, doc.locate, path42);
   const starting = num(obj(canary.analysis).startingStep) ?? 0;
   if (starting >= arr(canary.steps).length && starting > 0)
     out.push(
       error8(
         doc,
-        [...path39, "startingStep"],
+        [...path42, "startingStep"],
         `startingStep ${starting} is past the last step (${arr(canary.steps).length} steps)`
       )
     );
   const covering = entryOfStep.filter((e) => e <= starting).length;
   return { request: request4, startingStep: Math.max(1, covering) };
 }
-function error8(doc, path39, message) {
-  return { ...doc.locate(path39), message, severity: "error" };
+function error8(doc, path42, message) {
+  return { ...doc.locate(path42), message, severity: "error" };
+}
+function warnSharedExperimentPods(steps, stable, canary, out) {
+  if (!stable || canary && canary !== stable) return;
+  for (const s of steps)
+    if (s.experiment)
+      out.push({
+        ...s.experiment.origin,
+        message: `without a canaryService the stable Service "${stable}" selects pods of both versions, and so the experiment's pods too: they get a share of its traffic (Argo's would not); add a canaryService`,
+        severity: "warning"
+      });
 }
 
 // src/spec/classify.ts
@@ -61224,7 +63210,7 @@ function classifyKruise(doc, apiVersion, kind, out) {
 function checkObjectHeader(doc, out) {
   const before = out.length;
   const v = doc.value;
-  const report = (path39, message) => out.push({ ...doc.locate(path39), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path42, message) => out.push({ ...doc.locate(path42), message: `${v.kind} ${message}`, severity: "error" });
   if (!/^[A-Za-z][A-Za-z0-9]*$/.test(v.kind))
     report(["kind"], `is not a kind: kinds are letters and digits (CamelCase)`);
   else checkName(v.kind, String(v.metadata.name), (m) => report(["metadata", "name"], m));
@@ -61296,7 +63282,7 @@ function show2(v) {
 // src/spec/api-server-checks.ts
 function checkApiServerRules(doc, out) {
   const v = doc.value;
-  const report = (path39, message) => out.push({ ...doc.locate(path39), message: `${v.kind} ${message}`, severity: "error" });
+  const report = (path42, message) => out.push({ ...doc.locate(path42), message: `${v.kind} ${message}`, severity: "error" });
   const podPath = podSpecPath(v.kind);
   const pod = podPath && dig(v, podPath);
   if (podPath && isObject(pod)) checkPodSpec(pod, podPath, report);
@@ -61316,17 +63302,17 @@ function checkPodSpec(pod, at, report) {
     if (!Array.isArray(containers2)) continue;
     containers2.forEach((c, i) => {
       if (!isObject(c)) return;
-      const path39 = [...at, list6, i];
+      const path42 = [...at, list6, i];
       const name = c.name;
       if (typeof name === "string") {
         if (!isDnsLabel(name))
-          report([...path39, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
+          report([...path42, "name"], `container name ${show3(name)} must be a DNS label (at most 63 of a-z, 0-9, '-')`);
         else if (seen.has(name))
-          report([...path39, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
+          report([...path42, "name"], `container name ${show3(name)} is used twice in the pod; name each container once`);
         seen.add(name);
       }
-      checkResources(c.resources, [...path39, "resources"], report);
-      checkContainerPorts(c.ports, [...path39, "ports"], report);
+      checkResources(c.resources, [...path42, "resources"], report);
+      checkContainerPorts(c.ports, [...path42, "ports"], report);
     });
   }
 }
@@ -61354,10 +63340,10 @@ function checkContainerPorts(ports, at, report) {
   const names = /* @__PURE__ */ new Set();
   ports.forEach((p, i) => {
     if (!isObject(p)) return;
-    const path39 = [...at, i];
-    checkPortNumber(p.containerPort, [...path39, "containerPort"], "containerPort", 1, report);
-    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path39, "hostPort"], "hostPort", 0, report);
-    checkPortName(p.name, [...path39, "name"], names, report);
+    const path42 = [...at, i];
+    checkPortNumber(p.containerPort, [...path42, "containerPort"], "containerPort", 1, report);
+    if (p.hostPort !== void 0) checkPortNumber(p.hostPort, [...path42, "hostPort"], "hostPort", 0, report);
+    checkPortName(p.name, [...path42, "name"], names, report);
   });
 }
 function checkServicePorts(spec, report) {
@@ -61366,31 +63352,31 @@ function checkServicePorts(spec, report) {
   const names = /* @__PURE__ */ new Set();
   ports.forEach((p, i) => {
     if (!isObject(p)) return;
-    const path39 = ["spec", "ports", i];
-    checkPortNumber(p.port, [...path39, "port"], "port", 1, report);
-    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path39, "nodePort"], "nodePort", 0, report);
+    const path42 = ["spec", "ports", i];
+    checkPortNumber(p.port, [...path42, "port"], "port", 1, report);
+    if (p.nodePort !== void 0) checkPortNumber(p.nodePort, [...path42, "nodePort"], "nodePort", 0, report);
     if (typeof p.targetPort === "number")
-      checkPortNumber(p.targetPort, [...path39, "targetPort"], "targetPort", 1, report);
+      checkPortNumber(p.targetPort, [...path42, "targetPort"], "targetPort", 1, report);
     else if (typeof p.targetPort === "string" && !isPortName(p.targetPort))
-      report([...path39, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
-    checkPortName(p.name, [...path39, "name"], names, report);
+      report([...path42, "targetPort"], `targetPort ${show3(p.targetPort)} is neither a port number nor a port name`);
+    checkPortName(p.name, [...path42, "name"], names, report);
     if (p.name === void 0 && ports.length > 1)
-      report(path39, "port needs a name: a Service with several ports names each of them");
+      report(path42, "port needs a name: a Service with several ports names each of them");
   });
 }
-function checkPortNumber(value2, path39, field2, min, report) {
+function checkPortNumber(value2, path42, field2, min, report) {
   if (typeof value2 !== "number") return;
   if (!Number.isInteger(value2) || value2 < min || value2 > 65535)
-    report(path39, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
+    report(path42, `${field2} ${show3(value2)} must be a port number from ${min} to 65535`);
 }
-function checkPortName(name, path39, seen, report) {
+function checkPortName(name, path42, seen, report) {
   if (typeof name !== "string") return;
   if (!isPortName(name))
     report(
-      path39,
+      path42,
       `port name ${show3(name)} must be at most 15 of a-z, 0-9 and '-', with a letter, no '--', not at an end`
     );
-  else if (seen.has(name)) report(path39, `port name ${show3(name)} is used twice; name each port once`);
+  else if (seen.has(name)) report(path42, `port name ${show3(name)} is used twice; name each port once`);
   seen.add(name);
 }
 function isPortName(name) {
@@ -61399,8 +63385,8 @@ function isPortName(name) {
 function isDnsLabel(name) {
   return name.length <= 63 && /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(name);
 }
-function dig(v, path39) {
-  return path39.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
+function dig(v, path42) {
+  return path42.reduce((o, k) => isObject(o) ? o[k] : void 0, v);
 }
 function show3(v) {
   return JSON.stringify(v) ?? String(v);
@@ -61427,11 +63413,11 @@ function kruiseMatch(v) {
     if (h.name.toLowerCase() === KRUISE_COOKIE_HEADER) cookies.push({ name: h.value, type: "Exact", value: "always" });
     else headers2.push(h);
   }
-  const path39 = isObject(m.path) ? {
+  const path42 = isObject(m.path) ? {
     type: str(m.path.type) ?? "PathPrefix",
     value: str(m.path.value) ?? "/"
   } : void 0;
-  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path39 ? { path: path39 } : {} };
+  return { headers: headers2, queryParams: arr(m.queryParams).map(valueMatch2), cookies, ...path42 ? { path: path42 } : {} };
 }
 function valueMatch2(v) {
   const m = obj(v);
@@ -61543,13 +63529,13 @@ function fractionalTraffic(doc, steps, stepsPath) {
     ];
   });
 }
-function kruiseStep(doc, raw, path39, v1beta1) {
+function kruiseStep(doc, raw, path42, v1beta1) {
   const s = obj(raw);
   const weight = v1beta1 ? parsePercent(s.traffic) : num(s.weight);
   const replicas2 = parseAmount(s.replicas) ?? (weight !== void 0 ? { percent: weight } : void 0);
   const modifier = headerModifier(s.requestHeaderModifier);
   return {
-    origin: doc.locate(path39),
+    origin: doc.locate(path42),
     ...replicas2 ? { replicas: replicas2 } : {},
     ...weight !== void 0 ? { weight } : {},
     matches: arr(s.matches).map(kruiseMatch),
@@ -61621,8 +63607,8 @@ function matchesOverTraffic(steps, providers, out) {
     return rest;
   });
 }
-function error9(doc, path39, message) {
-  const o = doc.locate(path39);
+function error9(doc, path42, message) {
+  const o = doc.locate(path42);
   return { file: o.file, line: o.line, col: o.col, message, severity: "error" };
 }
 var KRUISE_INERT = /* @__PURE__ */ new Set(["rollouts.kruise.io/hash", "rollouts.kruise.io/rollback-in-batch"]);
@@ -62371,7 +64357,7 @@ function checkOneRolloutPerWorkload(specs, out) {
 
 // src/io/validate-k8s.ts
 var fs15 = __toESM(require("fs"));
-var path15 = __toESM(require("path"));
+var path16 = __toESM(require("path"));
 
 // src/spec/generated/k8s-kinds.ts
 var K8S_KINDS = [
@@ -62403,7 +64389,7 @@ function validatorFor2(apiVersion, kind) {
   const cached = loaded2.get(key2);
   if (cached) return cached;
   const file = `${key2.replace(/[./]/g, "-")}.js`;
-  const candidates2 = [path15.join(__dirname, "k8s", file), path15.join(__dirname, "..", "spec", "generated", "k8s", file)];
+  const candidates2 = [path16.join(__dirname, "k8s", file), path16.join(__dirname, "..", "spec", "generated", "k8s", file)];
   const found = candidates2.find((c) => fs15.existsSync(c));
   if (!found) throw new Error(`the schema of ${key2} is missing (${candidates2[0]}); rebuild rollgen`);
   const validate2 = require(found);
@@ -62516,22 +64502,22 @@ function locateWithRepo(req) {
   const withRemoval2 = (found) => req.removal ? found.map((l) => ({ ...l, removal: req.removal })) : found;
   const every = [];
   const waves = [];
-  const named = withRemoval2(locate(req, every, waves));
-  return { named, every: withRemoval2(every), waves };
+  const named2 = withRemoval2(locate(req, every, waves));
+  return { named: named2, every: withRemoval2(every), waves };
 }
 function locate(req, every, waves = []) {
   const [first2, second] = req.args;
   const defaults = { gates: defaultGatePolicy, track: defaultTrackLabel, removal: "one-commit" };
   if (req.file === "-")
-    return [{ name: "stdin", source: "-", output: first2 ? path16.resolve(req.cwd, first2) : void 0, ...defaults }];
+    return [{ name: "stdin", source: "-", output: first2 ? path17.resolve(req.cwd, first2) : void 0, ...defaults }];
   if (directoryArgument(req)) {
-    const source = path16.resolve(req.cwd, first2);
-    const app = { name: path16.basename(source), source, output: second ? path16.resolve(req.cwd, second) : void 0 };
+    const source = path17.resolve(req.cwd, first2);
+    const app = { name: path17.basename(source), source, output: second ? path17.resolve(req.cwd, second) : void 0 };
     const overlaps = outputOverlaps([app]);
     if (overlaps.length > 0) throw new InputError([], overlaps.join("\n"));
     return [{ ...app, ...defaults }];
   }
-  const configFile = req.config ? path16.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  const configFile = req.config ? path17.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile)
     throw new InputError(
       [],
@@ -62540,6 +64526,13 @@ function locate(req, every, waves = []) {
   const config = readConfig(configFile, req.cwd);
   every.push(...config.apps);
   waves.push(...config.waves);
+  if (req.wave !== void 0 && req.target !== void 0)
+    throw new InputError(
+      [],
+      `--wave and --target exclude each other: --wave ${req.wave} names every target of that wave`
+    );
+  if (req.wave !== void 0)
+    return waveNamed(config, req.args, req.wave, path17.relative(req.cwd, configFile) || configFile);
   if (req.target !== void 0) return targetsNamed(config.apps, req.args, req.target, configFile, req.cwd);
   if (req.args.length === 0) return [...config.apps];
   return req.args.flatMap((name) => {
@@ -62549,13 +64542,30 @@ function locate(req, every, waves = []) {
     if (!app)
       throw new InputError(
         [],
-        `no app "${name}" in ${path16.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
+        `no app "${name}" in ${path17.relative(req.cwd, configFile) || configFile}${didYouMean(name, config.apps)}; known: ${config.apps.map((a) => a.name).join(", ")}`
       );
     return app;
   });
 }
+function waveNamed(config, args, wave, shown2) {
+  const found = config.waves.find((w) => w.name === wave);
+  if (!found)
+    throw new InputError(
+      [],
+      `--wave ${wave}: ${shown2} has no such wave${didYouMean(wave, config.waves)}${config.waves.length > 0 ? `; its waves: ${config.waves.map((w) => w.name).join(", ")}` : " (it lists no waves:)"}`
+    );
+  const picked = config.apps.filter(
+    (a) => found.targets.includes(a.name) && (args.length === 0 || args.includes(a.target?.app ?? a.name))
+  );
+  if (picked.length === 0)
+    throw new InputError(
+      [],
+      `--wave ${wave}: no target of ${args.join(", ")} is in wave ${wave}; it moves ${found.targets.join(", ")}`
+    );
+  return picked;
+}
 function targetsNamed(apps2, args, target, configFile, cwd) {
-  const shown2 = path16.relative(cwd, configFile) || configFile;
+  const shown2 = path17.relative(cwd, configFile) || configFile;
   const withTarget = apps2.filter((a) => a.target?.name === target);
   if (args.length === 0) {
     if (withTarget.length > 0) return withTarget;
@@ -62590,9 +64600,9 @@ function usesConfig(req) {
 }
 function directoryArgument(req) {
   const first2 = req.args[0];
-  if (!first2 || !isDir(path16.resolve(req.cwd, first2))) return false;
-  if (req.args.length > 1 || first2.includes("/") || first2.includes(path16.sep) || first2.startsWith(".")) return true;
-  const configFile = req.config ? path16.resolve(req.cwd, req.config) : findConfig(req.cwd);
+  if (!first2 || !isDir(path17.resolve(req.cwd, first2))) return false;
+  if (req.args.length > 1 || first2.includes("/") || first2.includes(path17.sep) || first2.startsWith(".")) return true;
+  const configFile = req.config ? path17.resolve(req.cwd, req.config) : findConfig(req.cwd);
   if (!configFile || !fs16.existsSync(configFile)) return true;
   return !readConfig(configFile, req.cwd).apps.some((a) => a.name === first2 || a.target?.app === first2);
 }
@@ -62617,13 +64627,14 @@ function loadSource(loc, files, cwd = process.cwd(), parsed = files.map((f) => p
     ...loc.metricSecrets ? { metricSecrets: loc.metricSecrets } : {},
     unparsed
   });
-  const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics];
+  const readiness = loc.verify?.aws?.targetGroupIPs ? readinessGateWarnings(docs) : [];
+  const all = [...sortDiagnostics(diagnostics), ...validateManifests(docs), ...app.diagnostics, ...readiness];
   for (const r of parsed) r.release?.();
   if (hasErrors(all)) throw new InputError(all, void 0, true);
   if (app.rollouts.length === 0 && app.routings.length === 0 && !app.disabledRollouts?.length)
     throw new InputError(
       [],
-      `${printable(loc.source === "-" ? "<stdin>" : path16.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
+      `${printable(loc.source === "-" ? "<stdin>" : path17.relative(cwd, loc.source) || ".")}: no rollout: app ${loc.name} has no Rollout (rollouts.kruise.io or argoproj.io); add one, or leave the directory out of rollgen.yaml`
     );
   return { ...app, diagnostics: all, ...loc.target ? { cluster: loc.target.cluster } : {} };
 }
@@ -62644,8 +64655,8 @@ function readSourceFiles(loc, cwd) {
   return built ?? readAppSource(loc.source, cwd);
 }
 function isInside3(target, dir) {
-  const rel = path16.relative(dir, target);
-  return !rel.startsWith("..") && !path16.isAbsolute(rel);
+  const rel = path17.relative(dir, target);
+  return !rel.startsWith("..") && !path17.isAbsolute(rel);
 }
 function readOutput(loc, cwd, warn2) {
   const contents = readOutputDir(loc.output, cwd);
@@ -62662,7 +64673,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
   const renderedFiles = [];
   const fileDigests = {};
   contents.files.forEach((f, i) => {
-    const base = path16.basename(f.path);
+    const base = path17.basename(f.path);
     fileDigests[base] = contentDigest(f.text);
     if (f.text.startsWith(RENDERED_HEADER)) renderedFiles.push(base);
     if (base === "kustomization.yaml") kustomization = f.text;
@@ -62681,7 +64692,7 @@ function outputSnapshot(contents, parsed = contents.files.map((f) => parseYamlSt
     ...status ? { status } : {},
     ...kustomization !== void 0 ? { kustomization, listed: listed2 } : {},
     resources: new ResourceSet(objects),
-    texts: new Map(contents.files.map((f) => [path16.basename(f.path), f.text])),
+    texts: new Map(contents.files.map((f) => [path17.basename(f.path), f.text])),
     renderedFiles,
     fileDigests
   };
@@ -62767,7 +64778,7 @@ var NO_PATCH = { labels: {}, annotations: {} };
 
 // src/state/lifecycle.ts
 init_errors();
-function advanceRollout(current2, name, revision, steps, removal2 = "one-commit", pingPong = false, switchStep) {
+function advanceRollout(current2, name, revision, steps, removal2 = "one-commit", pingPong = false, switchStep, only) {
   if (!current2) {
     const side = pingPong ? { pingPong: "ping" } : {};
     return {
@@ -62777,21 +64788,21 @@ function advanceRollout(current2, name, revision, steps, removal2 = "one-commit"
   }
   const c = { ...current2, steps };
   if (c.draining !== void 0) return { status: undrained(c), action: "remove canary workloads" };
-  const t = nextOf(c, name, revision, switchStep);
+  const t = nextOf(c, name, revision, switchStep, only);
   return t && removal2 === "two-commits" ? drainFirst(c, t) : t;
 }
-function nextOf(c, name, revision, switchStep) {
+function nextOf(c, name, revision, switchStep, only) {
   switch (c.phase) {
     case "Adopting":
       return { status: { ...c, phase: "Healthy" }, action: "select pods by track label" };
     case "Healthy":
-      return revision === c.stableRevision ? void 0 : start(c, revision);
+      return revision === c.stableRevision ? void 0 : start(c, revision, "start", only);
     case "Aborted":
       if (revision === c.stableRevision)
         return { status: { ...withoutCanary(c), phase: "Healthy" }, action: "source reverted to stable" };
-      return revision === c.canaryRevision ? void 0 : start(c, revision);
+      return revision === c.canaryRevision ? void 0 : start(c, revision, "start", only);
     case "Progressing":
-      return progress(c, revision, switchStep);
+      return progress(c, revision, switchStep, only);
     case "Promoting":
       return finishPromotion(c, name, revision);
   }
@@ -62802,20 +64813,26 @@ function finishPromotion(c, name, revision) {
     throw new StateError(
       `rollout ${name} is Promoting but its status records no canaryRevision; restore rollgen-status.yaml from git history`
     );
-  const waiting = revision === promoted ? "" : `; revision ${revision} starts at step 1 next`;
+  const waiting2 = revision === promoted ? "" : `; revision ${revision} starts at step 1 next`;
   return {
     status: { ...withoutCanary(c), phase: "Healthy", step: 0, stableRevision: promoted, ...swapped(c) },
-    action: `clean up${waiting}`
+    action: `clean up${waiting2}`
   };
 }
-function progress(c, revision, switchStep) {
+function progress(c, revision, switchStep, only) {
   if (revision === c.stableRevision)
     return { status: { ...withoutCanary(c), phase: "Healthy", step: 0 }, action: "rollback: source back to stable" };
   if (revision !== c.canaryRevision && activeServesCanary(c, switchStep))
     return { status: { ...c, phase: "Promoting" }, action: `promote before revision ${revision}` };
-  if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision");
-  if (c.step < c.steps) return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1}` };
+  if (revision !== c.canaryRevision) return start(c, revision, "restart with new revision", only);
+  const next = nextStepOf(c.step, c.steps, only);
+  if (next !== void 0) return { status: { ...c, step: next }, action: `step ${next}` };
   return { status: { ...c, phase: "Promoting" }, action: "promote" };
+}
+function nextStepOf(step, steps, only) {
+  if (only === "promote") return void 0;
+  const next = only ? only.find((n) => n > step && n <= steps) : step + 1;
+  return next !== void 0 && next <= steps ? next : void 0;
 }
 function switchStepOf(steps) {
   const i = steps.findIndex((s) => s.switched === true);
@@ -62824,11 +64841,14 @@ function switchStepOf(steps) {
 function activeServesCanary(c, switchStep) {
   return c?.phase === "Progressing" && c.draining === void 0 && switchStep !== void 0 && c.step >= switchStep;
 }
-function start(current2, revision, action = "start") {
+function start(current2, revision, action = "start", only) {
   const c = notAborted(current2);
-  if (c.steps === 0)
-    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: "promote (no steps)" };
-  return { status: { ...c, phase: "Progressing", step: 1, canaryRevision: revision }, action };
+  const first2 = nextStepOf(0, c.steps, only);
+  if (first2 === void 0) {
+    const why2 = c.steps === 0 ? "no steps" : only === "promote" ? "wave steps: promote" : "no wave step left";
+    return { status: { ...c, phase: "Promoting", step: 0, canaryRevision: revision }, action: `promote (${why2})` };
+  }
+  return { status: { ...c, phase: "Progressing", step: first2, canaryRevision: revision }, action };
 }
 function notAborted(c) {
   const { abortedStep: _dropped, ...rest } = c;
@@ -63018,7 +65038,78 @@ function decodeApp(encoded) {
 
 // src/flow/connection.ts
 init_errors();
+
+// src/flow/connection-gitea.ts
+init_errors();
+function readGiteaConnection(env2, flags3) {
+  const token = flags3.token ?? env2.GITHUB_TOKEN ?? env2.GITEA_TOKEN ?? env2.FORGEJO_TOKEN;
+  const repository = flags3.repo ?? env2.GITHUB_REPOSITORY ?? env2.FORGEJO_REPOSITORY;
+  const server = (env2.GITHUB_SERVER_URL ?? env2.FORGEJO_SERVER_URL ?? env2.GITEA_SERVER_URL)?.replace(/\/+$/, "");
+  const apiUrl = (flags3.apiUrl ?? env2.GITHUB_API_URL ?? (server ? `${server}/api/v1` : void 0))?.replace(/\/+$/, "");
+  if (!token)
+    throw new InputError([], "the Gitea flow needs a token: set GITHUB_TOKEN (or GITEA_TOKEN) or pass --token");
+  if (!repository || !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository))
+    throw new InputError(
+      [],
+      `the Gitea flow needs the repository as owner/name: set GITHUB_REPOSITORY or pass --repo${repository ? ` (got "${repository}")` : ""}`
+    );
+  if (!apiUrl)
+    throw new InputError(
+      [],
+      "the Gitea flow needs the server: pass --api-url https://HOST/api/v1 or set GITHUB_SERVER_URL (or GITEA_SERVER_URL)"
+    );
+  if (!/^https?:\/\/\S+\/api\/v1$/.test(apiUrl))
+    throw new InputError(
+      [],
+      `--api-url / GITHUB_API_URL must be the Gitea API's http(s) URL ending in /api/v1, e.g. https://gitea.example.com/api/v1 (got "${apiUrl}")`
+    );
+  return { forge: "gitea", token, repository, apiUrl, ...server ? { serverUrl: server } : {} };
+}
+
+// src/flow/connection-gitlab.ts
+init_errors();
+var PROJECT_PATH = /^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/;
+function readGitLabConnection(env2, flags3) {
+  const token = flags3.token ?? env2.ROLLGEN_GITLAB_TOKEN ?? env2.GITLAB_TOKEN;
+  if (!token) throw new InputError([], missingToken(env2));
+  const repository = flags3.repo ?? env2.CI_PROJECT_PATH;
+  if (!repository || !PROJECT_PATH.test(repository))
+    throw new InputError(
+      [],
+      `the GitLab flow needs the project path as group/project (subgroups too: group/sub/project): set CI_PROJECT_PATH or pass --repo${repository ? ` (got "${repository}")` : ""}`
+    );
+  const server = env2.CI_SERVER_URL?.replace(/\/+$/, "");
+  const apiUrl = (flags3.apiUrl ?? env2.CI_API_V4_URL ?? `${server ?? "https://gitlab.com"}/api/v4`).replace(/\/+$/, "");
+  if (!/^https?:\/\//.test(apiUrl))
+    throw new InputError([], `--api-url / CI_API_V4_URL must be an http(s) URL (got "${apiUrl}")`);
+  const serverUrl = flags3.apiUrl !== void 0 || !server ? apiUrl.replace(/\/api\/v4$/, "") : server;
+  return { token, repository, apiUrl, serverUrl, forge: "gitlab" };
+}
+function missingToken(env2) {
+  const job = env2.CI_JOB_TOKEN ? "; CI_JOB_TOKEN is set but cannot be used: GitLab does not let the job token open, update or merge merge requests" : "";
+  return `the GitLab flow needs a project or group access token with the api scope (role Developer, Maintainer to merge into a protected branch): set it as the masked CI/CD variable ROLLGEN_GITLAB_TOKEN (or GITLAB_TOKEN), or pass --token${job}`;
+}
+
+// src/flow/forge.ts
+init_errors();
+var FORGES = ["github", "gitlab", "gitea"];
+function chooseForge(env2, flags3) {
+  const [given, where8] = flags3.forge !== void 0 ? [flags3.forge, "--forge"] : [env2.ROLLGEN_FORGE, "ROLLGEN_FORGE"];
+  if (given !== void 0 && given !== "") {
+    const forge = FORGES.find((f) => f === given.trim().toLowerCase());
+    if (!forge) throw new InputError([], `${where8} must be github, gitlab or gitea (got "${given}")`);
+    return forge;
+  }
+  if (env2.GITLAB_CI === "true") return "gitlab";
+  if (env2.GITEA_ACTIONS === "true" || env2.FORGEJO_ACTIONS === "true") return "gitea";
+  return "github";
+}
+
+// src/flow/connection.ts
 function readConnection(env2, flags3) {
+  const forge = chooseForge(env2, flags3);
+  if (forge === "gitlab") return readGitLabConnection(env2, flags3);
+  if (forge === "gitea") return readGiteaConnection(env2, flags3);
   const token = flags3.token ?? env2.GITHUB_TOKEN;
   const repository = flags3.repo ?? env2.GITHUB_REPOSITORY;
   const apiUrl = (flags3.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com").replace(/\/+$/, "");
@@ -63102,7 +65193,12 @@ function gateWait(s, app, pr) {
     return `analysis inconclusive (${s.analysis.reason}): a person decides: merge ${pr} to go on, or run rollgen abort ${app} --pr`;
   if (s?.health?.state === "waiting") return `waiting for health: ${s.health.awaited.join(", ")} to report success`;
   if (s?.analysis?.blocking && s.analysis.verdict === "running") return `waiting for analysis: ${s.analysis.reason}`;
-  return void 0;
+  if (s?.verify?.weights?.state === "waiting") return `waiting for the ALB weights: ${s.verify.weights.detail}`;
+  return scaleDownWait(s);
+}
+function scaleDownWait(s) {
+  const ips = s?.verify?.targetGroupIPs;
+  return ips?.state === "waiting" ? `waiting for the target group IPs before scaling pods down: ${ips.detail}` : void 0;
 }
 function countFrom(landedAt, s) {
   if (!landedAt) return void 0;
@@ -63110,12 +65206,15 @@ function countFrom(landedAt, s) {
   return later.reduce((a, b) => b && b > a ? b : a, landedAt);
 }
 function gateReport(s) {
-  if (!s || !s.health && !s.analysis) return "";
+  if (!s || !s.health && !s.analysis && !s.verify) return "";
   const lines = ["### Health and analysis of the current step", ""];
   const h = s.health;
   if (h?.state === "healthy") lines.push(`- Health: reported healthy on ${h.sha.slice(0, 12)}`);
   if (h?.state === "waiting") lines.push(`- Health: waiting for ${h.awaited.join(", ")}`);
   if (h?.state === "failed") lines.push(`- Health: **failed**: ${h.reasons.join("; ")}`);
+  const v = s.verify;
+  if (v?.weights) lines.push(`- ALB weights: **${v.weights.state}**: ${v.weights.detail}`);
+  if (v?.targetGroupIPs) lines.push(`- Target group IPs: **${v.targetGroupIPs.state}**: ${v.targetGroupIPs.detail}`);
   if (s.analysis) lines.push(`- Analysis: **${s.analysis.verdict}**: ${s.analysis.reason}`, "", s.analysis.report);
   return lines.join("\n").trimEnd();
 }
@@ -63125,6 +65224,9 @@ function targetOf(previous, t, command) {
   const targets2 = movingTargets(previous, t).map((m) => m.target);
   if (targets2.length === 0) return t.actions.length > 0 ? { kind: "update" } : { kind: "adopt" };
   if (command.kind === "abort" || command.kind === "retry") return { kind: command.kind };
+  return furthestBehind(targets2);
+}
+function furthestBehind(targets2) {
   return targets2.reduce((a, b) => rank2(b) < rank2(a) ? b : a);
 }
 var ORDER3 = [
@@ -63170,7 +65272,12 @@ function gateFor(app, previous, t, startedBy = "pr") {
   const gates = moving.map(({ name, target, prev }) => {
     const r = app.rollouts.find((x) => x.spec.name === name);
     if (r?.plan.abortGate && target.kind === "remove" && prev?.phase === "Aborted") return r.plan.abortGate;
-    if (startedBy === "person" && (target.kind === "adopt" || target.kind === "step" && target.step <= 1))
+    const from = stepBefore(
+      prev,
+      t.status.rollouts.find((x) => x.name === name)
+    );
+    const starts = target.kind === "step" && target.step <= 1 || from === 0 && target.kind === "step";
+    if (startedBy === "person" && (target.kind === "adopt" || starts || target.kind === "promote" && from === 0))
       return { kind: "automatic" };
     if (!r) return { kind: "manual" };
     if (target.kind === "select" && selectWaitsForPerson(r) && startedBy === "pr") return { kind: "manual" };
@@ -63178,7 +65285,8 @@ function gateFor(app, previous, t, startedBy = "pr") {
     return delayed ?? rolloutGate(
       r.plan.startGate,
       r.plan.steps.map((s) => s.gate),
-      target
+      target,
+      from
     );
   });
   return combineGates(gates);
@@ -63194,11 +65302,16 @@ function removalGate(r, prev, target) {
   if (target.kind === "cleanup" && r.spec.pingPong) return gates.promotion;
   return void 0;
 }
-function rolloutGate(start2, after, target) {
+function stepBefore(prev, next) {
+  return prev?.phase === "Progressing" && prev.canaryRevision === next?.canaryRevision ? prev.step : 0;
+}
+function rolloutGate(start2, after, target, from) {
   switch (target.kind) {
     case "step":
-      return target.step <= 1 ? start2 : after[target.step - 2] ?? { kind: "manual" };
+      if (target.step <= 1 || from === 0) return start2;
+      return after[(from !== target.step - 1 ? from : target.step - 1) - 1] ?? { kind: "manual" };
     case "promote":
+      if (from === 0 && after.length > 0) return start2;
       return after[after.length - 1] ?? { kind: "automatic" };
     case "cleanup":
     case "select":
@@ -63232,7 +65345,7 @@ function groupPulls(pulls) {
   }
   return byApp;
 }
-function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
+function decide2(app, pulls, now, history, checks2 = /* @__PURE__ */ new Map()) {
   const p = app.proposal;
   const open4 = pulls.filter((x) => x.pr.state === "open");
   const command = open4.find((x) => x.marker?.origin === "command");
@@ -63251,7 +65364,7 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
   const onBranch = pulls.filter((x) => x.pr.branch === p.branch);
   const current2 = onBranch.find((x) => x.pr.state === "open");
   const superseded = open4.filter((x) => x !== current2).map((x) => close3(x, "superseded"));
-  if (current2) return [...keepCurrent({ x: current2, app, now, history, checks }), ...superseded];
+  if (current2) return [...keepCurrent({ x: current2, app, now, history, checks: checks2 }), ...superseded];
   const newest = onBranch[0];
   if (newest && !app.ignoreHold && isRejection(newest, p)) {
     const note = newest.marker.noted ? [] : [{ kind: "note-hold", pr: newest.pr, marker: newest.marker }];
@@ -63274,6 +65387,8 @@ function decide2(app, pulls, now, history, checks = /* @__PURE__ */ new Map()) {
         reason: `${landed.pr.ref} was merged after this checkout; the run on the new ${landed.pr.base} takes it from here`
       }
     ];
+  const unverified = scaleDownWait(app.signals);
+  if (unverified) return [...superseded, { kind: "wait", reason: unverified }];
   return [{ kind: "open", proposal: p }, ...superseded];
 }
 function keepCurrent(c) {
@@ -63285,7 +65400,7 @@ function keepCurrent(c) {
   const update2 = Object.keys(fields).length > 0 ? [{ kind: "update", pr: x.pr, proposal: p, commit: commit2, fields }] : [];
   return [...update2, ...gateOf(c)];
 }
-function gateOf({ x, app, now, history, checks }) {
+function gateOf({ x, app, now, history, checks: checks2 }) {
   const gate = app.proposal.gate;
   if (gate.kind === "manual") return [{ kind: "wait", pr: x.pr, reason: `manual gate: a person merges ${x.pr.ref}` }];
   const held = gateWait(app.signals, app.app, x.pr.ref);
@@ -63312,7 +65427,7 @@ function gateOf({ x, app, now, history, checks }) {
         reason: `${x.pr.ref} has commits rollgen did not make; a person reviews and merges it`
       }
     ];
-  const state = checks.get(x.pr.headSha);
+  const state = checks2.get(x.pr.headSha);
   if (state === void 0) return [{ kind: "need-checks", pr: x.pr }];
   if (state !== "success")
     return [
@@ -63344,8 +65459,8 @@ function landedAfterCheckout(x, p, history) {
   if (!x.pr.merged || !x.pr.mergedAt || !sameProposal(x.marker, p)) return false;
   return history.landedAt === void 0 || new Date(x.pr.mergedAt) > history.landedAt;
 }
-function close3(x, why) {
-  return { kind: "close", pr: x.pr, why, ...x.marker ? { marker: x.marker } : {} };
+function close3(x, why2) {
+  return { kind: "close", pr: x.pr, why: why2, ...x.marker ? { marker: x.marker } : {} };
 }
 
 // src/io/git.ts
@@ -63361,8 +65476,8 @@ var runGit = (args, cwd) => {
     });
   } catch (e) {
     const err = e;
-    const why = (err.stderr ?? "").trim() || err.message;
-    throw new IoError(cwd, `git ${args[0]} failed: ${why}`, { cause: e });
+    const why2 = (err.stderr ?? "").trim() || err.message;
+    throw new IoError(cwd, `git ${args[0]} failed: ${why2}`, { cause: e });
   }
 };
 function gitTopLevel(git2, cwd) {
@@ -63379,9 +65494,20 @@ function flowEdges(ctx) {
   return {
     env: env2,
     now: ctx.now ?? (() => /* @__PURE__ */ new Date()),
-    scm: ctx.scm ?? ((connection2) => connectGitHub(connection2, env2)),
+    scm: ctx.scm ?? ((connection2) => connectForge(connection2, env2)),
     git: ctx.git ?? runGit
   };
+}
+function connectForge(connection2, env2) {
+  if (connection2.forge === "gitlab") {
+    const gitlab = (init_gitlab(), __toCommonJS(gitlab_exports));
+    return gitlab.createGitLabScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2), ...testRetryUnit(env2) });
+  }
+  if (connection2.forge === "gitea") {
+    const gitea = (init_gitea(), __toCommonJS(gitea_exports));
+    return gitea.createGiteaScm(connection2, { requestTimeoutMs: requestTimeoutMs(env2), ...testRetryUnit(env2) });
+  }
+  return connectGitHub(connection2, env2);
 }
 function connectGitHub(connection2, env2) {
   const github2 = (init_github(), __toCommonJS(github_exports));
@@ -63533,8 +65659,8 @@ function isConflict(e) {
 async function closeSuperseded(scm, a, by) {
   const body = a.marker ? withMarker(a.pr.body, { ...a.marker, closedBy: "rollgen" }) : void 0;
   await scm.updatePull(a.pr.number, { state: "closed", ...body ? { body } : {} });
-  const why = by ? `superseded by ${by.ref}` : "no longer what the base branch needs next";
-  await scm.comment(a.pr.number, `rollgen closed this PR: ${why}.`);
+  const why2 = by ? `superseded by ${by.ref}` : "no longer what the base branch needs next";
+  await scm.comment(a.pr.number, `rollgen closed this PR: ${why2}.`);
 }
 async function noteHold(scm, a) {
   const app = a.marker.app;
@@ -63547,16 +65673,16 @@ async function noteHold(scm, a) {
 init_errors();
 
 // src/flow/session.ts
-var path35 = __toESM(require("path"));
+var path36 = __toESM(require("path"));
 init_errors();
 
 // src/app/next-output.ts
-var path21 = __toESM(require("path"));
+var path22 = __toESM(require("path"));
 init_diagnostics();
 init_errors();
 
 // src/app/drift.ts
-var path17 = __toESM(require("path"));
+var path18 = __toESM(require("path"));
 
 // src/render/render-app.ts
 function renderApp(app, states, track, peers) {
@@ -63574,7 +65700,8 @@ function renderApp(app, states, track, peers) {
       phase: s.phase,
       track,
       providers: s.rollout.providers,
-      ...peers ? { peers } : {}
+      ...peers ? { peers } : {},
+      ...s.rollout.analysis ? { analysis: s.rollout.analysis } : {}
     });
     rendered.push(...objects);
     resources = resources.overlay(objects);
@@ -63686,8 +65813,8 @@ function fieldChanges(rendered, found, at = []) {
 }
 function describeField(c) {
   const show4 = (v) => v === void 0 ? "absent" : JSON.stringify(v);
-  const path39 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
-  return `${path39 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
+  const path42 = c.path.map((p) => typeof p === "number" ? `[${p}]` : `.${p}`).join("").replace(/^\./, "");
+  return `${path42 || "(whole object)"}: rendered ${show4(c.rendered)}, found ${show4(c.found)}`;
 }
 function kustomizationDrift(listed2, owned) {
   if (owned.length === 0) return void 0;
@@ -63715,7 +65842,7 @@ function detectDrift(app, loc, output, peers) {
     const content = again.get(file);
     if (kind === "missing" || content === void 0 || contentDigest(content) !== status.digests[file])
       return { file, kind };
-    const found = output.resources.items.find((i) => path17.basename(i.origin.file) === file);
+    const found = output.resources.items.find((i) => path18.basename(i.origin.file) === file);
     const rendered = parseYamlStream(file, content).documents[0]?.value;
     return { file, kind, fields: fieldChanges(rendered, found?.object) };
   });
@@ -63723,7 +65850,7 @@ function detectDrift(app, loc, output, peers) {
 }
 function describeDrift(drift, loc, cwd) {
   return drift.map((d) => {
-    const file = path17.relative(cwd, path17.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path18.relative(cwd, path18.join(loc.output ?? ".", d.file)) || d.file;
     if (d.kind === "missing") return `${file}: deleted by hand (rollgen wrote it)`;
     if (d.kind === "unlisted")
       return `${file}: no longer lists ${d.unlisted.join(", ")} (rollgen wrote ${d.unlisted.length > 1 ? "them" : "it"} for this step), so kustomize does not apply ${d.unlisted.length > 1 ? "them" : "it"}`;
@@ -63735,10 +65862,10 @@ function describeDrift(drift, loc, cwd) {
 }
 function driftDiagnostics(drift, loc, output, cwd) {
   return drift.map((d) => {
-    const item = output.resources.items.find((i) => path17.basename(i.origin.file) === d.file);
+    const item = output.resources.items.find((i) => path18.basename(i.origin.file) === d.file);
     const field2 = d.fields?.[0];
     const origin = item ? field2 ? item.locate(field2.path) : item.origin : void 0;
-    const file = path17.relative(cwd, path17.join(loc.output ?? ".", d.file)) || d.file;
+    const file = path18.relative(cwd, path18.join(loc.output ?? ".", d.file)) || d.file;
     const [text2] = describeDrift([d], loc, cwd);
     return {
       ...origin ?? { file, line: 1, col: 1 },
@@ -63775,10 +65902,10 @@ function transitionApp(app, output, command, track, removal2 = "one-commit") {
   const history = [...previous?.history ?? [], ...actions.map((a) => historyEntry(a, statuses))];
   const status = { app: app.name, rollouts: statuses, files: previous?.files ?? [], history };
   const states = app.rollouts.map((r, i) => renderState(r, output, renderPhaseOf(moved2[i]), track, moved2[i]));
-  const named = app.rollouts.find(
+  const named2 = app.rollouts.find(
     (r) => r.plan.steps.some((s) => s.name) && actions.some((a) => a.rollout === r.spec.name)
   );
-  const stepNames2 = named?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
+  const stepNames2 = named2?.plan.steps.map((s) => s.name ?? `step ${s.index}`);
   return { status, actions, states, ...stepNames2 ? { stepNames: stepNames2 } : {} };
 }
 function blueGreenAction(app, a, statuses) {
@@ -63809,7 +65936,8 @@ function applyCommand(command, current2, r, track, removal2) {
       r.plan.steps.length,
       removal2,
       r.spec.pingPong !== void 0,
-      switchStepOf(r.plan.steps)
+      switchStepOf(r.plan.steps),
+      command.only
     );
   if (!current2) return void 0;
   const abortRemoval = r.plan.abortGate ? "two-commits" : removal2;
@@ -63862,11 +65990,11 @@ function stepsChanged(current2, r, revision) {
 }
 
 // src/app/output-state.ts
-var path20 = __toESM(require("path"));
+var path21 = __toESM(require("path"));
 init_errors();
 
 // src/state/recover.ts
-var path18 = __toESM(require("path"));
+var path19 = __toESM(require("path"));
 var MAX_COMBINATIONS = 4096;
 function recoverStatus(app, output, track, peers) {
   if (output.status) return { kind: "recorded", output };
@@ -63952,7 +66080,7 @@ function fallback(perRollout, live) {
 }
 function ownedObjects(output) {
   const files = new Set(output.renderedFiles ?? []);
-  const items = output.resources.items.filter((i) => files.has(path18.basename(i.origin.file)));
+  const items = output.resources.items.filter((i) => files.has(path19.basename(i.origin.file)));
   return new Map(items.map((i) => [objectKey(i.object), canonicalJson(i.object)]));
 }
 function sameObjects(rendered, owned) {
@@ -63967,7 +66095,7 @@ function describe6(s) {
 }
 
 // src/state/renamed-workload.ts
-var path19 = __toESM(require("path"));
+var path20 = __toESM(require("path"));
 function renamedWorkloads(app, output) {
   const orphans = orphanDeployments(app, output);
   if (orphans.length === 0) return renamedRollouts(app, output);
@@ -63979,7 +66107,7 @@ function renamedWorkloads(app, output) {
 function orphanDeployments(app, output) {
   const owned = new Set(app.rollouts.flatMap((r) => [r.spec.workload.name, `${r.spec.workload.name}${CANARY_SUFFIX}`]));
   const rendered = new Set(output.renderedFiles ?? []);
-  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path19.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
+  return output.resources.items.filter((i) => i.object.kind === "Deployment" && i.object.metadata.annotations?.[REVISION_ANNOTATION]).filter((i) => rendered.size === 0 || rendered.has(path20.basename(i.origin.file))).map((i) => i.object.metadata.name).filter((name) => !owned.has(name) && !name.endsWith(CANARY_SUFFIX));
 }
 function renamedDiagnostic(app, r, orphans) {
   const name = r.spec.workload.name;
@@ -64011,7 +66139,7 @@ function readAppOutput(ctx, loc, app, peers, read) {
   if (renamed2.length > 0) throw new InputError(renamed2);
   const recovery = recoverStatus(app, output, loc.track, peers);
   if (recovery.kind === "recorded") return recovery.output;
-  const file = path20.relative(ctx.cwd, path20.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
+  const file = path21.relative(ctx.cwd, path21.join(loc.output ?? ".", STATUS_FILE)) || STATUS_FILE;
   if (recovery.kind === "rebuilt") {
     ctx.stderr(`warning: ${file} is missing; state rebuilt from the rendered objects: ${recovery.summary}
 `);
@@ -64040,7 +66168,8 @@ function prepareWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
   const output = readAppOutput(ctx, loc, app, peers, read);
-  const moved2 = transitionApp(app, output, command, loc.track, loc.removal);
+  const wave = command.kind === "advance" && loc.waveSteps ? { ...command, only: loc.waveSteps } : command;
+  const moved2 = transitionApp(app, output, wave, loc.track, loc.removal);
   const t = moved2.actions.length > 0 ? moved2 : plainUpdate(app, output, moved2, command, loc, peers);
   if (!t) return void 0;
   if (drift !== "overwrite") guardDrift(ctx, loc, detectDrift(app, loc, output, peers), drift);
@@ -64087,7 +66216,7 @@ function draftWrite(ctx, p, texts2) {
     transition: t,
     loaded: app,
     summary: lines.join("\n") + `
-wrote ${printable(path21.relative(ctx.cwd, loc.output) || ".")}
+wrote ${printable(path22.relative(ctx.cwd, loc.output) || ".")}
 `
   };
   return { write: write3, status };
@@ -64119,16 +66248,16 @@ function guardDrift(ctx, loc, drift, policy) {
   );
 }
 
-// src/app/load-repo.ts
-init_diagnostics();
+// src/app/load-shard.ts
+init_errors();
 
 // src/app/load-coupled.ts
-var path24 = __toESM(require("path"));
+var path25 = __toESM(require("path"));
 init_errors();
 
 // src/io/yaml-pool.ts
 var fs17 = __toESM(require("fs"));
-var path22 = __toESM(require("path"));
+var path23 = __toESM(require("path"));
 var import_os = require("os");
 var import_util2 = require("util");
 
@@ -64201,7 +66330,7 @@ function follow(slot, task) {
   return {
     claim: (i) => Atomics.compareExchange(task.taken, i, 0, TAKEN_HERE) === 0,
     async resultOf(i) {
-      while (!results.has(i) && !ended) await new Promise((resolve20) => wake = resolve20);
+      while (!results.has(i) && !ended) await new Promise((resolve23) => wake = resolve23);
       wake = void 0;
       const found = results.get(i);
       results.delete(i);
@@ -64226,7 +66355,7 @@ function seamOptions() {
 }
 function yamlPool(expected, given = {}) {
   const options = { ...seamOptions(), ...given };
-  const file = options.workerFile ?? path22.join(__dirname, "yaml-worker.js");
+  const file = options.workerFile ?? path23.join(__dirname, "yaml-worker.js");
   const wanted = expected >= (options.minGroups ?? 64) && (0, import_os.availableParallelism)() >= 2 && fs17.existsSync(file);
   const worth = wanted && startYamlWorker(file) !== void 0;
   const live = /* @__PURE__ */ new Set();
@@ -64281,9 +66410,10 @@ async function shareGroups(count3, helper, here, there, use) {
 }
 
 // src/app/app-index.ts
+var import_crypto3 = require("crypto");
 var fs18 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
-var path23 = __toESM(require("path"));
+var path24 = __toESM(require("path"));
 
 // src/app/cross-app.ts
 init_diagnostics();
@@ -64364,12 +66494,14 @@ function appStamp(loc, now, previous) {
   if (loc.source === "-") return void 0;
   const dirs = {};
   const stats = [];
-  let same = previous !== void 0;
+  const entries2 = [];
+  let same = previous !== void 0 && previous.racy !== true;
   let newest = 0;
-  const see = (p) => {
+  const see = (p, rel) => {
     const st = fs18.lstatSync(p);
     const at = stats.length;
     stats.push(st.mode, st.size, st.ino, st.mtimeMs, st.ctimeMs);
+    entries2.push({ path: p, rel, st });
     newest = Math.max(newest, st.mtimeMs, st.ctimeMs);
     if (same) for (let i = at; i < at + STAT_FIELDS2; i++) same &&= stats[i] === previous.stats[i];
     return st;
@@ -64380,34 +66512,47 @@ function appStamp(loc, now, previous) {
     if (!stored) same = false;
     const names = stored ?? fs18.readdirSync(dir);
     dirs[rel] = names;
-    for (const name of names) if (see(`${dir}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
+    for (const name of names)
+      if (see(`${dir}/${name}`, `${rel}/${name}`).isDirectory()) walk(`${dir}/${name}`, `${rel}/${name}`);
   };
   try {
-    see(loc.source);
+    see(loc.source, "");
     walk(loc.source, "");
+    const racy = newest >= now - RACY_MS;
+    if (same && stats.length === previous.stats.length && !racy) return { stamp: previous, unchanged: true };
+    const content = contentDigest2(dirs, entries2);
+    const stamp = { dirs, stats, content, ...racy ? { racy: true } : {} };
+    return { stamp, unchanged: previous?.content === content };
   } catch {
     return void 0;
   }
-  if (newest >= now - RACY_MS) return void 0;
-  return { stamp: { dirs, stats }, unchanged: same && stats.length === previous.stats.length };
+}
+function contentDigest2(dirs, entries2) {
+  const parts = [JSON.stringify(dirs)];
+  for (const { path: p, rel, st } of entries2) {
+    const bytes2 = st.isFile() ? fs18.readFileSync(p, "latin1") : st.isSymbolicLink() ? fs18.readlinkSync(p) : "";
+    parts.push(`${rel}\0${st.mode}\0${bytes2.length}\0${bytes2}`);
+  }
+  return (0, import_crypto3.createHash)("sha256").update(parts.join(""), "latin1").digest("hex");
 }
 var STAT_FIELDS2 = 5;
 function asStamp(v) {
   const s = v;
   return typeof s?.dirs === "object" && s.dirs !== null && Array.isArray(s.stats) ? s : void 0;
 }
-var BUILD = (() => {
-  const s = fs18.statSync(__filename, { throwIfNoEntry: false });
-  return `rollgen-index-2:${__filename}:${s?.size}:${s?.mtimeMs}`;
-})();
+var build;
+function thisBuild() {
+  build ??= `rollgen-index-3:${(0, import_crypto3.createHash)("sha256").update(fs18.readFileSync(__filename)).digest("hex").slice(0, 32)}`;
+  return build;
+}
 function indexFile(configFile, env2) {
-  const dir = env2.ROLLGEN_CACHE_DIR ?? path23.join(env2.XDG_CACHE_HOME ?? path23.join(os2.homedir(), ".cache"), "rollgen");
-  return path23.join(dir, `index-${sha256Hex(path23.resolve(configFile)).slice(0, 16)}.json`);
+  const dir = env2.ROLLGEN_CACHE_DIR ?? path24.join(env2.XDG_CACHE_HOME ?? path24.join(os2.homedir(), ".cache"), "rollgen");
+  return path24.join(dir, `index-${sha256Hex(path24.resolve(configFile)).slice(0, 16)}.json`);
 }
 function readIndex(file) {
   try {
     const raw = JSON.parse(fs18.readFileSync(file, "utf8"));
-    if (raw.build !== BUILD) return /* @__PURE__ */ new Map();
+    if (raw.build !== thisBuild()) return /* @__PURE__ */ new Map();
     return new Map(Object.entries(raw.apps ?? {}).filter(([, e]) => asStamp(e?.stamp) && Array.isArray(e.keys)));
   } catch {
     return /* @__PURE__ */ new Map();
@@ -64415,10 +66560,10 @@ function readIndex(file) {
 }
 function writeIndex(file, index) {
   try {
-    fs18.mkdirSync(path23.dirname(file), { recursive: true });
+    fs18.mkdirSync(path24.dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     const apps2 = Object.fromEntries([...index].sort(([a], [b]) => a < b ? -1 : 1));
-    fs18.writeFileSync(tmp, JSON.stringify({ build: BUILD, apps: apps2 }));
+    fs18.writeFileSync(tmp, JSON.stringify({ build: thisBuild(), apps: apps2 }));
     fs18.renameSync(tmp, file);
   } catch {
   }
@@ -64448,10 +66593,10 @@ function coupledApps(namedKeys, others) {
 }
 
 // src/app/load-coupled.ts
-async function loadCoupled(ctx, opts, named, others) {
+async function loadCoupled(ctx, opts, named2, others) {
   const { entries: entries2, loaded: loaded3 } = await indexedApps(ctx, opts, others);
   const chosen = coupledApps(
-    named.flatMap((app) => couplingKeys(app)),
+    named2.flatMap((app) => couplingKeys(app)),
     new Map([...entries2].filter(([, e]) => e.ok))
   );
   const wanted = others.filter((loc) => chosen.has(loc.name));
@@ -64462,8 +66607,8 @@ async function loadCoupled(ctx, opts, named, others) {
   for (const app of more2) if (app) loaded3.set(app.name, app);
   return wanted.flatMap((loc) => loaded3.get(loc.name) ?? []);
 }
-async function indexedApps(ctx, opts, others) {
-  const configFile = opts.config ? path24.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+async function indexedApps(ctx, opts, others, quiet = false) {
+  const configFile = opts.config ? path25.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
@@ -64479,14 +66624,15 @@ async function indexedApps(ctx, opts, others) {
   const entries2 = /* @__PURE__ */ new Map();
   for (const { loc, stamped, entry: known2 } of stamps) {
     const app = loaded3.get(loc.name);
-    const entry = known2 ?? {
+    const kept = known2 && stamped.stamp !== known2.stamp ? { ...known2, stamp: stamped.stamp } : known2;
+    const entry = kept ?? {
       keys: app ? couplingKeys(app) : [],
       ok: app !== void 0,
       stamp: stamped?.stamp ?? NO_STAMP
     };
     if (stamped) fresh.set(appKey(loc), entry);
     entries2.set(loc.name, entry);
-    if (!entry.ok) ctx.stderr(brokenNote(loc.name));
+    if (!entry.ok && !quiet) ctx.stderr(brokenNote(loc.name));
   }
   if (file && !sameIndex(stored, fresh)) writeIndex(file, fresh);
   return { entries: entries2, loaded: loaded3 };
@@ -64523,6 +66669,7 @@ function sameIndex(a, b) {
 var NO_STAMP = { dirs: {}, stats: [] };
 
 // src/app/load-repo.ts
+init_diagnostics();
 init_errors();
 async function loadApps(ctx, args, opts) {
   return loadLocated(ctx, locateApps({ cwd: ctx.cwd, args, ...opts }));
@@ -64558,8 +66705,8 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
   const all = [...apps2.map((a) => a.app)];
   const committed2 = new Map(apps2.map((a) => [a.app.name, resourcesOf2(a.output)]));
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
-    const named = new Set(apps2.map((a) => a.loc.name));
-    const others = found.every.filter((l) => !named.has(l.name));
+    const named2 = new Set(apps2.map((a) => a.loc.name));
+    const others = found.every.filter((l) => !named2.has(l.name));
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
       const where8 = new Map(others.map((l) => [l.name, l]));
@@ -64593,6 +66740,97 @@ function unlessInvalid(read) {
 }
 var resourcesOf2 = (output) => output?.resources ?? new ResourceSet([]);
 
+// src/app/shards.ts
+function parseShard(text2) {
+  const m = /^([1-9][0-9]{0,5})\/([1-9][0-9]{0,5})$/.exec(text2.trim());
+  if (!m) return void 0;
+  const index = Number(m[1]);
+  const count3 = Number(m[2]);
+  return index <= count3 ? { index, count: count3 } : void 0;
+}
+function coupledGroups(apps2, keysOf2, groups2 = []) {
+  const parent = new Map(apps2.map((a) => [a, a]));
+  const find = (a) => {
+    let root = a;
+    while (parent.get(root) !== root) root = parent.get(root);
+    for (let at = a; at !== root; ) {
+      const next = parent.get(at);
+      parent.set(at, root);
+      at = next;
+    }
+    return root;
+  };
+  const union2 = (a, b) => {
+    const [ra, rb] = [find(a), find(b)];
+    if (ra !== rb) parent.set(ra < rb ? rb : ra, ra < rb ? ra : rb);
+  };
+  const firstWithKey = /* @__PURE__ */ new Map();
+  for (const app of apps2)
+    for (const key2 of keysOf2(app)) {
+      const first2 = firstWithKey.get(key2);
+      if (first2 === void 0) firstWithKey.set(key2, app);
+      else union2(first2, app);
+    }
+  for (const group of groups2) {
+    const members = group.filter((a) => parent.has(a));
+    for (const a of members.slice(1)) union2(members[0], a);
+  }
+  const byRoot = /* @__PURE__ */ new Map();
+  for (const app of [...apps2].sort()) {
+    const root = find(app);
+    const members = byRoot.get(root);
+    if (members) members.push(app);
+    else byRoot.set(root, [app]);
+  }
+  return [...byRoot.values()].sort((a, b) => a[0] < b[0] ? -1 : 1);
+}
+function shardOfGroup(group, count3) {
+  const smallest = group.reduce((a, b) => b < a ? b : a);
+  return parseInt(sha256Hex(`rollgen-shard\0${smallest}`).slice(0, 12), 16) % count3 + 1;
+}
+function appsOfShard(groups2, shard) {
+  return groups2.filter((g) => shardOfGroup(g, shard.count) === shard.index).flat().sort();
+}
+
+// src/app/load-shard.ts
+async function loadShard(ctx, args, opts) {
+  const names = await shardApps(ctx, args, opts);
+  if (names === void 0) return loadRepo(ctx, args, opts);
+  if (names.length === 0) return { apps: [], peers: /* @__PURE__ */ new Map(), waves: [] };
+  return loadRepo(ctx, names, opts);
+}
+async function loadShardApps(ctx, args, opts) {
+  const names = await shardApps(ctx, args, opts);
+  if (names === void 0) return loadApps(ctx, args, opts);
+  return names.length === 0 ? [] : loadApps(ctx, names, opts);
+}
+async function shardApps(ctx, args, opts) {
+  if (opts.shard === void 0) return void 0;
+  const shard = parseShard(opts.shard);
+  if (args.length > 0 || opts.target !== void 0)
+    throw new InputError(
+      [],
+      `--shard ${opts.shard} takes a part of all the apps of rollgen.yaml; name apps (or --target) or give --shard, not both`
+    );
+  const req = { cwd: ctx.cwd, args, ...opts };
+  if (!usesConfig(req))
+    throw new InputError([], "--shard splits the apps of rollgen.yaml; run where it is or pass --config");
+  const { every, waves } = locateWithRepo(req);
+  const { entries: entries2 } = await indexedApps(ctx, opts, every, true);
+  const groups2 = coupledGroups(
+    every.map((l) => l.name),
+    (app) => entries2.get(app)?.ok ? entries2.get(app).keys : [],
+    // The waves run one after another: every target of every wave is one group.
+    [waves.flatMap((w) => w.targets)]
+  );
+  const names = appsOfShard(groups2, shard);
+  ctx.stderr(
+    `rollgen: shard ${shard.index}/${shard.count}: ${names.length} of ${every.length} apps (apps coupled by routes, ALB orders or fleet waves stay in one shard)
+`
+  );
+  return names;
+}
+
 // src/flow/abort-path.ts
 function abortPath(app, target, links) {
   if (target.kind !== "step" && target.kind !== "promote" && target.kind !== "retry") return null;
@@ -64601,9 +66839,20 @@ function abortPath(app, target, links) {
     { name: "app", value: app },
     { name: "merge", value: "true" }
   ];
+  const repoUrl = links.repository ? `${links.serverUrl.replace(/\/+$/, "")}/${links.repository}` : null;
+  const cli = `rollgen abort ${app} --pr --merge`;
+  if (links.forge === "gitea")
+    return {
+      host: "Gitea",
+      cli,
+      workflowUrl: repoUrl && `${repoUrl}/actions?workflow=${encodeURIComponent(links.workflow)}`,
+      workflow: links.workflow,
+      inputs: inputs10
+    };
   return {
-    cli: `rollgen abort ${app} --pr --merge`,
-    workflowUrl: links.repository ? `${links.serverUrl.replace(/\/+$/, "")}/${links.repository}/actions/workflows/${links.workflow}` : null,
+    host: "GitHub",
+    cli,
+    workflowUrl: repoUrl && `${repoUrl}/actions/workflows/${links.workflow}`,
     workflow: links.workflow,
     inputs: inputs10,
     gh: `gh workflow run ${links.workflow} ${inputs10.map((x) => `-f ${x.name}=${x.value}`).join(" ")}`
@@ -64613,12 +66862,12 @@ function serverUrlOf(apiUrl, serverUrl) {
   if (serverUrl) return serverUrl.replace(/\/+$/, "");
   const api = apiUrl.replace(/\/+$/, "");
   if (/^https?:\/\/api\.github\.com$/.test(api)) return "https://github.com";
-  return api.replace(/\/api\/v3$/, "");
+  return api.replace(/\/api\/v[13]$/, "");
 }
 
 // src/flow/checkout.ts
 var fs19 = __toESM(require("fs"));
-var path25 = __toESM(require("path"));
+var path26 = __toESM(require("path"));
 init_errors();
 function readCheckout(git2, dir, pr, baseFlag, paths) {
   const { root, branch, commit: commit2 } = describeCheckout(git2, dir);
@@ -64626,7 +66875,7 @@ function readCheckout(git2, dir, pr, baseFlag, paths) {
   if (!base) throw new InputError([], "HEAD is detached: name the base branch with --base or pr.base in rollgen.yaml");
   if (branch && branch !== base)
     throw new StateError(`the checkout is on ${branch} but PRs target ${base}; run on a checkout of ${base}`);
-  const rel = paths.map((p) => path25.relative(root, p) || ".");
+  const rel = paths.map((p) => path26.relative(root, p) || ".");
   const dirty = git2(["status", "--porcelain", "--untracked-files=all", "--", ...rel], root).trim();
   if (dirty)
     throw new StateError(
@@ -64634,7 +66883,7 @@ function readCheckout(git2, dir, pr, baseFlag, paths) {
 ${dirty}`
     );
   const read = (repoPath2) => {
-    const file = path25.join(root, repoPath2);
+    const file = path26.join(root, repoPath2);
     return fs19.existsSync(file) ? fs19.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, ...commit2(), read };
@@ -64667,13 +66916,13 @@ function currentBranch(git2, root) {
     return void 0;
   }
 }
-function readTemplate2(file, cwd, configFile) {
+function readTemplate3(file, cwd, configFile) {
   if (!file) return void 0;
-  const shown2 = path25.relative(cwd, file) || file;
+  const shown2 = path26.relative(cwd, file) || file;
   if (!fs19.existsSync(file))
     throw new InputError([
       {
-        file: path25.relative(cwd, configFile) || configFile,
+        file: path26.relative(cwd, configFile) || configFile,
         line: 1,
         col: 1,
         message: `pr: template ${shown2} does not exist`,
@@ -64684,27 +66933,27 @@ function readTemplate2(file, cwd, configFile) {
 }
 
 // src/flow/proposal.ts
-var import_crypto3 = require("crypto");
-var path33 = __toESM(require("path"));
+var import_crypto4 = require("crypto");
+var path34 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
 var fs21 = __toESM(require("fs"));
-var path32 = __toESM(require("path"));
+var path33 = __toESM(require("path"));
 init_errors();
 
 // src/app/plan-write.ts
-var path27 = __toESM(require("path"));
+var path28 = __toESM(require("path"));
 
 // src/io/output-recovery.ts
 var fs20 = __toESM(require("fs"));
-var path26 = __toESM(require("path"));
+var path27 = __toESM(require("path"));
 function recoverOutputDirs(dirs) {
   const leftovers = legacyLeftovers(dirs);
-  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path26.dirname(dir)) ?? []));
+  return dirs.flatMap((dir) => recoverOutputDir(dir, leftovers.get(path27.dirname(dir)) ?? []));
 }
 function legacyLeftovers(dirs) {
   const byParent = /* @__PURE__ */ new Map();
-  for (const parent of new Set(dirs.map((d) => path26.dirname(d)))) {
+  for (const parent of new Set(dirs.map((d) => path27.dirname(d)))) {
     const entries2 = fs20.existsSync(parent) ? fs20.readdirSync(parent) : [];
     byParent.set(
       parent,
@@ -64721,15 +66970,15 @@ function recoverOutputDir(dir, candidates2) {
   return notes;
 }
 function recoverLegacy(dir, candidates2) {
-  const parent = path26.dirname(dir);
-  const prefix = `.${path26.basename(dir)}.rollgen-`;
+  const parent = path27.dirname(dir);
+  const prefix = `.${path27.basename(dir)}.rollgen-`;
   const leftovers = candidates2.filter((n) => n.startsWith(prefix) && /^\d+(\.old)?$/.test(n.slice(prefix.length)));
   const notes = [];
   for (const name of leftovers.sort()) {
-    const full = path26.join(parent, name);
+    const full = path27.join(parent, name);
     if (!fs20.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs20.readdirSync(full)) fs20.renameSync(path26.join(full, entry), path26.join(dir, entry));
+      for (const entry of fs20.readdirSync(full)) fs20.renameSync(path27.join(full, entry), path27.join(dir, entry));
       fs20.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
@@ -64752,7 +67001,7 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   let locking = false;
   const outputsOf = (locs) => locs.flatMap((l) => l.output ? [l.output] : []);
   const { apps: apps2, peers, waves } = await loadRepo(ctx, args, opts, {
-    located: (named) => prepared = prepareOutputDirs(outputsOf(named)),
+    located: (named2) => prepared = prepareOutputDirs(outputsOf(named2)),
     // Locked (and what an interrupted run left completed) before the outputs are read: what this
     // run reads of them is what it replaces, and it reads each once.
     beforeOutputs: async (loaded3) => {
@@ -64775,7 +67024,10 @@ async function withPlannedWrites(ctx, args, opts, command, write3, { stageEarly 
   try {
     const planned = await planWrites(ctx, { args, opts, command, apps: apps2, peers, staged });
     await write3(
-      waves.length > 0 ? { ...planned, fleet: { waves, aborted: abortedApps(apps2), outputs: outputsByApp(apps2) } } : planned
+      waves.length > 0 ? {
+        ...planned,
+        fleet: { waves, aborted: abortedApps(apps2), outputs: outputsByApp(apps2), running: runningByApp(apps2) }
+      } : planned
     );
     await staged?.discard();
   } catch (e) {
@@ -64806,7 +67058,7 @@ async function planWrites(ctx, run3) {
     async (i, [text2]) => {
       const w = withStatusFile(drafts[i], text2);
       staged?.add(dirWrite(w));
-      if (staged) await new Promise((resolve20) => setImmediate(resolve20));
+      if (staged) await new Promise((resolve23) => setImmediate(resolve23));
       return w;
     }
   );
@@ -64814,6 +67066,7 @@ async function planWrites(ctx, run3) {
 }
 var abortedApps = (apps2) => new Set(apps2.filter((a) => a.output?.status?.rollouts.some((r) => r.phase === "Aborted")).map((a) => a.app.name));
 var outputsByApp = (apps2) => new Map(apps2.flatMap((a) => a.loc.output ? [[a.app.name, a.loc.output]] : []));
+var runningByApp = (apps2) => new Map(apps2.map((a) => [a.app.name, (a.output?.status?.rollouts ?? []).map((r) => r.stableRevision)]));
 var dirWrite = (w) => ({ dir: w.output, files: changedFiles2(w), remove: w.remove });
 function idleApp(ctx, loc, app, command, byName, peers, read) {
   const output = readAppOutput(ctx, loc, app, peers, read);
@@ -64822,7 +67075,7 @@ function idleApp(ctx, loc, app, command, byName, peers, read) {
   return appIdleLines(command, commandTarget(ctx.cwd, loc, byName), app, output.status, loc.track);
 }
 function commandTarget(cwd, loc, byName) {
-  const rel = (p) => p ? path27.relative(cwd, p) || "." : "OUT";
+  const rel = (p) => p ? path28.relative(cwd, p) || "." : "OUT";
   const target = loc.source === "-" ? `-f - ${rel(loc.output)}` : byName ? loc.name : `${rel(loc.source)} ${rel(loc.output)}`;
   return target.trim();
 }
@@ -64848,18 +67101,18 @@ function changedFiles2(w) {
 }
 
 // src/flow/local-gates.ts
-var path30 = __toESM(require("path"));
+var path31 = __toESM(require("path"));
 init_errors();
 
 // src/flow/history.ts
-var path29 = __toESM(require("path"));
+var path30 = __toESM(require("path"));
 
 // src/flow/git-paths.ts
-var path28 = __toESM(require("path"));
+var path29 = __toESM(require("path"));
 var MAX_PATH_BYTES = 1e5;
 var literal = (p) => `:(literal)${p}`;
 function repoPath(root, p) {
-  return path28.relative(root, p).split(path28.sep).join("/") || ".";
+  return path29.relative(root, p).split(path29.sep).join("/") || ".";
 }
 function* dirsHolding(dirs, file) {
   for (let dir = file; ; dir = dir.slice(0, dir.lastIndexOf("/"))) {
@@ -64885,7 +67138,7 @@ function pathBatches(paths) {
 
 // src/flow/history.ts
 function readAppHistories(git2, root, apps2, shallow = git2(["rev-parse", "--is-shallow-repository"], root).trim() === "true") {
-  const statusOf3 = indexByPath(apps2.map((a) => repoPath(root, path29.join(a.output, STATUS_FILE))));
+  const statusOf5 = indexByPath(apps2.map((a) => repoPath(root, path30.join(a.output, STATUS_FILE))));
   const sourceOf = indexByPath(apps2.map((a) => repoPath(root, a.source)));
   const outputOf = indexByPath(apps2.map((a) => repoPath(root, a.output)));
   const landed = /* @__PURE__ */ new Map();
@@ -64894,7 +67147,7 @@ function readAppHistories(git2, root, apps2, shallow = git2(["rev-parse", "--is-
   const firstSeen = (seen, apps3, value2) => {
     for (const i of apps3 ?? []) if (!seen.has(i)) seen.set(i, value2);
   };
-  const paths = [.../* @__PURE__ */ new Set([...statusOf3.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
+  const paths = [.../* @__PURE__ */ new Set([...statusOf5.keys(), ...sourceOf.keys(), ...outputOf.keys()])];
   for (const batch of pathBatches(paths)) {
     const log = git2(
       ["log", "--first-parent", "-z", "--format=%x01%H %cI", "--name-only", "HEAD", "--", ...batch.map(literal)],
@@ -64902,7 +67155,7 @@ function readAppHistories(git2, root, apps2, shallow = git2(["rev-parse", "--is-
     );
     for (const { sha: sha2, date, files } of commits(log)) {
       for (const file of files) {
-        firstSeen(landed, statusOf3.get(file), date);
+        firstSeen(landed, statusOf5.get(file), date);
         for (const output of dirsHolding(outputOf, file)) firstSeen(landingSha, output, sha2);
         for (const source of dirsHolding(sourceOf, file)) for (const i of source) since.set(i, date);
       }
@@ -64940,8 +67193,8 @@ function localGateHold(ctx, app, w) {
 }
 function timedHold(ctx, w, gate, what, override) {
   const edges = flowEdges(ctx);
-  const top = gitTopLevel(edges.git, path30.resolve(w.output));
-  const output = path30.resolve(w.output);
+  const top = gitTopLevel(edges.git, path31.resolve(w.output));
+  const output = path31.resolve(w.output);
   const landed = top ? readAppHistories(edges.git, top, [{ source: output, output }])[0].landedAt : void 0;
   if (!landed)
     return `${w.app}: ${what} waits ${gate.seconds}s from the commit that landed the current step, and it is not committed; ${override}`;
@@ -64961,8 +67214,8 @@ function describeTarget(target, t) {
   const removed = draining ? "routes to stable, canary workloads next" : "canary removed";
   const steps = Math.max(0, ...moving.map((r) => r.steps));
   const revision = moving.map((r) => r.canaryRevision).find((r) => r !== void 0) ?? moving[0]?.stableRevision ?? "";
-  const named = t.stepNames?.[target.kind === "step" ? target.step - 1 : -1];
-  const suffix = named ? `: ${named}` : "";
+  const named2 = t.stepNames?.[target.kind === "step" ? target.step - 1 : -1];
+  const suffix = named2 ? `: ${named2}` : "";
   switch (target.kind) {
     case "step":
       return target.step === 1 ? `start ${revision}: step 1 of ${steps}${suffix}` : `step ${target.step} of ${steps} (${revision})${suffix}`;
@@ -64988,67 +67241,65 @@ function describeTarget(target, t) {
 }
 
 // src/flow/fleet-commit.ts
-var path31 = __toESM(require("path"));
+var path32 = __toESM(require("path"));
 init_errors();
 
 // src/app/fleet-step.ts
-init_errors();
 function nextWaveStep(waves, writes, aborted = /* @__PURE__ */ new Set()) {
-  const waveOf2 = /* @__PURE__ */ new Map();
-  waves.forEach((w, i) => w.targets.forEach((t) => waveOf2.set(t, i)));
-  const free = writes.filter((w) => !waveOf2.has(w.app));
-  const fleet = writes.filter((w) => waveOf2.has(w.app));
-  const failed = [...aborted].filter((a) => waveOf2.has(a));
+  const waveOf3 = /* @__PURE__ */ new Map();
+  waves.forEach((w, i) => w.targets.forEach((t) => waveOf3.set(t, i)));
+  const free = writes.filter((w) => !waveOf3.has(w.app));
+  const fleet = writes.filter((w) => waveOf3.has(w.app));
+  const failed = [...aborted].filter((a) => waveOf3.has(a));
   if (fleet.length === 0 && failed.length === 0) return { moving: [], waiting: [], free };
-  const index = Math.min(...[...fleet.map((w) => w.app), ...failed].map((a) => waveOf2.get(a)));
+  const index = Math.min(...[...fleet.map((w) => w.app), ...failed].map((a) => waveOf3.get(a)));
   const wave = waves[index];
-  const inWave = fleet.filter((w) => waveOf2.get(w.app) === index);
-  const failedHere = failed.filter((a) => waveOf2.get(a) === index);
+  const inWave = fleet.filter((w) => waveOf3.get(w.app) === index);
+  const failedHere = failed.filter((a) => waveOf3.get(a) === index);
   const held = failedHere.length > 0 && wave.onFailure === "wave";
   const parallel = held ? 0 : wave.parallel ?? inWave.length;
   const moving = inWave.slice(0, parallel);
-  const why = failedHere.length > 0 ? `wave ${wave.name} (wave ${index + 1}) failed: ${failedHere.join(", ")} aborted` : `wave ${wave.name} (wave ${index + 1}) has not completed`;
-  const waiting = [
+  const why2 = failedHere.length > 0 ? `wave ${wave.name} (wave ${index + 1}) failed: ${failedHere.join(", ")} aborted` : `wave ${wave.name} (wave ${index + 1}) has not completed`;
+  const waiting2 = [
     ...inWave.slice(parallel).map((write3) => ({
       write: write3,
       wave,
-      reason: held ? `${why}, and onFailure: wave holds the whole wave` : `wave ${wave.name} moves ${parallel} target(s) at a time`
+      reason: held ? `${why2}, and onFailure: wave holds the whole wave` : `wave ${wave.name} moves ${parallel} target(s) at a time`
     })),
-    ...fleet.filter((w) => waveOf2.get(w.app) > index).map((write3) => ({
+    ...fleet.filter((w) => waveOf3.get(w.app) > index).map((write3) => ({
       write: write3,
-      wave: waves[waveOf2.get(write3.app)],
-      reason: why
+      wave: waves[waveOf3.get(write3.app)],
+      reason: why2
     }))
   ];
-  return { live: { wave, number: index + 1 }, moving, waiting, free };
+  return { live: { wave, number: index + 1 }, moving, waiting: waiting2, free };
 }
 function withWholeFleet(ctx, args, opts) {
   const req = { cwd: ctx.cwd, args, ...opts };
   if (!usesConfig(req)) return { args, opts };
-  const { named, waves } = locateWithRepo(req);
+  const { named: named2, waves } = locateWithRepo(req);
   const inWaves = new Set(waves.flatMap((w) => w.targets));
-  if (!named.some((l) => inWaves.has(l.name))) return { args, opts };
-  const { target: _picked, ...rest } = opts;
-  const names = [.../* @__PURE__ */ new Set([...named.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
+  if (!named2.some((l) => inWaves.has(l.name))) return { args, opts };
+  const { target: _picked, wave: _wave, ...rest } = opts;
+  const names = [.../* @__PURE__ */ new Set([...named2.map((l) => l.name).filter((n) => !inWaves.has(n)), ...inWaves])];
   return { args: names, opts: rest };
 }
 async function writeWaveStep(ctx, planned) {
   const { waves, aborted } = planned.fleet;
   const step = nextWaveStep(waves, planned.writes, aborted);
-  if (step.live) refuseStepSubset(step.live.wave);
   await writeAll(ctx, { ...planned, writes: [...step.free, ...step.moving] });
   for (const w of step.waiting) ctx.stdout(`${w.write.app}: waits in wave ${w.wave.name}: ${w.reason}
 `);
 }
-function refuseStepSubset(wave) {
-  if (wave.steps === "all") return;
-  throw new InputError([
-    {
-      ...wave.stepsAt,
-      severity: "error",
-      message: `wave ${wave.name}: advance runs every step of the rollout so far; steps: ${JSON.stringify(wave.steps)} is planned but not run yet (docs/fleet.md); remove it`
-    }
-  ]);
+function pinnedRevisionHold(waves, number2, ran, starting) {
+  if (number2 <= 1 || starting.length === 0) return void 0;
+  const earlier = new Set(waves.slice(0, number2 - 1).flatMap((w) => w.targets.flatMap((t) => ran.get(t) ?? [])));
+  if (earlier.size !== 1) return void 0;
+  const [pinned] = earlier;
+  const off = starting.filter((s) => s.revisions.some((r) => r !== pinned));
+  if (off.length === 0) return void 0;
+  const what = off.map((s) => `${s.app} (${[...new Set(s.revisions)].join(", ")})`).join(", ");
+  return `wave ${waves[number2 - 1].name} holds: ${what} would roll out a pod template the earlier waves never ran (they run ${pinned}); change the source of every target alike, so the new revision starts at wave 1, or revert the change to these targets`;
 }
 
 // src/flow/fleet-commit.ts
@@ -65058,7 +67309,7 @@ async function advanceFleet(ctx, planned) {
   const freeHolds = step.free.map((w) => localGateHold(ctx, w.loaded, w));
   const free = step.free.filter((_, i) => !freeHolds[i]);
   const live = step.live;
-  const waveHolds = live ? waveHold(ctx, { ...live, waves, outputs }, step.moving) : [];
+  const waveHolds = live ? waveHold(ctx, { ...live, waves, outputs, running: planned.fleet.running }, step.moving) : [];
   const moving = waveHolds.length > 0 ? [] : step.moving;
   checkCommittable(ctx, [...free, ...moving]);
   if (free.length > 0) await writeAll(ctx, { ...planned, writes: free, idle: [] }, (w) => commitOutput(ctx, w));
@@ -65073,21 +67324,28 @@ async function advanceFleet(ctx, planned) {
 }
 function waveHold(ctx, fleet, moving) {
   const { wave, number: number2, waves } = fleet;
-  refuseStepSubset(wave);
   const gates = moving.flatMap((w) => localGateHold(ctx, w.loaded, w) ?? []);
   if (gates.length > 0) return gates.map((g) => `wave ${wave.name}: ${g}`);
   const starting = moving.every((w) => (w.before.status?.rollouts ?? []).every((r) => r.phase !== "Progressing"));
+  const pin = starting ? pinnedRevisionHold(waves, number2, fleet.running, moving.flatMap(canaryStart)) : void 0;
+  if (pin) return [pin];
   const before = waves[number2 - 2];
   if (!starting || !before || before.bakeSeconds === 0 || moving.length === 0) return [];
   const outputs = before.targets.flatMap((t) => fleet.outputs.get(t) ?? []);
   const left = bakeLeft(ctx, before, outputs);
   return left > 0 ? [`wave ${wave.name}: wave ${before.name} bakes ${before.bakeSeconds}s after its last commit: ${left}s left`] : [];
 }
+function canaryStart(w) {
+  const started2 = w.transition.status.rollouts.filter(
+    (r) => (r.phase === "Progressing" || r.phase === "Promoting") && r.canaryRevision !== void 0
+  );
+  return started2.length > 0 ? [{ app: w.app, revisions: started2.map((r) => r.canaryRevision) }] : [];
+}
 function bakeLeft(ctx, wave, outputs) {
   const edges = flowEdges(ctx);
-  const top = outputs.length > 0 ? gitTopLevel(edges.git, path31.resolve(outputs[0])) : void 0;
+  const top = outputs.length > 0 ? gitTopLevel(edges.git, path32.resolve(outputs[0])) : void 0;
   if (!top) return 0;
-  const rels = outputs.map((o) => path31.relative(top, path31.resolve(o)) || ".");
+  const rels = outputs.map((o) => path32.relative(top, path32.resolve(o)) || ".");
   const dates = edges.git(["log", "-1", "--format=%ct", "--", ...rels], top).trim();
   if (!dates) return 0;
   const left = Number(dates) + wave.bakeSeconds - Math.floor(edges.now().getTime() / 1e3);
@@ -65095,10 +67353,10 @@ function bakeLeft(ctx, wave, outputs) {
 }
 function commitWave(ctx, writes, wave) {
   const git2 = flowEdges(ctx).git;
-  const top = gitTopLevel(git2, path31.resolve(writes[0].output));
+  const top = gitTopLevel(git2, path32.resolve(writes[0].output));
   if (!top) throw new StateError(`--commit: ${writes[0].output} is not inside a git work tree`);
-  const rels = writes.map((w) => path31.relative(top, path31.resolve(w.output)) || ".");
-  for (const rel of rels) git2(["add", "--all", "--", rel, `:(exclude)${path31.posix.join(rel, LOCK_FILE)}`], top);
+  const rels = writes.map((w) => path32.relative(top, path32.resolve(w.output)) || ".");
+  for (const rel of rels) git2(["add", "--all", "--", rel, `:(exclude)${path32.posix.join(rel, LOCK_FILE)}`], top);
   const subject = `rollgen(wave ${wave.name}): ${writes.map((w) => commitSubject(w).replace(/^rollgen\(([^)]*)\): /, "$1 ")).join("; ")}`;
   const body = writes.flatMap((w) => w.summary.split("\n").filter((l) => l !== "" && !l.startsWith("wrote ")));
   git2(["commit", "--quiet", "-m", `${subject}
@@ -65126,21 +67384,21 @@ async function changeCommit(ctx, args, opts, command) {
 function checkCommittable(ctx, writes) {
   const git2 = flowEdges(ctx).git;
   for (const w of writes) {
-    const top = gitTopLevel(git2, existingAncestor(path32.resolve(w.output)));
+    const top = gitTopLevel(git2, existingAncestor(path33.resolve(w.output)));
     if (!top)
-      throw new StateError(`--commit: ${path32.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
+      throw new StateError(`--commit: ${path33.relative(ctx.cwd, w.output) || w.output} is not inside a git work tree`);
   }
 }
 function existingAncestor(dir) {
-  return fs21.existsSync(dir) || path32.dirname(dir) === dir ? dir : existingAncestor(path32.dirname(dir));
+  return fs21.existsSync(dir) || path33.dirname(dir) === dir ? dir : existingAncestor(path33.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git2 = flowEdges(ctx).git;
-  const dir = path32.resolve(w.output);
+  const dir = path33.resolve(w.output);
   const top = gitTopLevel(git2, dir);
-  const rel = path32.relative(top, dir) || ".";
+  const rel = path33.relative(top, dir) || ".";
   refusePending(ctx, dir);
-  git2(["add", "--all", "--", rel, `:(exclude)${path32.posix.join(rel, LOCK_FILE)}*`], top);
+  git2(["add", "--all", "--", rel, `:(exclude)${path33.posix.join(rel, LOCK_FILE)}*`], top);
   git2(["commit", "--quiet", "-m", commitMessage(w), "--", rel], top);
   const sha2 = git2(["rev-parse", "--short", "HEAD"], top).trim();
   ctx.stdout(`committed ${sha2} ${commitSubject(w)}
@@ -65148,7 +67406,7 @@ function commitOutput(ctx, w) {
 }
 function refusePending(ctx, dir) {
   if (!isCommitted(dir) && !isGuarded(dir)) return;
-  const shown2 = path32.relative(ctx.cwd, dir) || ".";
+  const shown2 = path33.relative(ctx.cwd, dir) || ".";
   throw new StateError(
     `--commit: ${shown2} holds a write that is not completely applied (an interrupted rollgen run's); nothing was committed. Run the command again: it completes the write first`
   );
@@ -65208,7 +67466,7 @@ function endRows(plan) {
     ];
   const cleanUp = { ...last, serviceSelection: "split", traffic: stableTraffic(last.traffic.weightTotal) };
   const total = last.traffic.weightTotal;
-  const promoted = plan.pingPong ? { ...last, canaryReplicas: plan.replicas, traffic: { ...stableTraffic(total), weight: total } } : last;
+  const promoted = plan.pingPong ? { ...last, canaryReplicas: plan.replicas, traffic: { ...stableTraffic(total), weight: total } } : { ...last, traffic: withoutExperiments(last.traffic) };
   return [
     [
       plan.blueGreen ? "promote (scale down old)" : "promote",
@@ -65246,6 +67504,8 @@ function analysisLines(plan) {
           m.failureLimit !== 0 ? `failureLimit ${m.failureLimit}` : "",
           m.dryRun ? "dry run" : ""
         ].filter((x) => x !== "");
+        if (m.provider === "job")
+          return `  ${m.name} (job): a Job committed with the step; passes when the GitOps engine reports it succeeded`;
         return `  ${m.name} (${m.provider}): ${when.join("; ") || "always passes unless it errors"}`;
       })
     ])
@@ -65375,14 +67635,14 @@ function afterStep(rollouts, step, health) {
   const analyses2 = [...new Set(planned.flatMap((steps) => templatesOf(steps[step - 1]?.analysis)))];
   const following = planned.map((steps) => steps[step]).find((s) => s !== void 0);
   const name = following ? `step ${following.index} (${following.name ?? share(following)})` : "promotion";
-  const checks = [
+  const checks2 = [
     ...health.length > 0 ? [`the health gate (${health.join(", ")}) on step ${step}`] : [],
     ...analyses2.length > 0 ? [`analysis ${analyses2.map((a) => `\`${a}\``).join(", ")}`] : []
   ];
-  const named = checks.join(" and ");
-  const pass = checks.length > 1 ? "pass" : "passes";
+  const named2 = checks2.join(" and ");
+  const pass = checks2.length > 1 ? "pass" : "passes";
   const merges = "rollgen merges it once its checks are green.";
-  const text2 = gate.kind === "manual" ? `${name} opens after a person merges its PR${named ? `; the PR shows whether ${named} ${pass}` : ""}.` : gate.kind === "timed" ? `${name} opens after ${gate.seconds} s${named ? ` and once ${named} ${pass}` : ""}; ${merges}` : `${name} follows ${named ? `once ${named} ${pass}` : "at once"}; ${merges}`;
+  const text2 = gate.kind === "manual" ? `${name} opens after a person merges its PR${named2 ? `; the PR shows whether ${named2} ${pass}` : ""}.` : gate.kind === "timed" ? `${name} opens after ${gate.seconds} s${named2 ? ` and once ${named2} ${pass}` : ""}; ${merges}` : `${name} follows ${named2 ? `once ${named2} ${pass}` : "at once"}; ${merges}`;
   return { text: text2, gate: { kind: gate.kind, seconds: gate.kind === "timed" ? gate.seconds : null }, analyses: analyses2, health };
 }
 function share(s) {
@@ -65566,7 +67826,7 @@ function buildProposal(i) {
     digest,
     origin: i.origin
   };
-  const output = posix3(path33.relative(i.repoRoot, path33.resolve(i.write.output))) || ".";
+  const output = posix3(path34.relative(i.repoRoot, path34.resolve(i.write.output))) || ".";
   const data = templateData({
     app: i.app,
     transition: t,
@@ -65596,13 +67856,13 @@ function buildProposal(i) {
   };
 }
 function fileChanges(i) {
-  const out = path33.resolve(i.write.output);
-  const rel = (name) => posix3(path33.relative(i.repoRoot, path33.join(out, name)));
+  const out = path34.resolve(i.write.output);
+  const rel = (name) => posix3(path34.relative(i.repoRoot, path34.join(out, name)));
   const wanted = [
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
   ];
-  const hash = (0, import_crypto3.createHash)("sha256");
+  const hash = (0, import_crypto4.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -65615,10 +67875,10 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text2) {
-  return (0, import_crypto3.createHash)("sha256").update(text2).digest("hex");
+  return (0, import_crypto4.createHash)("sha256").update(text2).digest("hex");
 }
 function posix3(p) {
-  return p.split(path33.sep).join("/");
+  return p.split(path34.sep).join("/");
 }
 
 // src/flow/source-commits.ts
@@ -65667,9 +67927,9 @@ init_errors();
 
 // src/app/pr-config-check.ts
 var fs22 = __toESM(require("fs"));
-var path34 = __toESM(require("path"));
+var path35 = __toESM(require("path"));
 function prConfigProblems(cwd, configOption) {
-  const file = configOption ? path34.resolve(cwd, configOption) : findConfig(cwd);
+  const file = configOption ? path35.resolve(cwd, configOption) : findConfig(cwd);
   if (!file || !fs22.existsSync(file)) return [];
   const pr = readConfig(file, cwd).pr;
   const missing = pr.templateProblems ?? [];
@@ -65684,7 +67944,7 @@ function parseProblems(file, cwd) {
     hb.parse(fs22.readFileSync(file, "utf8"));
     return [];
   } catch (e) {
-    const d = templateDiagnostic2(path34.relative(cwd, file) || file, e);
+    const d = templateDiagnostic2(path35.relative(cwd, file) || file, e);
     return [{ ...d, message: `${d.message}; fix it so that \`rollgen pr\` can render its PRs` }];
   }
 }
@@ -65695,7 +67955,7 @@ function templateDiagnostic2(file, e) {
 }
 
 // src/flow/templates/body.hbs
-var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | strategy | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{strategy}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on GitHub: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}; or run `{{abort.gh}}`\n{{else}}\n- on GitHub: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}, e.g. `{{abort.gh}}`\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
+var body_default = '### {{app}}: {{action}}\n\n{{#if step}}**Step {{step}} of {{steps}}** of revision `{{revision}}` (stable `{{stableRevision}}`).{{else}}**{{phase}}**{{/if}}\n\n{{#each changes}}\n**{{../changeVerb}}** `{{rollout}}`: pod template `{{from}}` -> `{{to}}`\n\n| container | stable image | new image |\n|---|---|---|\n{{#each images}}\n| {{container}} | {{#if from}}`{{from}}`{{else}}(none){{/if}} | {{#if to}}`{{to}}`{{else}}(removed){{/if}}{{#unless changed}} (same){{/unless}} |\n{{/each}}\n{{#if fields.length}}\n\nOther pod-template fields changed: {{#each fields}}`{{this}}`{{#unless @last}}, {{/unless}}{{/each}}\n{{/if}}\n\n{{/each}}\n{{#if sourceCommit}}\n**Source commit:** `{{sourceCommit.short}}` {{sourceCommit.subject}}\n\n{{/if}}\n| rollout | strategy | canary pods | stable pods | traffic to canary | matches |\n|---|---|---|---|---|---|\n{{#each rollouts}}\n| {{name}} | {{strategy}} | {{canaryReplicas}} | {{stableReplicas}} | {{traffic}} | {{matches}} |\n{{/each}}\n\n```text\n{{#each rollouts}}\n{{name}}: stable {{bar}} canary\n{{/each}}\n```\n\n{{#if warnings.length}}\n**rollgen read past these fields** (see each for what it does instead):\n\n{{#each warnings}}\n- `{{this}}`\n{{/each}}\n\n{{/if}}\n**Gate:** {{gate.text}}\n\n**Merging this PR:** {{mergeEffect}}\n\n**Then:** {{next.text}}\n\n<details><summary>{{files.length}} files changed in <code>{{output}}</code></summary>\n\n{{#each files}}\n- `{{path}}` ({{change}})\n{{/each}}\n\n</details>\n\n{{#if abort}}\n**To abort** (all traffic back to stable, canary removed):\n\n{{#if abort.workflowUrl}}\n- on {{abort.host}}: open [the `{{abort.workflow}}` workflow]({{abort.workflowUrl}}), "Run workflow", and choose {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}{{#if abort.gh}}; or run `{{abort.gh}}`{{/if}}\n{{else}}\n- on {{abort.host}}: run the `{{abort.workflow}}` workflow with {{#each abort.inputs}}`{{name}}: {{value}}`{{#unless @last}}, {{/unless}}{{/each}}{{#if abort.gh}}, e.g. `{{abort.gh}}`{{/if}}\n{{/if}}\n- from a checkout: `{{abort.cli}}`\n- closing this PR without merging holds {{app}}: no new PR until a new revision, `retry` or `abort`.\n{{/if}}\n';
 
 // src/flow/templates/title.hbs
 var title_default = "rollgen({{app}}): {{action}}\n";
@@ -65752,21 +68012,22 @@ async function openLocalSession(ctx, args, opts, connection2 = offlineConnection
       [],
       "the GitHub flow works on apps of rollgen.yaml: give app names (or none for all), not directories"
     );
-  const configFile = opts.config ? path35.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  const configFile = opts.config ? path36.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
   if (!configFile) throw new InputError([], "the GitHub flow needs a rollgen.yaml; run where it is or pass --config");
   const config = readConfig(configFile, ctx.cwd);
   if (config.pr.templateProblems?.length) throw new InputError([...config.pr.templateProblems]);
-  const { apps: apps2, peers } = await loadRepo(ctx, args, opts);
+  const { apps: apps2, peers } = await loadShard(ctx, args, opts);
   const paths = apps2.flatMap((a) => [a.loc.source, a.loc.output ?? a.loc.source]);
   const checkout = readCheckout(edges.git, config.root, config.pr, opts.base, paths);
   const templates = compileTemplates(
-    readTemplate2(config.pr.titleTemplate, ctx.cwd, configFile),
-    readTemplate2(config.pr.bodyTemplate, ctx.cwd, configFile)
+    readTemplate3(config.pr.titleTemplate, ctx.cwd, configFile),
+    readTemplate3(config.pr.bodyTemplate, ctx.cwd, configFile)
   );
   const links = {
-    serverUrl: serverUrlOf(connection2.apiUrl, edges.env.GITHUB_SERVER_URL),
+    serverUrl: connection2.serverUrl ?? serverUrlOf(connection2.apiUrl, edges.env.GITHUB_SERVER_URL),
     ...connection2.repository ? { repository: connection2.repository } : {},
-    workflow: config.pr.workflow
+    workflow: config.pr.workflow,
+    ...connection2.forge ? { forge: connection2.forge } : {}
   };
   return { ctx, edges, config, checkout, apps: apps2, peers, templates, links };
 }
@@ -65774,6 +68035,7 @@ function offlineConnection(ctx, opts) {
   const env2 = flowEdges(ctx).env;
   const repository = opts.repo ?? env2.GITHUB_REPOSITORY;
   return {
+    forge: chooseForge(env2, opts),
     apiUrl: opts.apiUrl ?? env2.GITHUB_API_URL ?? "https://api.github.com",
     ...repository && /^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(repository) ? { repository } : {}
   };
@@ -65922,8 +68184,8 @@ function run(kind, c, result) {
     return { value: v };
   } catch (e) {
     const empty2 = result === null || result === void 0 || Array.isArray(result) && result.length === 0;
-    const why = empty2 ? "metric result is nil or empty: no data returned from the metric provider" : e.message;
-    return { error: `could not evaluate ${kind} "${c.source}": ${why}` };
+    const why2 = empty2 ? "metric result is nil or empty: no data returned from the metric provider" : e.message;
+    return { error: `could not evaluate ${kind} "${c.source}": ${why2}` };
   }
 }
 
@@ -66013,7 +68275,7 @@ function send(req, deadline, timeoutMs) {
   if (url2.protocol !== "http:" && url2.protocol !== "https:")
     return Promise.reject(new Error(`unsupported URL scheme ${url2.protocol} in ${req.url}`));
   const client = url2.protocol === "https:" ? https : http;
-  return new Promise((resolve20, reject) => {
+  return new Promise((resolve23, reject) => {
     const late = () => r.destroy(new Error(`no response within ${timeoutMs / 1e3}s`));
     const timer = setTimeout(late, Math.max(0, deadline - Date.now()));
     const r = client.request(
@@ -66038,7 +68300,7 @@ function send(req, deadline, timeoutMs) {
         res.on("end", () => {
           clearTimeout(timer);
           const location = res.headers.location;
-          resolve20({
+          resolve23({
             status: res.statusCode ?? 0,
             body: Buffer.concat(chunks).toString("utf8"),
             ...location ? { location } : {}
@@ -66436,9 +68698,9 @@ async function judgeKayenta(k) {
   const s = k.spec;
   const deadline = Date.now() + k.timeoutMs;
   const address = k.fill(s.address).replace(/\/+$/, "");
-  const get = (url2) => call(k, url2, "GET", deadline);
+  const get2 = (url2) => call(k, url2, "GET", deadline);
   const q = (v) => encodeURIComponent(k.fill(v));
-  const configs = await get(
+  const configs = await get2(
     `${address}/canaryConfig?application=${q(s.application)}&configurationAccountName=${q(s.storageAccountName)}`
   );
   const config = (Array.isArray(configs) ? configs : []).find(
@@ -66455,7 +68717,7 @@ async function judgeKayenta(k) {
   const id = started2?.canaryExecutionId;
   if (typeof id !== "string" || id === "") throw new Error("Invalid canaryExecutionId");
   for (let waited = 0; ; waited += POLL_MS) {
-    const execution = await get(`${address}/canary/${encodeURIComponent(id)}`);
+    const execution = await get2(`${address}/canary/${encodeURIComponent(id)}`);
     if (typeof execution?.complete !== "boolean") throw new Error("Missing Complete Status");
     if (execution.complete) return verdictOf(execution.result?.judgeResult?.score?.score, s.threshold);
     if (waited + POLL_MS > k.timeoutMs || Date.now() + POLL_MS > deadline)
@@ -66522,7 +68784,7 @@ function credentialValues(c, env2) {
 }
 
 // src/io/metrics/prometheus-auth.ts
-var import_crypto4 = require("crypto");
+var import_crypto5 = require("crypto");
 async function authorize(req, auth2, ctx) {
   let headers2 = { ...req.headers };
   if (auth2.basic) {
@@ -66565,7 +68827,7 @@ async function clientCredentialsToken(o, ctx) {
 var Sha256 = class {
   hash;
   constructor(secret) {
-    this.hash = secret === void 0 ? (0, import_crypto4.createHash)("sha256") : (0, import_crypto4.createHmac)("sha256", bytes(secret));
+    this.hash = secret === void 0 ? (0, import_crypto5.createHash)("sha256") : (0, import_crypto5.createHmac)("sha256", bytes(secret));
   }
   update(data) {
     this.hash.update(bytes(data));
@@ -66627,10 +68889,10 @@ async function query2(p, options, intervalSeconds) {
   if (p.kind === "newrelic")
     return queryNewRelic({ spec: p, fill, credentials: readCredentials(p.credentials, env2), timeoutMs, ...signal });
   if (p.kind === "kayenta") {
-    const sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    const sleep2 = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
     const lookback = options.analysisStartedAt ? { analysisStartedAt: options.analysisStartedAt } : {};
     const interval = intervalSeconds !== void 0 ? { intervalSeconds } : {};
-    return judgeKayenta({ spec: p, fill, now, timeoutMs, sleep, ...interval, ...lookback, ...signal });
+    return judgeKayenta({ spec: p, fill, now, timeoutMs, sleep: sleep2, ...interval, ...lookback, ...signal });
   }
   if (p.kind === "graphite") return queryGraphite(p, fill, timeoutMs, options.signal);
   if (p.kind === "skywalking") return querySkyWalking(p, fill, now, timeoutMs, options.signal);
@@ -66768,7 +69030,7 @@ init_errors();
 // src/analysis/format.ts
 var MARK2 = { Successful: "✓", Failed: "✗", Inconclusive: "?", Error: "!" };
 var BARS = "▁▂▃▄▅▆▇█";
-function formatRecord(title, spec, record, v) {
+function formatRecord2(title, spec, record, v) {
   const lines = [`${title}: ${v.phase}${v.reasons.length ? ` (${v.reasons.join("; ")})` : ""}`];
   for (const metric of spec.metrics) {
     const r = record.metrics.find((m) => m.name === metric.name);
@@ -67062,8 +69324,8 @@ function newestOutcomes(glob2, kind, commits2) {
   return void 0;
 }
 function statusOutcome(s, sha2) {
-  const why = s.description ? `: ${s.description}` : "";
-  return { ok: s.state === "success", what: `status ${s.context} is ${s.state}${why}`, at: new Date(s.updatedAt), sha: sha2 };
+  const why2 = s.description ? `: ${s.description}` : "";
+  return { ok: s.state === "success", what: `status ${s.context} is ${s.state}${why2}`, at: new Date(s.updatedAt), sha: sha2 };
 }
 function runOutcome(r, sha2) {
   const at = new Date(r.completedAt ?? r.startedAt ?? 0);
@@ -67091,8 +69353,8 @@ function judgeArgo(reading, carrying, now) {
 function combineHealth(parts) {
   const failed = parts.filter((p) => p.state === "failed");
   if (failed.length > 0) return { state: "failed", reasons: failed.flatMap((f) => f.reasons), sha: failed[0].sha };
-  const waiting = parts.filter((p) => p.state === "waiting");
-  if (waiting.length > 0) return { state: "waiting", awaited: waiting.flatMap((w) => w.awaited) };
+  const waiting2 = parts.filter((p) => p.state === "waiting");
+  if (waiting2.length > 0) return { state: "waiting", awaited: waiting2.flatMap((w) => w.awaited) };
   const healthy = parts.filter((p) => p.state === "healthy");
   return healthy.reduce((a, b) => b.since > a.since ? b : a);
 }
@@ -67132,14 +69394,495 @@ async function readCommitHealth(scm, policy, shas) {
   return health;
 }
 
+// src/flow/read-verify.ts
+var path38 = __toESM(require("path"));
+
+// src/io/aws/elbv2.ts
+var STACK_TAG = "ingress.k8s.aws/stack";
+var RESOURCE_TAG = "ingress.k8s.aws/resource";
+var CLUSTER_TAG = "elbv2.k8s.aws/cluster";
+async function readAlb(t, stack) {
+  const sdk = awsSdk2();
+  const client = new sdk.ElasticLoadBalancingV2Client(clientConfig2(t));
+  try {
+    const lbs = await pages(
+      (Marker4) => client.send(new sdk.DescribeLoadBalancersCommand({ Marker: Marker4 })),
+      (o) => o.LoadBalancers ?? []
+    );
+    const tags = await tagsOf(
+      client,
+      sdk,
+      lbs.map((lb2) => lb2.LoadBalancerArn)
+    );
+    const mine = lbs.filter((lb2) => {
+      const own = tags.get(lb2.LoadBalancerArn);
+      return own?.get(STACK_TAG) === stack && (t.cluster === void 0 || own.get(CLUSTER_TAG) === t.cluster);
+    });
+    const tagged = `${STACK_TAG}=${stack}${t.cluster ? ` and ${CLUSTER_TAG}=${t.cluster}` : ""}`;
+    if (mine.length === 0) return { error: `no load balancer in ${t.region} carries the tag ${tagged} (yet)` };
+    if (mine.length > 1)
+      return {
+        error: `${mine.length} load balancers carry the tag ${tagged}; set verify.aws.cluster to the controller's cluster name`
+      };
+    const lb = mine[0];
+    const arn = lb.LoadBalancerArn;
+    const groups2 = await pages(
+      (Marker4) => client.send(new sdk.DescribeTargetGroupsCommand({ LoadBalancerArn: arn, Marker: Marker4 })),
+      (o) => o.TargetGroups ?? []
+    );
+    const groupTags = await tagsOf(
+      client,
+      sdk,
+      groups2.map((g) => g.TargetGroupArn)
+    );
+    const targetGroups = /* @__PURE__ */ new Map();
+    for (const [groupArn, own] of groupTags)
+      if (own.has(RESOURCE_TAG)) targetGroups.set(own.get(RESOURCE_TAG), groupArn);
+    const forwards = await forwardsOf(client, sdk, arn);
+    return { ok: { name: lb.LoadBalancerName ?? arn, targetGroups, forwards } };
+  } catch (e) {
+    return { error: awsError(e) };
+  } finally {
+    client.destroy();
+  }
+}
+async function readRegisteredTargets(t, targetGroupArn) {
+  const sdk = awsSdk2();
+  const client = new sdk.ElasticLoadBalancingV2Client(clientConfig2(t));
+  try {
+    const out = await client.send(new sdk.DescribeTargetHealthCommand({ TargetGroupArn: targetGroupArn }));
+    const targets2 = (out.TargetHealthDescriptions ?? []).filter((d) => d.Target?.Id && d.Target.Port !== void 0);
+    return { ok: targets2.map((d) => `${d.Target.Id}:${d.Target.Port}`) };
+  } catch (e) {
+    return { error: awsError(e) };
+  } finally {
+    client.destroy();
+  }
+}
+async function forwardsOf(client, sdk, lbArn) {
+  const listeners = await pages(
+    (Marker4) => client.send(new sdk.DescribeListenersCommand({ LoadBalancerArn: lbArn, Marker: Marker4 })),
+    (o) => o.Listeners ?? []
+  );
+  const out = [];
+  for (const l of listeners) {
+    const rules = await pages(
+      (Marker4) => client.send(new sdk.DescribeRulesCommand({ ListenerArn: l.ListenerArn, Marker: Marker4 })),
+      (o) => o.Rules ?? []
+    );
+    for (const r of rules)
+      for (const a of r.Actions ?? []) {
+        if (a.Type !== "forward") continue;
+        const where8 = `${l.Protocol ?? "?"}:${l.Port ?? "?"} rule ${r.Priority ?? "?"}`;
+        const fc = a.ForwardConfig?.TargetGroups;
+        const targetGroups = fc ? fc.map((g) => ({ arn: g.TargetGroupArn, weight: g.Weight ?? 1 })) : a.TargetGroupArn ? [{ arn: a.TargetGroupArn, weight: 1 }] : [];
+        out.push({ where: where8, targetGroups });
+      }
+  }
+  return out;
+}
+async function tagsOf(client, sdk, arns) {
+  const out = /* @__PURE__ */ new Map();
+  for (let i = 0; i < arns.length; i += 20) {
+    const res = await client.send(new sdk.DescribeTagsCommand({ ResourceArns: arns.slice(i, i + 20) }));
+    for (const d of res.TagDescriptions ?? [])
+      out.set(d.ResourceArn, new Map((d.Tags ?? []).map((tag) => [tag.Key ?? "", tag.Value ?? ""])));
+  }
+  return out;
+}
+async function pages(call2, items) {
+  const all = [];
+  let marker;
+  do {
+    const o = await call2(marker);
+    all.push(...items(o));
+    marker = o.NextMarker;
+  } while (marker);
+  return all;
+}
+function awsError(e) {
+  const err = e;
+  const status = err.$metadata?.httpStatusCode ? ` (HTTP ${err.$metadata.httpStatusCode})` : "";
+  return `AWS Elastic Load Balancing answered ${err.name ?? "an error"}${status}: ${err.message ?? String(e)}`;
+}
+function clientConfig2(t) {
+  const e = t.env;
+  const endpoint2 = e.AWS_ENDPOINT_URL_ELASTIC_LOAD_BALANCING_V2 ?? e.AWS_ENDPOINT_URL;
+  const keys = e.AWS_ACCESS_KEY_ID && e.AWS_SECRET_ACCESS_KEY ? {
+    credentials: {
+      accessKeyId: e.AWS_ACCESS_KEY_ID,
+      secretAccessKey: e.AWS_SECRET_ACCESS_KEY,
+      ...e.AWS_SESSION_TOKEN ? { sessionToken: e.AWS_SESSION_TOKEN } : {}
+    }
+  } : {};
+  return { region: t.region, ...endpoint2 ? { endpoint: endpoint2 } : {}, ...keys };
+}
+function awsSdk2() {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  return require("./vendor/aws.js");
+}
+
+// src/io/kube/endpoint-slices.ts
+var http2 = __toESM(require("http"));
+var https2 = __toESM(require("https"));
+
+// src/io/kube/kubeconfig.ts
+var fs23 = __toESM(require("fs"));
+var path37 = __toESM(require("path"));
+var import_child_process3 = require("child_process");
+function readKubeconfig(file, env2) {
+  let text2;
+  try {
+    text2 = fs23.readFileSync(file, "utf8");
+  } catch {
+    throw new Error(`the kubeconfig ${file} cannot be read`);
+  }
+  const doc = parse(text2) ?? {};
+  const named2 = (list6, name, what) => {
+    const found = (Array.isArray(list6) ? list6 : []).find((x) => x?.name === name)?.[what];
+    if (!found) throw new Error(`the kubeconfig ${file} has no ${what} named ${String(name)}`);
+    return found;
+  };
+  const context = named2(doc.contexts, doc["current-context"], "context");
+  const cluster = named2(doc.clusters, context.cluster, "cluster");
+  const user = context.user === void 0 ? {} : named2(doc.users, context.user, "user");
+  const dir = path37.dirname(file);
+  const bytes2 = (data, file2) => typeof data === "string" ? Buffer.from(data, "base64") : typeof file2 === "string" ? fs23.readFileSync(path37.resolve(dir, file2)) : void 0;
+  const ca = bytes2(cluster["certificate-authority-data"], cluster["certificate-authority"]);
+  const cert = bytes2(user["client-certificate-data"], user["client-certificate"]);
+  const key2 = bytes2(user["client-key-data"], user["client-key"]);
+  const token = tokenOf(user, dir, env2);
+  return {
+    server: String(cluster.server ?? ""),
+    insecure: cluster["insecure-skip-tls-verify"] === true,
+    ...ca ? { ca } : {},
+    ...cert ? { cert } : {},
+    ...key2 ? { key: key2 } : {},
+    ...token ? { token } : {}
+  };
+}
+function tokenOf(user, dir, env2) {
+  if (typeof user.token === "string") return user.token;
+  if (typeof user.tokenFile === "string") return fs23.readFileSync(path37.resolve(dir, user.tokenFile), "utf8").trim();
+  const exec = user.exec;
+  if (!exec?.command) return void 0;
+  const extra = Object.fromEntries((exec.env ?? []).map((e) => [e.name, e.value]));
+  let out;
+  try {
+    out = (0, import_child_process3.execFileSync)(exec.command, exec.args ?? [], {
+      env: { ...env2, ...extra },
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 3e4
+    });
+  } catch (e) {
+    throw new Error(
+      `the kubeconfig's exec credential plugin ${exec.command} failed: ${e.message.split("\n")[0]}`
+    );
+  }
+  const token = JSON.parse(out).status?.token;
+  if (!token) throw new Error(`the kubeconfig's exec credential plugin ${exec.command} gave no status.token`);
+  return token;
+}
+
+// src/io/kube/endpoint-slices.ts
+async function readReadyEndpoints(kubeconfig, env2, namespace, service, portName) {
+  const file = kubeconfig ?? env2.KUBECONFIG?.split(":")[0];
+  if (!file) return { error: "no kubeconfig: set verify.aws.kubeconfig in rollgen.yaml or the KUBECONFIG variable" };
+  try {
+    const access = readKubeconfig(file, env2);
+    const selector = encodeURIComponent(`kubernetes.io/service-name=${service}`);
+    const url2 = `${access.server.replace(/\/+$/, "")}/apis/discovery.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/endpointslices?labelSelector=${selector}`;
+    const res = await get(url2, access);
+    if (res.status !== 200)
+      return { error: `the Kubernetes API answered ${res.status} for the EndpointSlices of ${namespace}/${service}` };
+    return { ok: readyAddresses(JSON.parse(res.body), portName) };
+  } catch (e) {
+    return { error: `reading the EndpointSlices of ${namespace}/${service}: ${e.message}` };
+  }
+}
+function readyAddresses(list6, portName) {
+  const out = /* @__PURE__ */ new Set();
+  for (const s of list6.items ?? []) {
+    const port = (s.ports ?? []).find((p) => (p.name ?? "") === portName)?.port;
+    if (port === void 0) continue;
+    for (const e of s.endpoints ?? [])
+      if (e.conditions?.ready !== false) for (const ip of e.addresses ?? []) out.add(`${ip}:${port}`);
+  }
+  return [...out].sort();
+}
+function get(url2, a) {
+  const u = new URL(url2);
+  const client = u.protocol === "https:" ? https2 : http2;
+  return new Promise((resolve23, reject) => {
+    const r = client.request(
+      u,
+      {
+        method: "GET",
+        headers: { accept: "application/json", ...a.token ? { authorization: `Bearer ${a.token}` } : {} },
+        timeout: 15e3,
+        ...u.protocol === "https:" ? {
+          rejectUnauthorized: !a.insecure,
+          ...a.ca ? { ca: a.ca } : {},
+          ...a.cert ? { cert: a.cert } : {},
+          ...a.key ? { key: a.key } : {}
+        } : {}
+      },
+      (res) => {
+        const chunks = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => resolve23({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      }
+    );
+    r.on("timeout", () => r.destroy(new Error("no answer within 15s")));
+    r.on("error", reject);
+    r.end();
+  });
+}
+
+// src/flow/aws-verify.ts
+var DEFAULT_PREFIX = "alb.ingress.kubernetes.io";
+function albIngresses2(objects) {
+  return objects.filter((o) => o.kind === "Ingress").flatMap((o) => {
+    const ann = o.metadata.annotations ?? {};
+    const actionKeys = Object.keys(ann).filter(
+      (k) => /\/actions\.[^/]+$/.test(k) && forwardGroups2(ann[k]) !== void 0
+    );
+    const spec = isObject(o.spec) ? o.spec : {};
+    const cls = spec.ingressClassName ?? ann["kubernetes.io/ingress.class"];
+    if (cls !== "alb" && actionKeys.length === 0) return [];
+    const prefix = actionKeys[0]?.split("/actions.")[0] ?? DEFAULT_PREFIX;
+    const namespace = o.metadata.namespace ?? "default";
+    const name = o.metadata.name;
+    const backend2 = (service, port) => ({
+      service,
+      port,
+      resource: `${namespace}/${name}-${service}:${port}`
+    });
+    const actions = actionKeys.map((k) => ({
+      name: k.split("/actions.")[1],
+      targetGroups: forwardGroups2(ann[k]).map((g) => ({ ...backend2(g.service, g.port), weight: g.weight }))
+    }));
+    const serving = uniqueBackends(
+      ingressBackends(spec).flatMap(({ service, port }) => {
+        if (port !== "use-annotation") return [backend2(service, port)];
+        const action = actions.find((a) => a.name === service);
+        return (action?.targetGroups ?? []).filter((g) => g.weight > 0);
+      })
+    );
+    const group = ann[`${prefix}/group.name`];
+    return [
+      {
+        namespace,
+        name,
+        stack: group ?? `${namespace}/${name}`,
+        ipTargets: ann[`${prefix}/target-type`] === "ip",
+        actions,
+        serving
+      }
+    ];
+  });
+}
+function forwardGroups2(text2) {
+  try {
+    const a = JSON.parse(text2);
+    const groups2 = a.Type === "forward" ? a.ForwardConfig?.TargetGroups : void 0;
+    if (!groups2 || groups2.some((g) => typeof g.ServiceName !== "string")) return void 0;
+    return groups2.map((g) => ({
+      service: String(g.ServiceName),
+      port: String(g.ServicePort),
+      weight: typeof g.Weight === "number" ? g.Weight : 1
+    }));
+  } catch {
+    return void 0;
+  }
+}
+function ingressBackends(spec) {
+  const one = (b) => {
+    const svc = isObject(b) && isObject(b.service) ? b.service : void 0;
+    if (!svc || typeof svc.name !== "string" || !isObject(svc.port)) return [];
+    const port = svc.port.name ?? svc.port.number;
+    return port === void 0 ? [] : [{ service: svc.name, port: String(port) }];
+  };
+  const rules = Array.isArray(spec.rules) ? spec.rules : [];
+  const paths = rules.flatMap(
+    (r) => isObject(r) && isObject(r.http) && Array.isArray(r.http.paths) ? r.http.paths : []
+  );
+  return [...one(spec.defaultBackend), ...paths.flatMap((p) => isObject(p) ? one(p.backend) : [])];
+}
+function uniqueBackends(list6) {
+  return [
+    ...new Map(list6.map((b) => [b.resource, { service: b.service, port: b.port, resource: b.resource }])).values()
+  ];
+}
+function judgeWeights(ing, alb) {
+  const problems = [];
+  const fine = [];
+  for (const a of ing.actions) {
+    const committed2 = a.targetGroups.map((g) => `${g.service} ${g.weight}`).join(", ");
+    const missing = a.targetGroups.filter((g) => !alb.targetGroups.has(g.resource));
+    if (missing.length > 0) {
+      problems.push(
+        `ALB ${alb.name} has no target group for ${missing.map((g) => g.resource).join(", ")} (committed ${committed2})`
+      );
+      continue;
+    }
+    const arnOf = new Map(a.targetGroups.map((g) => [alb.targetGroups.get(g.resource), g]));
+    const rules = alb.forwards.filter(
+      (f) => f.targetGroups.length === arnOf.size && f.targetGroups.every((t) => arnOf.has(t.arn))
+    );
+    if (rules.length === 0) {
+      problems.push(
+        `ALB ${alb.name}: no listener rule forwards to ${a.targetGroups.map((g) => g.service).join(" and ")} (committed ${committed2})`
+      );
+      continue;
+    }
+    for (const r of rules) {
+      const shown2 = r.targetGroups.map((t) => `${arnOf.get(t.arn).service} ${t.weight}`).join(", ");
+      const same = r.targetGroups.every((t) => arnOf.get(t.arn).weight === t.weight);
+      if (same) fine.push(`${r.where}: ${shown2}`);
+      else problems.push(`ALB ${alb.name} ${r.where} shows ${shown2}; committed ${committed2}`);
+    }
+  }
+  return problems.length > 0 ? { state: "waiting", detail: `Ingress ${ing.namespace}/${ing.name}: ${problems.join("; ")}` } : { state: "verified", detail: `ALB ${alb.name} forwards as committed (${fine.join("; ")})` };
+}
+function judgeTargets(b, ready, registered) {
+  if (ready.length === 0) return { state: "waiting", detail: `Service ${b.service} has no ready endpoint` };
+  const have = new Set(registered);
+  const missing = ready.filter((ip) => !have.has(ip));
+  if (missing.length > 0)
+    return {
+      state: "waiting",
+      detail: `target group ${b.resource} lacks ${missing.length} of ${ready.length} ready endpoints of Service ${b.service}: ${missing.join(", ")}`
+    };
+  return {
+    state: "verified",
+    detail: `target group ${b.resource} holds all ${ready.length} ready endpoints of Service ${b.service}`
+  };
+}
+function combineResults(parts) {
+  if (parts.length === 0) return void 0;
+  const waiting2 = parts.filter((p) => p.state === "waiting");
+  return waiting2.length > 0 ? { state: "waiting", detail: waiting2.map((p) => p.detail).join("; ") } : { state: "verified", detail: parts.map((p) => p.detail).join("; ") };
+}
+function workloadPods(objects) {
+  const kinds = /* @__PURE__ */ new Set(["Deployment", "StatefulSet", "ReplicaSet", "CloneSet"]);
+  const out = /* @__PURE__ */ new Map();
+  for (const o of objects)
+    if (kinds.has(o.kind)) {
+      const spec = isObject(o.spec) ? o.spec : {};
+      out.set(`${o.kind}/${o.metadata.namespace ?? ""}/${o.metadata.name}`, {
+        replicas: typeof spec.replicas === "number" ? spec.replicas : 1,
+        template: JSON.stringify(spec.template ?? null)
+      });
+    }
+  return out;
+}
+function endsPods(before, after) {
+  return [...before].some(([k, b]) => {
+    const a = after.get(k);
+    return b.replicas > 0 && (!a || a.replicas < b.replicas || a.template !== b.template);
+  });
+}
+
+// src/flow/read-verify.ts
+async function readVerify(r) {
+  const cfg = r.entry.loc.verify?.aws;
+  if (!cfg || !r.entry.loc.output) return void 0;
+  const output = readOutput(r.entry.loc, r.cwd);
+  const objects = output.resources.items.map((i) => i.object);
+  const ingresses = albIngresses2(objects);
+  if (ingresses.length === 0) return void 0;
+  const target = { region: cfg.region, env: r.env, ...cfg.cluster ? { cluster: cfg.cluster } : {} };
+  const read = /* @__PURE__ */ new Map();
+  const aws = {
+    target,
+    alb: (stack) => read.get(stack) ?? (read.set(stack, readAlb(target, stack)), read.get(stack))
+  };
+  const weighted2 = ingresses.filter((i) => i.actions.length > 0);
+  const weights = cfg.weights && r.live && weighted2.length > 0 ? combineResults(
+    await Promise.all(
+      weighted2.map(async (ing) => {
+        const alb = await aws.alb(ing.stack);
+        return "ok" in alb ? judgeWeights(ing, alb.ok) : waiting(ing, alb.error);
+      })
+    )
+  ) : void 0;
+  const after = r.next ? objectsAfter(r, output.texts) : objects;
+  const scaling = r.next === void 0 || endsPods(workloadPods(objects), workloadPods(after));
+  const ips = cfg.targetGroupIPs && scaling ? await verifyTargets(cfg, aws, albIngresses2(after), after, r.env) : void 0;
+  if (!weights && !ips) return void 0;
+  return { ...weights ? { weights } : {}, ...ips ? { targetGroupIPs: ips } : {} };
+}
+var waiting = (ing, why2) => ({
+  state: "waiting",
+  detail: `Ingress ${ing.namespace}/${ing.name}: ${why2}`
+});
+async function verifyTargets(cfg, aws, ingresses, objects, env2) {
+  const results = [];
+  for (const ing of ingresses.filter((i) => i.ipTargets)) {
+    const own = ing.serving.flatMap((b) => {
+      const port = servicePortName(objects, ing.namespace, b);
+      return port === void 0 ? [] : [{ b, port }];
+    });
+    if (own.length === 0) continue;
+    const alb = await aws.alb(ing.stack);
+    if ("error" in alb) {
+      results.push(waiting(ing, alb.error));
+      continue;
+    }
+    for (const { b, port } of own) results.push(await verifyBackend(cfg, aws, ing, b, port, alb.ok.targetGroups, env2));
+  }
+  return combineResults(results);
+}
+async function verifyBackend(cfg, aws, ing, b, port, groups2, env2) {
+  const arn = groups2.get(b.resource);
+  if (!arn) return waiting(ing, `the ALB has no target group ${b.resource} (yet)`);
+  const ready = await readReadyEndpoints(cfg.kubeconfig, env2, ing.namespace, b.service, port);
+  if ("error" in ready) return waiting(ing, ready.error);
+  const registered = await readRegisteredTargets(aws.target, arn);
+  if ("error" in registered) return waiting(ing, registered.error);
+  return judgeTargets(b, ready.ok, registered.ok);
+}
+function servicePortName(objects, namespace, b) {
+  const svc = objects.find(
+    (o) => o.kind === "Service" && o.metadata.name === b.service && (o.metadata.namespace ?? "default") === namespace
+  );
+  const ports = svc && isObject(svc.spec) && Array.isArray(svc.spec.ports) ? svc.spec.ports.filter(isObject) : [];
+  const p = ports.find((x) => String(x.port) === b.port || x.name === b.port);
+  return p ? String(p.name ?? "") : void 0;
+}
+function objectsAfter(r, texts2) {
+  const files = new Map(texts2 ?? []);
+  const dir = path38.relative(r.next.repoRoot, path38.resolve(r.cwd, r.entry.loc.output)).split(path38.sep).join("/");
+  for (const c of r.next.changes) {
+    if (path38.posix.dirname(c.path) !== dir) continue;
+    const name = path38.posix.basename(c.path);
+    if (c.content === null) files.delete(name);
+    else files.set(name, c.content);
+  }
+  const objects = [...files].flatMap(
+    ([name, text2]) => /\.ya?ml$/.test(name) ? parseYamlStream(name, text2).documents.map((d) => d.value).filter((v) => isObject(v) && typeof v.kind === "string" && isObject(v.metadata)) : []
+  );
+  return objects;
+}
+
 // src/flow/gate-edge.ts
-async function readSignals(s, entry, history, recent, dryRun) {
+async function readSignals(s, entry, history, recent, dryRun, next) {
   const policy = entry.loc.health;
   const gates = dueGates(entry.app.rollouts, readOutput(entry.loc, s.ctx.cwd).status);
-  if (!policy && gates.length === 0) return void 0;
+  if (!policy && gates.length === 0 && !entry.loc.verify) return void 0;
   const shas = carryingCommits(recent(), history.landingSha);
   const health = policy ? await readHealth(s.scm, policy, shas, { env: s.edges.env, now: s.edges.now() }) : void 0;
-  const signals = health ? { health } : {};
+  const verify = await readVerify({
+    entry,
+    cwd: s.ctx.cwd,
+    env: s.edges.env,
+    live: history.landedAt !== void 0 && (!health || health.state === "healthy"),
+    ...next ? { next: { changes: next.changes, repoRoot: s.checkout.root } } : {}
+  });
+  const signals = { ...health ? { health } : {}, ...verify ? { verify } : {} };
   const live = countFrom(history.landedAt, signals);
   if (gates.length === 0 || health && health.state !== "healthy" || !live || shas.length === 0) return signals;
   const analysis = await runAnalysis({
@@ -67186,10 +69929,10 @@ function newestAbort(pulls) {
 function closedByPerson(x) {
   return x.pr.state === "closed" && !x.pr.merged && x.marker !== void 0 && x.marker.closedBy !== "rollgen";
 }
-function holdActions(app, closed, why) {
+function holdActions(app, closed, why2) {
   const note = closed.marker.noted ? [] : [{ kind: "note-hold", pr: closed.pr, marker: closed.marker }];
   const held = `held: ${closed.pr.ref} was closed unmerged; \`rollgen retry ${app} --pr\` resumes, \`rollgen abort ${app} --pr\` aborts`;
-  return [...note, { kind: "wait", pr: closed.pr, reason: why ? `${why}; ${held}` : held }];
+  return [...note, { kind: "wait", pr: closed.pr, reason: why2 ? `${why2}; ${held}` : held }];
 }
 function sameCanary(m, abort) {
   return m !== void 0 && m.revision === abort.revision && m.stable === abort.stable;
@@ -67200,35 +69943,37 @@ function revisionsOf(m) {
 }
 
 // src/flow/on-failure.ts
-function decideOnFailure(app, abort, onFailure, pulls, now, landedAt) {
-  const why = gateFailure(app.signals);
-  const held = abortHold(app, abort, pulls, landedAt, why !== void 0);
-  if (held) return holdActions(app.app, held, why);
-  if (!why) return void 0;
-  if (!abort) return [{ kind: "wait", reason: `${why}; no canary is live, so there is nothing to abort` }];
-  const proposal = withFailureReport(abort, why, onFailure, app.signals?.analysis?.report);
+function decideOnFailure(app, abort, onFailure, pulls, now, landedAt, scaleDownWait2) {
+  const why2 = gateFailure(app.signals);
+  const held = abortHold(app, abort, pulls, landedAt, why2 !== void 0);
+  if (held) return holdActions(app.app, held, why2);
+  if (!why2) return void 0;
+  if (!abort) return [{ kind: "wait", reason: `${why2}; no canary is live, so there is nothing to abort` }];
+  const proposal = withFailureReport(abort, why2, onFailure, app.signals?.analysis?.report);
   const live = pulls.filter((x) => x.target.kind !== "abort" || !closedByPerson(x));
   const actions = decide2({ app: app.app, proposal }, live, now, {});
   const mine = (a) => "pr" in a && a.pr?.branch === proposal.branch;
   if (onFailure === "hold") {
     const told = actions.map(
-      (a) => a.kind === "wait" && mine(a) && a.pr.state === "open" ? { ...a, reason: `${why}: a person merges the abort PR ${a.pr.ref} (onFailure: hold)` } : a
+      (a) => a.kind === "wait" && mine(a) && a.pr.state === "open" ? { ...a, reason: `${why2}: a person merges the abort PR ${a.pr.ref} (onFailure: hold)` } : a
     );
-    return told.some((a) => a.kind === "wait") ? told : [...told, { kind: "wait", reason: `${why}: the abort PR waits for a person (onFailure: hold)` }];
+    return told.some((a) => a.kind === "wait") ? told : [...told, { kind: "wait", reason: `${why2}: the abort PR waits for a person (onFailure: hold)` }];
   }
   let merging = false;
+  const unverified = scaleDownWait2 ? `${why2}; the abort waits: ${scaleDownWait2}` : void 0;
   return actions.flatMap((a) => {
     if (a.kind === "open" || a.kind === "update" && a.proposal.branch === proposal.branch) {
       merging = true;
-      return [a, { kind: "merge-opened", reason: why }];
+      return [a, unverified ? { kind: "wait", reason: unverified } : { kind: "merge-opened", reason: why2 }];
     }
     if (a.kind !== "wait" || !mine(a) || a.pr.state !== "open") return [a];
     if (merging) return [];
-    return parseMarker(a.pr.body)?.head === a.pr.headSha ? [{ kind: "merge", pr: a.pr }] : [{ ...a, reason: `${why}; ${a.pr.ref} has commits rollgen did not make: a person merges it` }];
+    if (unverified) return [{ ...a, reason: unverified }];
+    return parseMarker(a.pr.body)?.head === a.pr.headSha ? [{ kind: "merge", pr: a.pr }] : [{ ...a, reason: `${why2}; ${a.pr.ref} has commits rollgen did not make: a person merges it` }];
   });
 }
-function withFailureReport(p, why, onFailure, report) {
-  const head = onFailure === "hold" ? `**rollgen proposes to abort: ${why}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).` : `**rollgen aborts: ${why}.**`;
+function withFailureReport(p, why2, onFailure, report) {
+  const head = onFailure === "hold" ? `**rollgen proposes to abort: ${why2}.** Merge this PR to abort, or close it to keep the canary (onFailure: hold).` : `**rollgen aborts: ${why2}.**`;
   const marker = { ...p.marker, failure: true };
   const body = withSection(p.body, [head, ...report ? ["", report] : []].join("\n"));
   return { ...p, marker, body: withMarker(body, marker) };
@@ -67300,37 +70045,449 @@ async function writeWithinBudget(s, rounds, actions, dryRun) {
   return { ...plan, written: new Map(results.map((r) => [r.branch, r])) };
 }
 function sayDeferred(s, apps2, dryRun) {
-  const why = budgetText(s.scm.usage(), s.config.pr.maxRequests);
+  const why2 = budgetText(s.scm.usage(), s.config.pr.maxRequests);
   s.ctx.stdout(
-    `rollgen: ${apps2.length} app(s) ${dryRun ? "would wait" : "wait"} for the next run, which takes them first (${why}): ${apps2.join(", ")}
+    `rollgen: ${apps2.length} app(s) ${dryRun ? "would wait" : "wait"} for the next run, which takes them first (${why2}): ${apps2.join(", ")}
 `
   );
-  if (!dryRun) for (const app of apps2) s.ctx.deferred?.({ app, reason: why });
+  if (!dryRun) for (const app of apps2) s.ctx.deferred?.({ app, reason: why2 });
 }
 function budgetText(u, max) {
-  const github2 = u.remaining !== void 0 ? `; GitHub: ${u.remaining}${u.limit !== void 0 ? ` of ${u.limit}` : ""} left${u.reset ? ` until ${u.reset.toISOString()}` : ""}` : "";
+  const github2 = u.remaining !== void 0 ? `; ${u.host ?? "GitHub"}: ${u.remaining}${u.limit !== void 0 ? ` of ${u.limit}` : ""} left${u.reset ? ` until ${u.reset.toISOString()}` : ""}` : "";
   return `request budget: ${u.requests} of pr.maxRequests ${max} spent${github2}`;
+}
+
+// src/flow/job-health.ts
+init_errors();
+function refuseUnreportedJobs(entries2) {
+  const problems = entries2.filter((e) => !e.loc.health).flatMap(
+    (e) => e.app.rollouts.flatMap((r) => {
+      const a = r.analysis;
+      const specs = [
+        ...Object.values(a?.steps ?? {}).flat(),
+        ...Object.values(a?.experiments ?? {}).flat(),
+        ...a?.background ? [a.background.spec] : []
+      ];
+      return specs.flatMap((s) => s.jobs ?? []);
+    }).map((j) => ({
+      ...j.origin,
+      severity: "error",
+      message: `app ${e.loc.name}: job metric "${j.name}" is measured by its Job in the cluster, and rollgen reads the result from the GitOps engine's health report; give the app a health gate in rollgen.yaml (health.statuses, e.g. continuous-delivery/{name} for Argo CD) so a failed Job fails the step`
+    }))
+  );
+  if (problems.length > 0) throw new InputError(problems);
+}
+
+// src/flow/fleet-pr.ts
+init_errors();
+
+// src/flow/fleet-proposal.ts
+var import_crypto6 = require("crypto");
+var waveApp = (wave) => `wave:${wave}`;
+var waveOf2 = (app) => app.startsWith("wave:") ? app.slice(5) : void 0;
+function waveProposal(at, parts, extraLabels) {
+  const target = furthestBehind(parts.map((p) => p.proposal.target));
+  const gate = combineGates(parts.map((p) => p.proposal.gate));
+  const origin = parts.some((p) => p.proposal.marker.origin === "command") ? "command" : "flow";
+  const marker = {
+    v: 1,
+    app: waveApp(at.wave.name),
+    target: targetSlug(target),
+    revision: parts.map((p) => p.proposal.marker.revision).join(","),
+    stable: parts.map((p) => p.proposal.marker.stable).join(","),
+    digest: digestOf(parts),
+    origin,
+    ...parts.some((p) => p.proposal.marker.failure) ? { failure: true } : {}
+  };
+  const title = `rollgen(wave ${at.wave.name}): ${stepText(target, parts)}`;
+  const body = [
+    `**Wave ${at.wave.name} (wave ${at.number} of ${at.count}): ${stepText(target, parts)}.** One PR for ${parts.length} target(s): merging it moves all of them; later waves are not touched and keep the version they run.`,
+    "",
+    "| Target | Cluster | Moves | Gate | Files |",
+    "| --- | --- | --- | --- | --- |",
+    ...parts.map(
+      (p) => `| ${p.entry.app.name} | ${p.entry.loc.target?.cluster ?? "-"} | ${describeMove(p.proposal.target)} | ${p.proposal.gate.kind} | ${p.proposal.changes.length} |`
+    ),
+    ...parts.flatMap((p) => gateSection(p))
+  ].join("\n");
+  return {
+    app: marker.app,
+    target,
+    branch: branchName(marker.app, target),
+    gate,
+    marker,
+    title,
+    body: withMarker(body, marker),
+    labels: labelsFor(gate, extraLabels),
+    message: `${title}
+
+${parts.map((p) => p.proposal.message.split("\n")[0]).join("\n")}
+`,
+    changes: parts.flatMap((p) => p.proposal.changes).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+  };
+}
+function stepText(target, parts) {
+  const slugs = new Set(parts.map((p) => targetSlug(p.proposal.target)));
+  if (slugs.size > 1) return parts.map((p) => `${p.entry.app.name} ${describeMove(p.proposal.target)}`).join(", ");
+  if (target.kind !== "step") return describeMove(target);
+  const steps = Math.max(...parts.flatMap((p) => p.entry.app.rollouts.map((r) => r.plan.steps.length)));
+  return `step ${target.step} of ${steps}`;
+}
+var describeMove = (t) => t.kind === "step" ? `step ${t.step}` : t.kind;
+function gateSection(p) {
+  const at = p.proposal.body.indexOf("### Health and analysis of the current step");
+  if (at < 0) return [];
+  const marker = parseMarker(p.proposal.body) ? p.proposal.body.lastIndexOf("<!-- rollgen:") : -1;
+  const text2 = p.proposal.body.slice(at, marker > at ? marker : void 0).trimEnd();
+  return [
+    "",
+    text2.replace("### Health and analysis of the current step", `### ${p.entry.app.name}: health and analysis`)
+  ];
+}
+function digestOf(parts) {
+  const hash = (0, import_crypto6.createHash)("sha256");
+  for (const p of parts) hash.update(`${p.entry.app.name} ${p.proposal.marker.digest}
+`);
+  return hash.digest("hex").slice(0, 16);
+}
+
+// src/flow/fleet-status.ts
+function formatFleetMatrix(waves, views, pulls) {
+  const shown2 = new Set(views.map((v) => v.app));
+  const cells = new Map([...shown2].map((app) => [app, cell3(views, app)]));
+  const table2 = fleetTable(waves, cells, pulls);
+  if (!table2) return "";
+  const next = pulls ? nextFlowCommand(waves, views, pulls) : nextFleetCommand(waves, views);
+  return `${padded(table2)}
+(* the source has a new revision for it)
+next: ${next}
+`;
+}
+function fleetTable(waves, cells, pulls) {
+  const rows = waves.flatMap((w, i) => w.targets.filter((t) => cells.has(t)).map((t) => ({ app: t, wave: i })));
+  if (rows.length === 0) return void 0;
+  return [
+    ["FLEET", ...waves.map((w, i) => `${i + 1} ${w.name}`)],
+    ...rows.map((r) => [r.app, ...waves.map((_, i) => i === r.wave ? cells.get(r.app) : "-")]),
+    ...pulls ? [["PR", ...waves.map((w) => pulls.get(w.name) ?? "-")]] : []
+  ];
+}
+function padded(table2) {
+  const widths = table2[0].map((_, c) => Math.max(...table2.map((row2) => row2[c].length)));
+  return table2.map(
+    (row2) => row2.map((text2, c) => text2.padEnd(widths[c])).join("  ").trimEnd()
+  ).join("\n");
+}
+function markdownTable(table2) {
+  const esc = (t) => t.replace(/\|/g, "\\|");
+  const [head, ...rest] = table2;
+  return [head, head.map(() => "---"), ...rest].map((row2) => `| ${row2.map(esc).join(" | ")} |`).join("\n");
+}
+function cell3(views, app) {
+  return views.filter((v) => v.app === app).map((v) => `${v.phase}${v.step !== null ? ` ${v.step}/${v.steps}` : ""}${v.sourceChanged ? "*" : ""}`).join(", ");
+}
+var settled2 = (v) => v.phase === "Healthy" && !v.sourceChanged;
+function nextFlowCommand(waves, views, pulls) {
+  const local = nextFleetCommand(waves, views);
+  const live = waves.find((w) => local.includes(`wave ${w.name}`));
+  if (!live || !local.includes("advance --commit")) return local.replace("--commit", "--pr");
+  const [ref, ...does] = (pulls.get(live.name) ?? "").split(" ");
+  const pr = ref && (does.length > 0 ? `${ref} (${does.join(" ")})` : ref);
+  return pr ? `${pr} moves wave ${live.name} one step: merge it, or let \`rollgen pr\` merge it once its gate passes` : `\`rollgen pr\` opens the next PR of wave ${live.name}`;
+}
+function nextFleetCommand(waves, views) {
+  for (const w of waves) {
+    const own = views.filter((v) => w.targets.includes(v.app));
+    const failed = own.filter((v) => v.phase === "Aborted");
+    if (failed.length > 0)
+      return `wave ${w.name} failed (${failed.map((v) => v.app).join(", ")} aborted): fix the source, or \`rollgen retry ${failed[0].app} --commit\`; later waves wait`;
+    if (!own.every(settled2)) return `\`rollgen advance --commit\` moves wave ${w.name} one step`;
+  }
+  return "every wave runs the source; a new revision starts at wave 1";
+}
+
+// src/flow/fleet-summary.ts
+function runMatrix(waves, targets2, rounds) {
+  const cells = new Map(targets2.map((t) => [t.app, cellOf(t)]));
+  const pulls = /* @__PURE__ */ new Map();
+  for (const r of rounds) {
+    const wave = waveOf2(r.app);
+    const said = wave !== void 0 ? describe7(r.actions) : void 0;
+    if (wave !== void 0 && said) pulls.set(wave, said);
+  }
+  const table2 = fleetTable(waves, cells, pulls);
+  if (!table2) return void 0;
+  const note = "(* a move is pending for it)";
+  return { text: `${padded(table2)}
+${note}
+`, markdown: `#### Fleet
+
+${markdownTable(table2)}
+
+${note}
+` };
+}
+function cellOf(t) {
+  const text2 = t.rollouts.map((r) => `${r.phase}${r.phase === "Progressing" ? ` ${r.step}/${r.steps}` : ""}`);
+  return `${text2.join(", ") || "not deployed"}${t.pending ? "*" : ""}`;
+}
+function describe7(actions) {
+  for (const a of actions) {
+    if (a.kind === "open")
+      return `opens ${a.proposal.target.kind === "step" ? `step ${a.proposal.target.step}` : a.proposal.target.kind}`;
+    if (a.kind === "merge") return `merges ${a.pr.ref}`;
+    if (a.kind === "merge-opened") return "aborts";
+    if (a.kind === "update" && a.commit) return `updates ${a.pr.ref}`;
+  }
+  const wait = actions.find((a) => a.kind === "wait" || a.kind === "need-checks");
+  if (wait?.kind === "wait") return wait.pr ? `${wait.pr.ref} waits` : "waits";
+  return wait?.kind === "need-checks" ? `${wait.pr.ref} checks` : void 0;
+}
+
+// src/flow/fleet-signals.ts
+function sharedReads(scm) {
+  const statuses = /* @__PURE__ */ new Map();
+  const runs = /* @__PURE__ */ new Map();
+  const once = (memo, key2, read) => {
+    if (!memo.has(key2)) memo.set(key2, read());
+    return memo.get(key2);
+  };
+  return new Proxy(scm, {
+    get(target, prop) {
+      if (prop === "commitStatuses") return (sha2) => once(statuses, sha2, () => target.commitStatuses(sha2));
+      if (prop === "checkRuns")
+        return (sha2, name) => name === void 0 ? once(runs, sha2, () => target.checkRuns(sha2)) : target.checkRuns(sha2, name);
+      const value2 = Reflect.get(target, prop, target);
+      return typeof value2 === "function" ? value2.bind(target) : value2;
+    }
+  });
+}
+function combineSignals(parts) {
+  const healths = parts.flatMap((p) => p.signals?.health ? [named(p.app, p.signals.health)] : []);
+  const analyses2 = parts.flatMap(
+    (p) => p.signals?.analysis ? [{ ...p.signals.analysis, reason: `${p.app}: ${p.signals.analysis.reason}` }] : []
+  );
+  if (healths.length === 0 && analyses2.length === 0) return void 0;
+  const analysis = worstAnalysis(analyses2);
+  return {
+    ...healths.length > 0 ? { health: combineHealth(healths) } : {},
+    ...analysis ? { analysis } : {}
+  };
+}
+function named(app, h) {
+  if (h.state === "failed") return { ...h, reasons: h.reasons.map((r) => `${app}: ${r}`) };
+  if (h.state === "waiting") return { ...h, awaited: h.awaited.map((a) => `${app}: ${a}`) };
+  return h;
+}
+var SEVERITY = ["error", "failed", "inconclusive", "running", "successful"];
+function worstAnalysis(analyses2) {
+  if (analyses2.length === 0) return void 0;
+  const rank3 = (a) => SEVERITY.indexOf(a.verdict) + (a.blocking ? 0 : 0.5);
+  const worst = [...analyses2].sort((a, b) => rank3(a) - rank3(b))[0];
+  const passed = analyses2.map((a) => a.passedAt);
+  const passedAt = passed.every((d) => d !== void 0) ? passed.reduce((a, b) => b > a ? b : a) : void 0;
+  const { passedAt: _own, ...rest } = worst;
+  return {
+    ...rest,
+    blocking: worst.blocking || analyses2.some((a) => a.blocking && a.verdict === worst.verdict),
+    report: analyses2.map((a) => a.report).join("\n\n"),
+    ...passedAt ? { passedAt } : {}
+  };
+}
+
+// src/flow/fleet-pr.ts
+function prepareFleet(s, dryRun) {
+  const waves = s.config.waves;
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  const fleet = s.apps.filter((e) => inWaves.has(e.app.name));
+  const free = s.apps.filter((e) => !inWaves.has(e.app.name));
+  if (fleet.length === 0) return { free, pending: [], rounds: async () => [], summarize: () => void 0 };
+  const members = readMembers(s, fleet);
+  const writes = members.filter((m) => m.proposal);
+  const step = nextWaveStep(waves, writes, new Set(members.filter((m) => m.aborted).map((m) => m.app)));
+  for (const w of waitingByWave(step.waiting)) s.ctx.stdout(`${w}
+`);
+  return {
+    free,
+    pending: step.moving.map((m) => m.history),
+    rounds: async (pulls, recent) => {
+      const idle = waves.flatMap((w, i) => i + 1 === step.live?.number ? [] : staleRound(w, pulls));
+      if (!step.live) return idle;
+      const at = { ...step.live, count: waves.length };
+      const live = await liveRound(s, { at, members, moving: step.moving, pulls, recent, dryRun });
+      return [live, ...idle];
+    },
+    summarize: (rounds, actions) => {
+      const targets2 = members.map((m) => ({ app: m.app, rollouts: m.rollouts, pending: m.proposal !== void 0 }));
+      const matrix = runMatrix(
+        waves,
+        targets2,
+        rounds.map((r, i) => ({ app: r.state.app, actions: actions[i] }))
+      );
+      if (!matrix) return;
+      s.ctx.stdout(matrix.text);
+      s.ctx.fleet?.(matrix.markdown);
+    }
+  };
+}
+function offlineFleet(s, entries2, proposals) {
+  const waves = s.config.waves;
+  const inWaves = new Set(waves.flatMap((w) => w.targets));
+  const members = entries2.flatMap(
+    (entry, i) => inWaves.has(entry.app.name) ? [{ i, app: entry.app.name, entry, proposal: proposals[i] }] : []
+  );
+  const aborted = members.filter((m) => statusOf4(s, m.entry).some((r) => r.phase === "Aborted"));
+  const step = nextWaveStep(
+    waves,
+    members.filter((m) => m.proposal),
+    new Set(aborted.map((m) => m.app))
+  );
+  const out = proposals.map((p, i) => inWaves.has(entries2[i].app.name) ? void 0 : p);
+  if (!step.live || step.moving.length === 0) return out;
+  const at = { ...step.live, count: waves.length };
+  const parts = step.moving.map((m) => ({ entry: m.entry, proposal: m.proposal }));
+  out[step.moving[0].i] = waveProposal(at, parts, s.config.pr.labels);
+  return out;
+}
+var statusOf4 = (s, entry) => readOutput(entry.loc, s.ctx.cwd).status?.rollouts ?? [];
+function readMembers(s, fleet) {
+  const proposals = proposalsFor(s, fleet, { kind: "advance" }, "flow");
+  const histories = readAppHistories(
+    s.edges.git,
+    s.checkout.root,
+    fleet.map((e) => ({ source: e.loc.source, output: e.loc.output })),
+    s.checkout.shallow
+  );
+  return fleet.map((entry, i) => {
+    const rollouts = statusOf4(s, entry);
+    return {
+      app: entry.app.name,
+      entry,
+      ...proposals[i] ? { proposal: proposals[i] } : {},
+      history: histories[i],
+      aborted: rollouts.some((r) => r.phase === "Aborted"),
+      progressing: rollouts.some((r) => r.phase === "Progressing"),
+      rollouts
+    };
+  });
+}
+function waitingByWave(waiting2) {
+  const byWave = /* @__PURE__ */ new Map();
+  for (const w of waiting2) {
+    const seen = byWave.get(w.wave.name) ?? { apps: [], reason: w.reason };
+    seen.apps.push(w.write.app);
+    byWave.set(w.wave.name, seen);
+  }
+  return [...byWave].map(([wave, w]) => `wave ${wave}: ${w.apps.join(", ")} wait: ${w.reason}`);
+}
+function staleRound(wave, pulls) {
+  const own = pulls.get(waveApp(wave.name)) ?? [];
+  if (!own.some((x) => x.pr.state === "open")) return [];
+  return [{ state: { app: waveApp(wave.name) }, pulls: own, history: {}, onFailure: "abort" }];
+}
+async function liveRound(s, live) {
+  const { at, moving, pulls } = live;
+  const app = waveApp(at.wave.name);
+  const own = pulls.get(app) ?? [];
+  const base = { pulls: own, onFailure: moving[0]?.entry.loc.onFailure ?? "abort" };
+  const stale = own.some((x) => x.pr.state === "open" && x.marker?.origin === "flow");
+  const hold2 = personsPull(at.wave, pulls) ?? bakeHold(s, live) ?? pinHold(s, live) ?? (stale ? void 0 : failedHold(live));
+  if (!hold2 && moving.length === 0) return { state: { app }, ...base, history: {} };
+  if (hold2) return { state: { app }, ...base, history: {}, ...hold2 ? { hold: hold2 } : {} };
+  const shared2 = { ...s, scm: sharedReads(s.scm) };
+  const signals = [];
+  try {
+    for (const m of moving) signals.push(await readSignals(shared2, m.entry, m.history, live.recent, live.dryRun));
+  } catch (e) {
+    if (!(e instanceof ScmError || e instanceof AnalysisRecordError)) throw e;
+    return { state: { app }, ...base, history: {}, refused: e };
+  }
+  const parts = moving.map((m, i) => ({
+    entry: m.entry,
+    proposal: signals[i] ? withGateReport(m.proposal, signals[i]) : m.proposal
+  }));
+  const combined = combineSignals(moving.map((m, i) => ({ app: m.app, signals: signals[i] })));
+  const failing = moving.filter((_, i) => gateFailure(signals[i]) !== void 0);
+  const abort = failing.length > 0 || heldBefore(own) ? waveAbort(s, live, failing) : void 0;
+  const landed = moving.flatMap((m) => m.history.landedAt ? [m.history.landedAt.getTime()] : []);
+  const since = moving.flatMap((m) => (m.history.landedAt ?? m.history.pullsSince)?.getTime() ?? []);
+  return {
+    state: { app, proposal: waveProposal(at, parts, s.config.pr.labels), ...combined ? { signals: combined } : {} },
+    ...base,
+    history: landed.length === moving.length && landed.length > 0 ? { landedAt: new Date(Math.max(...landed)) } : {},
+    ...abort ? { abort } : {},
+    ...since.length > 0 ? { pendingSince: new Date(Math.min(...since)) } : {}
+  };
+}
+function heldBefore(pulls) {
+  const abort = newestAbort(pulls);
+  return abort !== void 0 && closedByPerson(abort);
+}
+function waveAbort(s, live, failing) {
+  const wave = live.at.wave;
+  const wholeWave = live.members.filter((m) => wave.targets.includes(m.app));
+  const chosen = wave.onFailure === "wave" ? wholeWave : failing.length > 0 ? failing : live.moving;
+  const parts = chosen.flatMap((m) => {
+    const proposal = abortProposal(s, m.entry);
+    return proposal ? [{ entry: m.entry, proposal }] : [];
+  });
+  return parts.length > 0 ? waveProposal(live.at, parts, s.config.pr.labels) : void 0;
+}
+function personsPull(wave, pulls) {
+  const open4 = wave.targets.flatMap(
+    (t) => (pulls.get(t) ?? []).filter((x) => x.pr.state === "open" && x.marker?.origin === "command")
+  );
+  if (open4.length === 0) return void 0;
+  const named2 = open4.map((x) => `${x.pr.ref} (${x.marker.target} of ${x.app})`).join(", ");
+  return `wave ${wave.name} waits for a person to merge or close ${named2}`;
+}
+function pinHold(s, live) {
+  const ran = new Map(live.members.map((m) => [m.app, m.rollouts.map((r) => r.stableRevision)]));
+  const starting = live.moving.filter((m) => !m.progressing && (m.proposal.target.kind === "step" || m.proposal.target.kind === "promote")).map((m) => ({ app: m.app, revisions: m.proposal.marker.revision.split(",") }));
+  return pinnedRevisionHold(s.config.waves, live.at.number, ran, starting);
+}
+function failedHold(live) {
+  if (live.moving.length > 0) return void 0;
+  const failed = live.members.filter((m) => m.aborted && live.at.wave.targets.includes(m.app)).map((m) => m.app);
+  return `wave ${live.at.wave.name} failed (${failed.join(", ") || "a target"} aborted): fix the source, or \`rollgen retry ${failed[0] ?? "TARGET"} --pr\`; later waves wait`;
+}
+function bakeHold(s, live) {
+  const { wave, number: number2 } = live.at;
+  const before = s.config.waves[number2 - 2];
+  if (!before || before.bakeSeconds === 0 || live.moving.some((m) => m.progressing)) return void 0;
+  const dates = live.members.filter((m) => before.targets.includes(m.app)).flatMap((m) => m.history.landedAt?.getTime() ?? []);
+  if (dates.length === 0) return void 0;
+  const due2 = new Date(Math.max(...dates) + before.bakeSeconds * 1e3);
+  return s.edges.now() < due2 ? `wave ${wave.name} waits for wave ${before.name} to bake ${before.bakeSeconds}s after its last merge: until ${due2.toISOString()}` : void 0;
 }
 
 // src/flow/pr-command.ts
 var isAppFailure = (e) => e instanceof ScmError || e instanceof AnalysisRecordError;
-function decideRound(r, now, checks) {
+function decideRound(r, now, checks2) {
   if (r.refused) return [];
-  return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt) ?? decide2(r.state, r.pulls, now, r.history, checks);
+  if (r.hold) return [{ kind: "wait", reason: r.hold }];
+  return decideOnFailure(r.state, r.abort, r.onFailure, r.pulls, now, r.history.landedAt, r.abortWait) ?? decide2(r.state, r.pulls, now, r.history, checks2);
 }
 async function prCommand(ctx, args, opts) {
-  refuseWaves(ctx, args, opts);
+  ({ args, opts } = withWholeFleet(ctx, args, opts));
   if (opts.offline)
-    return previewOffline(ctx, args, opts, (s, entries2) => proposalsFor(s, entries2, { kind: "advance" }, "flow"));
+    return previewOffline(
+      ctx,
+      args,
+      opts,
+      (s, entries2) => offlineFleet(s, entries2, proposalsFor(s, entries2, { kind: "advance" }, "flow"))
+    );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
+    refuseUnreportedJobs(s.apps);
     for (const { app } of s.apps) for (const note of holdNotes(app)) ctx.stdout(`${note}
 `);
-    const rounds = await gather2(s, opts.dryRun === true);
+    const fleet = prepareFleet(s, opts.dryRun === true);
+    const rounds = await gather2(s, fleet, opts.dryRun === true);
     const now = s.edges.now();
     const first2 = rounds.map((r) => decideRound(r, now));
-    const checks = await fetchChecks2(s, first2);
-    const actions = rounds.map((r, i) => checks.size > 0 ? decideRound(r, now, checks) : first2[i]);
+    const checks2 = await fetchChecks3(s, first2);
+    const actions = rounds.map((r, i) => checks2.size > 0 ? decideRound(r, now, checks2) : first2[i]);
     const dryRun = opts.dryRun === true;
     const run3 = await writeWithinBudget(s, rounds, actions, dryRun);
     const failed = [];
@@ -67355,8 +70512,9 @@ async function prCommand(ctx, args, opts) {
         } else failed.push({ app: r.state.app, error: e });
       }
     }
-    const waiting = run3.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
-    if (waiting.length > 0) sayDeferred(s, waiting, dryRun);
+    fleet.summarize(rounds, actions);
+    const waiting2 = run3.order.filter((i) => deferred.includes(i)).map((i) => rounds[i].state.app);
+    if (waiting2.length > 0) sayDeferred(s, waiting2, dryRun);
     if (failed.length > 0) throw appsFailed(failed);
   });
 }
@@ -67364,13 +70522,14 @@ function appsFailed(failed) {
   const names = (scm) => failed.filter((f) => f.error instanceof ScmError === scm).map((f) => f.app);
   const refused = names(true);
   const held = names(false);
-  const why = [
+  const why2 = [
     ...refused.length > 0 ? [`the code host refused requests for ${refused.join(", ")} (above)`] : [],
     ...held.length > 0 ? [`rollgen holds ${held.join(", ")}: an analysis record does not read back (above)`] : []
   ].join("; ");
-  return refused.length > 0 ? new ScmError(`rollgen pr`, void 0, `${why}; the other apps are done`) : new AnalysisRecordError(`rollgen pr: ${why}; the other apps are done`);
+  return refused.length > 0 ? new ScmError(`rollgen pr`, void 0, `${why2}; the other apps are done`) : new AnalysisRecordError(`rollgen pr: ${why2}; the other apps are done`);
 }
-async function gather2(s, dryRun) {
+async function gather2(all, fleet, dryRun) {
+  const s = { ...all, apps: fleet.free };
   const proposals = proposalsFor(s, s.apps, { kind: "advance" }, "flow");
   const histories = readAppHistories(
     s.edges.git,
@@ -67378,14 +70537,15 @@ async function gather2(s, dryRun) {
     s.apps.map((entry) => ({ source: entry.loc.source, output: entry.loc.output })),
     s.checkout.shallow
   );
-  const pulls = groupPulls(await s.scm.listPulls(scanScope(proposals.map((p, i) => p ? histories[i] : void 0))));
+  const pending = [...proposals.map((p, i) => p ? histories[i] : void 0), ...fleet.pending];
+  const pulls = groupPulls(await s.scm.listPulls(scanScope(pending)));
   const recent = recentCommits(s.edges.git, s.checkout.root);
   const rounds = [];
   for (const [i, entry] of s.apps.entries()) {
     const at = histories[i].landedAt;
     let signals;
     try {
-      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun) : void 0;
+      signals = proposals[i] ? await readSignals(s, entry, histories[i], recent, dryRun, proposals[i]) : void 0;
     } catch (e) {
       if (!isAppFailure(e)) throw e;
       rounds.push({ state: { app: entry.app.name }, pulls: [], history: {}, onFailure: "abort", refused: e });
@@ -67393,20 +70553,28 @@ async function gather2(s, dryRun) {
     }
     const proposal = proposals[i] && signals ? withGateReport(proposals[i], signals) : proposals[i];
     const appPulls = pulls.get(entry.app.name) ?? [];
-    const abort = gateFailure(signals) || heldBefore(appPulls) ? abortProposal(s, entry) : void 0;
+    const abort = gateFailure(signals) || heldBefore2(appPulls) ? abortProposal(s, entry) : void 0;
+    const abortWait = abort ? await abortScaleDownWait(s, entry, abort) : void 0;
     rounds.push({
       state: { app: entry.app.name, ...proposal ? { proposal } : {}, ...signals ? { signals } : {} },
       pulls: appPulls,
       history: at ? { landedAt: at } : {},
       ...abort ? { abort } : {},
+      ...abortWait ? { abortWait } : {},
       onFailure: entry.loc.onFailure ?? "abort",
       ...pendingSince(histories[i]) ? { pendingSince: pendingSince(histories[i]) } : {}
     });
   }
-  return rounds;
+  return [...rounds, ...await fleet.rounds(pulls, recent)];
+}
+async function abortScaleDownWait(s, entry, abort) {
+  if (!entry.loc.verify?.aws?.targetGroupIPs) return void 0;
+  const next = { changes: abort.changes, repoRoot: s.checkout.root };
+  const verify = await readVerify({ entry, cwd: s.ctx.cwd, env: s.edges.env, live: false, next });
+  return scaleDownWait(verify ? { verify } : void 0);
 }
 var pendingSince = (h) => h.landedAt ?? h.pullsSince;
-function heldBefore(pulls) {
+function heldBefore2(pulls) {
   const abort = newestAbort(pulls);
   return abort !== void 0 && closedByPerson(abort);
 }
@@ -67418,27 +70586,12 @@ function scanScope(pending) {
   const oldest = Math.min(...active.map((p) => p.pullsSince.getTime()));
   return { prefix: BRANCH_PREFIX, state: "all", closedSince: new Date(oldest - SKEW_MS) };
 }
-async function fetchChecks2(s, decisions) {
+async function fetchChecks3(s, decisions) {
   const out = /* @__PURE__ */ new Map();
   for (const a of decisions.flat()) {
     if (a.kind === "need-checks" && !out.has(a.pr.headSha)) out.set(a.pr.headSha, await s.scm.checks(a.pr.headSha));
   }
   return out;
-}
-function refuseWaves(ctx, args, opts) {
-  const req = { cwd: ctx.cwd, args, ...opts };
-  if (!usesConfig(req)) return;
-  const { named, waves } = locateWithRepo(req);
-  const inWaves = new Set(waves.flatMap((w) => w.targets));
-  const fleet = named.filter((l) => inWaves.has(l.name)).map((l) => l.name);
-  if (fleet.length === 0) return;
-  throw new InputError([
-    {
-      ...waves[0].at,
-      severity: "error",
-      message: `rollgen pr does not run waves yet, and would start ${fleet.join(", ")} in every cluster at once; move the fleet with \`rollgen advance --commit\` (one commit per wave step), or name the apps outside the waves`
-    }
-  ]);
 }
 
 // src/run/change-command.ts
@@ -67699,16 +70852,16 @@ function hostFits2(ruleHost, host) {
   return dot > 0 && want.slice(dot) === rule.slice(1);
 }
 function bestPath(rules, requestPath2) {
-  const path39 = requestPath2.split(/[?#]/)[0] || "/";
-  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path39));
+  const path42 = requestPath2.split(/[?#]/)[0] || "/";
+  const fitting = rules.flatMap((r) => list4(isObject(r.http) ? r.http.paths : void 0)).filter((p) => pathFits(p, path42));
   return fitting.sort((a, b) => String(b.path ?? "/").length - String(a.path ?? "/").length)[0];
 }
-function pathFits(p, path39) {
+function pathFits(p, path42) {
   const want = typeof p.path === "string" && p.path !== "" ? p.path : "/";
-  if (p.pathType === "Exact") return path39 === want;
-  if (p.pathType === "ImplementationSpecific") return path39.startsWith(want);
+  if (p.pathType === "Exact") return path42 === want;
+  if (p.pathType === "ImplementationSpecific") return path42.startsWith(want);
   const prefix = want.endsWith("/") ? want : `${want}/`;
-  return want === "/" || path39 === want || path39.startsWith(prefix);
+  return want === "/" || path42 === want || path42.startsWith(prefix);
 }
 function serviceOf2(backend2) {
   const service = isObject(backend2) && isObject(backend2.service) ? backend2.service.name : void 0;
@@ -67921,13 +71074,13 @@ function served(r) {
 function describeRequest(req, o) {
   const from = (given) => given === void 0 ? " (the routes' own)" : "";
   const host = req.host ? `host ${req.host}${from(o.host)}` : "no host";
-  const path39 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
+  const path42 = `path ${req.path}${o.path === void 0 && req.path !== "/" ? from(o.path) : ""}`;
   const extra = [
     ...Object.entries(req.headers).map(([k, v]) => `header ${k}=${v}`),
     ...Object.entries(req.cookies).map(([k, v]) => `cookie ${k}=${v}`),
     ...Object.entries(req.query).map(([k, v]) => `query ${k}=${v}`)
   ];
-  return [host, path39, ...extra].join(", ");
+  return [host, path42, ...extra].join(", ");
 }
 function request3(o, routes) {
   const host = o.host ?? (routes.hosts.length === 1 ? routes.hosts[0] : void 0);
@@ -67956,42 +71109,7 @@ function oneAppMessage(locs) {
 }
 
 // src/flow/status-command.ts
-var path37 = __toESM(require("path"));
-
-// src/flow/fleet-status.ts
-function formatFleetMatrix(waves, views) {
-  const rows = waves.flatMap((w, i) => w.targets.map((t) => ({ app: t, wave: i })));
-  const shown2 = rows.filter((r) => views.some((v) => v.app === r.app));
-  if (shown2.length === 0) return "";
-  const table2 = [
-    ["FLEET", ...waves.map((w, i) => `${i + 1} ${w.name}`)],
-    ...shown2.map((r) => [r.app, ...waves.map((_, i) => i === r.wave ? cell3(views, r.app) : "-")])
-  ];
-  const widths = table2[0].map((_, c) => Math.max(...table2.map((row2) => row2[c].length)));
-  const lines = table2.map(
-    (row2) => row2.map((text2, c) => text2.padEnd(widths[c])).join("  ").trimEnd()
-  );
-  return `${lines.join("\n")}
-(* the source has a new revision for it)
-next: ${nextFleetCommand(waves, views)}
-`;
-}
-function cell3(views, app) {
-  return views.filter((v) => v.app === app).map((v) => `${v.phase}${v.step !== null ? ` ${v.step}/${v.steps}` : ""}${v.sourceChanged ? "*" : ""}`).join(", ");
-}
-var settled2 = (v) => v.phase === "Healthy" && !v.sourceChanged;
-function nextFleetCommand(waves, views) {
-  for (const w of waves) {
-    const own = views.filter((v) => w.targets.includes(v.app));
-    const failed = own.filter((v) => v.phase === "Aborted");
-    if (failed.length > 0)
-      return `wave ${w.name} failed (${failed.map((v) => v.app).join(", ")} aborted): fix the source, or \`rollgen retry ${failed[0].app} --commit\`; later waves wait`;
-    if (!own.every(settled2)) return `\`rollgen advance --commit\` moves wave ${w.name} one step`;
-  }
-  return "every wave runs the source; a new revision starts at wave 1";
-}
-
-// src/flow/status-command.ts
+var path40 = __toESM(require("path"));
 init_errors();
 
 // src/io/watch.ts
@@ -68006,12 +71124,12 @@ function processTicker() {
   process.on("SIGINT", onInterrupt);
   return {
     tty: process.stdout.isTTY === true,
-    sleep: (ms) => new Promise((resolve20) => {
-      if (interrupted) return resolve20(false);
-      const timer = setTimeout(() => resolve20(true), ms);
+    sleep: (ms) => new Promise((resolve23) => {
+      if (interrupted) return resolve23(false);
+      const timer = setTimeout(() => resolve23(true), ms);
       wake = () => {
         clearTimeout(timer);
-        resolve20(false);
+        resolve23(false);
       };
     }),
     stop: () => void process.removeListener("SIGINT", onInterrupt)
@@ -68124,7 +71242,9 @@ function signalLines(v) {
   if (!s) return [];
   return [
     ...s.health ? [field("Health", `${s.health.state}: ${s.health.detail}`)] : [],
-    ...s.analysis ? [field("Analysis", `${s.analysis.verdict}: ${s.analysis.detail}`)] : []
+    ...s.analysis ? [field("Analysis", `${s.analysis.verdict}: ${s.analysis.detail}`)] : [],
+    ...s.verify?.weights ? [field("ALB weights", `${s.verify.weights.state}: ${s.verify.weights.detail}`)] : [],
+    ...s.verify?.targetGroupIPs ? [field("Target IPs", `${s.verify.targetGroupIPs.state}: ${s.verify.targetGroupIPs.detail}`)] : []
   ];
 }
 function githubLines(v) {
@@ -68444,10 +71564,10 @@ function messageFor(phase, i, gate) {
 }
 
 // src/flow/status-mode.ts
-var path36 = __toESM(require("path"));
+var path39 = __toESM(require("path"));
 function flowModes(git2, top, apps2, viaPr) {
   if (viaPr) return apps2.map(() => ({ name: "pr", why: "read through GitHub with --pr" }));
-  const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path36.resolve(o)).startsWith("..");
+  const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path39.resolve(o)).startsWith("..");
   const dirty = top ? uncommitted(
     git2,
     top,
@@ -68475,7 +71595,7 @@ function modeOfCommit(sha2, subject) {
   return { name: "local", why: `the output's last change, ${short}, was committed by hand` };
 }
 function uncommitted(git2, top, outputs) {
-  const byDir = indexByPath(outputs.map((o) => o ? repoPath(top, path36.resolve(o)) : void 0));
+  const byDir = indexByPath(outputs.map((o) => o ? repoPath(top, path39.resolve(o)) : void 0));
   const dirty = /* @__PURE__ */ new Set();
   for (const batch of pathBatches([...byDir.keys()])) {
     const out = git2(["status", "--porcelain", "-z", "--untracked-files=all", "--", ...batch.map(literal)], top);
@@ -68516,12 +71636,13 @@ function offline() {
     signals: null
   };
 }
-async function readGitHub(ctx, apps2, histories, flags3) {
+async function readGitHub(ctx, apps2, histories, flags3, onScan) {
   const edges = flowEdges(ctx);
   const connection2 = readConnection(edges.env, flags3);
   return withoutToken(connection2.token, async () => {
     const scm = edges.scm(connection2);
     const pulls = groupPulls(await scm.listPulls({ prefix: BRANCH_PREFIX, state: "open" }));
+    onScan?.(pulls);
     const top = gitTopLevel(edges.git, ctx.cwd);
     const recent = top ? recentCommits(edges.git, top) : () => [];
     const out = [];
@@ -68546,15 +71667,21 @@ async function readGitHub(ctx, apps2, histories, flags3) {
 }
 async function readSignals2(ctx, scm, edges, { loc, app }, landingSha, recent) {
   const gates = dueGates(app.rollouts, readOutput(loc, ctx.cwd).status);
-  if (!loc.health && gates.length === 0) return void 0;
+  if (!loc.health && gates.length === 0 && !loc.verify) return void 0;
   const shas = carryingCommits(recent(), landingSha);
   if (shas.length === 0) return void 0;
   const health = loc.health ? await healthOf2(scm, loc.health, shas, edges) : void 0;
+  const live = !health || health.state === "healthy";
+  const verify = await readVerify({ entry: { loc, app }, cwd: ctx.cwd, env: edges.env, live });
   const run3 = gates.length > 0 ? latest(await scm.checkRuns(shas[shas.length - 1], checkRunName(app.name))) : void 0;
   const analysis = gates.length > 0 ? analysisView(run3) : null;
   const passedAt = analysis?.verdict === "successful" && run3?.completedAt ? new Date(run3.completedAt) : void 0;
   return {
-    view: { health: health ? healthView(health) : null, analysis },
+    view: {
+      health: health ? healthView(health) : null,
+      analysis,
+      ...verify ? { verify: { weights: verify.weights ?? null, targetGroupIPs: verify.targetGroupIPs ?? null } } : {}
+    },
     gate: { ...health ? { health } : {}, ...passedAt ? { analysis: passedAnalysis(analysis, passedAt) } : {} }
   };
 }
@@ -68598,26 +71725,28 @@ ${text2}`;
   });
 }
 async function statusText(ctx, args, opts) {
-  const { views, disabled } = await readViews(ctx, args, opts);
-  if (!isMachineOutput(opts)) return withFleet(ctx, args, opts, views, formatStatusView(views, disabled));
+  const { views, disabled, wavePulls } = await readViews(ctx, args, opts);
+  if (!isMachineOutput(opts)) return withFleet(ctx, args, opts, views, formatStatusView(views, disabled), wavePulls);
   let text2 = "";
   printDocument({ stdout: (t) => text2 += t }, opts.output, "Status", { rollouts: views, disabled });
   return opts.output === "yaml" && opts.watch !== void 0 ? `---
 ${text2}` : text2;
 }
-function withFleet(ctx, args, opts, views, text2) {
+function withFleet(ctx, args, opts, views, text2, wavePulls) {
   const req = { cwd: ctx.cwd, args, ...opts };
   if (!usesConfig(req)) return text2;
-  const matrix = formatFleetMatrix(locateWithRepo(req).waves, views);
+  const matrix = formatFleetMatrix(locateWithRepo(req).waves, views, wavePulls);
   return matrix ? `${text2}
 ${matrix}` : text2;
 }
 async function readViews(ctx, args, opts) {
   const edges = flowEdges(ctx);
-  const apps2 = await loadApps(ctx, args, opts);
+  const apps2 = await loadShardApps(ctx, args, opts);
   const byName = usesConfig({ cwd: ctx.cwd, args, ...opts });
   const histories = baseHistories(ctx, apps2);
-  const github2 = opts.pr ? await readGitHub(ctx, apps2, histories, opts) : apps2.map(() => offline());
+  let wavePulls;
+  const scanned = (pulls) => wavePulls = openWavePulls(pulls);
+  const github2 = opts.pr ? await readGitHub(ctx, apps2, histories, opts, scanned) : apps2.map(() => offline());
   const now = edges.now();
   const git2 = edges.git;
   const modes = flowModes(
@@ -68632,7 +71761,16 @@ async function readViews(ctx, args, opts) {
       `${app.name}: ${app.disabledRollouts} disabled rollout(s) (spec.disabled): their workloads roll out as plain Deployments`
     ] : []
   );
-  return { views, disabled };
+  return { views, disabled, ...wavePulls ? { wavePulls } : {} };
+}
+function openWavePulls(pulls) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [app, list6] of pulls) {
+    const wave = waveOf2(app);
+    const open4 = list6.find((x) => x.pr.state === "open");
+    if (wave !== void 0 && open4) out.set(wave, `${open4.pr.ref} ${targetSlug(open4.target).replace("-", " ")}`);
+  }
+  return out;
 }
 function appViews(ctx, { loc, app }, byName, history, github2, now, mode) {
   const output = readAppOutput(ctx, loc, app);
@@ -68678,7 +71816,7 @@ function baseHistories(ctx, apps2) {
   const outputs = apps2.map((a) => a.loc.output);
   if (!top || outputs.some((o) => !o)) return apps2.map(() => ({}));
   try {
-    const paths = outputs.map((o) => ({ source: path37.resolve(o), output: path37.resolve(o) }));
+    const paths = outputs.map((o) => ({ source: path40.resolve(o), output: path40.resolve(o) }));
     return readAppHistories(git2, top, paths);
   } catch {
     return apps2.map(() => ({}));
@@ -68686,7 +71824,7 @@ function baseHistories(ctx, apps2) {
 }
 
 // src/app/change-report.ts
-var path38 = __toESM(require("path"));
+var path41 = __toESM(require("path"));
 function movesOf(w, cwd) {
   return w.transition.actions.map((a) => ({
     app: w.app,
@@ -68694,7 +71832,7 @@ function movesOf(w, cwd) {
     action: a.action,
     from: w.before.status?.rollouts.find((r) => r.name === a.rollout) ?? null,
     to: w.transition.status.rollouts.find((r) => r.name === a.rollout) ?? null,
-    output: path38.relative(cwd, w.output) || "."
+    output: path41.relative(cwd, w.output) || "."
   }));
 }
 async function withReport(ctx, opts, kind, head, work) {
@@ -68731,15 +71869,43 @@ async function withReport(ctx, opts, kind, head, work) {
 
 // src/run/analyze-command.ts
 init_errors();
+
+// src/run/analyze-jobs.ts
+function clusterMeasured(r, gate, step, status, track) {
+  const recorded = status?.rollouts.find((s) => s.name === r.spec.name)?.canaryRevision;
+  const revision = recorded ?? sourcePod(r, track).revision;
+  const gateName = gate.kind === "background" ? `background-step-${step}` : gate.id;
+  return (gate.spec.jobs ?? []).map((j) => ({
+    rollout: r.spec.name,
+    step,
+    id: gate.id,
+    metric: j.name,
+    job: jobName([r.spec.name, revision, gateName, j.name]),
+    ...r.spec.namespace ? { namespace: r.spec.namespace } : {}
+  }));
+}
+function describeClusterMeasured(app, j) {
+  const ns = j.namespace ? ` -n ${j.namespace}` : "";
+  return `${app} rollout ${j.rollout} step ${j.step}: job metric "${j.metric}" is measured by the cluster, not by rollgen: Job ${j.job} is committed with step ${j.step} and its result is the GitOps engine's health of that commit (the health gate of rollgen.yaml); see it with \`kubectl get job ${j.job}${ns}\`
+`;
+}
+
+// src/run/analyze-command.ts
 async function analyzeCommand(ctx, args, opts) {
   const entries2 = await loadApps(ctx, args, opts);
   const now = ctx.now ?? (() => /* @__PURE__ */ new Date());
   const outcomes = [];
+  const byCluster2 = [];
   for (const { loc, app } of entries2) {
     for (const r of app.rollouts) {
       if (!r.analysis) continue;
       const step = opts.step ?? currentStep(loc, ctx.cwd, r.spec.name);
       for (const gate of gatesOf(r.analysis, step)) {
+        const status = loc.output ? readOutput(loc, ctx.cwd).status : void 0;
+        const jobs = clusterMeasured(r, gate, step, status, loc.track);
+        byCluster2.push(...jobs);
+        if (!isMachineOutput(opts)) for (const j of jobs) ctx.stdout(describeClusterMeasured(app.name, j));
+        if (gate.spec.metrics.length === 0) continue;
         const key2 = `${app.name}/${r.spec.name}/${gate.id}`;
         const { record, verdict: verdict2 } = await runToEnd(gate.spec, {
           key: key2,
@@ -68752,7 +71918,7 @@ async function analyzeCommand(ctx, args, opts) {
         outcomes.push({ rollout: r.spec.name, step, id: gate.id, kind: gate.kind, record, verdict: verdict2 });
         if (!isMachineOutput(opts))
           ctx.stdout(
-            formatRecord(
+            formatRecord2(
               `${app.name} rollout ${r.spec.name} step ${step} ${gate.kind} analysis`,
               gate.spec,
               record,
@@ -68764,8 +71930,12 @@ async function analyzeCommand(ctx, args, opts) {
   }
   const worst = worstOf(outcomes.map((o) => o.verdict.phase));
   if (isMachineOutput(opts))
-    printDocument(ctx, opts.output, "AnalysisReport", { verdict: worst ?? "Successful", outcomes });
-  else if (outcomes.length === 0) ctx.stdout("no analysis gates this step\n");
+    printDocument(ctx, opts.output, "AnalysisReport", {
+      verdict: worst ?? "Successful",
+      outcomes,
+      ...byCluster2.length > 0 ? { measuredByCluster: byCluster2 } : {}
+    });
+  else if (outcomes.length === 0 && byCluster2.length === 0) ctx.stdout("no analysis gates this step\n");
   if (worst)
     throw new AnalysisVerdictError(
       worst,
@@ -68796,6 +71966,7 @@ var CONNECTION = [
   ["token", "--token"],
   ["repo", "--repo"],
   ["apiUrl", "--api-url"],
+  ["forge", "--forge"],
   ["base", "--base"]
 ];
 function checkOptions(command, o) {
@@ -68811,10 +71982,15 @@ function checkOptions(command, o) {
     throw new InputError([], `${command}: --merge, --dry-run and --offline go with --pr`);
   if (o.offline && o.token !== void 0)
     throw new InputError([], `${command} --offline reads nothing from GitHub, so --token is not used; drop it`);
-  if (o.repo !== void 0 && !/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/.test(o.repo))
+  if (o.repo !== void 0 && !/^[A-Za-z0-9_.-]+(\/[A-Za-z0-9_.-]+)+$/.test(o.repo))
     throw new InputError([], `--repo takes the repository as owner/name (got "${o.repo}")`);
   if (o.apiUrl !== void 0 && !/^https?:\/\/\S+$/.test(o.apiUrl))
     throw new InputError([], `--api-url must be an http(s) URL, e.g. https://HOST/api/v3 (got "${o.apiUrl}")`);
+  if (o.shard !== void 0 && !parseShard(o.shard))
+    throw new InputError(
+      [],
+      `--shard takes K/N, the K-th of N shards with 1 <= K <= N, e.g. --shard 2/4 (got "${o.shard}")`
+    );
 }
 function checkFile(command, file) {
   if (file !== void 0 && file !== "-")
@@ -68916,7 +72092,10 @@ function printing(c) {
     )
   );
 }
-var connection = (c) => c.option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)");
+var connection = (c) => c.option("--token <token>", "GitHub token (default: $GITHUB_TOKEN)").option("--repo <owner/name>", "repository (default: $GITHUB_REPOSITORY)").option("--api-url <url>", "API URL, e.g. https://HOST/api/v3 (default: $GITHUB_API_URL)").option(
+  "--forge <forge>",
+  "code host: github, gitlab or gitea (default: $ROLLGEN_FORGE, else from the CI: GITLAB_CI, GITEA_ACTIONS)"
+);
 var github = (c) => connection(
   c.option("--dry-run", "print every intended action; change nothing").option(
     "--offline",
@@ -68930,11 +72109,12 @@ function changing(c, pr) {
     c.option("--pr", "open the PR that does this instead of writing the output").option("--merge", "with --pr: merge that PR at once")
   ) : c;
 }
+var shardOption = () => new Option("--shard <K/N>", "only the K-th of N parts of the apps; coupled apps stay in one part (Actions matrix)");
 var removal = () => new Option(
   "--removal <mode>",
   "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
 ).choices(["one-commit", "two-commits"]);
-var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use").option("--target <name>", "one target of each named app's targets: (docs/fleet.md)");
+var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use").option("--target <name>", "one target of each named app's targets: (docs/fleet.md)").option("--wave <name>", "every target of that wave of rollgen.yaml waves: (docs/fleet.md)");
 function fromStdin() {
   const o = new Option("-f, --file <->", "read the source manifests from stdin, e.g. -f - < all.yaml");
   o.flags = "-f, --file -";
@@ -68970,13 +72150,13 @@ var COMMANDS = {
   pr: (p, submit) => printing(
     github(
       // No -f: the GitHub flow works on the apps of rollgen.yaml.
-      p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal())
+      p.command("pr").argument("[app...]", "app names from rollgen.yaml (default: all)").description("GitHub flow: open, update and merge the PR of each app's next step").option("-c, --config <file>", "rollgen.yaml to use").addOption(removal()).addOption(shardOption())
     )
   ).action((args, o) => submit({ command: "pr", args, options: o })),
   status: (p, submit) => connection(
     printing(
       common(
-        apps(p.command("status")).option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds2).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").description("show where each rollout stands")
+        apps(p.command("status")).option("--watch [seconds]", "refresh every N seconds (default 2) until Ctrl-C", seconds2).option("--pr", "read each app's open PR and the live step's health and analysis from GitHub").addOption(shardOption()).description("show where each rollout stands")
       )
     )
   ).action((args, o) => submit({ command: "status", args, options: o })),
@@ -69135,7 +72315,7 @@ async function completion(p, shell, ctx) {
 }
 
 // src/app/report.ts
-function buildActionReport(events, deferred = []) {
+function buildActionReport(events, deferred = [], fleet) {
   const of = (action) => events.filter((e) => e.action === action);
   return {
     opened: of("opened"),
@@ -69143,13 +72323,14 @@ function buildActionReport(events, deferred = []) {
     merged: of("merged"),
     closed: of("closed"),
     waiting: of("waiting"),
-    deferred
+    deferred,
+    ...fleet ? { fleet } : {}
   };
 }
 
 // action/src/inputs.ts
 var COMMANDS2 = ["pr", "abort", "promote", "retry", "validate", "status"];
-var INPUT_NAMES = ["token", "config", "command", "app", "dry-run", "full", "merge"];
+var INPUT_NAMES = ["token", "config", "command", "app", "dry-run", "full", "merge", "shard"];
 var FLAG_COMMANDS = {
   "dry-run": ["pr", "abort", "promote", "retry"],
   full: ["promote"],
@@ -69177,6 +72358,9 @@ function parseInputs(env2) {
   const notApp = apps2.find((a) => !isAppName(a));
   if (notApp !== void 0)
     return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
+  const shard = input2(env2, "shard");
+  const shardProblem = shard ? checkShard(shard, command, apps2) : void 0;
+  if (shardProblem) return shardProblem;
   return {
     token: input2(env2, "token") || env2.GITHUB_TOKEN || "",
     config,
@@ -69184,8 +72368,16 @@ function parseInputs(env2) {
     apps: apps2,
     dryRun: flags3["dry-run"],
     full: flags3.full,
-    merge: flags3.merge
+    merge: flags3.merge,
+    ...shard ? { shard } : {}
   };
+}
+function checkShard(shard, command, apps2) {
+  if (!parseShard(shard))
+    return `input "shard" takes K/N, the K-th of N shards with 1 <= K <= N, e.g. \${{ matrix.shard }}/4 (got "${shard}")`;
+  if (command !== "pr" && command !== "status") return `input "shard" applies to pr and status, not to ${command}`;
+  if (apps2.length > 0) return 'inputs "shard" and "app" do not go together: a shard is a part of every app; give one';
+  return void 0;
 }
 function unknownInputs(env2) {
   const known2 = new Set(INPUT_NAMES.map(variableOf));
@@ -69209,6 +72401,7 @@ function buildArgv(inputs10) {
   if (inputs10.merge) argv.push("--merge");
   if (inputs10.full) argv.push("--full");
   if (inputs10.dryRun) argv.push("--dry-run");
+  if (inputs10.shard) argv.push(`--shard=${inputs10.shard}`);
   return inputs10.apps.length > 0 ? [...argv, "--", ...inputs10.apps] : argv;
 }
 
@@ -69222,6 +72415,7 @@ async function runAction(env2, io) {
   if (inputs10.token) env2.GITHUB_TOKEN = inputs10.token;
   const events = [];
   const deferred = [];
+  let fleet;
   let errors = "";
   const resume = (0, import_node_crypto2.randomBytes)(16).toString("hex");
   io.stdout(`::stop-commands::${resume}
@@ -69237,11 +72431,12 @@ async function runAction(env2, io) {
         io.stderr(t);
       },
       report: (e) => void events.push(e),
-      deferred: (d) => void deferred.push(d)
+      deferred: (d) => void deferred.push(d),
+      fleet: (markdown) => void (fleet = markdown)
     })
   ).finally(() => io.stdout(`::${resume}::
 `));
-  const report = buildActionReport(events, deferred);
+  const report = buildActionReport(events, deferred, fleet);
   if (code !== 0) io.stdout(formatErrorAnnotation(inputs10.command, errors || `exit status ${code}`));
   if (env2.GITHUB_OUTPUT) (0, import_node_fs2.appendFileSync)(env2.GITHUB_OUTPUT, formatOutputs(report));
   if (env2.GITHUB_STEP_SUMMARY) (0, import_node_fs2.appendFileSync)(env2.GITHUB_STEP_SUMMARY, formatSummary(inputs10.command, report, code));

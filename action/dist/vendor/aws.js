@@ -17209,160 +17209,6 @@ var init_client3 = __esm({
   }
 });
 
-// node_modules/@smithy/middleware-compression/dist-cjs/compressStream.js
-var require_compressStream = __commonJS({
-  "node_modules/@smithy/middleware-compression/dist-cjs/compressStream.js"(exports2) {
-    var { createGzip } = require("node:zlib");
-    exports2.compressStream = async (body) => body.pipe(createGzip());
-  }
-});
-
-// node_modules/@smithy/middleware-compression/dist-cjs/compressString.js
-var require_compressString = __commonJS({
-  "node_modules/@smithy/middleware-compression/dist-cjs/compressString.js"(exports2) {
-    var { promisify } = require("node:util");
-    var { gzip } = require("node:zlib");
-    var { toUint8Array: toUint8Array2 } = (init_serde(), __toCommonJS(serde_exports));
-    var gzipAsync = promisify(gzip);
-    exports2.compressString = async (body) => {
-      try {
-        const compressedBuffer = await gzipAsync(toUint8Array2(body || ""));
-        return toUint8Array2(compressedBuffer);
-      } catch (err) {
-        throw new Error("Failure during compression: " + err.message);
-      }
-    };
-  }
-});
-
-// node_modules/@smithy/middleware-compression/dist-cjs/index.js
-var require_dist_cjs2 = __commonJS({
-  "node_modules/@smithy/middleware-compression/dist-cjs/index.js"(exports2) {
-    var { booleanSelector: booleanSelector2, SelectorType: SelectorType2, numberSelector: numberSelector2 } = (init_config2(), __toCommonJS(config_exports));
-    var { setFeature: setFeature4 } = (init_dist_es(), __toCommonJS(dist_es_exports));
-    var { HttpRequest: HttpRequest2 } = (init_protocols(), __toCommonJS(protocols_exports));
-    var { compressStream } = require_compressStream();
-    var { compressString } = require_compressString();
-    var { isArrayBuffer: isArrayBuffer2 } = (init_serde(), __toCommonJS(serde_exports));
-    var { normalizeProvider: normalizeProvider3 } = (init_client2(), __toCommonJS(client_exports));
-    var NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME = "AWS_DISABLE_REQUEST_COMPRESSION";
-    var NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME = "disable_request_compression";
-    var DEFAULT_DISABLE_REQUEST_COMPRESSION = false;
-    var NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS = {
-      environmentVariableSelector: (env2) => booleanSelector2(env2, NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME, SelectorType2.ENV),
-      configFileSelector: (profile) => booleanSelector2(profile, NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME, SelectorType2.CONFIG),
-      default: DEFAULT_DISABLE_REQUEST_COMPRESSION
-    };
-    var NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME = "AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES";
-    var NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME = "request_min_compression_size_bytes";
-    var DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES = 10240;
-    var NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS = {
-      environmentVariableSelector: (env2) => numberSelector2(env2, NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME, SelectorType2.ENV),
-      configFileSelector: (profile) => numberSelector2(profile, NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME, SelectorType2.CONFIG),
-      default: DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES
-    };
-    var CompressionAlgorithm;
-    (function(CompressionAlgorithm2) {
-      CompressionAlgorithm2["GZIP"] = "gzip";
-    })(CompressionAlgorithm || (CompressionAlgorithm = {}));
-    var CLIENT_SUPPORTED_ALGORITHMS = [CompressionAlgorithm.GZIP];
-    var isStreaming = (body) => body !== void 0 && typeof body !== "string" && !ArrayBuffer.isView(body) && !isArrayBuffer2(body);
-    var compressionMiddleware = (config, middlewareConfig) => (next, context) => async (args) => {
-      if (!HttpRequest2.isInstance(args.request)) {
-        return next(args);
-      }
-      const disableRequestCompression = await config.disableRequestCompression();
-      if (disableRequestCompression) {
-        return next(args);
-      }
-      const { request } = args;
-      const { body, headers } = request;
-      const { encodings, streamRequiresLength } = middlewareConfig;
-      let updatedBody = body;
-      let updatedHeaders = headers;
-      for (const algorithm of encodings) {
-        if (CLIENT_SUPPORTED_ALGORITHMS.includes(algorithm)) {
-          let isRequestCompressed = false;
-          if (isStreaming(body)) {
-            if (!streamRequiresLength) {
-              updatedBody = await compressStream(body);
-              isRequestCompressed = true;
-            } else {
-              throw new Error("Compression is not supported for streaming blobs that require a length.");
-            }
-          } else {
-            const bodyLength = config.bodyLengthChecker(body);
-            const requestMinCompressionSizeBytes = await config.requestMinCompressionSizeBytes();
-            if (bodyLength && bodyLength >= requestMinCompressionSizeBytes) {
-              updatedBody = await compressString(body);
-              isRequestCompressed = true;
-            }
-          }
-          if (isRequestCompressed) {
-            if (headers["content-encoding"]) {
-              updatedHeaders = {
-                ...headers,
-                "content-encoding": `${headers["content-encoding"]}, ${algorithm}`
-              };
-            } else {
-              updatedHeaders = { ...headers, "content-encoding": algorithm };
-            }
-            if (updatedHeaders["content-encoding"].includes("gzip")) {
-              setFeature4(context, "GZIP_REQUEST_COMPRESSION", "L");
-            }
-            break;
-          }
-        }
-      }
-      return next({
-        ...args,
-        request: {
-          ...request,
-          body: updatedBody,
-          headers: updatedHeaders
-        }
-      });
-    };
-    var compressionMiddlewareOptions = {
-      name: "compressionMiddleware",
-      step: "build",
-      tags: ["REQUEST_BODY_COMPRESSION", "GZIP"],
-      override: true,
-      priority: "high"
-    };
-    var getCompressionPlugin = (config, middlewareConfig) => ({
-      applyToStack: (clientStack) => {
-        clientStack.add(compressionMiddleware(config, middlewareConfig), compressionMiddlewareOptions);
-      }
-    });
-    var resolveCompressionConfig = (input) => {
-      const { disableRequestCompression, requestMinCompressionSizeBytes: _requestMinCompressionSizeBytes } = input;
-      return Object.assign(input, {
-        disableRequestCompression: normalizeProvider3(disableRequestCompression),
-        requestMinCompressionSizeBytes: async () => {
-          const requestMinCompressionSizeBytes = await normalizeProvider3(_requestMinCompressionSizeBytes)();
-          if (requestMinCompressionSizeBytes < 0 || requestMinCompressionSizeBytes > 10485760) {
-            throw new RangeError(`The value for requestMinCompressionSizeBytes must be between 0 and 10485760 inclusive. The provided value ${requestMinCompressionSizeBytes} is outside this range."`);
-          }
-          return requestMinCompressionSizeBytes;
-        }
-      });
-    };
-    exports2.DEFAULT_DISABLE_REQUEST_COMPRESSION = DEFAULT_DISABLE_REQUEST_COMPRESSION;
-    exports2.DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES = DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES;
-    exports2.NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS = NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS;
-    exports2.NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME = NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME;
-    exports2.NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME = NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME;
-    exports2.NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS = NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS;
-    exports2.NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME = NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME;
-    exports2.NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME = NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME;
-    exports2.compressionMiddleware = compressionMiddleware;
-    exports2.compressionMiddlewareOptions = compressionMiddlewareOptions;
-    exports2.getCompressionPlugin = getCompressionPlugin;
-    exports2.resolveCompressionConfig = resolveCompressionConfig;
-  }
-});
-
 // node_modules/@aws-sdk/core/dist-es/submodules/httpAuthSchemes/utils/getDateHeader.js
 var getDateHeader, getAgeHeader;
 var init_getDateHeader = __esm({
@@ -17630,7 +17476,7 @@ var init_resolveAwsSdkSigV4AConfig = __esm({
 });
 
 // node_modules/@smithy/signature-v4/dist-cjs/index.js
-var require_dist_cjs3 = __commonJS({
+var require_dist_cjs2 = __commonJS({
   "node_modules/@smithy/signature-v4/dist-cjs/index.js"(exports2) {
     var { hasOwn: hasOwn2, fromUtf8: fromUtf83, fromHex: fromHex2, toHex: toHex2, toUint8Array: toUint8Array2, writeKey: writeKey3, isArrayBuffer: isArrayBuffer2 } = (init_serde(), __toCommonJS(serde_exports));
     var { normalizeProvider: normalizeProvider3 } = (init_client2(), __toCommonJS(client_exports));
@@ -18226,7 +18072,7 @@ var init_resolveAwsSdkSigV4Config = __esm({
   "node_modules/@aws-sdk/core/dist-es/submodules/httpAuthSchemes/aws_sdk/resolveAwsSdkSigV4Config.js"() {
     init_client3();
     init_dist_es();
-    import_signature_v4 = __toESM(require_dist_cjs3());
+    import_signature_v4 = __toESM(require_dist_cjs2());
     bindResolveAwsSdkSigV4Config = (defaultDisableClockSkewCorrection) => (config) => {
       let inputCredentials = config.credentials;
       let isUserSupplied = !!config.credentials;
@@ -18390,7 +18236,7 @@ var init_httpAuthSchemes2 = __esm({
 });
 
 // node_modules/@aws-sdk/credential-provider-env/dist-cjs/index.js
-var require_dist_cjs4 = __commonJS({
+var require_dist_cjs3 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-env/dist-cjs/index.js"(exports2) {
     var { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
     var { CredentialsProviderError: CredentialsProviderError2 } = (init_config2(), __toCommonJS(config_exports));
@@ -18433,7 +18279,7 @@ var require_dist_cjs4 = __commonJS({
 });
 
 // node_modules/@smithy/credential-provider-imds/dist-cjs/index.js
-var require_dist_cjs5 = __commonJS({
+var require_dist_cjs4 = __commonJS({
   "node_modules/@smithy/credential-provider-imds/dist-cjs/index.js"(exports2) {
     var { ProviderError: ProviderError2, CredentialsProviderError: CredentialsProviderError2, loadConfig: loadConfig2 } = (init_config2(), __toCommonJS(config_exports));
     var node_http = require("node:http");
@@ -18777,7 +18623,7 @@ For more information, please visit: ` + STATIC_STABILITY_DOC_URL);
 });
 
 // node_modules/@smithy/node-http-handler/dist-cjs/index.js
-var require_dist_cjs6 = __commonJS({
+var require_dist_cjs5 = __commonJS({
   "node_modules/@smithy/node-http-handler/dist-cjs/index.js"(exports2) {
     var { hasOwn: hasOwn2 } = (init_serde(), __toCommonJS(serde_exports));
     var { streamCollector: streamCollector7 } = (init_serde(), __toCommonJS(serde_exports));
@@ -19649,11 +19495,11 @@ or increase socketAcquisitionWarningTimeout=(millis) in the NodeHttpHandler conf
 });
 
 // node_modules/@aws-sdk/credential-provider-http/dist-cjs/index.js
-var require_dist_cjs7 = __commonJS({
+var require_dist_cjs6 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-http/dist-cjs/index.js"(exports2) {
     var { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
     var { CredentialsProviderError: CredentialsProviderError2 } = (init_config2(), __toCommonJS(config_exports));
-    var { NodeHttpHandler } = require_dist_cjs6();
+    var { NodeHttpHandler } = require_dist_cjs5();
     var fs = require("node:fs/promises");
     var { HttpRequest: HttpRequest2 } = (init_protocols(), __toCommonJS(protocols_exports));
     var { sdkStreamMixin: sdkStreamMixin3, parseRfc3339DateTime: parseRfc3339DateTime2 } = (init_serde(), __toCommonJS(serde_exports));
@@ -21898,7 +21744,7 @@ var init_AwsSmithyRpcV2JsonProtocol = __esm({
 });
 
 // node_modules/@aws-sdk/xml-builder/dist-cjs/index.js
-var require_dist_cjs8 = __commonJS({
+var require_dist_cjs7 = __commonJS({
   "node_modules/@aws-sdk/xml-builder/dist-cjs/index.js"(exports2) {
     var ATTR_ESCAPE_RE = /[&<>"]/g;
     var ATTR_ESCAPE_MAP = {
@@ -22317,7 +22163,7 @@ var init_writeKey2 = __esm({
 var import_xml_builder, XmlShapeDeserializer;
 var init_XmlShapeDeserializer = __esm({
   "node_modules/@aws-sdk/core/dist-es/submodules/protocols/xml/XmlShapeDeserializer.js"() {
-    import_xml_builder = __toESM(require_dist_cjs8());
+    import_xml_builder = __toESM(require_dist_cjs7());
     init_client2();
     init_protocols();
     init_schema();
@@ -22832,7 +22678,7 @@ var init_common2 = __esm({
 var import_xml_builder2, parseXmlBody, parseXmlErrorBody, loadRestXmlErrorCode;
 var init_parseXmlBody = __esm({
   "node_modules/@aws-sdk/core/dist-es/submodules/protocols/xml/parseXmlBody.js"() {
-    import_xml_builder2 = __toESM(require_dist_cjs8());
+    import_xml_builder2 = __toESM(require_dist_cjs7());
     init_client2();
     init_common2();
     parseXmlBody = (streamBody, context) => collectBodyString2(streamBody, context).then((encoded) => {
@@ -22884,7 +22730,7 @@ var init_parseXmlBody = __esm({
 var import_xml_builder3, XmlShapeSerializer;
 var init_XmlShapeSerializer = __esm({
   "node_modules/@aws-sdk/core/dist-es/submodules/protocols/xml/XmlShapeSerializer.js"() {
-    import_xml_builder3 = __toESM(require_dist_cjs8());
+    import_xml_builder3 = __toESM(require_dist_cjs7());
     init_protocols();
     init_schema();
     init_serde();
@@ -23998,7 +23844,7 @@ var init_runtimeConfig = __esm({
     init_config2();
     init_retry2();
     init_serde();
-    import_node_http_handler = __toESM(require_dist_cjs6());
+    import_node_http_handler = __toESM(require_dist_cjs5());
     init_runtimeConfig_shared();
     getRuntimeConfig2 = (config) => {
       emitWarningIfUnsupportedVersion2(process.version);
@@ -24271,7 +24117,7 @@ var init_sso_oidc = __esm({
 });
 
 // node_modules/@aws-sdk/token-providers/dist-cjs/index.js
-var require_dist_cjs9 = __commonJS({
+var require_dist_cjs8 = __commonJS({
   "node_modules/@aws-sdk/token-providers/dist-cjs/index.js"(exports2) {
     var { setTokenFeature: setTokenFeature2 } = (init_client3(), __toCommonJS(client_exports2));
     var { getBearerTokenEnvKey: getBearerTokenEnvKey2 } = (init_httpAuthSchemes2(), __toCommonJS(httpAuthSchemes_exports));
@@ -24888,7 +24734,7 @@ var init_runtimeConfig2 = __esm({
     init_config2();
     init_retry2();
     init_serde();
-    import_node_http_handler2 = __toESM(require_dist_cjs6());
+    import_node_http_handler2 = __toESM(require_dist_cjs5());
     init_runtimeConfig_shared2();
     getRuntimeConfig4 = (config) => {
       emitWarningIfUnsupportedVersion2(process.version);
@@ -25138,11 +24984,11 @@ var require_loadSso_BGYXHf8s = __commonJS({
 });
 
 // node_modules/@aws-sdk/credential-provider-sso/dist-cjs/index.js
-var require_dist_cjs10 = __commonJS({
+var require_dist_cjs9 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-sso/dist-cjs/index.js"(exports2) {
     var { CredentialsProviderError: CredentialsProviderError2, getSSOTokenFromFile: getSSOTokenFromFile2, getProfileName: getProfileName2, parseKnownFiles: parseKnownFiles2, loadSsoSessionData: loadSsoSessionData2 } = (init_config2(), __toCommonJS(config_exports));
     var { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
-    var { fromSso } = require_dist_cjs9();
+    var { fromSso } = require_dist_cjs8();
     var isSsoProfile = (arg) => arg && (typeof arg.sso_start_url === "string" || typeof arg.sso_account_id === "string" || typeof arg.sso_session === "string" || typeof arg.sso_region === "string" || typeof arg.sso_role_name === "string");
     var SHOULD_FAIL_CREDENTIAL_CHAIN = false;
     var resolveSSOCredentials = async ({ ssoStartUrl, ssoSession, ssoAccountId, ssoRegion, ssoRoleName, ssoClient, clientConfig, parentClientConfig, callerClientConfig, profile, filepath, configFilepath, ignoreCache, logger: logger2 }) => {
@@ -25317,9 +25163,9 @@ Reference: https://docs.aws.amazon.com/cli/latest/userguide/cli-configure-sso.ht
 });
 
 // node_modules/@aws-sdk/signature-v4-multi-region/dist-cjs/index.js
-var require_dist_cjs11 = __commonJS({
+var require_dist_cjs10 = __commonJS({
   "node_modules/@aws-sdk/signature-v4-multi-region/dist-cjs/index.js"(exports2) {
-    var { SignatureV4: SignatureV42, signatureV4aContainer } = require_dist_cjs3();
+    var { SignatureV4: SignatureV42, signatureV4aContainer } = require_dist_cjs2();
     var signatureV4CrtContainer = {
       CrtSignerV4: null
     };
@@ -25678,7 +25524,7 @@ var import_signature_v4_multi_region, createEndpointRuleSetHttpAuthSchemeParamet
 var init_httpAuthSchemeProvider3 = __esm({
   "node_modules/@aws-sdk/nested-clients/dist-es/submodules/sts/auth/httpAuthSchemeProvider.js"() {
     init_httpAuthSchemes2();
-    import_signature_v4_multi_region = __toESM(require_dist_cjs11());
+    import_signature_v4_multi_region = __toESM(require_dist_cjs10());
     init_client2();
     init_endpoints();
     init_endpointResolver3();
@@ -26256,7 +26102,7 @@ var init_runtimeConfig_shared3 = __esm({
   "node_modules/@aws-sdk/nested-clients/dist-es/submodules/sts/runtimeConfig.shared.js"() {
     init_httpAuthSchemes2();
     init_protocols2();
-    import_signature_v4_multi_region2 = __toESM(require_dist_cjs11());
+    import_signature_v4_multi_region2 = __toESM(require_dist_cjs10());
     init_dist_es();
     init_checksum2();
     init_client2();
@@ -26323,7 +26169,7 @@ var init_runtimeConfig3 = __esm({
     init_config2();
     init_retry2();
     init_serde();
-    import_node_http_handler3 = __toESM(require_dist_cjs6());
+    import_node_http_handler3 = __toESM(require_dist_cjs5());
     init_runtimeConfig_shared3();
     getRuntimeConfig6 = (config) => {
       emitWarningIfUnsupportedVersion2(process.version);
@@ -27388,7 +27234,7 @@ var init_runtimeConfig4 = __esm({
     init_config2();
     init_retry2();
     init_serde();
-    import_node_http_handler4 = __toESM(require_dist_cjs6());
+    import_node_http_handler4 = __toESM(require_dist_cjs5());
     init_runtimeConfig_shared4();
     getRuntimeConfig8 = (config) => {
       emitWarningIfUnsupportedVersion2(process.version);
@@ -27682,7 +27528,7 @@ var init_signin = __esm({
 });
 
 // node_modules/@aws-sdk/credential-provider-login/dist-cjs/index.js
-var require_dist_cjs12 = __commonJS({
+var require_dist_cjs11 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-login/dist-cjs/index.js"(exports2) {
     var { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
     var { CredentialsProviderError: CredentialsProviderError2, parseKnownFiles: parseKnownFiles2, getProfileName: getProfileName2 } = (init_config2(), __toCommonJS(config_exports));
@@ -27969,7 +27815,7 @@ var require_dist_cjs12 = __commonJS({
 });
 
 // node_modules/@aws-sdk/credential-provider-process/dist-cjs/index.js
-var require_dist_cjs13 = __commonJS({
+var require_dist_cjs12 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-process/dist-cjs/index.js"(exports2) {
     var { externalDataInterceptor: externalDataInterceptor2, CredentialsProviderError: CredentialsProviderError2, parseKnownFiles: parseKnownFiles2, getProfileName: getProfileName2 } = (init_config2(), __toCommonJS(config_exports));
     var { exec } = require("node:child_process");
@@ -28043,7 +27889,7 @@ var require_dist_cjs13 = __commonJS({
 });
 
 // node_modules/@aws-sdk/credential-provider-web-identity/dist-cjs/index.js
-var require_dist_cjs14 = __commonJS({
+var require_dist_cjs13 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-web-identity/dist-cjs/index.js"(exports2) {
     var { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
     var { CredentialsProviderError: CredentialsProviderError2, externalDataInterceptor: externalDataInterceptor2 } = (init_config2(), __toCommonJS(config_exports));
@@ -28103,26 +27949,26 @@ var require_dist_cjs14 = __commonJS({
 });
 
 // node_modules/@aws-sdk/credential-provider-ini/dist-cjs/index.js
-var require_dist_cjs15 = __commonJS({
+var require_dist_cjs14 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-ini/dist-cjs/index.js"(exports2) {
     var { CredentialsProviderError: CredentialsProviderError2, chain: chain2, getProfileName: getProfileName2, parseKnownFiles: parseKnownFiles2 } = (init_config2(), __toCommonJS(config_exports));
     var { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
     var resolveCredentialSource = (credentialSource, profileName, logger2) => {
       const sourceProvidersMap = {
         EcsContainer: async (options) => {
-          const { fromHttp } = require_dist_cjs7();
-          const { fromContainerMetadata } = require_dist_cjs5();
+          const { fromHttp } = require_dist_cjs6();
+          const { fromContainerMetadata } = require_dist_cjs4();
           logger2?.debug("@aws-sdk/credential-provider-ini - credential_source is EcsContainer");
           return async () => chain2(fromHttp(options ?? {}), fromContainerMetadata(options))().then(setNamedProvider);
         },
         Ec2InstanceMetadata: async (options) => {
           logger2?.debug("@aws-sdk/credential-provider-ini - credential_source is Ec2InstanceMetadata");
-          const { fromInstanceMetadata } = require_dist_cjs5();
+          const { fromInstanceMetadata } = require_dist_cjs4();
           return async () => fromInstanceMetadata(options)().then(setNamedProvider);
         },
         Environment: async (options) => {
           logger2?.debug("@aws-sdk/credential-provider-ini - credential_source is Environment");
-          const { fromEnv: fromEnv2 } = require_dist_cjs4();
+          const { fromEnv: fromEnv2 } = require_dist_cjs3();
           return async () => fromEnv2(options)().then(setNamedProvider);
         }
       };
@@ -28202,7 +28048,7 @@ var require_dist_cjs15 = __commonJS({
       return Boolean(data && data.login_session);
     };
     var resolveLoginCredentials = async (profileName, options, callerClientConfig) => {
-      const { fromLoginCredentials } = require_dist_cjs12();
+      const { fromLoginCredentials } = require_dist_cjs11();
       const credentials = await fromLoginCredentials({
         ...options,
         profile: profileName
@@ -28211,7 +28057,7 @@ var require_dist_cjs15 = __commonJS({
     };
     var isProcessProfile = (arg) => Boolean(arg) && typeof arg === "object" && typeof arg.credential_process === "string";
     var resolveProcessCredentials = async (options, profile) => {
-      const { fromProcess } = require_dist_cjs13();
+      const { fromProcess } = require_dist_cjs12();
       const credentials = await fromProcess({
         ...options,
         profile
@@ -28219,7 +28065,7 @@ var require_dist_cjs15 = __commonJS({
       return setCredentialFeature2(credentials, "CREDENTIALS_PROFILE_PROCESS", "v");
     };
     var resolveSsoCredentials = async (profile, profileData, options = {}, callerClientConfig) => {
-      const { fromSSO } = require_dist_cjs10();
+      const { fromSSO } = require_dist_cjs9();
       return fromSSO({
         profile,
         logger: options.logger,
@@ -28250,7 +28096,7 @@ var require_dist_cjs15 = __commonJS({
     };
     var isWebIdentityProfile = (arg) => Boolean(arg) && typeof arg === "object" && typeof arg.web_identity_token_file === "string" && typeof arg.role_arn === "string" && ["undefined", "string"].indexOf(typeof arg.role_session_name) > -1;
     var resolveWebIdentityCredentials = async (profile, options, callerClientConfig) => {
-      const { fromTokenFile } = require_dist_cjs14();
+      const { fromTokenFile } = require_dist_cjs13();
       const credentials = await fromTokenFile({
         webIdentityTokenFile: profile.web_identity_token_file,
         roleArn: profile.role_arn,
@@ -28300,16 +28146,16 @@ var require_dist_cjs15 = __commonJS({
 });
 
 // node_modules/@aws-sdk/credential-provider-node/dist-cjs/index.js
-var require_dist_cjs16 = __commonJS({
+var require_dist_cjs15 = __commonJS({
   "node_modules/@aws-sdk/credential-provider-node/dist-cjs/index.js"(exports2) {
-    var { ENV_KEY, ENV_SECRET, fromEnv: fromEnv2 } = require_dist_cjs4();
+    var { ENV_KEY, ENV_SECRET, fromEnv: fromEnv2 } = require_dist_cjs3();
     var { chain: chain2, CredentialsProviderError: CredentialsProviderError2, ENV_PROFILE: ENV_PROFILE2 } = (init_config2(), __toCommonJS(config_exports));
     var ENV_IMDS_DISABLED2 = "AWS_EC2_METADATA_DISABLED";
     var remoteProvider = async (init) => {
-      const { ENV_CMDS_FULL_URI, ENV_CMDS_RELATIVE_URI, fromContainerMetadata, fromInstanceMetadata } = require_dist_cjs5();
+      const { ENV_CMDS_FULL_URI, ENV_CMDS_RELATIVE_URI, fromContainerMetadata, fromInstanceMetadata } = require_dist_cjs4();
       if (process.env[ENV_CMDS_RELATIVE_URI] || process.env[ENV_CMDS_FULL_URI]) {
         init.logger?.debug("@aws-sdk/credential-provider-node - remoteProvider::fromHttp/fromContainerMetadata");
-        const { fromHttp } = require_dist_cjs7();
+        const { fromHttp } = require_dist_cjs6();
         return chain2(fromHttp(init), fromContainerMetadata(init));
       }
       if (process.env[ENV_IMDS_DISABLED2] && process.env[ENV_IMDS_DISABLED2] !== "false") {
@@ -28418,22 +28264,22 @@ var require_dist_cjs16 = __commonJS({
         if (!ssoStartUrl && !ssoAccountId && !ssoRegion && !ssoRoleName && !ssoSession) {
           throw new CredentialsProviderError2("Skipping SSO provider in default chain (inputs do not include SSO fields).", { logger: init.logger });
         }
-        const { fromSSO } = require_dist_cjs10();
+        const { fromSSO } = require_dist_cjs9();
         return fromSSO(init)(awsIdentityProperties);
       },
       async (awsIdentityProperties) => {
         init.logger?.debug("@aws-sdk/credential-provider-node - defaultProvider::fromIni");
-        const { fromIni } = require_dist_cjs15();
+        const { fromIni } = require_dist_cjs14();
         return fromIni(init)(awsIdentityProperties);
       },
       async (awsIdentityProperties) => {
         init.logger?.debug("@aws-sdk/credential-provider-node - defaultProvider::fromProcess");
-        const { fromProcess } = require_dist_cjs13();
+        const { fromProcess } = require_dist_cjs12();
         return fromProcess(init)(awsIdentityProperties);
       },
       async (awsIdentityProperties) => {
         init.logger?.debug("@aws-sdk/credential-provider-node - defaultProvider::fromTokenFile");
-        const { fromTokenFile } = require_dist_cjs14();
+        const { fromTokenFile } = require_dist_cjs13();
         return fromTokenFile(init)(awsIdentityProperties);
       },
       async () => {
@@ -28455,8 +28301,5157 @@ var require_dist_cjs16 = __commonJS({
   }
 });
 
-// node_modules/@aws-sdk/client-cloudwatch/dist-cjs/index.js
+// node_modules/@aws-sdk/client-elastic-load-balancing-v2/dist-cjs/index.js
+var require_dist_cjs16 = __commonJS({
+  "node_modules/@aws-sdk/client-elastic-load-balancing-v2/dist-cjs/index.js"(exports2) {
+    var { awsEndpointFunctions: awsEndpointFunctions2, emitWarningIfUnsupportedVersion: emitWarningIfUnsupportedVersion$1, createDefaultUserAgentProvider: createDefaultUserAgentProvider2, NODE_APP_ID_CONFIG_OPTIONS: NODE_APP_ID_CONFIG_OPTIONS2, getAwsRegionExtensionConfiguration: getAwsRegionExtensionConfiguration2, resolveAwsRegionExtensionConfiguration: resolveAwsRegionExtensionConfiguration2, resolveUserAgentConfig: resolveUserAgentConfig2, resolveHostHeaderConfig: resolveHostHeaderConfig2, getUserAgentPlugin: getUserAgentPlugin2, getHostHeaderPlugin: getHostHeaderPlugin2, getLoggerPlugin: getLoggerPlugin2, getRecursionDetectionPlugin: getRecursionDetectionPlugin2 } = (init_client3(), __toCommonJS(client_exports2));
+    var { getHttpAuthSchemeEndpointRuleSetPlugin: getHttpAuthSchemeEndpointRuleSetPlugin2, DefaultIdentityProviderConfig: DefaultIdentityProviderConfig2, getHttpSigningPlugin: getHttpSigningPlugin2, createPaginator: createPaginator2 } = (init_dist_es(), __toCommonJS(dist_es_exports));
+    var { normalizeProvider: normalizeProvider3, getSmithyContext: getSmithyContext2, ServiceException: ServiceException2, NoOpLogger: NoOpLogger2, emitWarningIfUnsupportedVersion: emitWarningIfUnsupportedVersion3, loadConfigsForDefaultMode: loadConfigsForDefaultMode2, getDefaultExtensionConfiguration: getDefaultExtensionConfiguration2, resolveDefaultRuntimeConfig: resolveDefaultRuntimeConfig2, Client: Client2, makeBuilder: makeBuilder2, createWaiter: createWaiter2, checkExceptions: checkExceptions2, WaiterState: WaiterState2, createAggregatedClient: createAggregatedClient2 } = (init_client2(), __toCommonJS(client_exports));
+    var { Command: $Command } = (init_client2(), __toCommonJS(client_exports));
+    exports2.$Command = $Command;
+    exports2.__Client = Client2;
+    var { resolveDefaultsModeConfig: resolveDefaultsModeConfig2, loadConfig: loadConfig2, NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS: NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS2, NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS: NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS2, NODE_REGION_CONFIG_OPTIONS: NODE_REGION_CONFIG_OPTIONS2, NODE_REGION_CONFIG_FILE_OPTIONS: NODE_REGION_CONFIG_FILE_OPTIONS2, resolveRegionConfig: resolveRegionConfig2 } = (init_config2(), __toCommonJS(config_exports));
+    var { BinaryDecisionDiagram: BinaryDecisionDiagram2, EndpointCache: EndpointCache2, decideEndpoint: decideEndpoint2, customEndpointFunctions: customEndpointFunctions2, resolveEndpointConfig: resolveEndpointConfig2, getEndpointPlugin: getEndpointPlugin2 } = (init_endpoints(), __toCommonJS(endpoints_exports));
+    var { parseUrl: parseUrl2, getHttpHandlerExtensionConfiguration: getHttpHandlerExtensionConfiguration2, resolveHttpHandlerRuntimeConfig: resolveHttpHandlerRuntimeConfig2, getContentLengthPlugin: getContentLengthPlugin2 } = (init_protocols(), __toCommonJS(protocols_exports));
+    var { DEFAULT_RETRY_MODE: DEFAULT_RETRY_MODE2, NODE_RETRY_MODE_CONFIG_OPTIONS: NODE_RETRY_MODE_CONFIG_OPTIONS2, NODE_MAX_ATTEMPT_CONFIG_OPTIONS: NODE_MAX_ATTEMPT_CONFIG_OPTIONS2, resolveRetryConfig: resolveRetryConfig2, getRetryPlugin: getRetryPlugin2 } = (init_retry2(), __toCommonJS(retry_exports));
+    var { TypeRegistry: TypeRegistry2, getSchemaSerdePlugin: getSchemaSerdePlugin2 } = (init_schema(), __toCommonJS(schema_exports));
+    var { resolveAwsSdkSigV4Config: resolveAwsSdkSigV4Config2, AwsSdkSigV4Signer: AwsSdkSigV4Signer2, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS: NODE_AUTH_SCHEME_PREFERENCE_OPTIONS2 } = (init_httpAuthSchemes2(), __toCommonJS(httpAuthSchemes_exports));
+    var { defaultProvider } = require_dist_cjs15();
+    var { toUtf8: toUtf83, fromUtf8: fromUtf83, toBase64: toBase643, fromBase64: fromBase642, calculateBodyLength: calculateBodyLength2 } = (init_serde(), __toCommonJS(serde_exports));
+    var { streamCollector: streamCollector7, NodeHttpHandler } = require_dist_cjs5();
+    var { AwsQueryProtocol: AwsQueryProtocol2 } = (init_protocols2(), __toCommonJS(protocols_exports2));
+    var { Sha256 } = (init_checksum2(), __toCommonJS(checksum_exports));
+    var defaultElasticLoadBalancingV2HttpAuthSchemeParametersProvider = async (config, context, input) => {
+      return {
+        operation: getSmithyContext2(context).operation,
+        region: await normalizeProvider3(config.region)() || (() => {
+          throw new Error("expected `region` to be configured for `aws.auth#sigv4`");
+        })()
+      };
+    };
+    function createAwsAuthSigv4HttpAuthOption5(authParameters) {
+      return {
+        schemeId: "aws.auth#sigv4",
+        signingProperties: {
+          name: "elasticloadbalancing",
+          region: authParameters.region
+        },
+        propertiesExtractor: (config, context) => ({
+          signingProperties: {
+            config,
+            context
+          }
+        })
+      };
+    }
+    var defaultElasticLoadBalancingV2HttpAuthSchemeProvider = (authParameters) => {
+      const options = [];
+      switch (authParameters.operation) {
+        default: {
+          options.push(createAwsAuthSigv4HttpAuthOption5(authParameters));
+        }
+      }
+      return options;
+    };
+    var resolveHttpAuthSchemeConfig5 = (config) => {
+      const config_0 = resolveAwsSdkSigV4Config2(config);
+      return Object.assign(config_0, {
+        authSchemePreference: normalizeProvider3(config.authSchemePreference ?? [])
+      });
+    };
+    var resolveClientEndpointParameters5 = (options) => {
+      return Object.assign(options, {
+        useDualstackEndpoint: options.useDualstackEndpoint ?? false,
+        useFipsEndpoint: options.useFipsEndpoint ?? false,
+        defaultSigningName: "elasticloadbalancing"
+      });
+    };
+    var commonParams5 = {
+      UseFIPS: { type: "builtInParams", name: "useFipsEndpoint" },
+      Endpoint: { type: "builtInParams", name: "endpoint" },
+      Region: { type: "builtInParams", name: "region" },
+      UseDualStack: { type: "builtInParams", name: "useDualstackEndpoint" }
+    };
+    var version = "3.1141.0";
+    var packageInfo = {
+      version
+    };
+    var k5 = "ref";
+    var a5 = -1;
+    var b5 = true;
+    var c5 = "isSet";
+    var d5 = "PartitionResult";
+    var e5 = "booleanEquals";
+    var f5 = "getAttr";
+    var g5 = { [k5]: "Endpoint" };
+    var h5 = { [k5]: d5 };
+    var i5 = {};
+    var j5 = [{ [k5]: "Region" }];
+    var _data5 = {
+      conditions: [
+        [c5, [g5]],
+        [c5, j5],
+        ["aws.partition", j5, d5],
+        [e5, [{ [k5]: "UseFIPS" }, b5]],
+        [e5, [{ [k5]: "UseDualStack" }, b5]],
+        [e5, [{ fn: f5, argv: [h5, "supportsDualStack"] }, b5]],
+        [e5, [{ fn: f5, argv: [h5, "supportsFIPS"] }, b5]],
+        ["stringEquals", [{ fn: f5, argv: [h5, "name"] }, "aws-us-gov"]]
+      ],
+      results: [
+        [a5],
+        [a5, "Invalid Configuration: FIPS and custom endpoint are not supported"],
+        [a5, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
+        [g5, i5],
+        ["https://elasticloadbalancing-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", i5],
+        [a5, "FIPS and DualStack are enabled, but this partition does not support one or both"],
+        ["https://elasticloadbalancing.{Region}.amazonaws.com", i5],
+        ["https://elasticloadbalancing-fips.{Region}.{PartitionResult#dnsSuffix}", i5],
+        [a5, "FIPS is enabled but this partition does not support FIPS"],
+        ["https://elasticloadbalancing.{Region}.{PartitionResult#dualStackDnsSuffix}", i5],
+        [a5, "DualStack is enabled but this partition does not support DualStack"],
+        ["https://elasticloadbalancing.{Region}.{PartitionResult#dnsSuffix}", i5],
+        [a5, "Invalid Configuration: Missing Region"]
+      ]
+    };
+    var root5 = 2;
+    var r5 = 1e8;
+    var nodes5 = new Int32Array([
+      -1,
+      1,
+      -1,
+      0,
+      13,
+      3,
+      1,
+      4,
+      r5 + 12,
+      2,
+      5,
+      r5 + 12,
+      3,
+      8,
+      6,
+      4,
+      7,
+      r5 + 11,
+      5,
+      r5 + 9,
+      r5 + 10,
+      4,
+      11,
+      9,
+      6,
+      10,
+      r5 + 8,
+      7,
+      r5 + 6,
+      r5 + 7,
+      5,
+      12,
+      r5 + 5,
+      6,
+      r5 + 4,
+      r5 + 5,
+      3,
+      r5 + 1,
+      14,
+      4,
+      r5 + 2,
+      r5 + 3
+    ]);
+    var bdd5 = BinaryDecisionDiagram2.from(nodes5, root5, _data5.conditions, _data5.results);
+    var cache5 = new EndpointCache2({
+      size: 50,
+      params: ["Endpoint", "Region", "UseDualStack", "UseFIPS"]
+    });
+    var defaultEndpointResolver5 = (endpointParams, context = {}) => {
+      return cache5.get(endpointParams, () => decideEndpoint2(bdd5, {
+        endpointParams,
+        logger: context.logger
+      }));
+    };
+    customEndpointFunctions2.aws = awsEndpointFunctions2;
+    var ElasticLoadBalancingV2ServiceException = class _ElasticLoadBalancingV2ServiceException extends ServiceException2 {
+      constructor(options) {
+        super(options);
+        Object.setPrototypeOf(this, _ElasticLoadBalancingV2ServiceException.prototype);
+      }
+    };
+    var CertificateNotFoundException = class _CertificateNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "CertificateNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "CertificateNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _CertificateNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var ListenerNotFoundException = class _ListenerNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "ListenerNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "ListenerNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ListenerNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyCertificatesException = class _TooManyCertificatesException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyCertificatesException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyCertificatesException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyCertificatesException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var DuplicateTagKeysException = class _DuplicateTagKeysException extends ElasticLoadBalancingV2ServiceException {
+      name = "DuplicateTagKeysException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "DuplicateTagKeysException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _DuplicateTagKeysException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var LoadBalancerNotFoundException = class _LoadBalancerNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "LoadBalancerNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "LoadBalancerNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _LoadBalancerNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var RuleNotFoundException = class _RuleNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "RuleNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "RuleNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _RuleNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TargetGroupNotFoundException = class _TargetGroupNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "TargetGroupNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TargetGroupNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TargetGroupNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyTagsException = class _TooManyTagsException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyTagsException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyTagsException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyTagsException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TrustStoreNotFoundException = class _TrustStoreNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "TrustStoreNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TrustStoreNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TrustStoreNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidRevocationContentException = class _InvalidRevocationContentException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidRevocationContentException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidRevocationContentException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidRevocationContentException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var RevocationContentNotFoundException = class _RevocationContentNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "RevocationContentNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "RevocationContentNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _RevocationContentNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyTrustStoreRevocationEntriesException = class _TooManyTrustStoreRevocationEntriesException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyTrustStoreRevocationEntriesException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyTrustStoreRevocationEntriesException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyTrustStoreRevocationEntriesException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var AllocationIdNotFoundException = class _AllocationIdNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "AllocationIdNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "AllocationIdNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _AllocationIdNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var ALPNPolicyNotSupportedException = class _ALPNPolicyNotSupportedException extends ElasticLoadBalancingV2ServiceException {
+      name = "ALPNPolicyNotSupportedException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "ALPNPolicyNotSupportedException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ALPNPolicyNotSupportedException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var AvailabilityZoneNotSupportedException = class _AvailabilityZoneNotSupportedException extends ElasticLoadBalancingV2ServiceException {
+      name = "AvailabilityZoneNotSupportedException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "AvailabilityZoneNotSupportedException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _AvailabilityZoneNotSupportedException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var CaCertificatesBundleNotFoundException = class _CaCertificatesBundleNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "CaCertificatesBundleNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "CaCertificatesBundleNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _CaCertificatesBundleNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var CapacityDecreaseRequestsLimitExceededException = class _CapacityDecreaseRequestsLimitExceededException extends ElasticLoadBalancingV2ServiceException {
+      name = "CapacityDecreaseRequestsLimitExceededException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "CapacityDecreaseRequestsLimitExceededException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _CapacityDecreaseRequestsLimitExceededException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var CapacityReservationPendingException = class _CapacityReservationPendingException extends ElasticLoadBalancingV2ServiceException {
+      name = "CapacityReservationPendingException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "CapacityReservationPendingException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _CapacityReservationPendingException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var CapacityUnitsLimitExceededException = class _CapacityUnitsLimitExceededException extends ElasticLoadBalancingV2ServiceException {
+      name = "CapacityUnitsLimitExceededException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "CapacityUnitsLimitExceededException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _CapacityUnitsLimitExceededException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var DuplicateListenerException = class _DuplicateListenerException extends ElasticLoadBalancingV2ServiceException {
+      name = "DuplicateListenerException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "DuplicateListenerException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _DuplicateListenerException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var IncompatibleProtocolsException = class _IncompatibleProtocolsException extends ElasticLoadBalancingV2ServiceException {
+      name = "IncompatibleProtocolsException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "IncompatibleProtocolsException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _IncompatibleProtocolsException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidConfigurationRequestException = class _InvalidConfigurationRequestException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidConfigurationRequestException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidConfigurationRequestException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidConfigurationRequestException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidLoadBalancerActionException = class _InvalidLoadBalancerActionException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidLoadBalancerActionException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidLoadBalancerActionException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidLoadBalancerActionException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var SSLPolicyNotFoundException = class _SSLPolicyNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "SSLPolicyNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "SSLPolicyNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _SSLPolicyNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TargetGroupAssociationLimitException = class _TargetGroupAssociationLimitException extends ElasticLoadBalancingV2ServiceException {
+      name = "TargetGroupAssociationLimitException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TargetGroupAssociationLimitException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TargetGroupAssociationLimitException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyActionsException = class _TooManyActionsException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyActionsException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyActionsException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyActionsException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyListenersException = class _TooManyListenersException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyListenersException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyListenersException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyListenersException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyRegistrationsForTargetIdException = class _TooManyRegistrationsForTargetIdException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyRegistrationsForTargetIdException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyRegistrationsForTargetIdException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyRegistrationsForTargetIdException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyTargetsException = class _TooManyTargetsException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyTargetsException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyTargetsException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyTargetsException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyUniqueTargetGroupsPerLoadBalancerException = class _TooManyUniqueTargetGroupsPerLoadBalancerException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyUniqueTargetGroupsPerLoadBalancerException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyUniqueTargetGroupsPerLoadBalancerException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyUniqueTargetGroupsPerLoadBalancerException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TrustStoreNotReadyException = class _TrustStoreNotReadyException extends ElasticLoadBalancingV2ServiceException {
+      name = "TrustStoreNotReadyException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TrustStoreNotReadyException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TrustStoreNotReadyException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var UnsupportedProtocolException = class _UnsupportedProtocolException extends ElasticLoadBalancingV2ServiceException {
+      name = "UnsupportedProtocolException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "UnsupportedProtocolException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _UnsupportedProtocolException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var DuplicateLoadBalancerNameException = class _DuplicateLoadBalancerNameException extends ElasticLoadBalancingV2ServiceException {
+      name = "DuplicateLoadBalancerNameException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "DuplicateLoadBalancerNameException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _DuplicateLoadBalancerNameException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidSchemeException = class _InvalidSchemeException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidSchemeException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidSchemeException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidSchemeException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidSecurityGroupException = class _InvalidSecurityGroupException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidSecurityGroupException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidSecurityGroupException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidSecurityGroupException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidSubnetException = class _InvalidSubnetException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidSubnetException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidSubnetException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidSubnetException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var OperationNotPermittedException = class _OperationNotPermittedException extends ElasticLoadBalancingV2ServiceException {
+      name = "OperationNotPermittedException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "OperationNotPermittedException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _OperationNotPermittedException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var ResourceInUseException = class _ResourceInUseException extends ElasticLoadBalancingV2ServiceException {
+      name = "ResourceInUseException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "ResourceInUseException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ResourceInUseException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var SubnetNotFoundException = class _SubnetNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "SubnetNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "SubnetNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _SubnetNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyLoadBalancersException = class _TooManyLoadBalancersException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyLoadBalancersException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyLoadBalancersException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyLoadBalancersException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var PriorityInUseException = class _PriorityInUseException extends ElasticLoadBalancingV2ServiceException {
+      name = "PriorityInUseException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "PriorityInUseException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _PriorityInUseException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyRulesException = class _TooManyRulesException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyRulesException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyRulesException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyRulesException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyTargetGroupsException = class _TooManyTargetGroupsException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyTargetGroupsException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyTargetGroupsException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyTargetGroupsException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var DuplicateTargetGroupNameException = class _DuplicateTargetGroupNameException extends ElasticLoadBalancingV2ServiceException {
+      name = "DuplicateTargetGroupNameException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "DuplicateTargetGroupNameException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _DuplicateTargetGroupNameException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var DuplicateTrustStoreNameException = class _DuplicateTrustStoreNameException extends ElasticLoadBalancingV2ServiceException {
+      name = "DuplicateTrustStoreNameException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "DuplicateTrustStoreNameException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _DuplicateTrustStoreNameException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidCaCertificatesBundleException = class _InvalidCaCertificatesBundleException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidCaCertificatesBundleException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidCaCertificatesBundleException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidCaCertificatesBundleException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TooManyTrustStoresException = class _TooManyTrustStoresException extends ElasticLoadBalancingV2ServiceException {
+      name = "TooManyTrustStoresException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TooManyTrustStoresException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyTrustStoresException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var DeleteAssociationSameAccountException = class _DeleteAssociationSameAccountException extends ElasticLoadBalancingV2ServiceException {
+      name = "DeleteAssociationSameAccountException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "DeleteAssociationSameAccountException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _DeleteAssociationSameAccountException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TrustStoreAssociationNotFoundException = class _TrustStoreAssociationNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "TrustStoreAssociationNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TrustStoreAssociationNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TrustStoreAssociationNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var TrustStoreInUseException = class _TrustStoreInUseException extends ElasticLoadBalancingV2ServiceException {
+      name = "TrustStoreInUseException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "TrustStoreInUseException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TrustStoreInUseException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InvalidTargetException = class _InvalidTargetException extends ElasticLoadBalancingV2ServiceException {
+      name = "InvalidTargetException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InvalidTargetException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidTargetException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var HealthUnavailableException = class _HealthUnavailableException extends ElasticLoadBalancingV2ServiceException {
+      name = "HealthUnavailableException";
+      $fault = "server";
+      Message;
+      constructor(opts) {
+        super({
+          name: "HealthUnavailableException",
+          $fault: "server",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _HealthUnavailableException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var RevocationIdNotFoundException = class _RevocationIdNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "RevocationIdNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "RevocationIdNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _RevocationIdNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var ResourceNotFoundException2 = class _ResourceNotFoundException extends ElasticLoadBalancingV2ServiceException {
+      name = "ResourceNotFoundException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "ResourceNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ResourceNotFoundException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var InsufficientCapacityException = class _InsufficientCapacityException extends ElasticLoadBalancingV2ServiceException {
+      name = "InsufficientCapacityException";
+      $fault = "server";
+      Message;
+      constructor(opts) {
+        super({
+          name: "InsufficientCapacityException",
+          $fault: "server",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InsufficientCapacityException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var PriorRequestNotCompleteException = class _PriorRequestNotCompleteException extends ElasticLoadBalancingV2ServiceException {
+      name = "PriorRequestNotCompleteException";
+      $fault = "client";
+      Message;
+      constructor(opts) {
+        super({
+          name: "PriorRequestNotCompleteException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _PriorRequestNotCompleteException.prototype);
+        this.Message = opts.Message;
+      }
+    };
+    var _A2 = "Action";
+    var _AC = "AdditionalClaims";
+    var _ACAC = "AuthenticateCognitoActionConfig";
+    var _ACC = "AuthenticateCognitoConfig";
+    var _AD = "AnomalyDetection";
+    var _AE = "AuthorizationEndpoint";
+    var _AI = "AllocationId";
+    var _AINFE = "AllocationIdNotFoundException";
+    var _ALC = "AddListenerCertificates";
+    var _ALCI = "AddListenerCertificatesInput";
+    var _ALCO = "AddListenerCertificatesOutput";
+    var _ALPNPNSE = "ALPNPolicyNotSupportedException";
+    var _AO = "AdministrativeOverride";
+    var _AOAC = "AuthenticateOidcActionConfig";
+    var _AOC = "AuthenticateOidcConfig";
+    var _AP = "AlpnPolicy";
+    var _AREP = "AuthenticationRequestExtraParams";
+    var _AT3 = "AddTags";
+    var _ATI = "AddTagsInput";
+    var _ATO = "AddTagsOutput";
+    var _ATSCN = "AdvertiseTrustStoreCaNames";
+    var _ATSR = "AddTrustStoreRevocations";
+    var _ATSRI = "AddTrustStoreRevocationsInput";
+    var _ATSRO = "AddTrustStoreRevocationsOutput";
+    var _AZ = "AvailabilityZone";
+    var _AZNSE = "AvailabilityZoneNotSupportedException";
+    var _AZv = "AvailabilityZones";
+    var _Ac = "Actions";
+    var _At = "Attributes";
+    var _C2 = "Certificates";
+    var _CA2 = "CertificateArn";
+    var _CCBNFE = "CaCertificatesBundleNotFoundException";
+    var _CCBSB = "CaCertificatesBundleS3Bucket";
+    var _CCBSK = "CaCertificatesBundleS3Key";
+    var _CCBSOV = "CaCertificatesBundleS3ObjectVersion";
+    var _CDRLEE = "CapacityDecreaseRequestsLimitExceededException";
+    var _CHZI = "CanonicalHostedZoneId";
+    var _CI = "ClientId";
+    var _CL = "CertificateList";
+    var _CLB = "CreateLoadBalancer";
+    var _CLBI = "CreateLoadBalancerInput";
+    var _CLBO = "CreateLoadBalancerOutput";
+    var _CLI = "CreateListenerInput";
+    var _CLO = "CreateListenerOutput";
+    var _CLr = "CreateListener";
+    var _CNFE = "CertificateNotFoundException";
+    var _COIP = "CustomerOwnedIpv4Pool";
+    var _CR = "CreateRule";
+    var _CRI = "CreateRuleInput";
+    var _CRO = "CreateRuleOutput";
+    var _CRPE = "CapacityReservationPendingException";
+    var _CRS = "CapacityReservationStatus";
+    var _CRSa = "CapacityReservationState";
+    var _CS2 = "ClientSecret";
+    var _CT2 = "ContentType";
+    var _CTG = "CreateTargetGroup";
+    var _CTGI = "CreateTargetGroupInput";
+    var _CTGO = "CreateTargetGroupOutput";
+    var _CTS = "CreateTrustStore";
+    var _CTSI = "CreateTrustStoreInput";
+    var _CTSO = "CreateTrustStoreOutput";
+    var _CTr = "CreatedTime";
+    var _CU = "CapacityUnits";
+    var _CULEE = "CapacityUnitsLimitExceededException";
+    var _Ce = "Certificate";
+    var _Ci = "Cipher";
+    var _Cip = "Ciphers";
+    var _Co = "Code";
+    var _Con = "Conditions";
+    var _D = "Description";
+    var _DA = "DefaultActions";
+    var _DAL = "DescribeAccountLimits";
+    var _DALI = "DescribeAccountLimitsInput";
+    var _DALO = "DescribeAccountLimitsOutput";
+    var _DASAE = "DeleteAssociationSameAccountException";
+    var _DCR = "DescribeCapacityReservation";
+    var _DCRI = "DescribeCapacityReservationInput";
+    var _DCRO = "DescribeCapacityReservationOutput";
+    var _DL = "DeleteListener";
+    var _DLA = "DescribeListenerAttributes";
+    var _DLAI = "DescribeListenerAttributesInput";
+    var _DLAO = "DescribeListenerAttributesOutput";
+    var _DLB = "DeleteLoadBalancer";
+    var _DLBA = "DescribeLoadBalancerAttributes";
+    var _DLBAI = "DescribeLoadBalancerAttributesInput";
+    var _DLBAO = "DescribeLoadBalancerAttributesOutput";
+    var _DLBI = "DeleteLoadBalancerInput";
+    var _DLBIe = "DescribeLoadBalancersInput";
+    var _DLBNE = "DuplicateLoadBalancerNameException";
+    var _DLBO = "DeleteLoadBalancerOutput";
+    var _DLBOe = "DescribeLoadBalancersOutput";
+    var _DLBe = "DescribeLoadBalancers";
+    var _DLC = "DescribeListenerCertificates";
+    var _DLCI = "DescribeListenerCertificatesInput";
+    var _DLCO = "DescribeListenerCertificatesOutput";
+    var _DLE = "DuplicateListenerException";
+    var _DLI = "DeleteListenerInput";
+    var _DLIe = "DescribeListenersInput";
+    var _DLO = "DeleteListenerOutput";
+    var _DLOe = "DescribeListenersOutput";
+    var _DLe = "DescribeListeners";
+    var _DNSN = "DNSName";
+    var _DR = "DeleteRule";
+    var _DRI = "DeleteRuleInput";
+    var _DRIe = "DescribeRulesInput";
+    var _DRO = "DeleteRuleOutput";
+    var _DROe = "DescribeRulesOutput";
+    var _DRR = "DecreaseRequestsRemaining";
+    var _DRe = "DescribeRules";
+    var _DS2 = "DurationSeconds";
+    var _DSSLP = "DescribeSSLPolicies";
+    var _DSSLPI = "DescribeSSLPoliciesInput";
+    var _DSSLPO = "DescribeSSLPoliciesOutput";
+    var _DSTSA = "DeleteSharedTrustStoreAssociation";
+    var _DSTSAI = "DeleteSharedTrustStoreAssociationInput";
+    var _DSTSAO = "DeleteSharedTrustStoreAssociationOutput";
+    var _DT = "DeregisterTargets";
+    var _DTG = "DeleteTargetGroup";
+    var _DTGA = "DescribeTargetGroupAttributes";
+    var _DTGAI = "DescribeTargetGroupAttributesInput";
+    var _DTGAO = "DescribeTargetGroupAttributesOutput";
+    var _DTGI = "DeleteTargetGroupInput";
+    var _DTGIe = "DescribeTargetGroupsInput";
+    var _DTGNE = "DuplicateTargetGroupNameException";
+    var _DTGO = "DeleteTargetGroupOutput";
+    var _DTGOe = "DescribeTargetGroupsOutput";
+    var _DTGe = "DescribeTargetGroups";
+    var _DTH = "DescribeTargetHealth";
+    var _DTHI = "DescribeTargetHealthInput";
+    var _DTHO = "DescribeTargetHealthOutput";
+    var _DTI = "DeregisterTargetsInput";
+    var _DTIe = "DescribeTagsInput";
+    var _DTKE = "DuplicateTagKeysException";
+    var _DTO = "DeregisterTargetsOutput";
+    var _DTOe = "DescribeTagsOutput";
+    var _DTS = "DeleteTrustStore";
+    var _DTSA = "DescribeTrustStoreAssociations";
+    var _DTSAI = "DescribeTrustStoreAssociationsInput";
+    var _DTSAO = "DescribeTrustStoreAssociationsOutput";
+    var _DTSI = "DeleteTrustStoreInput";
+    var _DTSIe = "DescribeTrustStoresInput";
+    var _DTSNE = "DuplicateTrustStoreNameException";
+    var _DTSO = "DeleteTrustStoreOutput";
+    var _DTSOe = "DescribeTrustStoresOutput";
+    var _DTSR = "DescribeTrustStoreRevocation";
+    var _DTSRI = "DescribeTrustStoreRevocationsInput";
+    var _DTSRO = "DescribeTrustStoreRevocationsOutput";
+    var _DTSRR = "DescribeTrustStoreRevocationResponse";
+    var _DTSRe = "DescribeTrustStoreRevocations";
+    var _DTSe = "DescribeTrustStores";
+    var _DTe = "DescribeTags";
+    var _E2 = "Enabled";
+    var _ECU = "EffectiveCapacityUnits";
+    var _EPFISN = "EnablePrefixForIpv6SourceNat";
+    var _ESGIROPLT = "EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic";
+    var _F = "Format";
+    var _FAC = "ForwardActionConfig";
+    var _FC = "ForwardConfig";
+    var _FRAC = "FixedResponseActionConfig";
+    var _FRC = "FixedResponseConfig";
+    var _Fi = "Field";
+    var _GC = "GrpcCode";
+    var _GRP = "GetResourcePolicy";
+    var _GRPI = "GetResourcePolicyInput";
+    var _GRPO = "GetResourcePolicyOutput";
+    var _GTSCCB = "GetTrustStoreCaCertificatesBundle";
+    var _GTSCCBI = "GetTrustStoreCaCertificatesBundleInput";
+    var _GTSCCBO = "GetTrustStoreCaCertificatesBundleOutput";
+    var _GTSRC = "GetTrustStoreRevocationContent";
+    var _GTSRCI = "GetTrustStoreRevocationContentInput";
+    var _GTSRCO = "GetTrustStoreRevocationContentOutput";
+    var _H = "Host";
+    var _HC = "HttpCode";
+    var _HCE = "HealthCheckEnabled";
+    var _HCIS = "HealthCheckIntervalSeconds";
+    var _HCP = "HealthCheckProtocol";
+    var _HCPe = "HealthCheckPort";
+    var _HCPea = "HealthCheckPath";
+    var _HCTS = "HealthCheckTimeoutSeconds";
+    var _HHC = "HostHeaderConfig";
+    var _HHCC = "HostHeaderConditionConfig";
+    var _HHCCt = "HttpHeaderConditionConfig";
+    var _HHCt = "HttpHeaderConfig";
+    var _HHN = "HttpHeaderName";
+    var _HHRC = "HostHeaderRewriteConfig";
+    var _HRMC = "HttpRequestMethodConfig";
+    var _HRMCC = "HttpRequestMethodConditionConfig";
+    var _HTC = "HealthyThresholdCount";
+    var _HUE = "HealthUnavailableException";
+    var _I2 = "Issuer";
+    var _IA = "IpAddress";
+    var _IAT = "IpAddressType";
+    var _ICCBE = "InvalidCaCertificatesBundleException";
+    var _ICCE = "IgnoreClientCertificateExpiry";
+    var _ICE2 = "InsufficientCapacityException";
+    var _ICRE = "InvalidConfigurationRequestException";
+    var _ID = "IsDefault";
+    var _IIPI = "Ipv4IpamPoolId";
+    var _ILBAE = "InvalidLoadBalancerActionException";
+    var _IP2 = "IpamPools";
+    var _IPA = "IPv6Address";
+    var _IPE = "IncompatibleProtocolsException";
+    var _IRCE = "InvalidRevocationContentException";
+    var _ISE3 = "InvalidSchemeException";
+    var _ISEn2 = "InvalidSubnetException";
+    var _ISGE = "InvalidSecurityGroupException";
+    var _ITE = "InvalidTargetException";
+    var _Id = "Id";
+    var _In = "Include";
+    var _JE = "JwksEndpoint";
+    var _JVAAC = "JwtValidationActionAdditionalClaim";
+    var _JVAACw = "JwtValidationActionAdditionalClaims";
+    var _JVAC = "JwtValidationActionConfig";
+    var _JVC = "JwtValidationConfig";
+    var _K2 = "Key";
+    var _L = "Listeners";
+    var _LA = "ListenerArn";
+    var _LAi = "ListenerArns";
+    var _LAis = "ListenerAttribute";
+    var _LAist = "ListenerAttributes";
+    var _LB = "LoadBalancers";
+    var _LBA = "LoadBalancerAddresses";
+    var _LBAo = "LoadBalancerArn";
+    var _LBAoa = "LoadBalancerArns";
+    var _LBAoad = "LoadBalancerAddress";
+    var _LBAoada = "LoadBalancerAttribute";
+    var _LBAoadal = "LoadBalancerAttributes";
+    var _LBN = "LoadBalancerName";
+    var _LBNFE = "LoadBalancerNotFoundException";
+    var _LBS = "LoadBalancerState";
+    var _LBT = "LoadBalancerType";
+    var _LBo = "LoadBalancer";
+    var _LMT = "LastModifiedTime";
+    var _LNFE = "ListenerNotFoundException";
+    var _Li = "Limits";
+    var _Lim = "Limit";
+    var _Lis = "Listener";
+    var _Lo = "Location";
+    var _M = "Message";
+    var _MA = "MutualAuthentication";
+    var _MAA = "MutualAuthenticationAttributes";
+    var _MB = "MessageBody";
+    var _MCR = "ModifyCapacityReservation";
+    var _MCRI = "ModifyCapacityReservationInput";
+    var _MCRO = "ModifyCapacityReservationOutput";
+    var _MIE = "MitigationInEffect";
+    var _MIP = "ModifyIpPools";
+    var _MIPI = "ModifyIpPoolsInput";
+    var _MIPO = "ModifyIpPoolsOutput";
+    var _ML = "ModifyListener";
+    var _MLA = "ModifyListenerAttributes";
+    var _MLAI = "ModifyListenerAttributesInput";
+    var _MLAO = "ModifyListenerAttributesOutput";
+    var _MLBA = "ModifyLoadBalancerAttributes";
+    var _MLBAI = "ModifyLoadBalancerAttributesInput";
+    var _MLBAO = "ModifyLoadBalancerAttributesOutput";
+    var _MLBC = "MinimumLoadBalancerCapacity";
+    var _MLI = "ModifyListenerInput";
+    var _MLO = "ModifyListenerOutput";
+    var _MR = "ModifyRule";
+    var _MRI = "ModifyRuleInput";
+    var _MRO = "ModifyRuleOutput";
+    var _MTG = "ModifyTargetGroup";
+    var _MTGA = "ModifyTargetGroupAttributes";
+    var _MTGAI = "ModifyTargetGroupAttributesInput";
+    var _MTGAO = "ModifyTargetGroupAttributesOutput";
+    var _MTGI = "ModifyTargetGroupInput";
+    var _MTGO = "ModifyTargetGroupOutput";
+    var _MTS = "ModifyTrustStore";
+    var _MTSI = "ModifyTrustStoreInput";
+    var _MTSO = "ModifyTrustStoreOutput";
+    var _Ma = "Matcher";
+    var _Mar = "Marker";
+    var _Max = "Max";
+    var _Mo = "Mode";
+    var _N = "Name";
+    var _NM = "NextMarker";
+    var _NOCC = "NumberOfCaCertificates";
+    var _NORE = "NumberOfRevokedEntries";
+    var _Na = "Names";
+    var _O = "Order";
+    var _OI2 = "OutpostId";
+    var _ONPE = "OperationNotPermittedException";
+    var _OUR = "OnUnauthenticatedRequest";
+    var _P2 = "Priority";
+    var _PIPA = "PrivateIPv4Address";
+    var _PIUE = "PriorityInUseException";
+    var _PPC = "PathPatternConfig";
+    var _PPCC = "PathPatternConditionConfig";
+    var _PRNCE = "PriorRequestNotCompleteException";
+    var _PS = "PageSize";
+    var _PV = "ProtocolVersion";
+    var _Pa = "Path";
+    var _Po = "Port";
+    var _Pol = "Policy";
+    var _Pr2 = "Protocol";
+    var _Q = "Query";
+    var _QSC = "QueryStringConfig";
+    var _QSCC = "QueryStringConditionConfig";
+    var _QSI = "QuicServerId";
+    var _QSKVP = "QueryStringKeyValuePair";
+    var _QSKVPL = "QueryStringKeyValuePairList";
+    var _R = "Reason";
+    var _RA2 = "ResourceArns";
+    var _RAC = "RedirectActionConfig";
+    var _RAe = "ResourceArn";
+    var _RAu = "RuleArn";
+    var _RAul = "RuleArns";
+    var _RC2 = "RedirectConfig";
+    var _RCL = "RewriteConfigList";
+    var _RCLu = "RuleConditionList";
+    var _RCNFE = "RevocationContentNotFoundException";
+    var _RCR = "ResetCapacityReservation";
+    var _RCe = "RevocationContents";
+    var _RCev = "RevocationContent";
+    var _RCew = "RewriteConfig";
+    var _RCu = "RuleCondition";
+    var _RI = "RevocationId";
+    var _RINFE = "RevocationIdNotFoundException";
+    var _RIP = "RemoveIpamPools";
+    var _RIUE = "ResourceInUseException";
+    var _RIe = "RevocationIds";
+    var _RLC = "RemoveListenerCertificates";
+    var _RLCI = "RemoveListenerCertificatesInput";
+    var _RLCO = "RemoveListenerCertificatesOutput";
+    var _RNFE2 = "ResourceNotFoundException";
+    var _RNFEu = "RuleNotFoundException";
+    var _RP = "RulePriorities";
+    var _RPL = "RulePriorityList";
+    var _RPP = "RulePriorityPair";
+    var _RT3 = "RevocationType";
+    var _RTI = "RegisterTargetsInput";
+    var _RTIe = "RemoveTagsInput";
+    var _RTL = "RuleTransformList";
+    var _RTO = "RegisterTargetsOutput";
+    var _RTOe = "RemoveTagsOutput";
+    var _RTSR = "RemoveTrustStoreRevocations";
+    var _RTSRI = "RemoveTrustStoreRevocationsInput";
+    var _RTSRO = "RemoveTrustStoreRevocationsOutput";
+    var _RTe = "ResetTransforms";
+    var _RTeg = "RegisterTargets";
+    var _RTem = "RemoveTags";
+    var _RTu = "RuleTransform";
+    var _RV = "RegexValues";
+    var _Re = "Result";
+    var _Reg = "Regex";
+    var _Rep = "Replace";
+    var _Rew = "Rewrites";
+    var _Ru = "Rules";
+    var _Rul = "Rule";
+    var _S2 = "State";
+    var _SB = "S3Bucket";
+    var _SC = "StatusCode";
+    var _SCN = "SessionCookieName";
+    var _SG = "SecurityGroups";
+    var _SGI = "SecurityGroupIds";
+    var _SI2 = "SubnetId";
+    var _SIAT = "SetIpAddressType";
+    var _SIATI = "SetIpAddressTypeInput";
+    var _SIATO = "SetIpAddressTypeOutput";
+    var _SIC = "SourceIpConfig";
+    var _SICC = "SourceIpConditionConfig";
+    var _SK = "S3Key";
+    var _SLBT = "SupportedLoadBalancerTypes";
+    var _SM = "SubnetMappings";
+    var _SMu = "SubnetMapping";
+    var _SNFE = "SubnetNotFoundException";
+    var _SNIP = "SourceNatIpv6Prefixes";
+    var _SNIPo = "SourceNatIpv6Prefix";
+    var _SOV = "S3ObjectVersion";
+    var _SP = "SslPolicy";
+    var _SPs = "SslPolicies";
+    var _SPsl = "SslProtocols";
+    var _SRP = "SetRulePriorities";
+    var _SRPI = "SetRulePrioritiesInput";
+    var _SRPO = "SetRulePrioritiesOutput";
+    var _SS = "SetSubnets";
+    var _SSG = "SetSecurityGroups";
+    var _SSGI = "SetSecurityGroupsInput";
+    var _SSGO = "SetSecurityGroupsOutput";
+    var _SSI = "SetSubnetsInput";
+    var _SSLPNFE = "SSLPolicyNotFoundException";
+    var _SSO = "SetSubnetsOutput";
+    var _ST2 = "SessionTimeout";
+    var _Sc = "Scope";
+    var _Sch = "Scheme";
+    var _St = "Status";
+    var _Su = "Subnets";
+    var _T2 = "Type";
+    var _TCP = "TargetControlPort";
+    var _TD = "TagDescriptions";
+    var _TDa = "TagDescription";
+    var _TDar = "TargetDescription";
+    var _TDarg = "TargetDescriptions";
+    var _TE = "TokenEndpoint";
+    var _TG = "TargetGroups";
+    var _TGA = "TargetGroupArn";
+    var _TGALE = "TargetGroupAssociationLimitException";
+    var _TGAa = "TargetGroupArns";
+    var _TGAar = "TargetGroupAttribute";
+    var _TGAarg = "TargetGroupAttributes";
+    var _TGL = "TargetGroupList";
+    var _TGN = "TargetGroupName";
+    var _TGNFE = "TargetGroupNotFoundException";
+    var _TGSC = "TargetGroupStickinessConfig";
+    var _TGT = "TargetGroupTuple";
+    var _TGa = "TargetGroup";
+    var _TH = "TargetHealth";
+    var _THD = "TargetHealthDescriptions";
+    var _THDa = "TargetHealthDescription";
+    var _TK = "TagKeys";
+    var _TL = "TagList";
+    var _TMAE = "TooManyActionsException";
+    var _TMCE = "TooManyCertificatesException";
+    var _TMLBE = "TooManyLoadBalancersException";
+    var _TMLE = "TooManyListenersException";
+    var _TMRE3 = "TooManyRulesException";
+    var _TMRFTIE = "TooManyRegistrationsForTargetIdException";
+    var _TMTE = "TooManyTagsException";
+    var _TMTEo = "TooManyTargetsException";
+    var _TMTGE = "TooManyTargetGroupsException";
+    var _TMTSE = "TooManyTrustStoresException";
+    var _TMTSREE = "TooManyTrustStoreRevocationEntriesException";
+    var _TMUTGPLBE = "TooManyUniqueTargetGroupsPerLoadBalancerException";
+    var _TRE = "TotalRevokedEntries";
+    var _TS = "TrustStores";
+    var _TSA = "TrustStoreArn";
+    var _TSANFE = "TrustStoreAssociationNotFoundException";
+    var _TSAS = "TrustStoreAssociationStatus";
+    var _TSAr = "TrustStoreAssociations";
+    var _TSAru = "TrustStoreArns";
+    var _TSArus = "TrustStoreAssociation";
+    var _TSIUE = "TrustStoreInUseException";
+    var _TSNFE = "TrustStoreNotFoundException";
+    var _TSNRE = "TrustStoreNotReadyException";
+    var _TSR = "TrustStoreRevocations";
+    var _TSRr = "TrustStoreRevocation";
+    var _TSr = "TrustStore";
+    var _TT = "TargetType";
+    var _Ta2 = "Tags";
+    var _Tag = "Tag";
+    var _Tar = "Targets";
+    var _Targ = "Target";
+    var _Tr = "Transforms";
+    var _UECS = "UseExistingClientSecret";
+    var _UIE = "UserInfoEndpoint";
+    var _UPA = "UserPoolArn";
+    var _UPCI = "UserPoolClientId";
+    var _UPD = "UserPoolDomain";
+    var _UPE = "UnsupportedProtocolException";
+    var _URC = "UrlRewriteConfig";
+    var _UTC = "UnhealthyThresholdCount";
+    var _V2 = "Values";
+    var _VI = "VpcId";
+    var _Va = "Value";
+    var _W = "Weight";
+    var _ZCRS = "ZonalCapacityReservationState";
+    var _ZCRSo = "ZonalCapacityReservationStates";
+    var _ZN = "ZoneName";
+    var _aQE2 = "awsQueryError";
+    var _c5 = "client";
+    var _e5 = "error";
+    var _hE5 = "httpError";
+    var _s5 = "smithy.ts.sdk.synthetic.com.amazonaws.elasticloadbalancingv2";
+    var _se3 = "server";
+    var n05 = "com.amazonaws.elasticloadbalancingv2";
+    var _s_registry5 = new TypeRegistry2(_s5);
+    var ElasticLoadBalancingV2ServiceException$ = [-3, _s5, "ElasticLoadBalancingV2ServiceException", 0, [], []];
+    _s_registry5.registerError(ElasticLoadBalancingV2ServiceException$, ElasticLoadBalancingV2ServiceException);
+    var n0_registry5 = new TypeRegistry2(n05);
+    var AllocationIdNotFoundException$ = [
+      -3,
+      n05,
+      _AINFE,
+      { [_aQE2]: [`AllocationIdNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(AllocationIdNotFoundException$, AllocationIdNotFoundException);
+    var ALPNPolicyNotSupportedException$ = [
+      -3,
+      n05,
+      _ALPNPNSE,
+      { [_aQE2]: [`ALPNPolicyNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(ALPNPolicyNotSupportedException$, ALPNPolicyNotSupportedException);
+    var AvailabilityZoneNotSupportedException$ = [
+      -3,
+      n05,
+      _AZNSE,
+      { [_aQE2]: [`AvailabilityZoneNotSupported`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(AvailabilityZoneNotSupportedException$, AvailabilityZoneNotSupportedException);
+    var CaCertificatesBundleNotFoundException$ = [
+      -3,
+      n05,
+      _CCBNFE,
+      { [_aQE2]: [`CaCertificatesBundleNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(CaCertificatesBundleNotFoundException$, CaCertificatesBundleNotFoundException);
+    var CapacityDecreaseRequestsLimitExceededException$ = [
+      -3,
+      n05,
+      _CDRLEE,
+      { [_aQE2]: [`CapacityDecreaseRequestLimitExceeded`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(CapacityDecreaseRequestsLimitExceededException$, CapacityDecreaseRequestsLimitExceededException);
+    var CapacityReservationPendingException$ = [
+      -3,
+      n05,
+      _CRPE,
+      { [_aQE2]: [`CapacityReservationPending`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(CapacityReservationPendingException$, CapacityReservationPendingException);
+    var CapacityUnitsLimitExceededException$ = [
+      -3,
+      n05,
+      _CULEE,
+      { [_aQE2]: [`CapacityUnitsLimitExceeded`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(CapacityUnitsLimitExceededException$, CapacityUnitsLimitExceededException);
+    var CertificateNotFoundException$ = [
+      -3,
+      n05,
+      _CNFE,
+      { [_aQE2]: [`CertificateNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(CertificateNotFoundException$, CertificateNotFoundException);
+    var DeleteAssociationSameAccountException$ = [
+      -3,
+      n05,
+      _DASAE,
+      { [_aQE2]: [`DeleteAssociationSameAccount`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(DeleteAssociationSameAccountException$, DeleteAssociationSameAccountException);
+    var DuplicateListenerException$ = [
+      -3,
+      n05,
+      _DLE,
+      { [_aQE2]: [`DuplicateListener`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(DuplicateListenerException$, DuplicateListenerException);
+    var DuplicateLoadBalancerNameException$ = [
+      -3,
+      n05,
+      _DLBNE,
+      { [_aQE2]: [`DuplicateLoadBalancerName`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(DuplicateLoadBalancerNameException$, DuplicateLoadBalancerNameException);
+    var DuplicateTagKeysException$ = [
+      -3,
+      n05,
+      _DTKE,
+      { [_aQE2]: [`DuplicateTagKeys`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(DuplicateTagKeysException$, DuplicateTagKeysException);
+    var DuplicateTargetGroupNameException$ = [
+      -3,
+      n05,
+      _DTGNE,
+      { [_aQE2]: [`DuplicateTargetGroupName`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(DuplicateTargetGroupNameException$, DuplicateTargetGroupNameException);
+    var DuplicateTrustStoreNameException$ = [
+      -3,
+      n05,
+      _DTSNE,
+      { [_aQE2]: [`DuplicateTrustStoreName`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(DuplicateTrustStoreNameException$, DuplicateTrustStoreNameException);
+    var HealthUnavailableException$ = [
+      -3,
+      n05,
+      _HUE,
+      { [_aQE2]: [`HealthUnavailable`, 500], [_e5]: _se3, [_hE5]: 500 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(HealthUnavailableException$, HealthUnavailableException);
+    var IncompatibleProtocolsException$ = [
+      -3,
+      n05,
+      _IPE,
+      { [_aQE2]: [`IncompatibleProtocols`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(IncompatibleProtocolsException$, IncompatibleProtocolsException);
+    var InsufficientCapacityException$ = [
+      -3,
+      n05,
+      _ICE2,
+      { [_aQE2]: [`InsufficientCapacity`, 500], [_e5]: _se3, [_hE5]: 500 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InsufficientCapacityException$, InsufficientCapacityException);
+    var InvalidCaCertificatesBundleException$ = [
+      -3,
+      n05,
+      _ICCBE,
+      { [_aQE2]: [`InvalidCaCertificatesBundle`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidCaCertificatesBundleException$, InvalidCaCertificatesBundleException);
+    var InvalidConfigurationRequestException$ = [
+      -3,
+      n05,
+      _ICRE,
+      { [_aQE2]: [`InvalidConfigurationRequest`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidConfigurationRequestException$, InvalidConfigurationRequestException);
+    var InvalidLoadBalancerActionException$ = [
+      -3,
+      n05,
+      _ILBAE,
+      { [_aQE2]: [`InvalidLoadBalancerAction`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidLoadBalancerActionException$, InvalidLoadBalancerActionException);
+    var InvalidRevocationContentException$ = [
+      -3,
+      n05,
+      _IRCE,
+      { [_aQE2]: [`InvalidRevocationContent`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidRevocationContentException$, InvalidRevocationContentException);
+    var InvalidSchemeException$ = [
+      -3,
+      n05,
+      _ISE3,
+      { [_aQE2]: [`InvalidScheme`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidSchemeException$, InvalidSchemeException);
+    var InvalidSecurityGroupException$ = [
+      -3,
+      n05,
+      _ISGE,
+      { [_aQE2]: [`InvalidSecurityGroup`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidSecurityGroupException$, InvalidSecurityGroupException);
+    var InvalidSubnetException$ = [
+      -3,
+      n05,
+      _ISEn2,
+      { [_aQE2]: [`InvalidSubnet`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidSubnetException$, InvalidSubnetException);
+    var InvalidTargetException$ = [
+      -3,
+      n05,
+      _ITE,
+      { [_aQE2]: [`InvalidTarget`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidTargetException$, InvalidTargetException);
+    var ListenerNotFoundException$ = [
+      -3,
+      n05,
+      _LNFE,
+      { [_aQE2]: [`ListenerNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(ListenerNotFoundException$, ListenerNotFoundException);
+    var LoadBalancerNotFoundException$ = [
+      -3,
+      n05,
+      _LBNFE,
+      { [_aQE2]: [`LoadBalancerNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(LoadBalancerNotFoundException$, LoadBalancerNotFoundException);
+    var OperationNotPermittedException$ = [
+      -3,
+      n05,
+      _ONPE,
+      { [_aQE2]: [`OperationNotPermitted`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(OperationNotPermittedException$, OperationNotPermittedException);
+    var PriorityInUseException$ = [
+      -3,
+      n05,
+      _PIUE,
+      { [_aQE2]: [`PriorityInUse`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(PriorityInUseException$, PriorityInUseException);
+    var PriorRequestNotCompleteException$ = [
+      -3,
+      n05,
+      _PRNCE,
+      { [_aQE2]: [`PriorRequestNotComplete`, 429], [_e5]: _c5, [_hE5]: 429 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(PriorRequestNotCompleteException$, PriorRequestNotCompleteException);
+    var ResourceInUseException$ = [
+      -3,
+      n05,
+      _RIUE,
+      { [_aQE2]: [`ResourceInUse`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(ResourceInUseException$, ResourceInUseException);
+    var ResourceNotFoundException$2 = [
+      -3,
+      n05,
+      _RNFE2,
+      { [_aQE2]: [`ResourceNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(ResourceNotFoundException$2, ResourceNotFoundException2);
+    var RevocationContentNotFoundException$ = [
+      -3,
+      n05,
+      _RCNFE,
+      { [_aQE2]: [`RevocationContentNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(RevocationContentNotFoundException$, RevocationContentNotFoundException);
+    var RevocationIdNotFoundException$ = [
+      -3,
+      n05,
+      _RINFE,
+      { [_aQE2]: [`RevocationIdNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(RevocationIdNotFoundException$, RevocationIdNotFoundException);
+    var RuleNotFoundException$ = [
+      -3,
+      n05,
+      _RNFEu,
+      { [_aQE2]: [`RuleNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(RuleNotFoundException$, RuleNotFoundException);
+    var SSLPolicyNotFoundException$ = [
+      -3,
+      n05,
+      _SSLPNFE,
+      { [_aQE2]: [`SSLPolicyNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(SSLPolicyNotFoundException$, SSLPolicyNotFoundException);
+    var SubnetNotFoundException$ = [
+      -3,
+      n05,
+      _SNFE,
+      { [_aQE2]: [`SubnetNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(SubnetNotFoundException$, SubnetNotFoundException);
+    var TargetGroupAssociationLimitException$ = [
+      -3,
+      n05,
+      _TGALE,
+      { [_aQE2]: [`TargetGroupAssociationLimit`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TargetGroupAssociationLimitException$, TargetGroupAssociationLimitException);
+    var TargetGroupNotFoundException$ = [
+      -3,
+      n05,
+      _TGNFE,
+      { [_aQE2]: [`TargetGroupNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TargetGroupNotFoundException$, TargetGroupNotFoundException);
+    var TooManyActionsException$ = [
+      -3,
+      n05,
+      _TMAE,
+      { [_aQE2]: [`TooManyActions`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyActionsException$, TooManyActionsException);
+    var TooManyCertificatesException$ = [
+      -3,
+      n05,
+      _TMCE,
+      { [_aQE2]: [`TooManyCertificates`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyCertificatesException$, TooManyCertificatesException);
+    var TooManyListenersException$ = [
+      -3,
+      n05,
+      _TMLE,
+      { [_aQE2]: [`TooManyListeners`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyListenersException$, TooManyListenersException);
+    var TooManyLoadBalancersException$ = [
+      -3,
+      n05,
+      _TMLBE,
+      { [_aQE2]: [`TooManyLoadBalancers`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyLoadBalancersException$, TooManyLoadBalancersException);
+    var TooManyRegistrationsForTargetIdException$ = [
+      -3,
+      n05,
+      _TMRFTIE,
+      { [_aQE2]: [`TooManyRegistrationsForTargetId`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyRegistrationsForTargetIdException$, TooManyRegistrationsForTargetIdException);
+    var TooManyRulesException$ = [
+      -3,
+      n05,
+      _TMRE3,
+      { [_aQE2]: [`TooManyRules`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyRulesException$, TooManyRulesException);
+    var TooManyTagsException$ = [
+      -3,
+      n05,
+      _TMTE,
+      { [_aQE2]: [`TooManyTags`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyTagsException$, TooManyTagsException);
+    var TooManyTargetGroupsException$ = [
+      -3,
+      n05,
+      _TMTGE,
+      { [_aQE2]: [`TooManyTargetGroups`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyTargetGroupsException$, TooManyTargetGroupsException);
+    var TooManyTargetsException$ = [
+      -3,
+      n05,
+      _TMTEo,
+      { [_aQE2]: [`TooManyTargets`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyTargetsException$, TooManyTargetsException);
+    var TooManyTrustStoreRevocationEntriesException$ = [
+      -3,
+      n05,
+      _TMTSREE,
+      { [_aQE2]: [`TooManyTrustStoreRevocationEntries`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyTrustStoreRevocationEntriesException$, TooManyTrustStoreRevocationEntriesException);
+    var TooManyTrustStoresException$ = [
+      -3,
+      n05,
+      _TMTSE,
+      { [_aQE2]: [`TooManyTrustStores`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyTrustStoresException$, TooManyTrustStoresException);
+    var TooManyUniqueTargetGroupsPerLoadBalancerException$ = [
+      -3,
+      n05,
+      _TMUTGPLBE,
+      { [_aQE2]: [`TooManyUniqueTargetGroupsPerLoadBalancer`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyUniqueTargetGroupsPerLoadBalancerException$, TooManyUniqueTargetGroupsPerLoadBalancerException);
+    var TrustStoreAssociationNotFoundException$ = [
+      -3,
+      n05,
+      _TSANFE,
+      { [_aQE2]: [`AssociationNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TrustStoreAssociationNotFoundException$, TrustStoreAssociationNotFoundException);
+    var TrustStoreInUseException$ = [
+      -3,
+      n05,
+      _TSIUE,
+      { [_aQE2]: [`TrustStoreInUse`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TrustStoreInUseException$, TrustStoreInUseException);
+    var TrustStoreNotFoundException$ = [
+      -3,
+      n05,
+      _TSNFE,
+      { [_aQE2]: [`TrustStoreNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TrustStoreNotFoundException$, TrustStoreNotFoundException);
+    var TrustStoreNotReadyException$ = [
+      -3,
+      n05,
+      _TSNRE,
+      { [_aQE2]: [`TrustStoreNotReady`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(TrustStoreNotReadyException$, TrustStoreNotReadyException);
+    var UnsupportedProtocolException$ = [
+      -3,
+      n05,
+      _UPE,
+      { [_aQE2]: [`UnsupportedProtocol`, 400], [_e5]: _c5, [_hE5]: 400 },
+      [_M],
+      [0]
+    ];
+    n0_registry5.registerError(UnsupportedProtocolException$, UnsupportedProtocolException);
+    var errorTypeRegistries5 = [
+      _s_registry5,
+      n0_registry5
+    ];
+    var Action$ = [
+      3,
+      n05,
+      _A2,
+      0,
+      [_T2, _TGA, _AOC, _ACC, _O, _RC2, _FRC, _FC, _JVC],
+      [0, 0, () => AuthenticateOidcActionConfig$, () => AuthenticateCognitoActionConfig$, 1, () => RedirectActionConfig$, () => FixedResponseActionConfig$, () => ForwardActionConfig$, () => JwtValidationActionConfig$],
+      1
+    ];
+    var AddListenerCertificatesInput$ = [
+      3,
+      n05,
+      _ALCI,
+      0,
+      [_LA, _C2],
+      [0, () => CertificateList],
+      2
+    ];
+    var AddListenerCertificatesOutput$ = [
+      3,
+      n05,
+      _ALCO,
+      0,
+      [_C2],
+      [() => CertificateList]
+    ];
+    var AddTagsInput$ = [
+      3,
+      n05,
+      _ATI,
+      0,
+      [_RA2, _Ta2],
+      [64 | 0, () => TagList],
+      2
+    ];
+    var AddTagsOutput$ = [
+      3,
+      n05,
+      _ATO,
+      0,
+      [],
+      []
+    ];
+    var AddTrustStoreRevocationsInput$ = [
+      3,
+      n05,
+      _ATSRI,
+      0,
+      [_TSA, _RCe],
+      [0, () => RevocationContents],
+      1
+    ];
+    var AddTrustStoreRevocationsOutput$ = [
+      3,
+      n05,
+      _ATSRO,
+      0,
+      [_TSR],
+      [() => TrustStoreRevocations]
+    ];
+    var AdministrativeOverride$ = [
+      3,
+      n05,
+      _AO,
+      0,
+      [_S2, _R, _D],
+      [0, 0, 0]
+    ];
+    var AnomalyDetection$ = [
+      3,
+      n05,
+      _AD,
+      0,
+      [_Re, _MIE],
+      [0, 0]
+    ];
+    var AuthenticateCognitoActionConfig$ = [
+      3,
+      n05,
+      _ACAC,
+      0,
+      [_UPA, _UPCI, _UPD, _SCN, _Sc, _ST2, _AREP, _OUR],
+      [0, 0, 0, 0, 0, 1, 128 | 0, 0],
+      3
+    ];
+    var AuthenticateOidcActionConfig$ = [
+      3,
+      n05,
+      _AOAC,
+      0,
+      [_I2, _AE, _TE, _UIE, _CI, _CS2, _SCN, _Sc, _ST2, _AREP, _OUR, _UECS],
+      [0, 0, 0, 0, 0, 0, 0, 0, 1, 128 | 0, 0, 2],
+      5
+    ];
+    var AvailabilityZone$ = [
+      3,
+      n05,
+      _AZ,
+      0,
+      [_ZN, _SI2, _OI2, _LBA, _SNIP],
+      [0, 0, 0, () => LoadBalancerAddresses, 64 | 0]
+    ];
+    var CapacityReservationStatus$ = [
+      3,
+      n05,
+      _CRS,
+      0,
+      [_Co, _R],
+      [0, 0]
+    ];
+    var Certificate$ = [
+      3,
+      n05,
+      _Ce,
+      0,
+      [_CA2, _ID],
+      [0, 2]
+    ];
+    var Cipher$ = [
+      3,
+      n05,
+      _Ci,
+      0,
+      [_N, _P2],
+      [0, 1]
+    ];
+    var CreateListenerInput$ = [
+      3,
+      n05,
+      _CLI,
+      0,
+      [_LBAo, _DA, _Pr2, _Po, _SP, _C2, _AP, _Ta2, _MA],
+      [0, () => Actions, 0, 1, 0, () => CertificateList, 64 | 0, () => TagList, () => MutualAuthenticationAttributes$],
+      2
+    ];
+    var CreateListenerOutput$ = [
+      3,
+      n05,
+      _CLO,
+      0,
+      [_L],
+      [() => Listeners]
+    ];
+    var CreateLoadBalancerInput$ = [
+      3,
+      n05,
+      _CLBI,
+      0,
+      [_N, _Su, _SM, _SG, _Sch, _Ta2, _T2, _IAT, _COIP, _EPFISN, _IP2],
+      [0, 64 | 0, () => SubnetMappings, 64 | 0, 0, () => TagList, 0, 0, 0, 0, () => IpamPools$],
+      1
+    ];
+    var CreateLoadBalancerOutput$ = [
+      3,
+      n05,
+      _CLBO,
+      0,
+      [_LB],
+      [() => LoadBalancers]
+    ];
+    var CreateRuleInput$ = [
+      3,
+      n05,
+      _CRI,
+      0,
+      [_LA, _Con, _P2, _Ac, _Ta2, _Tr],
+      [0, () => RuleConditionList, 1, () => Actions, () => TagList, () => RuleTransformList],
+      4
+    ];
+    var CreateRuleOutput$ = [
+      3,
+      n05,
+      _CRO,
+      0,
+      [_Ru],
+      [() => Rules]
+    ];
+    var CreateTargetGroupInput$ = [
+      3,
+      n05,
+      _CTGI,
+      0,
+      [_N, _Pr2, _PV, _Po, _VI, _HCP, _HCPe, _HCE, _HCPea, _HCIS, _HCTS, _HTC, _UTC, _Ma, _TT, _Ta2, _IAT, _TCP],
+      [0, 0, 0, 1, 0, 0, 0, 2, 0, 1, 1, 1, 1, () => Matcher$, 0, () => TagList, 0, 1],
+      1
+    ];
+    var CreateTargetGroupOutput$ = [
+      3,
+      n05,
+      _CTGO,
+      0,
+      [_TG],
+      [() => TargetGroups]
+    ];
+    var CreateTrustStoreInput$ = [
+      3,
+      n05,
+      _CTSI,
+      0,
+      [_N, _CCBSB, _CCBSK, _CCBSOV, _Ta2],
+      [0, 0, 0, 0, () => TagList],
+      3
+    ];
+    var CreateTrustStoreOutput$ = [
+      3,
+      n05,
+      _CTSO,
+      0,
+      [_TS],
+      [() => TrustStores]
+    ];
+    var DeleteListenerInput$ = [
+      3,
+      n05,
+      _DLI,
+      0,
+      [_LA],
+      [0],
+      1
+    ];
+    var DeleteListenerOutput$ = [
+      3,
+      n05,
+      _DLO,
+      0,
+      [],
+      []
+    ];
+    var DeleteLoadBalancerInput$ = [
+      3,
+      n05,
+      _DLBI,
+      0,
+      [_LBAo],
+      [0],
+      1
+    ];
+    var DeleteLoadBalancerOutput$ = [
+      3,
+      n05,
+      _DLBO,
+      0,
+      [],
+      []
+    ];
+    var DeleteRuleInput$ = [
+      3,
+      n05,
+      _DRI,
+      0,
+      [_RAu],
+      [0],
+      1
+    ];
+    var DeleteRuleOutput$ = [
+      3,
+      n05,
+      _DRO,
+      0,
+      [],
+      []
+    ];
+    var DeleteSharedTrustStoreAssociationInput$ = [
+      3,
+      n05,
+      _DSTSAI,
+      0,
+      [_TSA, _RAe],
+      [0, 0],
+      2
+    ];
+    var DeleteSharedTrustStoreAssociationOutput$ = [
+      3,
+      n05,
+      _DSTSAO,
+      0,
+      [],
+      []
+    ];
+    var DeleteTargetGroupInput$ = [
+      3,
+      n05,
+      _DTGI,
+      0,
+      [_TGA],
+      [0],
+      1
+    ];
+    var DeleteTargetGroupOutput$ = [
+      3,
+      n05,
+      _DTGO,
+      0,
+      [],
+      []
+    ];
+    var DeleteTrustStoreInput$ = [
+      3,
+      n05,
+      _DTSI,
+      0,
+      [_TSA],
+      [0],
+      1
+    ];
+    var DeleteTrustStoreOutput$ = [
+      3,
+      n05,
+      _DTSO,
+      0,
+      [],
+      []
+    ];
+    var DeregisterTargetsInput$ = [
+      3,
+      n05,
+      _DTI,
+      0,
+      [_TGA, _Tar],
+      [0, () => TargetDescriptions],
+      2
+    ];
+    var DeregisterTargetsOutput$ = [
+      3,
+      n05,
+      _DTO,
+      0,
+      [],
+      []
+    ];
+    var DescribeAccountLimitsInput$ = [
+      3,
+      n05,
+      _DALI,
+      0,
+      [_Mar, _PS],
+      [0, 1]
+    ];
+    var DescribeAccountLimitsOutput$ = [
+      3,
+      n05,
+      _DALO,
+      0,
+      [_Li, _NM],
+      [() => Limits, 0]
+    ];
+    var DescribeCapacityReservationInput$ = [
+      3,
+      n05,
+      _DCRI,
+      0,
+      [_LBAo],
+      [0],
+      1
+    ];
+    var DescribeCapacityReservationOutput$ = [
+      3,
+      n05,
+      _DCRO,
+      0,
+      [_LMT, _DRR, _MLBC, _CRSa],
+      [4, 1, () => MinimumLoadBalancerCapacity$, () => ZonalCapacityReservationStates]
+    ];
+    var DescribeListenerAttributesInput$ = [
+      3,
+      n05,
+      _DLAI,
+      0,
+      [_LA],
+      [0],
+      1
+    ];
+    var DescribeListenerAttributesOutput$ = [
+      3,
+      n05,
+      _DLAO,
+      0,
+      [_At],
+      [() => ListenerAttributes]
+    ];
+    var DescribeListenerCertificatesInput$ = [
+      3,
+      n05,
+      _DLCI,
+      0,
+      [_LA, _Mar, _PS],
+      [0, 0, 1],
+      1
+    ];
+    var DescribeListenerCertificatesOutput$ = [
+      3,
+      n05,
+      _DLCO,
+      0,
+      [_C2, _NM],
+      [() => CertificateList, 0]
+    ];
+    var DescribeListenersInput$ = [
+      3,
+      n05,
+      _DLIe,
+      0,
+      [_LBAo, _LAi, _Mar, _PS],
+      [0, 64 | 0, 0, 1]
+    ];
+    var DescribeListenersOutput$ = [
+      3,
+      n05,
+      _DLOe,
+      0,
+      [_L, _NM],
+      [() => Listeners, 0]
+    ];
+    var DescribeLoadBalancerAttributesInput$ = [
+      3,
+      n05,
+      _DLBAI,
+      0,
+      [_LBAo],
+      [0],
+      1
+    ];
+    var DescribeLoadBalancerAttributesOutput$ = [
+      3,
+      n05,
+      _DLBAO,
+      0,
+      [_At],
+      [() => LoadBalancerAttributes]
+    ];
+    var DescribeLoadBalancersInput$ = [
+      3,
+      n05,
+      _DLBIe,
+      0,
+      [_LBAoa, _Na, _Mar, _PS],
+      [64 | 0, 64 | 0, 0, 1]
+    ];
+    var DescribeLoadBalancersOutput$ = [
+      3,
+      n05,
+      _DLBOe,
+      0,
+      [_LB, _NM],
+      [() => LoadBalancers, 0]
+    ];
+    var DescribeRulesInput$ = [
+      3,
+      n05,
+      _DRIe,
+      0,
+      [_LA, _RAul, _Mar, _PS],
+      [0, 64 | 0, 0, 1]
+    ];
+    var DescribeRulesOutput$ = [
+      3,
+      n05,
+      _DROe,
+      0,
+      [_Ru, _NM],
+      [() => Rules, 0]
+    ];
+    var DescribeSSLPoliciesInput$ = [
+      3,
+      n05,
+      _DSSLPI,
+      0,
+      [_Na, _Mar, _PS, _LBT],
+      [64 | 0, 0, 1, 0]
+    ];
+    var DescribeSSLPoliciesOutput$ = [
+      3,
+      n05,
+      _DSSLPO,
+      0,
+      [_SPs, _NM],
+      [() => SslPolicies, 0]
+    ];
+    var DescribeTagsInput$ = [
+      3,
+      n05,
+      _DTIe,
+      0,
+      [_RA2],
+      [64 | 0],
+      1
+    ];
+    var DescribeTagsOutput$ = [
+      3,
+      n05,
+      _DTOe,
+      0,
+      [_TD],
+      [() => TagDescriptions]
+    ];
+    var DescribeTargetGroupAttributesInput$ = [
+      3,
+      n05,
+      _DTGAI,
+      0,
+      [_TGA],
+      [0],
+      1
+    ];
+    var DescribeTargetGroupAttributesOutput$ = [
+      3,
+      n05,
+      _DTGAO,
+      0,
+      [_At],
+      [() => TargetGroupAttributes]
+    ];
+    var DescribeTargetGroupsInput$ = [
+      3,
+      n05,
+      _DTGIe,
+      0,
+      [_LBAo, _TGAa, _Na, _Mar, _PS],
+      [0, 64 | 0, 64 | 0, 0, 1]
+    ];
+    var DescribeTargetGroupsOutput$ = [
+      3,
+      n05,
+      _DTGOe,
+      0,
+      [_TG, _NM],
+      [() => TargetGroups, 0]
+    ];
+    var DescribeTargetHealthInput$ = [
+      3,
+      n05,
+      _DTHI,
+      0,
+      [_TGA, _Tar, _In],
+      [0, () => TargetDescriptions, 64 | 0],
+      1
+    ];
+    var DescribeTargetHealthOutput$ = [
+      3,
+      n05,
+      _DTHO,
+      0,
+      [_THD],
+      [() => TargetHealthDescriptions]
+    ];
+    var DescribeTrustStoreAssociationsInput$ = [
+      3,
+      n05,
+      _DTSAI,
+      0,
+      [_TSA, _Mar, _PS],
+      [0, 0, 1],
+      1
+    ];
+    var DescribeTrustStoreAssociationsOutput$ = [
+      3,
+      n05,
+      _DTSAO,
+      0,
+      [_TSAr, _NM],
+      [() => TrustStoreAssociations, 0]
+    ];
+    var DescribeTrustStoreRevocation$ = [
+      3,
+      n05,
+      _DTSR,
+      0,
+      [_TSA, _RI, _RT3, _NORE],
+      [0, 1, 0, 1]
+    ];
+    var DescribeTrustStoreRevocationsInput$ = [
+      3,
+      n05,
+      _DTSRI,
+      0,
+      [_TSA, _RIe, _Mar, _PS],
+      [0, 64 | 1, 0, 1],
+      1
+    ];
+    var DescribeTrustStoreRevocationsOutput$ = [
+      3,
+      n05,
+      _DTSRO,
+      0,
+      [_TSR, _NM],
+      [() => DescribeTrustStoreRevocationResponse, 0]
+    ];
+    var DescribeTrustStoresInput$ = [
+      3,
+      n05,
+      _DTSIe,
+      0,
+      [_TSAru, _Na, _Mar, _PS],
+      [64 | 0, 64 | 0, 0, 1]
+    ];
+    var DescribeTrustStoresOutput$ = [
+      3,
+      n05,
+      _DTSOe,
+      0,
+      [_TS, _NM],
+      [() => TrustStores, 0]
+    ];
+    var FixedResponseActionConfig$ = [
+      3,
+      n05,
+      _FRAC,
+      0,
+      [_SC, _MB, _CT2],
+      [0, 0, 0],
+      1
+    ];
+    var ForwardActionConfig$ = [
+      3,
+      n05,
+      _FAC,
+      0,
+      [_TG, _TGSC],
+      [() => TargetGroupList, () => TargetGroupStickinessConfig$]
+    ];
+    var GetResourcePolicyInput$ = [
+      3,
+      n05,
+      _GRPI,
+      0,
+      [_RAe],
+      [0],
+      1
+    ];
+    var GetResourcePolicyOutput$ = [
+      3,
+      n05,
+      _GRPO,
+      0,
+      [_Pol],
+      [0]
+    ];
+    var GetTrustStoreCaCertificatesBundleInput$ = [
+      3,
+      n05,
+      _GTSCCBI,
+      0,
+      [_TSA],
+      [0],
+      1
+    ];
+    var GetTrustStoreCaCertificatesBundleOutput$ = [
+      3,
+      n05,
+      _GTSCCBO,
+      0,
+      [_Lo],
+      [0]
+    ];
+    var GetTrustStoreRevocationContentInput$ = [
+      3,
+      n05,
+      _GTSRCI,
+      0,
+      [_TSA, _RI],
+      [0, 1],
+      2
+    ];
+    var GetTrustStoreRevocationContentOutput$ = [
+      3,
+      n05,
+      _GTSRCO,
+      0,
+      [_Lo],
+      [0]
+    ];
+    var HostHeaderConditionConfig$ = [
+      3,
+      n05,
+      _HHCC,
+      0,
+      [_V2, _RV],
+      [64 | 0, 64 | 0]
+    ];
+    var HostHeaderRewriteConfig$ = [
+      3,
+      n05,
+      _HHRC,
+      0,
+      [_Rew],
+      [() => RewriteConfigList]
+    ];
+    var HttpHeaderConditionConfig$ = [
+      3,
+      n05,
+      _HHCCt,
+      0,
+      [_HHN, _V2, _RV],
+      [0, 64 | 0, 64 | 0]
+    ];
+    var HttpRequestMethodConditionConfig$ = [
+      3,
+      n05,
+      _HRMCC,
+      0,
+      [_V2],
+      [64 | 0]
+    ];
+    var IpamPools$ = [
+      3,
+      n05,
+      _IP2,
+      0,
+      [_IIPI],
+      [0]
+    ];
+    var JwtValidationActionAdditionalClaim$ = [
+      3,
+      n05,
+      _JVAAC,
+      0,
+      [_F, _N, _V2],
+      [0, 0, 64 | 0],
+      3
+    ];
+    var JwtValidationActionConfig$ = [
+      3,
+      n05,
+      _JVAC,
+      0,
+      [_JE, _I2, _AC],
+      [0, 0, () => JwtValidationActionAdditionalClaims],
+      2
+    ];
+    var Limit$ = [
+      3,
+      n05,
+      _Lim,
+      0,
+      [_N, _Max],
+      [0, 0]
+    ];
+    var Listener$ = [
+      3,
+      n05,
+      _Lis,
+      0,
+      [_LA, _LBAo, _Po, _Pr2, _C2, _SP, _DA, _AP, _MA],
+      [0, 0, 1, 0, () => CertificateList, 0, () => Actions, 64 | 0, () => MutualAuthenticationAttributes$]
+    ];
+    var ListenerAttribute$ = [
+      3,
+      n05,
+      _LAis,
+      0,
+      [_K2, _Va],
+      [0, 0]
+    ];
+    var LoadBalancer$ = [
+      3,
+      n05,
+      _LBo,
+      0,
+      [_LBAo, _DNSN, _CHZI, _CTr, _LBN, _Sch, _VI, _S2, _T2, _AZv, _SG, _IAT, _COIP, _ESGIROPLT, _EPFISN, _IP2],
+      [0, 0, 0, 4, 0, 0, 0, () => LoadBalancerState$, 0, () => AvailabilityZones, 64 | 0, 0, 0, 0, 0, () => IpamPools$]
+    ];
+    var LoadBalancerAddress$ = [
+      3,
+      n05,
+      _LBAoad,
+      0,
+      [_IA, _AI, _PIPA, _IPA],
+      [0, 0, 0, 0]
+    ];
+    var LoadBalancerAttribute$ = [
+      3,
+      n05,
+      _LBAoada,
+      0,
+      [_K2, _Va],
+      [0, 0]
+    ];
+    var LoadBalancerState$ = [
+      3,
+      n05,
+      _LBS,
+      0,
+      [_Co, _R],
+      [0, 0]
+    ];
+    var Matcher$ = [
+      3,
+      n05,
+      _Ma,
+      0,
+      [_HC, _GC],
+      [0, 0]
+    ];
+    var MinimumLoadBalancerCapacity$ = [
+      3,
+      n05,
+      _MLBC,
+      0,
+      [_CU],
+      [1]
+    ];
+    var ModifyCapacityReservationInput$ = [
+      3,
+      n05,
+      _MCRI,
+      0,
+      [_LBAo, _MLBC, _RCR],
+      [0, () => MinimumLoadBalancerCapacity$, 2],
+      1
+    ];
+    var ModifyCapacityReservationOutput$ = [
+      3,
+      n05,
+      _MCRO,
+      0,
+      [_LMT, _DRR, _MLBC, _CRSa],
+      [4, 1, () => MinimumLoadBalancerCapacity$, () => ZonalCapacityReservationStates]
+    ];
+    var ModifyIpPoolsInput$ = [
+      3,
+      n05,
+      _MIPI,
+      0,
+      [_LBAo, _IP2, _RIP],
+      [0, () => IpamPools$, 64 | 0],
+      1
+    ];
+    var ModifyIpPoolsOutput$ = [
+      3,
+      n05,
+      _MIPO,
+      0,
+      [_IP2],
+      [() => IpamPools$]
+    ];
+    var ModifyListenerAttributesInput$ = [
+      3,
+      n05,
+      _MLAI,
+      0,
+      [_LA, _At],
+      [0, () => ListenerAttributes],
+      2
+    ];
+    var ModifyListenerAttributesOutput$ = [
+      3,
+      n05,
+      _MLAO,
+      0,
+      [_At],
+      [() => ListenerAttributes]
+    ];
+    var ModifyListenerInput$ = [
+      3,
+      n05,
+      _MLI,
+      0,
+      [_LA, _Po, _Pr2, _SP, _C2, _DA, _AP, _MA],
+      [0, 1, 0, 0, () => CertificateList, () => Actions, 64 | 0, () => MutualAuthenticationAttributes$],
+      1
+    ];
+    var ModifyListenerOutput$ = [
+      3,
+      n05,
+      _MLO,
+      0,
+      [_L],
+      [() => Listeners]
+    ];
+    var ModifyLoadBalancerAttributesInput$ = [
+      3,
+      n05,
+      _MLBAI,
+      0,
+      [_LBAo, _At],
+      [0, () => LoadBalancerAttributes],
+      2
+    ];
+    var ModifyLoadBalancerAttributesOutput$ = [
+      3,
+      n05,
+      _MLBAO,
+      0,
+      [_At],
+      [() => LoadBalancerAttributes]
+    ];
+    var ModifyRuleInput$ = [
+      3,
+      n05,
+      _MRI,
+      0,
+      [_RAu, _Con, _Ac, _Tr, _RTe],
+      [0, () => RuleConditionList, () => Actions, () => RuleTransformList, 2],
+      1
+    ];
+    var ModifyRuleOutput$ = [
+      3,
+      n05,
+      _MRO,
+      0,
+      [_Ru],
+      [() => Rules]
+    ];
+    var ModifyTargetGroupAttributesInput$ = [
+      3,
+      n05,
+      _MTGAI,
+      0,
+      [_TGA, _At],
+      [0, () => TargetGroupAttributes],
+      2
+    ];
+    var ModifyTargetGroupAttributesOutput$ = [
+      3,
+      n05,
+      _MTGAO,
+      0,
+      [_At],
+      [() => TargetGroupAttributes]
+    ];
+    var ModifyTargetGroupInput$ = [
+      3,
+      n05,
+      _MTGI,
+      0,
+      [_TGA, _HCP, _HCPe, _HCPea, _HCE, _HCIS, _HCTS, _HTC, _UTC, _Ma],
+      [0, 0, 0, 0, 2, 1, 1, 1, 1, () => Matcher$],
+      1
+    ];
+    var ModifyTargetGroupOutput$ = [
+      3,
+      n05,
+      _MTGO,
+      0,
+      [_TG],
+      [() => TargetGroups]
+    ];
+    var ModifyTrustStoreInput$ = [
+      3,
+      n05,
+      _MTSI,
+      0,
+      [_TSA, _CCBSB, _CCBSK, _CCBSOV],
+      [0, 0, 0, 0],
+      3
+    ];
+    var ModifyTrustStoreOutput$ = [
+      3,
+      n05,
+      _MTSO,
+      0,
+      [_TS],
+      [() => TrustStores]
+    ];
+    var MutualAuthenticationAttributes$ = [
+      3,
+      n05,
+      _MAA,
+      0,
+      [_Mo, _TSA, _ICCE, _TSAS, _ATSCN],
+      [0, 0, 2, 0, 0]
+    ];
+    var PathPatternConditionConfig$ = [
+      3,
+      n05,
+      _PPCC,
+      0,
+      [_V2, _RV],
+      [64 | 0, 64 | 0]
+    ];
+    var QueryStringConditionConfig$ = [
+      3,
+      n05,
+      _QSCC,
+      0,
+      [_V2],
+      [() => QueryStringKeyValuePairList]
+    ];
+    var QueryStringKeyValuePair$ = [
+      3,
+      n05,
+      _QSKVP,
+      0,
+      [_K2, _Va],
+      [0, 0]
+    ];
+    var RedirectActionConfig$ = [
+      3,
+      n05,
+      _RAC,
+      0,
+      [_SC, _Pr2, _Po, _H, _Pa, _Q],
+      [0, 0, 0, 0, 0, 0],
+      1
+    ];
+    var RegisterTargetsInput$ = [
+      3,
+      n05,
+      _RTI,
+      0,
+      [_TGA, _Tar],
+      [0, () => TargetDescriptions],
+      2
+    ];
+    var RegisterTargetsOutput$ = [
+      3,
+      n05,
+      _RTO,
+      0,
+      [],
+      []
+    ];
+    var RemoveListenerCertificatesInput$ = [
+      3,
+      n05,
+      _RLCI,
+      0,
+      [_LA, _C2],
+      [0, () => CertificateList],
+      2
+    ];
+    var RemoveListenerCertificatesOutput$ = [
+      3,
+      n05,
+      _RLCO,
+      0,
+      [],
+      []
+    ];
+    var RemoveTagsInput$ = [
+      3,
+      n05,
+      _RTIe,
+      0,
+      [_RA2, _TK],
+      [64 | 0, 64 | 0],
+      2
+    ];
+    var RemoveTagsOutput$ = [
+      3,
+      n05,
+      _RTOe,
+      0,
+      [],
+      []
+    ];
+    var RemoveTrustStoreRevocationsInput$ = [
+      3,
+      n05,
+      _RTSRI,
+      0,
+      [_TSA, _RIe],
+      [0, 64 | 1],
+      2
+    ];
+    var RemoveTrustStoreRevocationsOutput$ = [
+      3,
+      n05,
+      _RTSRO,
+      0,
+      [],
+      []
+    ];
+    var RevocationContent$ = [
+      3,
+      n05,
+      _RCev,
+      0,
+      [_SB, _SK, _SOV, _RT3],
+      [0, 0, 0, 0]
+    ];
+    var RewriteConfig$ = [
+      3,
+      n05,
+      _RCew,
+      0,
+      [_Reg, _Rep],
+      [0, 0],
+      2
+    ];
+    var Rule$ = [
+      3,
+      n05,
+      _Rul,
+      0,
+      [_RAu, _P2, _Con, _Ac, _ID, _Tr],
+      [0, 0, () => RuleConditionList, () => Actions, 2, () => RuleTransformList]
+    ];
+    var RuleCondition$ = [
+      3,
+      n05,
+      _RCu,
+      0,
+      [_Fi, _V2, _HHC, _PPC, _HHCt, _QSC, _HRMC, _SIC, _RV],
+      [0, 64 | 0, () => HostHeaderConditionConfig$, () => PathPatternConditionConfig$, () => HttpHeaderConditionConfig$, () => QueryStringConditionConfig$, () => HttpRequestMethodConditionConfig$, () => SourceIpConditionConfig$, 64 | 0]
+    ];
+    var RulePriorityPair$ = [
+      3,
+      n05,
+      _RPP,
+      0,
+      [_RAu, _P2],
+      [0, 1]
+    ];
+    var RuleTransform$ = [
+      3,
+      n05,
+      _RTu,
+      0,
+      [_T2, _HHRC, _URC],
+      [0, () => HostHeaderRewriteConfig$, () => UrlRewriteConfig$],
+      1
+    ];
+    var SetIpAddressTypeInput$ = [
+      3,
+      n05,
+      _SIATI,
+      0,
+      [_LBAo, _IAT],
+      [0, 0],
+      2
+    ];
+    var SetIpAddressTypeOutput$ = [
+      3,
+      n05,
+      _SIATO,
+      0,
+      [_IAT],
+      [0]
+    ];
+    var SetRulePrioritiesInput$ = [
+      3,
+      n05,
+      _SRPI,
+      0,
+      [_RP],
+      [() => RulePriorityList],
+      1
+    ];
+    var SetRulePrioritiesOutput$ = [
+      3,
+      n05,
+      _SRPO,
+      0,
+      [_Ru],
+      [() => Rules]
+    ];
+    var SetSecurityGroupsInput$ = [
+      3,
+      n05,
+      _SSGI,
+      0,
+      [_LBAo, _SG, _ESGIROPLT],
+      [0, 64 | 0, 0],
+      2
+    ];
+    var SetSecurityGroupsOutput$ = [
+      3,
+      n05,
+      _SSGO,
+      0,
+      [_SGI, _ESGIROPLT],
+      [64 | 0, 0]
+    ];
+    var SetSubnetsInput$ = [
+      3,
+      n05,
+      _SSI,
+      0,
+      [_LBAo, _Su, _SM, _IAT, _EPFISN],
+      [0, 64 | 0, () => SubnetMappings, 0, 0],
+      1
+    ];
+    var SetSubnetsOutput$ = [
+      3,
+      n05,
+      _SSO,
+      0,
+      [_AZv, _IAT, _EPFISN],
+      [() => AvailabilityZones, 0, 0]
+    ];
+    var SourceIpConditionConfig$ = [
+      3,
+      n05,
+      _SICC,
+      0,
+      [_V2, _IAT],
+      [64 | 0, 0]
+    ];
+    var SslPolicy$ = [
+      3,
+      n05,
+      _SP,
+      0,
+      [_SPsl, _Cip, _N, _SLBT],
+      [64 | 0, () => Ciphers, 0, 64 | 0]
+    ];
+    var SubnetMapping$ = [
+      3,
+      n05,
+      _SMu,
+      0,
+      [_SI2, _AI, _PIPA, _IPA, _SNIPo],
+      [0, 0, 0, 0, 0]
+    ];
+    var Tag$2 = [
+      3,
+      n05,
+      _Tag,
+      0,
+      [_K2, _Va],
+      [0, 0],
+      1
+    ];
+    var TagDescription$ = [
+      3,
+      n05,
+      _TDa,
+      0,
+      [_RAe, _Ta2],
+      [0, () => TagList]
+    ];
+    var TargetDescription$ = [
+      3,
+      n05,
+      _TDar,
+      0,
+      [_Id, _Po, _AZ, _QSI],
+      [0, 1, 0, 0],
+      1
+    ];
+    var TargetGroup$ = [
+      3,
+      n05,
+      _TGa,
+      0,
+      [_TGA, _TGN, _Pr2, _Po, _VI, _HCP, _HCPe, _HCE, _HCIS, _HCTS, _HTC, _UTC, _HCPea, _Ma, _LBAoa, _TT, _PV, _IAT, _TCP],
+      [0, 0, 0, 1, 0, 0, 0, 2, 1, 1, 1, 1, 0, () => Matcher$, 64 | 0, 0, 0, 0, 1]
+    ];
+    var TargetGroupAttribute$ = [
+      3,
+      n05,
+      _TGAar,
+      0,
+      [_K2, _Va],
+      [0, 0]
+    ];
+    var TargetGroupStickinessConfig$ = [
+      3,
+      n05,
+      _TGSC,
+      0,
+      [_E2, _DS2],
+      [2, 1]
+    ];
+    var TargetGroupTuple$ = [
+      3,
+      n05,
+      _TGT,
+      0,
+      [_TGA, _W],
+      [0, 1]
+    ];
+    var TargetHealth$ = [
+      3,
+      n05,
+      _TH,
+      0,
+      [_S2, _R, _D],
+      [0, 0, 0]
+    ];
+    var TargetHealthDescription$ = [
+      3,
+      n05,
+      _THDa,
+      0,
+      [_Targ, _HCPe, _TH, _AD, _AO],
+      [() => TargetDescription$, 0, () => TargetHealth$, () => AnomalyDetection$, () => AdministrativeOverride$]
+    ];
+    var TrustStore$ = [
+      3,
+      n05,
+      _TSr,
+      0,
+      [_N, _TSA, _St, _NOCC, _TRE],
+      [0, 0, 0, 1, 1]
+    ];
+    var TrustStoreAssociation$ = [
+      3,
+      n05,
+      _TSArus,
+      0,
+      [_RAe],
+      [0]
+    ];
+    var TrustStoreRevocation$ = [
+      3,
+      n05,
+      _TSRr,
+      0,
+      [_TSA, _RI, _RT3, _NORE],
+      [0, 1, 0, 1]
+    ];
+    var UrlRewriteConfig$ = [
+      3,
+      n05,
+      _URC,
+      0,
+      [_Rew],
+      [() => RewriteConfigList]
+    ];
+    var ZonalCapacityReservationState$ = [
+      3,
+      n05,
+      _ZCRS,
+      0,
+      [_S2, _AZ, _ECU],
+      [() => CapacityReservationStatus$, 0, 1]
+    ];
+    var Actions = [
+      1,
+      n05,
+      _Ac,
+      0,
+      () => Action$
+    ];
+    var AvailabilityZones = [
+      1,
+      n05,
+      _AZv,
+      0,
+      () => AvailabilityZone$
+    ];
+    var CertificateList = [
+      1,
+      n05,
+      _CL,
+      0,
+      () => Certificate$
+    ];
+    var Ciphers = [
+      1,
+      n05,
+      _Cip,
+      0,
+      () => Cipher$
+    ];
+    var DescribeTrustStoreRevocationResponse = [
+      1,
+      n05,
+      _DTSRR,
+      0,
+      () => DescribeTrustStoreRevocation$
+    ];
+    var JwtValidationActionAdditionalClaims = [
+      1,
+      n05,
+      _JVAACw,
+      0,
+      () => JwtValidationActionAdditionalClaim$
+    ];
+    var Limits = [
+      1,
+      n05,
+      _Li,
+      0,
+      () => Limit$
+    ];
+    var ListenerAttributes = [
+      1,
+      n05,
+      _LAist,
+      0,
+      () => ListenerAttribute$
+    ];
+    var Listeners = [
+      1,
+      n05,
+      _L,
+      0,
+      () => Listener$
+    ];
+    var LoadBalancerAddresses = [
+      1,
+      n05,
+      _LBA,
+      0,
+      () => LoadBalancerAddress$
+    ];
+    var LoadBalancerAttributes = [
+      1,
+      n05,
+      _LBAoadal,
+      0,
+      () => LoadBalancerAttribute$
+    ];
+    var LoadBalancers = [
+      1,
+      n05,
+      _LB,
+      0,
+      () => LoadBalancer$
+    ];
+    var QueryStringKeyValuePairList = [
+      1,
+      n05,
+      _QSKVPL,
+      0,
+      () => QueryStringKeyValuePair$
+    ];
+    var RevocationContents = [
+      1,
+      n05,
+      _RCe,
+      0,
+      () => RevocationContent$
+    ];
+    var RewriteConfigList = [
+      1,
+      n05,
+      _RCL,
+      0,
+      () => RewriteConfig$
+    ];
+    var RuleConditionList = [
+      1,
+      n05,
+      _RCLu,
+      0,
+      () => RuleCondition$
+    ];
+    var RulePriorityList = [
+      1,
+      n05,
+      _RPL,
+      0,
+      () => RulePriorityPair$
+    ];
+    var Rules = [
+      1,
+      n05,
+      _Ru,
+      0,
+      () => Rule$
+    ];
+    var RuleTransformList = [
+      1,
+      n05,
+      _RTL,
+      0,
+      () => RuleTransform$
+    ];
+    var SslPolicies = [
+      1,
+      n05,
+      _SPs,
+      0,
+      () => SslPolicy$
+    ];
+    var SubnetMappings = [
+      1,
+      n05,
+      _SM,
+      0,
+      () => SubnetMapping$
+    ];
+    var TagDescriptions = [
+      1,
+      n05,
+      _TD,
+      0,
+      () => TagDescription$
+    ];
+    var TagList = [
+      1,
+      n05,
+      _TL,
+      0,
+      () => Tag$2
+    ];
+    var TargetDescriptions = [
+      1,
+      n05,
+      _TDarg,
+      0,
+      () => TargetDescription$
+    ];
+    var TargetGroupAttributes = [
+      1,
+      n05,
+      _TGAarg,
+      0,
+      () => TargetGroupAttribute$
+    ];
+    var TargetGroupList = [
+      1,
+      n05,
+      _TGL,
+      0,
+      () => TargetGroupTuple$
+    ];
+    var TargetGroups = [
+      1,
+      n05,
+      _TG,
+      0,
+      () => TargetGroup$
+    ];
+    var TargetHealthDescriptions = [
+      1,
+      n05,
+      _THD,
+      0,
+      () => TargetHealthDescription$
+    ];
+    var TrustStoreAssociations = [
+      1,
+      n05,
+      _TSAr,
+      0,
+      () => TrustStoreAssociation$
+    ];
+    var TrustStoreRevocations = [
+      1,
+      n05,
+      _TSR,
+      0,
+      () => TrustStoreRevocation$
+    ];
+    var TrustStores = [
+      1,
+      n05,
+      _TS,
+      0,
+      () => TrustStore$
+    ];
+    var ZonalCapacityReservationStates = [
+      1,
+      n05,
+      _ZCRSo,
+      0,
+      () => ZonalCapacityReservationState$
+    ];
+    var AddListenerCertificates$ = [
+      9,
+      n05,
+      _ALC,
+      0,
+      () => AddListenerCertificatesInput$,
+      () => AddListenerCertificatesOutput$
+    ];
+    var AddTags$ = [
+      9,
+      n05,
+      _AT3,
+      0,
+      () => AddTagsInput$,
+      () => AddTagsOutput$
+    ];
+    var AddTrustStoreRevocations$ = [
+      9,
+      n05,
+      _ATSR,
+      0,
+      () => AddTrustStoreRevocationsInput$,
+      () => AddTrustStoreRevocationsOutput$
+    ];
+    var CreateListener$ = [
+      9,
+      n05,
+      _CLr,
+      0,
+      () => CreateListenerInput$,
+      () => CreateListenerOutput$
+    ];
+    var CreateLoadBalancer$ = [
+      9,
+      n05,
+      _CLB,
+      0,
+      () => CreateLoadBalancerInput$,
+      () => CreateLoadBalancerOutput$
+    ];
+    var CreateRule$ = [
+      9,
+      n05,
+      _CR,
+      0,
+      () => CreateRuleInput$,
+      () => CreateRuleOutput$
+    ];
+    var CreateTargetGroup$ = [
+      9,
+      n05,
+      _CTG,
+      0,
+      () => CreateTargetGroupInput$,
+      () => CreateTargetGroupOutput$
+    ];
+    var CreateTrustStore$ = [
+      9,
+      n05,
+      _CTS,
+      0,
+      () => CreateTrustStoreInput$,
+      () => CreateTrustStoreOutput$
+    ];
+    var DeleteListener$ = [
+      9,
+      n05,
+      _DL,
+      0,
+      () => DeleteListenerInput$,
+      () => DeleteListenerOutput$
+    ];
+    var DeleteLoadBalancer$ = [
+      9,
+      n05,
+      _DLB,
+      0,
+      () => DeleteLoadBalancerInput$,
+      () => DeleteLoadBalancerOutput$
+    ];
+    var DeleteRule$ = [
+      9,
+      n05,
+      _DR,
+      0,
+      () => DeleteRuleInput$,
+      () => DeleteRuleOutput$
+    ];
+    var DeleteSharedTrustStoreAssociation$ = [
+      9,
+      n05,
+      _DSTSA,
+      0,
+      () => DeleteSharedTrustStoreAssociationInput$,
+      () => DeleteSharedTrustStoreAssociationOutput$
+    ];
+    var DeleteTargetGroup$ = [
+      9,
+      n05,
+      _DTG,
+      0,
+      () => DeleteTargetGroupInput$,
+      () => DeleteTargetGroupOutput$
+    ];
+    var DeleteTrustStore$ = [
+      9,
+      n05,
+      _DTS,
+      0,
+      () => DeleteTrustStoreInput$,
+      () => DeleteTrustStoreOutput$
+    ];
+    var DeregisterTargets$ = [
+      9,
+      n05,
+      _DT,
+      0,
+      () => DeregisterTargetsInput$,
+      () => DeregisterTargetsOutput$
+    ];
+    var DescribeAccountLimits$ = [
+      9,
+      n05,
+      _DAL,
+      0,
+      () => DescribeAccountLimitsInput$,
+      () => DescribeAccountLimitsOutput$
+    ];
+    var DescribeCapacityReservation$ = [
+      9,
+      n05,
+      _DCR,
+      0,
+      () => DescribeCapacityReservationInput$,
+      () => DescribeCapacityReservationOutput$
+    ];
+    var DescribeListenerAttributes$ = [
+      9,
+      n05,
+      _DLA,
+      0,
+      () => DescribeListenerAttributesInput$,
+      () => DescribeListenerAttributesOutput$
+    ];
+    var DescribeListenerCertificates$ = [
+      9,
+      n05,
+      _DLC,
+      0,
+      () => DescribeListenerCertificatesInput$,
+      () => DescribeListenerCertificatesOutput$
+    ];
+    var DescribeListeners$ = [
+      9,
+      n05,
+      _DLe,
+      0,
+      () => DescribeListenersInput$,
+      () => DescribeListenersOutput$
+    ];
+    var DescribeLoadBalancerAttributes$ = [
+      9,
+      n05,
+      _DLBA,
+      0,
+      () => DescribeLoadBalancerAttributesInput$,
+      () => DescribeLoadBalancerAttributesOutput$
+    ];
+    var DescribeLoadBalancers$ = [
+      9,
+      n05,
+      _DLBe,
+      0,
+      () => DescribeLoadBalancersInput$,
+      () => DescribeLoadBalancersOutput$
+    ];
+    var DescribeRules$ = [
+      9,
+      n05,
+      _DRe,
+      0,
+      () => DescribeRulesInput$,
+      () => DescribeRulesOutput$
+    ];
+    var DescribeSSLPolicies$ = [
+      9,
+      n05,
+      _DSSLP,
+      0,
+      () => DescribeSSLPoliciesInput$,
+      () => DescribeSSLPoliciesOutput$
+    ];
+    var DescribeTags$ = [
+      9,
+      n05,
+      _DTe,
+      0,
+      () => DescribeTagsInput$,
+      () => DescribeTagsOutput$
+    ];
+    var DescribeTargetGroupAttributes$ = [
+      9,
+      n05,
+      _DTGA,
+      0,
+      () => DescribeTargetGroupAttributesInput$,
+      () => DescribeTargetGroupAttributesOutput$
+    ];
+    var DescribeTargetGroups$ = [
+      9,
+      n05,
+      _DTGe,
+      0,
+      () => DescribeTargetGroupsInput$,
+      () => DescribeTargetGroupsOutput$
+    ];
+    var DescribeTargetHealth$ = [
+      9,
+      n05,
+      _DTH,
+      0,
+      () => DescribeTargetHealthInput$,
+      () => DescribeTargetHealthOutput$
+    ];
+    var DescribeTrustStoreAssociations$ = [
+      9,
+      n05,
+      _DTSA,
+      0,
+      () => DescribeTrustStoreAssociationsInput$,
+      () => DescribeTrustStoreAssociationsOutput$
+    ];
+    var DescribeTrustStoreRevocations$ = [
+      9,
+      n05,
+      _DTSRe,
+      0,
+      () => DescribeTrustStoreRevocationsInput$,
+      () => DescribeTrustStoreRevocationsOutput$
+    ];
+    var DescribeTrustStores$ = [
+      9,
+      n05,
+      _DTSe,
+      0,
+      () => DescribeTrustStoresInput$,
+      () => DescribeTrustStoresOutput$
+    ];
+    var GetResourcePolicy$ = [
+      9,
+      n05,
+      _GRP,
+      0,
+      () => GetResourcePolicyInput$,
+      () => GetResourcePolicyOutput$
+    ];
+    var GetTrustStoreCaCertificatesBundle$ = [
+      9,
+      n05,
+      _GTSCCB,
+      0,
+      () => GetTrustStoreCaCertificatesBundleInput$,
+      () => GetTrustStoreCaCertificatesBundleOutput$
+    ];
+    var GetTrustStoreRevocationContent$ = [
+      9,
+      n05,
+      _GTSRC,
+      0,
+      () => GetTrustStoreRevocationContentInput$,
+      () => GetTrustStoreRevocationContentOutput$
+    ];
+    var ModifyCapacityReservation$ = [
+      9,
+      n05,
+      _MCR,
+      0,
+      () => ModifyCapacityReservationInput$,
+      () => ModifyCapacityReservationOutput$
+    ];
+    var ModifyIpPools$ = [
+      9,
+      n05,
+      _MIP,
+      0,
+      () => ModifyIpPoolsInput$,
+      () => ModifyIpPoolsOutput$
+    ];
+    var ModifyListener$ = [
+      9,
+      n05,
+      _ML,
+      0,
+      () => ModifyListenerInput$,
+      () => ModifyListenerOutput$
+    ];
+    var ModifyListenerAttributes$ = [
+      9,
+      n05,
+      _MLA,
+      0,
+      () => ModifyListenerAttributesInput$,
+      () => ModifyListenerAttributesOutput$
+    ];
+    var ModifyLoadBalancerAttributes$ = [
+      9,
+      n05,
+      _MLBA,
+      0,
+      () => ModifyLoadBalancerAttributesInput$,
+      () => ModifyLoadBalancerAttributesOutput$
+    ];
+    var ModifyRule$ = [
+      9,
+      n05,
+      _MR,
+      0,
+      () => ModifyRuleInput$,
+      () => ModifyRuleOutput$
+    ];
+    var ModifyTargetGroup$ = [
+      9,
+      n05,
+      _MTG,
+      0,
+      () => ModifyTargetGroupInput$,
+      () => ModifyTargetGroupOutput$
+    ];
+    var ModifyTargetGroupAttributes$ = [
+      9,
+      n05,
+      _MTGA,
+      0,
+      () => ModifyTargetGroupAttributesInput$,
+      () => ModifyTargetGroupAttributesOutput$
+    ];
+    var ModifyTrustStore$ = [
+      9,
+      n05,
+      _MTS,
+      0,
+      () => ModifyTrustStoreInput$,
+      () => ModifyTrustStoreOutput$
+    ];
+    var RegisterTargets$ = [
+      9,
+      n05,
+      _RTeg,
+      0,
+      () => RegisterTargetsInput$,
+      () => RegisterTargetsOutput$
+    ];
+    var RemoveListenerCertificates$ = [
+      9,
+      n05,
+      _RLC,
+      0,
+      () => RemoveListenerCertificatesInput$,
+      () => RemoveListenerCertificatesOutput$
+    ];
+    var RemoveTags$ = [
+      9,
+      n05,
+      _RTem,
+      0,
+      () => RemoveTagsInput$,
+      () => RemoveTagsOutput$
+    ];
+    var RemoveTrustStoreRevocations$ = [
+      9,
+      n05,
+      _RTSR,
+      0,
+      () => RemoveTrustStoreRevocationsInput$,
+      () => RemoveTrustStoreRevocationsOutput$
+    ];
+    var SetIpAddressType$ = [
+      9,
+      n05,
+      _SIAT,
+      0,
+      () => SetIpAddressTypeInput$,
+      () => SetIpAddressTypeOutput$
+    ];
+    var SetRulePriorities$ = [
+      9,
+      n05,
+      _SRP,
+      0,
+      () => SetRulePrioritiesInput$,
+      () => SetRulePrioritiesOutput$
+    ];
+    var SetSecurityGroups$ = [
+      9,
+      n05,
+      _SSG,
+      0,
+      () => SetSecurityGroupsInput$,
+      () => SetSecurityGroupsOutput$
+    ];
+    var SetSubnets$ = [
+      9,
+      n05,
+      _SS,
+      0,
+      () => SetSubnetsInput$,
+      () => SetSubnetsOutput$
+    ];
+    var getRuntimeConfig$1 = (config) => {
+      return {
+        apiVersion: "2015-12-01",
+        base64Decoder: config?.base64Decoder ?? fromBase642,
+        base64Encoder: config?.base64Encoder ?? toBase643,
+        disableHostPrefix: config?.disableHostPrefix ?? false,
+        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver5,
+        extensions: config?.extensions ?? [],
+        httpAuthSchemeProvider: config?.httpAuthSchemeProvider ?? defaultElasticLoadBalancingV2HttpAuthSchemeProvider,
+        httpAuthSchemes: config?.httpAuthSchemes ?? [
+          {
+            schemeId: "aws.auth#sigv4",
+            identityProvider: (ipc) => ipc.getIdentityProvider("aws.auth#sigv4"),
+            signer: new AwsSdkSigV4Signer2()
+          }
+        ],
+        logger: config?.logger ?? new NoOpLogger2(),
+        protocol: config?.protocol ?? AwsQueryProtocol2,
+        protocolSettings: config?.protocolSettings ?? {
+          defaultNamespace: "com.amazonaws.elasticloadbalancingv2",
+          errorTypeRegistries: errorTypeRegistries5,
+          xmlNamespace: "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
+          version: "2015-12-01",
+          serviceTarget: "ElasticLoadBalancing_v10"
+        },
+        serviceId: config?.serviceId ?? "Elastic Load Balancing v2",
+        sha256: config?.sha256 ?? Sha256,
+        urlParser: config?.urlParser ?? parseUrl2,
+        utf8Decoder: config?.utf8Decoder ?? fromUtf83,
+        utf8Encoder: config?.utf8Encoder ?? toUtf83
+      };
+    };
+    var getRuntimeConfig9 = (config) => {
+      emitWarningIfUnsupportedVersion3(process.version);
+      const defaultsMode = resolveDefaultsModeConfig2(config);
+      const defaultConfigProvider = () => defaultsMode().then(loadConfigsForDefaultMode2);
+      const clientSharedValues = getRuntimeConfig$1(config);
+      emitWarningIfUnsupportedVersion$1(process.version);
+      const loaderConfig = {
+        profile: config?.profile,
+        logger: clientSharedValues.logger
+      };
+      return {
+        ...clientSharedValues,
+        ...config,
+        runtime: "node",
+        defaultsMode,
+        authSchemePreference: config?.authSchemePreference ?? loadConfig2(NODE_AUTH_SCHEME_PREFERENCE_OPTIONS2, loaderConfig),
+        bodyLengthChecker: config?.bodyLengthChecker ?? calculateBodyLength2,
+        credentialDefaultProvider: config?.credentialDefaultProvider ?? defaultProvider,
+        defaultUserAgentProvider: config?.defaultUserAgentProvider ?? createDefaultUserAgentProvider2({ serviceId: clientSharedValues.serviceId, clientVersion: packageInfo.version }),
+        maxAttempts: config?.maxAttempts ?? loadConfig2(NODE_MAX_ATTEMPT_CONFIG_OPTIONS2, config),
+        region: config?.region ?? loadConfig2(NODE_REGION_CONFIG_OPTIONS2, { ...NODE_REGION_CONFIG_FILE_OPTIONS2, ...loaderConfig }),
+        requestHandler: NodeHttpHandler.create(config?.requestHandler ?? defaultConfigProvider),
+        retryMode: config?.retryMode ?? loadConfig2({
+          ...NODE_RETRY_MODE_CONFIG_OPTIONS2,
+          default: async () => (await defaultConfigProvider()).retryMode || DEFAULT_RETRY_MODE2
+        }, config),
+        streamCollector: config?.streamCollector ?? streamCollector7,
+        useDualstackEndpoint: config?.useDualstackEndpoint ?? loadConfig2(NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS2, loaderConfig),
+        useFipsEndpoint: config?.useFipsEndpoint ?? loadConfig2(NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS2, loaderConfig),
+        userAgentAppId: config?.userAgentAppId ?? loadConfig2(NODE_APP_ID_CONFIG_OPTIONS2, loaderConfig)
+      };
+    };
+    var getHttpAuthExtensionConfiguration5 = (runtimeConfig) => {
+      const _httpAuthSchemes = runtimeConfig.httpAuthSchemes;
+      let _httpAuthSchemeProvider = runtimeConfig.httpAuthSchemeProvider;
+      let _credentials = runtimeConfig.credentials;
+      return {
+        setHttpAuthScheme(httpAuthScheme) {
+          const index = _httpAuthSchemes.findIndex((scheme) => scheme.schemeId === httpAuthScheme.schemeId);
+          if (index === -1) {
+            _httpAuthSchemes.push(httpAuthScheme);
+          } else {
+            _httpAuthSchemes.splice(index, 1, httpAuthScheme);
+          }
+        },
+        httpAuthSchemes() {
+          return _httpAuthSchemes;
+        },
+        setHttpAuthSchemeProvider(httpAuthSchemeProvider) {
+          _httpAuthSchemeProvider = httpAuthSchemeProvider;
+        },
+        httpAuthSchemeProvider() {
+          return _httpAuthSchemeProvider;
+        },
+        setCredentials(credentials) {
+          _credentials = credentials;
+        },
+        credentials() {
+          return _credentials;
+        }
+      };
+    };
+    var resolveHttpAuthRuntimeConfig5 = (config) => {
+      return {
+        httpAuthSchemes: config.httpAuthSchemes(),
+        httpAuthSchemeProvider: config.httpAuthSchemeProvider(),
+        credentials: config.credentials()
+      };
+    };
+    var resolveRuntimeExtensions5 = (runtimeConfig, extensions) => {
+      const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration2(runtimeConfig), getDefaultExtensionConfiguration2(runtimeConfig), getHttpHandlerExtensionConfiguration2(runtimeConfig), getHttpAuthExtensionConfiguration5(runtimeConfig));
+      extensions.forEach((extension) => extension.configure(extensionConfiguration));
+      return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration2(extensionConfiguration), resolveDefaultRuntimeConfig2(extensionConfiguration), resolveHttpHandlerRuntimeConfig2(extensionConfiguration), resolveHttpAuthRuntimeConfig5(extensionConfiguration));
+    };
+    var ElasticLoadBalancingV2Client = class extends Client2 {
+      config;
+      constructor(...[configuration]) {
+        const _config_0 = getRuntimeConfig9(configuration || {});
+        super(_config_0);
+        this.initConfig = _config_0;
+        const _config_1 = resolveClientEndpointParameters5(_config_0);
+        const _config_2 = resolveUserAgentConfig2(_config_1);
+        const _config_3 = resolveRetryConfig2(_config_2);
+        const _config_4 = resolveRegionConfig2(_config_3);
+        const _config_5 = resolveHostHeaderConfig2(_config_4);
+        const _config_6 = resolveEndpointConfig2(_config_5);
+        const _config_7 = resolveHttpAuthSchemeConfig5(_config_6);
+        const _config_8 = resolveRuntimeExtensions5(_config_7, configuration?.extensions || []);
+        this.config = _config_8;
+        this.middlewareStack.use(getSchemaSerdePlugin2(this.config));
+        this.middlewareStack.use(getUserAgentPlugin2(this.config));
+        this.middlewareStack.use(getRetryPlugin2(this.config));
+        this.middlewareStack.use(getContentLengthPlugin2(this.config));
+        this.middlewareStack.use(getHostHeaderPlugin2(this.config));
+        this.middlewareStack.use(getLoggerPlugin2(this.config));
+        this.middlewareStack.use(getRecursionDetectionPlugin2(this.config));
+        this.middlewareStack.use(getHttpAuthSchemeEndpointRuleSetPlugin2(this.config, {
+          httpAuthSchemeParametersProvider: defaultElasticLoadBalancingV2HttpAuthSchemeParametersProvider,
+          identityProviderConfigProvider: async (config) => new DefaultIdentityProviderConfig2({
+            "aws.auth#sigv4": config.credentials
+          })
+        }));
+        this.middlewareStack.use(getHttpSigningPlugin2(this.config));
+      }
+      destroy() {
+        super.destroy();
+      }
+    };
+    var command5 = makeBuilder2(commonParams5, "ElasticLoadBalancing_v10", "ElasticLoadBalancingV2Client", getEndpointPlugin2);
+    var _ep05 = {};
+    var _mw05 = (Command2, cs, config, o3) => [];
+    var AddListenerCertificatesCommand = class extends command5(_ep05, _mw05, "AddListenerCertificates", AddListenerCertificates$) {
+    };
+    var AddTagsCommand = class extends command5(_ep05, _mw05, "AddTags", AddTags$) {
+    };
+    var AddTrustStoreRevocationsCommand = class extends command5(_ep05, _mw05, "AddTrustStoreRevocations", AddTrustStoreRevocations$) {
+    };
+    var CreateListenerCommand = class extends command5(_ep05, _mw05, "CreateListener", CreateListener$) {
+    };
+    var CreateLoadBalancerCommand = class extends command5(_ep05, _mw05, "CreateLoadBalancer", CreateLoadBalancer$) {
+    };
+    var CreateRuleCommand = class extends command5(_ep05, _mw05, "CreateRule", CreateRule$) {
+    };
+    var CreateTargetGroupCommand = class extends command5(_ep05, _mw05, "CreateTargetGroup", CreateTargetGroup$) {
+    };
+    var CreateTrustStoreCommand = class extends command5(_ep05, _mw05, "CreateTrustStore", CreateTrustStore$) {
+    };
+    var DeleteListenerCommand = class extends command5(_ep05, _mw05, "DeleteListener", DeleteListener$) {
+    };
+    var DeleteLoadBalancerCommand = class extends command5(_ep05, _mw05, "DeleteLoadBalancer", DeleteLoadBalancer$) {
+    };
+    var DeleteRuleCommand = class extends command5(_ep05, _mw05, "DeleteRule", DeleteRule$) {
+    };
+    var DeleteSharedTrustStoreAssociationCommand = class extends command5(_ep05, _mw05, "DeleteSharedTrustStoreAssociation", DeleteSharedTrustStoreAssociation$) {
+    };
+    var DeleteTargetGroupCommand = class extends command5(_ep05, _mw05, "DeleteTargetGroup", DeleteTargetGroup$) {
+    };
+    var DeleteTrustStoreCommand = class extends command5(_ep05, _mw05, "DeleteTrustStore", DeleteTrustStore$) {
+    };
+    var DeregisterTargetsCommand = class extends command5(_ep05, _mw05, "DeregisterTargets", DeregisterTargets$) {
+    };
+    var DescribeAccountLimitsCommand = class extends command5(_ep05, _mw05, "DescribeAccountLimits", DescribeAccountLimits$) {
+    };
+    var DescribeCapacityReservationCommand = class extends command5(_ep05, _mw05, "DescribeCapacityReservation", DescribeCapacityReservation$) {
+    };
+    var DescribeListenerAttributesCommand = class extends command5(_ep05, _mw05, "DescribeListenerAttributes", DescribeListenerAttributes$) {
+    };
+    var DescribeListenerCertificatesCommand = class extends command5(_ep05, _mw05, "DescribeListenerCertificates", DescribeListenerCertificates$) {
+    };
+    var DescribeListenersCommand = class extends command5(_ep05, _mw05, "DescribeListeners", DescribeListeners$) {
+    };
+    var DescribeLoadBalancerAttributesCommand = class extends command5(_ep05, _mw05, "DescribeLoadBalancerAttributes", DescribeLoadBalancerAttributes$) {
+    };
+    var DescribeLoadBalancersCommand = class extends command5(_ep05, _mw05, "DescribeLoadBalancers", DescribeLoadBalancers$) {
+    };
+    var DescribeRulesCommand = class extends command5(_ep05, _mw05, "DescribeRules", DescribeRules$) {
+    };
+    var DescribeSSLPoliciesCommand = class extends command5(_ep05, _mw05, "DescribeSSLPolicies", DescribeSSLPolicies$) {
+    };
+    var DescribeTagsCommand = class extends command5(_ep05, _mw05, "DescribeTags", DescribeTags$) {
+    };
+    var DescribeTargetGroupAttributesCommand = class extends command5(_ep05, _mw05, "DescribeTargetGroupAttributes", DescribeTargetGroupAttributes$) {
+    };
+    var DescribeTargetGroupsCommand = class extends command5(_ep05, _mw05, "DescribeTargetGroups", DescribeTargetGroups$) {
+    };
+    var DescribeTargetHealthCommand = class extends command5(_ep05, _mw05, "DescribeTargetHealth", DescribeTargetHealth$) {
+    };
+    var DescribeTrustStoreAssociationsCommand = class extends command5(_ep05, _mw05, "DescribeTrustStoreAssociations", DescribeTrustStoreAssociations$) {
+    };
+    var DescribeTrustStoreRevocationsCommand = class extends command5(_ep05, _mw05, "DescribeTrustStoreRevocations", DescribeTrustStoreRevocations$) {
+    };
+    var DescribeTrustStoresCommand = class extends command5(_ep05, _mw05, "DescribeTrustStores", DescribeTrustStores$) {
+    };
+    var GetResourcePolicyCommand = class extends command5(_ep05, _mw05, "GetResourcePolicy", GetResourcePolicy$) {
+    };
+    var GetTrustStoreCaCertificatesBundleCommand = class extends command5(_ep05, _mw05, "GetTrustStoreCaCertificatesBundle", GetTrustStoreCaCertificatesBundle$) {
+    };
+    var GetTrustStoreRevocationContentCommand = class extends command5(_ep05, _mw05, "GetTrustStoreRevocationContent", GetTrustStoreRevocationContent$) {
+    };
+    var ModifyCapacityReservationCommand = class extends command5(_ep05, _mw05, "ModifyCapacityReservation", ModifyCapacityReservation$) {
+    };
+    var ModifyIpPoolsCommand = class extends command5(_ep05, _mw05, "ModifyIpPools", ModifyIpPools$) {
+    };
+    var ModifyListenerAttributesCommand = class extends command5(_ep05, _mw05, "ModifyListenerAttributes", ModifyListenerAttributes$) {
+    };
+    var ModifyListenerCommand = class extends command5(_ep05, _mw05, "ModifyListener", ModifyListener$) {
+    };
+    var ModifyLoadBalancerAttributesCommand = class extends command5(_ep05, _mw05, "ModifyLoadBalancerAttributes", ModifyLoadBalancerAttributes$) {
+    };
+    var ModifyRuleCommand = class extends command5(_ep05, _mw05, "ModifyRule", ModifyRule$) {
+    };
+    var ModifyTargetGroupAttributesCommand = class extends command5(_ep05, _mw05, "ModifyTargetGroupAttributes", ModifyTargetGroupAttributes$) {
+    };
+    var ModifyTargetGroupCommand = class extends command5(_ep05, _mw05, "ModifyTargetGroup", ModifyTargetGroup$) {
+    };
+    var ModifyTrustStoreCommand = class extends command5(_ep05, _mw05, "ModifyTrustStore", ModifyTrustStore$) {
+    };
+    var RegisterTargetsCommand = class extends command5(_ep05, _mw05, "RegisterTargets", RegisterTargets$) {
+    };
+    var RemoveListenerCertificatesCommand = class extends command5(_ep05, _mw05, "RemoveListenerCertificates", RemoveListenerCertificates$) {
+    };
+    var RemoveTagsCommand = class extends command5(_ep05, _mw05, "RemoveTags", RemoveTags$) {
+    };
+    var RemoveTrustStoreRevocationsCommand = class extends command5(_ep05, _mw05, "RemoveTrustStoreRevocations", RemoveTrustStoreRevocations$) {
+    };
+    var SetIpAddressTypeCommand = class extends command5(_ep05, _mw05, "SetIpAddressType", SetIpAddressType$) {
+    };
+    var SetRulePrioritiesCommand = class extends command5(_ep05, _mw05, "SetRulePriorities", SetRulePriorities$) {
+    };
+    var SetSecurityGroupsCommand = class extends command5(_ep05, _mw05, "SetSecurityGroups", SetSecurityGroups$) {
+    };
+    var SetSubnetsCommand = class extends command5(_ep05, _mw05, "SetSubnets", SetSubnets$) {
+    };
+    var paginateDescribeAccountLimits = createPaginator2(ElasticLoadBalancingV2Client, DescribeAccountLimitsCommand, "Marker", "NextMarker", "");
+    var paginateDescribeListenerCertificates = createPaginator2(ElasticLoadBalancingV2Client, DescribeListenerCertificatesCommand, "Marker", "NextMarker", "");
+    var paginateDescribeListeners = createPaginator2(ElasticLoadBalancingV2Client, DescribeListenersCommand, "Marker", "NextMarker", "");
+    var paginateDescribeLoadBalancers = createPaginator2(ElasticLoadBalancingV2Client, DescribeLoadBalancersCommand, "Marker", "NextMarker", "");
+    var paginateDescribeRules = createPaginator2(ElasticLoadBalancingV2Client, DescribeRulesCommand, "Marker", "NextMarker", "");
+    var paginateDescribeTargetGroups = createPaginator2(ElasticLoadBalancingV2Client, DescribeTargetGroupsCommand, "Marker", "NextMarker", "");
+    var paginateDescribeTrustStoreAssociations = createPaginator2(ElasticLoadBalancingV2Client, DescribeTrustStoreAssociationsCommand, "Marker", "NextMarker", "PageSize");
+    var paginateDescribeTrustStoreRevocations = createPaginator2(ElasticLoadBalancingV2Client, DescribeTrustStoreRevocationsCommand, "Marker", "NextMarker", "PageSize");
+    var paginateDescribeTrustStores = createPaginator2(ElasticLoadBalancingV2Client, DescribeTrustStoresCommand, "Marker", "NextMarker", "PageSize");
+    var checkState$4 = async (client, input) => {
+      let reason;
+      try {
+        let result = await client.send(new DescribeLoadBalancersCommand(input));
+        reason = result;
+        try {
+          const returnComparator = () => {
+            let flat_1 = [].concat(...result.LoadBalancers);
+            let projection_3 = flat_1.map((element_2) => {
+              return element_2.State.Code;
+            });
+            return projection_3;
+          };
+          let allStringEq_5 = returnComparator().length > 0;
+          for (let element_4 of returnComparator()) {
+            allStringEq_5 = allStringEq_5 && element_4 == "active";
+          }
+          if (allStringEq_5) {
+            return { state: WaiterState2.SUCCESS, reason };
+          }
+        } catch (e6) {
+        }
+        try {
+          const returnComparator = () => {
+            let flat_1 = [].concat(...result.LoadBalancers);
+            let projection_3 = flat_1.map((element_2) => {
+              return element_2.State.Code;
+            });
+            return projection_3;
+          };
+          for (let anyStringEq_4 of returnComparator()) {
+            if (anyStringEq_4 == "provisioning") {
+              return { state: WaiterState2.RETRY, reason };
+            }
+          }
+        } catch (e6) {
+        }
+      } catch (exception) {
+        reason = exception;
+        if (exception.name === "LoadBalancerNotFoundException") {
+          return { state: WaiterState2.RETRY, reason };
+        }
+      }
+      return { state: WaiterState2.RETRY, reason };
+    };
+    var waitForLoadBalancerAvailable = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      return createWaiter2({ ...serviceDefaults, ...params }, input, checkState$4);
+    };
+    var waitUntilLoadBalancerAvailable = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState$4);
+      return checkExceptions2(result);
+    };
+    var checkState$3 = async (client, input) => {
+      let reason;
+      try {
+        let result = await client.send(new DescribeLoadBalancersCommand(input));
+        reason = result;
+        return { state: WaiterState2.SUCCESS, reason };
+      } catch (exception) {
+        reason = exception;
+        if (exception.name === "LoadBalancerNotFoundException") {
+          return { state: WaiterState2.RETRY, reason };
+        }
+      }
+      return { state: WaiterState2.RETRY, reason };
+    };
+    var waitForLoadBalancerExists = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      return createWaiter2({ ...serviceDefaults, ...params }, input, checkState$3);
+    };
+    var waitUntilLoadBalancerExists = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState$3);
+      return checkExceptions2(result);
+    };
+    var checkState$2 = async (client, input) => {
+      let reason;
+      try {
+        let result = await client.send(new DescribeLoadBalancersCommand(input));
+        reason = result;
+        try {
+          const returnComparator = () => {
+            let flat_1 = [].concat(...result.LoadBalancers);
+            let projection_3 = flat_1.map((element_2) => {
+              return element_2.State.Code;
+            });
+            return projection_3;
+          };
+          let allStringEq_5 = returnComparator().length > 0;
+          for (let element_4 of returnComparator()) {
+            allStringEq_5 = allStringEq_5 && element_4 == "active";
+          }
+          if (allStringEq_5) {
+            return { state: WaiterState2.RETRY, reason };
+          }
+        } catch (e6) {
+        }
+      } catch (exception) {
+        reason = exception;
+        if (exception.name === "LoadBalancerNotFoundException") {
+          return { state: WaiterState2.SUCCESS, reason };
+        }
+      }
+      return { state: WaiterState2.RETRY, reason };
+    };
+    var waitForLoadBalancersDeleted = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      return createWaiter2({ ...serviceDefaults, ...params }, input, checkState$2);
+    };
+    var waitUntilLoadBalancersDeleted = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState$2);
+      return checkExceptions2(result);
+    };
+    var checkState$1 = async (client, input) => {
+      let reason;
+      try {
+        let result = await client.send(new DescribeTargetHealthCommand(input));
+        reason = result;
+        try {
+          const returnComparator = () => {
+            let flat_1 = [].concat(...result.TargetHealthDescriptions);
+            let projection_3 = flat_1.map((element_2) => {
+              return element_2.TargetHealth.State;
+            });
+            return projection_3;
+          };
+          let allStringEq_5 = returnComparator().length > 0;
+          for (let element_4 of returnComparator()) {
+            allStringEq_5 = allStringEq_5 && element_4 == "unused";
+          }
+          if (allStringEq_5) {
+            return { state: WaiterState2.SUCCESS, reason };
+          }
+        } catch (e6) {
+        }
+      } catch (exception) {
+        reason = exception;
+        if (exception.name === "InvalidTargetException") {
+          return { state: WaiterState2.SUCCESS, reason };
+        }
+      }
+      return { state: WaiterState2.RETRY, reason };
+    };
+    var waitForTargetDeregistered = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      return createWaiter2({ ...serviceDefaults, ...params }, input, checkState$1);
+    };
+    var waitUntilTargetDeregistered = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState$1);
+      return checkExceptions2(result);
+    };
+    var checkState = async (client, input) => {
+      let reason;
+      try {
+        let result = await client.send(new DescribeTargetHealthCommand(input));
+        reason = result;
+        try {
+          const returnComparator = () => {
+            let flat_1 = [].concat(...result.TargetHealthDescriptions);
+            let projection_3 = flat_1.map((element_2) => {
+              return element_2.TargetHealth.State;
+            });
+            return projection_3;
+          };
+          let allStringEq_5 = returnComparator().length > 0;
+          for (let element_4 of returnComparator()) {
+            allStringEq_5 = allStringEq_5 && element_4 == "healthy";
+          }
+          if (allStringEq_5) {
+            return { state: WaiterState2.SUCCESS, reason };
+          }
+        } catch (e6) {
+        }
+      } catch (exception) {
+        reason = exception;
+        if (exception.name === "InvalidInstance") {
+          return { state: WaiterState2.RETRY, reason };
+        }
+      }
+      return { state: WaiterState2.RETRY, reason };
+    };
+    var waitForTargetInService = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      return createWaiter2({ ...serviceDefaults, ...params }, input, checkState);
+    };
+    var waitUntilTargetInService = async (params, input) => {
+      const serviceDefaults = { minDelay: 15, maxDelay: 120 };
+      const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState);
+      return checkExceptions2(result);
+    };
+    var commands5 = {
+      AddListenerCertificatesCommand,
+      AddTagsCommand,
+      AddTrustStoreRevocationsCommand,
+      CreateListenerCommand,
+      CreateLoadBalancerCommand,
+      CreateRuleCommand,
+      CreateTargetGroupCommand,
+      CreateTrustStoreCommand,
+      DeleteListenerCommand,
+      DeleteLoadBalancerCommand,
+      DeleteRuleCommand,
+      DeleteSharedTrustStoreAssociationCommand,
+      DeleteTargetGroupCommand,
+      DeleteTrustStoreCommand,
+      DeregisterTargetsCommand,
+      DescribeAccountLimitsCommand,
+      DescribeCapacityReservationCommand,
+      DescribeListenerAttributesCommand,
+      DescribeListenerCertificatesCommand,
+      DescribeListenersCommand,
+      DescribeLoadBalancerAttributesCommand,
+      DescribeLoadBalancersCommand,
+      DescribeRulesCommand,
+      DescribeSSLPoliciesCommand,
+      DescribeTagsCommand,
+      DescribeTargetGroupAttributesCommand,
+      DescribeTargetGroupsCommand,
+      DescribeTargetHealthCommand,
+      DescribeTrustStoreAssociationsCommand,
+      DescribeTrustStoreRevocationsCommand,
+      DescribeTrustStoresCommand,
+      GetResourcePolicyCommand,
+      GetTrustStoreCaCertificatesBundleCommand,
+      GetTrustStoreRevocationContentCommand,
+      ModifyCapacityReservationCommand,
+      ModifyIpPoolsCommand,
+      ModifyListenerCommand,
+      ModifyListenerAttributesCommand,
+      ModifyLoadBalancerAttributesCommand,
+      ModifyRuleCommand,
+      ModifyTargetGroupCommand,
+      ModifyTargetGroupAttributesCommand,
+      ModifyTrustStoreCommand,
+      RegisterTargetsCommand,
+      RemoveListenerCertificatesCommand,
+      RemoveTagsCommand,
+      RemoveTrustStoreRevocationsCommand,
+      SetIpAddressTypeCommand,
+      SetRulePrioritiesCommand,
+      SetSecurityGroupsCommand,
+      SetSubnetsCommand
+    };
+    var paginators = {
+      paginateDescribeAccountLimits,
+      paginateDescribeListenerCertificates,
+      paginateDescribeListeners,
+      paginateDescribeLoadBalancers,
+      paginateDescribeRules,
+      paginateDescribeTargetGroups,
+      paginateDescribeTrustStoreAssociations,
+      paginateDescribeTrustStoreRevocations,
+      paginateDescribeTrustStores
+    };
+    var waiters = {
+      waitUntilLoadBalancerAvailable,
+      waitUntilLoadBalancerExists,
+      waitUntilLoadBalancersDeleted,
+      waitUntilTargetDeregistered,
+      waitUntilTargetInService
+    };
+    var ElasticLoadBalancingV2 = class extends ElasticLoadBalancingV2Client {
+    };
+    createAggregatedClient2(commands5, ElasticLoadBalancingV2, { paginators, waiters });
+    var AuthenticateCognitoActionConditionalBehaviorEnum = {
+      ALLOW: "allow",
+      AUTHENTICATE: "authenticate",
+      DENY: "deny"
+    };
+    var AuthenticateOidcActionConditionalBehaviorEnum = {
+      ALLOW: "allow",
+      AUTHENTICATE: "authenticate",
+      DENY: "deny"
+    };
+    var JwtValidationActionAdditionalClaimFormatEnum = {
+      SINGLE_STRING: "single-string",
+      SPACE_SEPARATED_VALUES: "space-separated-values",
+      STRING_ARRAY: "string-array"
+    };
+    var RedirectActionStatusCodeEnum = {
+      HTTP_301: "HTTP_301",
+      HTTP_302: "HTTP_302"
+    };
+    var ActionTypeEnum = {
+      AUTHENTICATE_COGNITO: "authenticate-cognito",
+      AUTHENTICATE_OIDC: "authenticate-oidc",
+      FIXED_RESPONSE: "fixed-response",
+      FORWARD: "forward",
+      JWT_VALIDATION: "jwt-validation",
+      REDIRECT: "redirect"
+    };
+    var RevocationType = {
+      CRL: "CRL"
+    };
+    var TargetAdministrativeOverrideReasonEnum = {
+      INTERNAL_ERROR: "AdministrativeOverride.Unknown",
+      NO_OVERRIDE_ENGAGED: "AdministrativeOverride.NoOverride",
+      ZONAL_SHIFT_DELEGATED_TO_DNS: "AdministrativeOverride.ZonalShiftDelegatedToDns",
+      ZONAL_SHIFT_ENGAGED: "AdministrativeOverride.ZonalShiftActive"
+    };
+    var TargetAdministrativeOverrideStateEnum = {
+      NO_OVERRIDE: "no_override",
+      UNKNOWN: "unknown",
+      ZONAL_SHIFT_ACTIVE: "zonal_shift_active",
+      ZONAL_SHIFT_DELEGATED_TO_DNS: "zonal_shift_delegated_to_dns"
+    };
+    var AdvertiseTrustStoreCaNamesEnum = {
+      off: "off",
+      on: "on"
+    };
+    var MitigationInEffectEnum = {
+      NO: "no",
+      YES: "yes"
+    };
+    var AnomalyResultEnum = {
+      ANOMALOUS: "anomalous",
+      NORMAL: "normal"
+    };
+    var CapacityReservationStateEnum = {
+      FAILED: "failed",
+      PENDING: "pending",
+      PROVISIONED: "provisioned",
+      REBALANCING: "rebalancing"
+    };
+    var TrustStoreAssociationStatusEnum = {
+      ACTIVE: "active",
+      REMOVED: "removed"
+    };
+    var ProtocolEnum = {
+      GENEVE: "GENEVE",
+      HTTP: "HTTP",
+      HTTPS: "HTTPS",
+      QUIC: "QUIC",
+      TCP: "TCP",
+      TCP_QUIC: "TCP_QUIC",
+      TCP_UDP: "TCP_UDP",
+      TLS: "TLS",
+      UDP: "UDP"
+    };
+    var EnablePrefixForIpv6SourceNatEnum = {
+      OFF: "off",
+      ON: "on"
+    };
+    var IpAddressType = {
+      DUALSTACK: "dualstack",
+      DUALSTACK_WITHOUT_PUBLIC_IPV4: "dualstack-without-public-ipv4",
+      IPV4: "ipv4"
+    };
+    var LoadBalancerSchemeEnum = {
+      INTERNAL: "internal",
+      INTERNET_FACING: "internet-facing"
+    };
+    var LoadBalancerTypeEnum = {
+      APPLICATION: "application",
+      GATEWAY: "gateway",
+      NETWORK: "network"
+    };
+    var LoadBalancerStateEnum = {
+      ACTIVE: "active",
+      ACTIVE_IMPAIRED: "active_impaired",
+      FAILED: "failed",
+      PROVISIONING: "provisioning"
+    };
+    var SourceIpAddressTypeEnum = {
+      IPV4: "ipv4",
+      IPV6: "ipv6"
+    };
+    var TransformTypeEnum = {
+      HOST_HEADER_REWRITE: "host-header-rewrite",
+      URL_REWRITE: "url-rewrite"
+    };
+    var TargetGroupIpAddressTypeEnum = {
+      IPV4: "ipv4",
+      IPV6: "ipv6"
+    };
+    var TargetTypeEnum = {
+      ALB: "alb",
+      INSTANCE: "instance",
+      IP: "ip",
+      LAMBDA: "lambda"
+    };
+    var TrustStoreStatus = {
+      ACTIVE: "ACTIVE",
+      CREATING: "CREATING"
+    };
+    var DescribeTargetHealthInputIncludeEnum = {
+      ALL: "All",
+      ANOMALY: "AnomalyDetection"
+    };
+    var TargetHealthReasonEnum = {
+      DEREGISTRATION_IN_PROGRESS: "Target.DeregistrationInProgress",
+      FAILED_HEALTH_CHECKS: "Target.FailedHealthChecks",
+      HEALTH_CHECK_DISABLED: "Target.HealthCheckDisabled",
+      INITIAL_HEALTH_CHECKING: "Elb.InitialHealthChecking",
+      INTERNAL_ERROR: "Elb.InternalError",
+      INVALID_STATE: "Target.InvalidState",
+      IP_UNUSABLE: "Target.IpUnusable",
+      NOT_IN_USE: "Target.NotInUse",
+      NOT_REGISTERED: "Target.NotRegistered",
+      REGISTRATION_IN_PROGRESS: "Elb.RegistrationInProgress",
+      RESPONSE_CODE_MISMATCH: "Target.ResponseCodeMismatch",
+      TIMEOUT: "Target.Timeout"
+    };
+    var TargetHealthStateEnum = {
+      DRAINING: "draining",
+      HEALTHY: "healthy",
+      INITIAL: "initial",
+      UNAVAILABLE: "unavailable",
+      UNHEALTHY: "unhealthy",
+      UNHEALTHY_DRAINING: "unhealthy.draining",
+      UNUSED: "unused"
+    };
+    var RemoveIpamPoolEnum = {
+      ipv4: "ipv4"
+    };
+    var EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum = {
+      off: "off",
+      on: "on"
+    };
+    exports2.ALPNPolicyNotSupportedException = ALPNPolicyNotSupportedException;
+    exports2.ALPNPolicyNotSupportedException$ = ALPNPolicyNotSupportedException$;
+    exports2.Action$ = Action$;
+    exports2.ActionTypeEnum = ActionTypeEnum;
+    exports2.AddListenerCertificates$ = AddListenerCertificates$;
+    exports2.AddListenerCertificatesCommand = AddListenerCertificatesCommand;
+    exports2.AddListenerCertificatesInput$ = AddListenerCertificatesInput$;
+    exports2.AddListenerCertificatesOutput$ = AddListenerCertificatesOutput$;
+    exports2.AddTags$ = AddTags$;
+    exports2.AddTagsCommand = AddTagsCommand;
+    exports2.AddTagsInput$ = AddTagsInput$;
+    exports2.AddTagsOutput$ = AddTagsOutput$;
+    exports2.AddTrustStoreRevocations$ = AddTrustStoreRevocations$;
+    exports2.AddTrustStoreRevocationsCommand = AddTrustStoreRevocationsCommand;
+    exports2.AddTrustStoreRevocationsInput$ = AddTrustStoreRevocationsInput$;
+    exports2.AddTrustStoreRevocationsOutput$ = AddTrustStoreRevocationsOutput$;
+    exports2.AdministrativeOverride$ = AdministrativeOverride$;
+    exports2.AdvertiseTrustStoreCaNamesEnum = AdvertiseTrustStoreCaNamesEnum;
+    exports2.AllocationIdNotFoundException = AllocationIdNotFoundException;
+    exports2.AllocationIdNotFoundException$ = AllocationIdNotFoundException$;
+    exports2.AnomalyDetection$ = AnomalyDetection$;
+    exports2.AnomalyResultEnum = AnomalyResultEnum;
+    exports2.AuthenticateCognitoActionConditionalBehaviorEnum = AuthenticateCognitoActionConditionalBehaviorEnum;
+    exports2.AuthenticateCognitoActionConfig$ = AuthenticateCognitoActionConfig$;
+    exports2.AuthenticateOidcActionConditionalBehaviorEnum = AuthenticateOidcActionConditionalBehaviorEnum;
+    exports2.AuthenticateOidcActionConfig$ = AuthenticateOidcActionConfig$;
+    exports2.AvailabilityZone$ = AvailabilityZone$;
+    exports2.AvailabilityZoneNotSupportedException = AvailabilityZoneNotSupportedException;
+    exports2.AvailabilityZoneNotSupportedException$ = AvailabilityZoneNotSupportedException$;
+    exports2.CaCertificatesBundleNotFoundException = CaCertificatesBundleNotFoundException;
+    exports2.CaCertificatesBundleNotFoundException$ = CaCertificatesBundleNotFoundException$;
+    exports2.CapacityDecreaseRequestsLimitExceededException = CapacityDecreaseRequestsLimitExceededException;
+    exports2.CapacityDecreaseRequestsLimitExceededException$ = CapacityDecreaseRequestsLimitExceededException$;
+    exports2.CapacityReservationPendingException = CapacityReservationPendingException;
+    exports2.CapacityReservationPendingException$ = CapacityReservationPendingException$;
+    exports2.CapacityReservationStateEnum = CapacityReservationStateEnum;
+    exports2.CapacityReservationStatus$ = CapacityReservationStatus$;
+    exports2.CapacityUnitsLimitExceededException = CapacityUnitsLimitExceededException;
+    exports2.CapacityUnitsLimitExceededException$ = CapacityUnitsLimitExceededException$;
+    exports2.Certificate$ = Certificate$;
+    exports2.CertificateNotFoundException = CertificateNotFoundException;
+    exports2.CertificateNotFoundException$ = CertificateNotFoundException$;
+    exports2.Cipher$ = Cipher$;
+    exports2.CreateListener$ = CreateListener$;
+    exports2.CreateListenerCommand = CreateListenerCommand;
+    exports2.CreateListenerInput$ = CreateListenerInput$;
+    exports2.CreateListenerOutput$ = CreateListenerOutput$;
+    exports2.CreateLoadBalancer$ = CreateLoadBalancer$;
+    exports2.CreateLoadBalancerCommand = CreateLoadBalancerCommand;
+    exports2.CreateLoadBalancerInput$ = CreateLoadBalancerInput$;
+    exports2.CreateLoadBalancerOutput$ = CreateLoadBalancerOutput$;
+    exports2.CreateRule$ = CreateRule$;
+    exports2.CreateRuleCommand = CreateRuleCommand;
+    exports2.CreateRuleInput$ = CreateRuleInput$;
+    exports2.CreateRuleOutput$ = CreateRuleOutput$;
+    exports2.CreateTargetGroup$ = CreateTargetGroup$;
+    exports2.CreateTargetGroupCommand = CreateTargetGroupCommand;
+    exports2.CreateTargetGroupInput$ = CreateTargetGroupInput$;
+    exports2.CreateTargetGroupOutput$ = CreateTargetGroupOutput$;
+    exports2.CreateTrustStore$ = CreateTrustStore$;
+    exports2.CreateTrustStoreCommand = CreateTrustStoreCommand;
+    exports2.CreateTrustStoreInput$ = CreateTrustStoreInput$;
+    exports2.CreateTrustStoreOutput$ = CreateTrustStoreOutput$;
+    exports2.DeleteAssociationSameAccountException = DeleteAssociationSameAccountException;
+    exports2.DeleteAssociationSameAccountException$ = DeleteAssociationSameAccountException$;
+    exports2.DeleteListener$ = DeleteListener$;
+    exports2.DeleteListenerCommand = DeleteListenerCommand;
+    exports2.DeleteListenerInput$ = DeleteListenerInput$;
+    exports2.DeleteListenerOutput$ = DeleteListenerOutput$;
+    exports2.DeleteLoadBalancer$ = DeleteLoadBalancer$;
+    exports2.DeleteLoadBalancerCommand = DeleteLoadBalancerCommand;
+    exports2.DeleteLoadBalancerInput$ = DeleteLoadBalancerInput$;
+    exports2.DeleteLoadBalancerOutput$ = DeleteLoadBalancerOutput$;
+    exports2.DeleteRule$ = DeleteRule$;
+    exports2.DeleteRuleCommand = DeleteRuleCommand;
+    exports2.DeleteRuleInput$ = DeleteRuleInput$;
+    exports2.DeleteRuleOutput$ = DeleteRuleOutput$;
+    exports2.DeleteSharedTrustStoreAssociation$ = DeleteSharedTrustStoreAssociation$;
+    exports2.DeleteSharedTrustStoreAssociationCommand = DeleteSharedTrustStoreAssociationCommand;
+    exports2.DeleteSharedTrustStoreAssociationInput$ = DeleteSharedTrustStoreAssociationInput$;
+    exports2.DeleteSharedTrustStoreAssociationOutput$ = DeleteSharedTrustStoreAssociationOutput$;
+    exports2.DeleteTargetGroup$ = DeleteTargetGroup$;
+    exports2.DeleteTargetGroupCommand = DeleteTargetGroupCommand;
+    exports2.DeleteTargetGroupInput$ = DeleteTargetGroupInput$;
+    exports2.DeleteTargetGroupOutput$ = DeleteTargetGroupOutput$;
+    exports2.DeleteTrustStore$ = DeleteTrustStore$;
+    exports2.DeleteTrustStoreCommand = DeleteTrustStoreCommand;
+    exports2.DeleteTrustStoreInput$ = DeleteTrustStoreInput$;
+    exports2.DeleteTrustStoreOutput$ = DeleteTrustStoreOutput$;
+    exports2.DeregisterTargets$ = DeregisterTargets$;
+    exports2.DeregisterTargetsCommand = DeregisterTargetsCommand;
+    exports2.DeregisterTargetsInput$ = DeregisterTargetsInput$;
+    exports2.DeregisterTargetsOutput$ = DeregisterTargetsOutput$;
+    exports2.DescribeAccountLimits$ = DescribeAccountLimits$;
+    exports2.DescribeAccountLimitsCommand = DescribeAccountLimitsCommand;
+    exports2.DescribeAccountLimitsInput$ = DescribeAccountLimitsInput$;
+    exports2.DescribeAccountLimitsOutput$ = DescribeAccountLimitsOutput$;
+    exports2.DescribeCapacityReservation$ = DescribeCapacityReservation$;
+    exports2.DescribeCapacityReservationCommand = DescribeCapacityReservationCommand;
+    exports2.DescribeCapacityReservationInput$ = DescribeCapacityReservationInput$;
+    exports2.DescribeCapacityReservationOutput$ = DescribeCapacityReservationOutput$;
+    exports2.DescribeListenerAttributes$ = DescribeListenerAttributes$;
+    exports2.DescribeListenerAttributesCommand = DescribeListenerAttributesCommand;
+    exports2.DescribeListenerAttributesInput$ = DescribeListenerAttributesInput$;
+    exports2.DescribeListenerAttributesOutput$ = DescribeListenerAttributesOutput$;
+    exports2.DescribeListenerCertificates$ = DescribeListenerCertificates$;
+    exports2.DescribeListenerCertificatesCommand = DescribeListenerCertificatesCommand;
+    exports2.DescribeListenerCertificatesInput$ = DescribeListenerCertificatesInput$;
+    exports2.DescribeListenerCertificatesOutput$ = DescribeListenerCertificatesOutput$;
+    exports2.DescribeListeners$ = DescribeListeners$;
+    exports2.DescribeListenersCommand = DescribeListenersCommand;
+    exports2.DescribeListenersInput$ = DescribeListenersInput$;
+    exports2.DescribeListenersOutput$ = DescribeListenersOutput$;
+    exports2.DescribeLoadBalancerAttributes$ = DescribeLoadBalancerAttributes$;
+    exports2.DescribeLoadBalancerAttributesCommand = DescribeLoadBalancerAttributesCommand;
+    exports2.DescribeLoadBalancerAttributesInput$ = DescribeLoadBalancerAttributesInput$;
+    exports2.DescribeLoadBalancerAttributesOutput$ = DescribeLoadBalancerAttributesOutput$;
+    exports2.DescribeLoadBalancers$ = DescribeLoadBalancers$;
+    exports2.DescribeLoadBalancersCommand = DescribeLoadBalancersCommand;
+    exports2.DescribeLoadBalancersInput$ = DescribeLoadBalancersInput$;
+    exports2.DescribeLoadBalancersOutput$ = DescribeLoadBalancersOutput$;
+    exports2.DescribeRules$ = DescribeRules$;
+    exports2.DescribeRulesCommand = DescribeRulesCommand;
+    exports2.DescribeRulesInput$ = DescribeRulesInput$;
+    exports2.DescribeRulesOutput$ = DescribeRulesOutput$;
+    exports2.DescribeSSLPolicies$ = DescribeSSLPolicies$;
+    exports2.DescribeSSLPoliciesCommand = DescribeSSLPoliciesCommand;
+    exports2.DescribeSSLPoliciesInput$ = DescribeSSLPoliciesInput$;
+    exports2.DescribeSSLPoliciesOutput$ = DescribeSSLPoliciesOutput$;
+    exports2.DescribeTags$ = DescribeTags$;
+    exports2.DescribeTagsCommand = DescribeTagsCommand;
+    exports2.DescribeTagsInput$ = DescribeTagsInput$;
+    exports2.DescribeTagsOutput$ = DescribeTagsOutput$;
+    exports2.DescribeTargetGroupAttributes$ = DescribeTargetGroupAttributes$;
+    exports2.DescribeTargetGroupAttributesCommand = DescribeTargetGroupAttributesCommand;
+    exports2.DescribeTargetGroupAttributesInput$ = DescribeTargetGroupAttributesInput$;
+    exports2.DescribeTargetGroupAttributesOutput$ = DescribeTargetGroupAttributesOutput$;
+    exports2.DescribeTargetGroups$ = DescribeTargetGroups$;
+    exports2.DescribeTargetGroupsCommand = DescribeTargetGroupsCommand;
+    exports2.DescribeTargetGroupsInput$ = DescribeTargetGroupsInput$;
+    exports2.DescribeTargetGroupsOutput$ = DescribeTargetGroupsOutput$;
+    exports2.DescribeTargetHealth$ = DescribeTargetHealth$;
+    exports2.DescribeTargetHealthCommand = DescribeTargetHealthCommand;
+    exports2.DescribeTargetHealthInput$ = DescribeTargetHealthInput$;
+    exports2.DescribeTargetHealthInputIncludeEnum = DescribeTargetHealthInputIncludeEnum;
+    exports2.DescribeTargetHealthOutput$ = DescribeTargetHealthOutput$;
+    exports2.DescribeTrustStoreAssociations$ = DescribeTrustStoreAssociations$;
+    exports2.DescribeTrustStoreAssociationsCommand = DescribeTrustStoreAssociationsCommand;
+    exports2.DescribeTrustStoreAssociationsInput$ = DescribeTrustStoreAssociationsInput$;
+    exports2.DescribeTrustStoreAssociationsOutput$ = DescribeTrustStoreAssociationsOutput$;
+    exports2.DescribeTrustStoreRevocation$ = DescribeTrustStoreRevocation$;
+    exports2.DescribeTrustStoreRevocations$ = DescribeTrustStoreRevocations$;
+    exports2.DescribeTrustStoreRevocationsCommand = DescribeTrustStoreRevocationsCommand;
+    exports2.DescribeTrustStoreRevocationsInput$ = DescribeTrustStoreRevocationsInput$;
+    exports2.DescribeTrustStoreRevocationsOutput$ = DescribeTrustStoreRevocationsOutput$;
+    exports2.DescribeTrustStores$ = DescribeTrustStores$;
+    exports2.DescribeTrustStoresCommand = DescribeTrustStoresCommand;
+    exports2.DescribeTrustStoresInput$ = DescribeTrustStoresInput$;
+    exports2.DescribeTrustStoresOutput$ = DescribeTrustStoresOutput$;
+    exports2.DuplicateListenerException = DuplicateListenerException;
+    exports2.DuplicateListenerException$ = DuplicateListenerException$;
+    exports2.DuplicateLoadBalancerNameException = DuplicateLoadBalancerNameException;
+    exports2.DuplicateLoadBalancerNameException$ = DuplicateLoadBalancerNameException$;
+    exports2.DuplicateTagKeysException = DuplicateTagKeysException;
+    exports2.DuplicateTagKeysException$ = DuplicateTagKeysException$;
+    exports2.DuplicateTargetGroupNameException = DuplicateTargetGroupNameException;
+    exports2.DuplicateTargetGroupNameException$ = DuplicateTargetGroupNameException$;
+    exports2.DuplicateTrustStoreNameException = DuplicateTrustStoreNameException;
+    exports2.DuplicateTrustStoreNameException$ = DuplicateTrustStoreNameException$;
+    exports2.ElasticLoadBalancingV2 = ElasticLoadBalancingV2;
+    exports2.ElasticLoadBalancingV2Client = ElasticLoadBalancingV2Client;
+    exports2.ElasticLoadBalancingV2ServiceException = ElasticLoadBalancingV2ServiceException;
+    exports2.ElasticLoadBalancingV2ServiceException$ = ElasticLoadBalancingV2ServiceException$;
+    exports2.EnablePrefixForIpv6SourceNatEnum = EnablePrefixForIpv6SourceNatEnum;
+    exports2.EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum = EnforceSecurityGroupInboundRulesOnPrivateLinkTrafficEnum;
+    exports2.FixedResponseActionConfig$ = FixedResponseActionConfig$;
+    exports2.ForwardActionConfig$ = ForwardActionConfig$;
+    exports2.GetResourcePolicy$ = GetResourcePolicy$;
+    exports2.GetResourcePolicyCommand = GetResourcePolicyCommand;
+    exports2.GetResourcePolicyInput$ = GetResourcePolicyInput$;
+    exports2.GetResourcePolicyOutput$ = GetResourcePolicyOutput$;
+    exports2.GetTrustStoreCaCertificatesBundle$ = GetTrustStoreCaCertificatesBundle$;
+    exports2.GetTrustStoreCaCertificatesBundleCommand = GetTrustStoreCaCertificatesBundleCommand;
+    exports2.GetTrustStoreCaCertificatesBundleInput$ = GetTrustStoreCaCertificatesBundleInput$;
+    exports2.GetTrustStoreCaCertificatesBundleOutput$ = GetTrustStoreCaCertificatesBundleOutput$;
+    exports2.GetTrustStoreRevocationContent$ = GetTrustStoreRevocationContent$;
+    exports2.GetTrustStoreRevocationContentCommand = GetTrustStoreRevocationContentCommand;
+    exports2.GetTrustStoreRevocationContentInput$ = GetTrustStoreRevocationContentInput$;
+    exports2.GetTrustStoreRevocationContentOutput$ = GetTrustStoreRevocationContentOutput$;
+    exports2.HealthUnavailableException = HealthUnavailableException;
+    exports2.HealthUnavailableException$ = HealthUnavailableException$;
+    exports2.HostHeaderConditionConfig$ = HostHeaderConditionConfig$;
+    exports2.HostHeaderRewriteConfig$ = HostHeaderRewriteConfig$;
+    exports2.HttpHeaderConditionConfig$ = HttpHeaderConditionConfig$;
+    exports2.HttpRequestMethodConditionConfig$ = HttpRequestMethodConditionConfig$;
+    exports2.IncompatibleProtocolsException = IncompatibleProtocolsException;
+    exports2.IncompatibleProtocolsException$ = IncompatibleProtocolsException$;
+    exports2.InsufficientCapacityException = InsufficientCapacityException;
+    exports2.InsufficientCapacityException$ = InsufficientCapacityException$;
+    exports2.InvalidCaCertificatesBundleException = InvalidCaCertificatesBundleException;
+    exports2.InvalidCaCertificatesBundleException$ = InvalidCaCertificatesBundleException$;
+    exports2.InvalidConfigurationRequestException = InvalidConfigurationRequestException;
+    exports2.InvalidConfigurationRequestException$ = InvalidConfigurationRequestException$;
+    exports2.InvalidLoadBalancerActionException = InvalidLoadBalancerActionException;
+    exports2.InvalidLoadBalancerActionException$ = InvalidLoadBalancerActionException$;
+    exports2.InvalidRevocationContentException = InvalidRevocationContentException;
+    exports2.InvalidRevocationContentException$ = InvalidRevocationContentException$;
+    exports2.InvalidSchemeException = InvalidSchemeException;
+    exports2.InvalidSchemeException$ = InvalidSchemeException$;
+    exports2.InvalidSecurityGroupException = InvalidSecurityGroupException;
+    exports2.InvalidSecurityGroupException$ = InvalidSecurityGroupException$;
+    exports2.InvalidSubnetException = InvalidSubnetException;
+    exports2.InvalidSubnetException$ = InvalidSubnetException$;
+    exports2.InvalidTargetException = InvalidTargetException;
+    exports2.InvalidTargetException$ = InvalidTargetException$;
+    exports2.IpAddressType = IpAddressType;
+    exports2.IpamPools$ = IpamPools$;
+    exports2.JwtValidationActionAdditionalClaim$ = JwtValidationActionAdditionalClaim$;
+    exports2.JwtValidationActionAdditionalClaimFormatEnum = JwtValidationActionAdditionalClaimFormatEnum;
+    exports2.JwtValidationActionConfig$ = JwtValidationActionConfig$;
+    exports2.Limit$ = Limit$;
+    exports2.Listener$ = Listener$;
+    exports2.ListenerAttribute$ = ListenerAttribute$;
+    exports2.ListenerNotFoundException = ListenerNotFoundException;
+    exports2.ListenerNotFoundException$ = ListenerNotFoundException$;
+    exports2.LoadBalancer$ = LoadBalancer$;
+    exports2.LoadBalancerAddress$ = LoadBalancerAddress$;
+    exports2.LoadBalancerAttribute$ = LoadBalancerAttribute$;
+    exports2.LoadBalancerNotFoundException = LoadBalancerNotFoundException;
+    exports2.LoadBalancerNotFoundException$ = LoadBalancerNotFoundException$;
+    exports2.LoadBalancerSchemeEnum = LoadBalancerSchemeEnum;
+    exports2.LoadBalancerState$ = LoadBalancerState$;
+    exports2.LoadBalancerStateEnum = LoadBalancerStateEnum;
+    exports2.LoadBalancerTypeEnum = LoadBalancerTypeEnum;
+    exports2.Matcher$ = Matcher$;
+    exports2.MinimumLoadBalancerCapacity$ = MinimumLoadBalancerCapacity$;
+    exports2.MitigationInEffectEnum = MitigationInEffectEnum;
+    exports2.ModifyCapacityReservation$ = ModifyCapacityReservation$;
+    exports2.ModifyCapacityReservationCommand = ModifyCapacityReservationCommand;
+    exports2.ModifyCapacityReservationInput$ = ModifyCapacityReservationInput$;
+    exports2.ModifyCapacityReservationOutput$ = ModifyCapacityReservationOutput$;
+    exports2.ModifyIpPools$ = ModifyIpPools$;
+    exports2.ModifyIpPoolsCommand = ModifyIpPoolsCommand;
+    exports2.ModifyIpPoolsInput$ = ModifyIpPoolsInput$;
+    exports2.ModifyIpPoolsOutput$ = ModifyIpPoolsOutput$;
+    exports2.ModifyListener$ = ModifyListener$;
+    exports2.ModifyListenerAttributes$ = ModifyListenerAttributes$;
+    exports2.ModifyListenerAttributesCommand = ModifyListenerAttributesCommand;
+    exports2.ModifyListenerAttributesInput$ = ModifyListenerAttributesInput$;
+    exports2.ModifyListenerAttributesOutput$ = ModifyListenerAttributesOutput$;
+    exports2.ModifyListenerCommand = ModifyListenerCommand;
+    exports2.ModifyListenerInput$ = ModifyListenerInput$;
+    exports2.ModifyListenerOutput$ = ModifyListenerOutput$;
+    exports2.ModifyLoadBalancerAttributes$ = ModifyLoadBalancerAttributes$;
+    exports2.ModifyLoadBalancerAttributesCommand = ModifyLoadBalancerAttributesCommand;
+    exports2.ModifyLoadBalancerAttributesInput$ = ModifyLoadBalancerAttributesInput$;
+    exports2.ModifyLoadBalancerAttributesOutput$ = ModifyLoadBalancerAttributesOutput$;
+    exports2.ModifyRule$ = ModifyRule$;
+    exports2.ModifyRuleCommand = ModifyRuleCommand;
+    exports2.ModifyRuleInput$ = ModifyRuleInput$;
+    exports2.ModifyRuleOutput$ = ModifyRuleOutput$;
+    exports2.ModifyTargetGroup$ = ModifyTargetGroup$;
+    exports2.ModifyTargetGroupAttributes$ = ModifyTargetGroupAttributes$;
+    exports2.ModifyTargetGroupAttributesCommand = ModifyTargetGroupAttributesCommand;
+    exports2.ModifyTargetGroupAttributesInput$ = ModifyTargetGroupAttributesInput$;
+    exports2.ModifyTargetGroupAttributesOutput$ = ModifyTargetGroupAttributesOutput$;
+    exports2.ModifyTargetGroupCommand = ModifyTargetGroupCommand;
+    exports2.ModifyTargetGroupInput$ = ModifyTargetGroupInput$;
+    exports2.ModifyTargetGroupOutput$ = ModifyTargetGroupOutput$;
+    exports2.ModifyTrustStore$ = ModifyTrustStore$;
+    exports2.ModifyTrustStoreCommand = ModifyTrustStoreCommand;
+    exports2.ModifyTrustStoreInput$ = ModifyTrustStoreInput$;
+    exports2.ModifyTrustStoreOutput$ = ModifyTrustStoreOutput$;
+    exports2.MutualAuthenticationAttributes$ = MutualAuthenticationAttributes$;
+    exports2.OperationNotPermittedException = OperationNotPermittedException;
+    exports2.OperationNotPermittedException$ = OperationNotPermittedException$;
+    exports2.PathPatternConditionConfig$ = PathPatternConditionConfig$;
+    exports2.PriorRequestNotCompleteException = PriorRequestNotCompleteException;
+    exports2.PriorRequestNotCompleteException$ = PriorRequestNotCompleteException$;
+    exports2.PriorityInUseException = PriorityInUseException;
+    exports2.PriorityInUseException$ = PriorityInUseException$;
+    exports2.ProtocolEnum = ProtocolEnum;
+    exports2.QueryStringConditionConfig$ = QueryStringConditionConfig$;
+    exports2.QueryStringKeyValuePair$ = QueryStringKeyValuePair$;
+    exports2.RedirectActionConfig$ = RedirectActionConfig$;
+    exports2.RedirectActionStatusCodeEnum = RedirectActionStatusCodeEnum;
+    exports2.RegisterTargets$ = RegisterTargets$;
+    exports2.RegisterTargetsCommand = RegisterTargetsCommand;
+    exports2.RegisterTargetsInput$ = RegisterTargetsInput$;
+    exports2.RegisterTargetsOutput$ = RegisterTargetsOutput$;
+    exports2.RemoveIpamPoolEnum = RemoveIpamPoolEnum;
+    exports2.RemoveListenerCertificates$ = RemoveListenerCertificates$;
+    exports2.RemoveListenerCertificatesCommand = RemoveListenerCertificatesCommand;
+    exports2.RemoveListenerCertificatesInput$ = RemoveListenerCertificatesInput$;
+    exports2.RemoveListenerCertificatesOutput$ = RemoveListenerCertificatesOutput$;
+    exports2.RemoveTags$ = RemoveTags$;
+    exports2.RemoveTagsCommand = RemoveTagsCommand;
+    exports2.RemoveTagsInput$ = RemoveTagsInput$;
+    exports2.RemoveTagsOutput$ = RemoveTagsOutput$;
+    exports2.RemoveTrustStoreRevocations$ = RemoveTrustStoreRevocations$;
+    exports2.RemoveTrustStoreRevocationsCommand = RemoveTrustStoreRevocationsCommand;
+    exports2.RemoveTrustStoreRevocationsInput$ = RemoveTrustStoreRevocationsInput$;
+    exports2.RemoveTrustStoreRevocationsOutput$ = RemoveTrustStoreRevocationsOutput$;
+    exports2.ResourceInUseException = ResourceInUseException;
+    exports2.ResourceInUseException$ = ResourceInUseException$;
+    exports2.ResourceNotFoundException = ResourceNotFoundException2;
+    exports2.ResourceNotFoundException$ = ResourceNotFoundException$2;
+    exports2.RevocationContent$ = RevocationContent$;
+    exports2.RevocationContentNotFoundException = RevocationContentNotFoundException;
+    exports2.RevocationContentNotFoundException$ = RevocationContentNotFoundException$;
+    exports2.RevocationIdNotFoundException = RevocationIdNotFoundException;
+    exports2.RevocationIdNotFoundException$ = RevocationIdNotFoundException$;
+    exports2.RevocationType = RevocationType;
+    exports2.RewriteConfig$ = RewriteConfig$;
+    exports2.Rule$ = Rule$;
+    exports2.RuleCondition$ = RuleCondition$;
+    exports2.RuleNotFoundException = RuleNotFoundException;
+    exports2.RuleNotFoundException$ = RuleNotFoundException$;
+    exports2.RulePriorityPair$ = RulePriorityPair$;
+    exports2.RuleTransform$ = RuleTransform$;
+    exports2.SSLPolicyNotFoundException = SSLPolicyNotFoundException;
+    exports2.SSLPolicyNotFoundException$ = SSLPolicyNotFoundException$;
+    exports2.SetIpAddressType$ = SetIpAddressType$;
+    exports2.SetIpAddressTypeCommand = SetIpAddressTypeCommand;
+    exports2.SetIpAddressTypeInput$ = SetIpAddressTypeInput$;
+    exports2.SetIpAddressTypeOutput$ = SetIpAddressTypeOutput$;
+    exports2.SetRulePriorities$ = SetRulePriorities$;
+    exports2.SetRulePrioritiesCommand = SetRulePrioritiesCommand;
+    exports2.SetRulePrioritiesInput$ = SetRulePrioritiesInput$;
+    exports2.SetRulePrioritiesOutput$ = SetRulePrioritiesOutput$;
+    exports2.SetSecurityGroups$ = SetSecurityGroups$;
+    exports2.SetSecurityGroupsCommand = SetSecurityGroupsCommand;
+    exports2.SetSecurityGroupsInput$ = SetSecurityGroupsInput$;
+    exports2.SetSecurityGroupsOutput$ = SetSecurityGroupsOutput$;
+    exports2.SetSubnets$ = SetSubnets$;
+    exports2.SetSubnetsCommand = SetSubnetsCommand;
+    exports2.SetSubnetsInput$ = SetSubnetsInput$;
+    exports2.SetSubnetsOutput$ = SetSubnetsOutput$;
+    exports2.SourceIpAddressTypeEnum = SourceIpAddressTypeEnum;
+    exports2.SourceIpConditionConfig$ = SourceIpConditionConfig$;
+    exports2.SslPolicy$ = SslPolicy$;
+    exports2.SubnetMapping$ = SubnetMapping$;
+    exports2.SubnetNotFoundException = SubnetNotFoundException;
+    exports2.SubnetNotFoundException$ = SubnetNotFoundException$;
+    exports2.Tag$ = Tag$2;
+    exports2.TagDescription$ = TagDescription$;
+    exports2.TargetAdministrativeOverrideReasonEnum = TargetAdministrativeOverrideReasonEnum;
+    exports2.TargetAdministrativeOverrideStateEnum = TargetAdministrativeOverrideStateEnum;
+    exports2.TargetDescription$ = TargetDescription$;
+    exports2.TargetGroup$ = TargetGroup$;
+    exports2.TargetGroupAssociationLimitException = TargetGroupAssociationLimitException;
+    exports2.TargetGroupAssociationLimitException$ = TargetGroupAssociationLimitException$;
+    exports2.TargetGroupAttribute$ = TargetGroupAttribute$;
+    exports2.TargetGroupIpAddressTypeEnum = TargetGroupIpAddressTypeEnum;
+    exports2.TargetGroupNotFoundException = TargetGroupNotFoundException;
+    exports2.TargetGroupNotFoundException$ = TargetGroupNotFoundException$;
+    exports2.TargetGroupStickinessConfig$ = TargetGroupStickinessConfig$;
+    exports2.TargetGroupTuple$ = TargetGroupTuple$;
+    exports2.TargetHealth$ = TargetHealth$;
+    exports2.TargetHealthDescription$ = TargetHealthDescription$;
+    exports2.TargetHealthReasonEnum = TargetHealthReasonEnum;
+    exports2.TargetHealthStateEnum = TargetHealthStateEnum;
+    exports2.TargetTypeEnum = TargetTypeEnum;
+    exports2.TooManyActionsException = TooManyActionsException;
+    exports2.TooManyActionsException$ = TooManyActionsException$;
+    exports2.TooManyCertificatesException = TooManyCertificatesException;
+    exports2.TooManyCertificatesException$ = TooManyCertificatesException$;
+    exports2.TooManyListenersException = TooManyListenersException;
+    exports2.TooManyListenersException$ = TooManyListenersException$;
+    exports2.TooManyLoadBalancersException = TooManyLoadBalancersException;
+    exports2.TooManyLoadBalancersException$ = TooManyLoadBalancersException$;
+    exports2.TooManyRegistrationsForTargetIdException = TooManyRegistrationsForTargetIdException;
+    exports2.TooManyRegistrationsForTargetIdException$ = TooManyRegistrationsForTargetIdException$;
+    exports2.TooManyRulesException = TooManyRulesException;
+    exports2.TooManyRulesException$ = TooManyRulesException$;
+    exports2.TooManyTagsException = TooManyTagsException;
+    exports2.TooManyTagsException$ = TooManyTagsException$;
+    exports2.TooManyTargetGroupsException = TooManyTargetGroupsException;
+    exports2.TooManyTargetGroupsException$ = TooManyTargetGroupsException$;
+    exports2.TooManyTargetsException = TooManyTargetsException;
+    exports2.TooManyTargetsException$ = TooManyTargetsException$;
+    exports2.TooManyTrustStoreRevocationEntriesException = TooManyTrustStoreRevocationEntriesException;
+    exports2.TooManyTrustStoreRevocationEntriesException$ = TooManyTrustStoreRevocationEntriesException$;
+    exports2.TooManyTrustStoresException = TooManyTrustStoresException;
+    exports2.TooManyTrustStoresException$ = TooManyTrustStoresException$;
+    exports2.TooManyUniqueTargetGroupsPerLoadBalancerException = TooManyUniqueTargetGroupsPerLoadBalancerException;
+    exports2.TooManyUniqueTargetGroupsPerLoadBalancerException$ = TooManyUniqueTargetGroupsPerLoadBalancerException$;
+    exports2.TransformTypeEnum = TransformTypeEnum;
+    exports2.TrustStore$ = TrustStore$;
+    exports2.TrustStoreAssociation$ = TrustStoreAssociation$;
+    exports2.TrustStoreAssociationNotFoundException = TrustStoreAssociationNotFoundException;
+    exports2.TrustStoreAssociationNotFoundException$ = TrustStoreAssociationNotFoundException$;
+    exports2.TrustStoreAssociationStatusEnum = TrustStoreAssociationStatusEnum;
+    exports2.TrustStoreInUseException = TrustStoreInUseException;
+    exports2.TrustStoreInUseException$ = TrustStoreInUseException$;
+    exports2.TrustStoreNotFoundException = TrustStoreNotFoundException;
+    exports2.TrustStoreNotFoundException$ = TrustStoreNotFoundException$;
+    exports2.TrustStoreNotReadyException = TrustStoreNotReadyException;
+    exports2.TrustStoreNotReadyException$ = TrustStoreNotReadyException$;
+    exports2.TrustStoreRevocation$ = TrustStoreRevocation$;
+    exports2.TrustStoreStatus = TrustStoreStatus;
+    exports2.UnsupportedProtocolException = UnsupportedProtocolException;
+    exports2.UnsupportedProtocolException$ = UnsupportedProtocolException$;
+    exports2.UrlRewriteConfig$ = UrlRewriteConfig$;
+    exports2.ZonalCapacityReservationState$ = ZonalCapacityReservationState$;
+    exports2.errorTypeRegistries = errorTypeRegistries5;
+    exports2.paginateDescribeAccountLimits = paginateDescribeAccountLimits;
+    exports2.paginateDescribeListenerCertificates = paginateDescribeListenerCertificates;
+    exports2.paginateDescribeListeners = paginateDescribeListeners;
+    exports2.paginateDescribeLoadBalancers = paginateDescribeLoadBalancers;
+    exports2.paginateDescribeRules = paginateDescribeRules;
+    exports2.paginateDescribeTargetGroups = paginateDescribeTargetGroups;
+    exports2.paginateDescribeTrustStoreAssociations = paginateDescribeTrustStoreAssociations;
+    exports2.paginateDescribeTrustStoreRevocations = paginateDescribeTrustStoreRevocations;
+    exports2.paginateDescribeTrustStores = paginateDescribeTrustStores;
+    exports2.waitForLoadBalancerAvailable = waitForLoadBalancerAvailable;
+    exports2.waitForLoadBalancerExists = waitForLoadBalancerExists;
+    exports2.waitForLoadBalancersDeleted = waitForLoadBalancersDeleted;
+    exports2.waitForTargetDeregistered = waitForTargetDeregistered;
+    exports2.waitForTargetInService = waitForTargetInService;
+    exports2.waitUntilLoadBalancerAvailable = waitUntilLoadBalancerAvailable;
+    exports2.waitUntilLoadBalancerExists = waitUntilLoadBalancerExists;
+    exports2.waitUntilLoadBalancersDeleted = waitUntilLoadBalancersDeleted;
+    exports2.waitUntilTargetDeregistered = waitUntilTargetDeregistered;
+    exports2.waitUntilTargetInService = waitUntilTargetInService;
+  }
+});
+
+// node_modules/@smithy/middleware-compression/dist-cjs/compressStream.js
+var require_compressStream = __commonJS({
+  "node_modules/@smithy/middleware-compression/dist-cjs/compressStream.js"(exports2) {
+    var { createGzip } = require("node:zlib");
+    exports2.compressStream = async (body) => body.pipe(createGzip());
+  }
+});
+
+// node_modules/@smithy/middleware-compression/dist-cjs/compressString.js
+var require_compressString = __commonJS({
+  "node_modules/@smithy/middleware-compression/dist-cjs/compressString.js"(exports2) {
+    var { promisify } = require("node:util");
+    var { gzip } = require("node:zlib");
+    var { toUint8Array: toUint8Array2 } = (init_serde(), __toCommonJS(serde_exports));
+    var gzipAsync = promisify(gzip);
+    exports2.compressString = async (body) => {
+      try {
+        const compressedBuffer = await gzipAsync(toUint8Array2(body || ""));
+        return toUint8Array2(compressedBuffer);
+      } catch (err) {
+        throw new Error("Failure during compression: " + err.message);
+      }
+    };
+  }
+});
+
+// node_modules/@smithy/middleware-compression/dist-cjs/index.js
 var require_dist_cjs17 = __commonJS({
+  "node_modules/@smithy/middleware-compression/dist-cjs/index.js"(exports2) {
+    var { booleanSelector: booleanSelector2, SelectorType: SelectorType2, numberSelector: numberSelector2 } = (init_config2(), __toCommonJS(config_exports));
+    var { setFeature: setFeature4 } = (init_dist_es(), __toCommonJS(dist_es_exports));
+    var { HttpRequest: HttpRequest2 } = (init_protocols(), __toCommonJS(protocols_exports));
+    var { compressStream } = require_compressStream();
+    var { compressString } = require_compressString();
+    var { isArrayBuffer: isArrayBuffer2 } = (init_serde(), __toCommonJS(serde_exports));
+    var { normalizeProvider: normalizeProvider3 } = (init_client2(), __toCommonJS(client_exports));
+    var NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME = "AWS_DISABLE_REQUEST_COMPRESSION";
+    var NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME = "disable_request_compression";
+    var DEFAULT_DISABLE_REQUEST_COMPRESSION = false;
+    var NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS = {
+      environmentVariableSelector: (env2) => booleanSelector2(env2, NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME, SelectorType2.ENV),
+      configFileSelector: (profile) => booleanSelector2(profile, NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME, SelectorType2.CONFIG),
+      default: DEFAULT_DISABLE_REQUEST_COMPRESSION
+    };
+    var NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME = "AWS_REQUEST_MIN_COMPRESSION_SIZE_BYTES";
+    var NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME = "request_min_compression_size_bytes";
+    var DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES = 10240;
+    var NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS = {
+      environmentVariableSelector: (env2) => numberSelector2(env2, NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME, SelectorType2.ENV),
+      configFileSelector: (profile) => numberSelector2(profile, NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME, SelectorType2.CONFIG),
+      default: DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES
+    };
+    var CompressionAlgorithm;
+    (function(CompressionAlgorithm2) {
+      CompressionAlgorithm2["GZIP"] = "gzip";
+    })(CompressionAlgorithm || (CompressionAlgorithm = {}));
+    var CLIENT_SUPPORTED_ALGORITHMS = [CompressionAlgorithm.GZIP];
+    var isStreaming = (body) => body !== void 0 && typeof body !== "string" && !ArrayBuffer.isView(body) && !isArrayBuffer2(body);
+    var compressionMiddleware = (config, middlewareConfig) => (next, context) => async (args) => {
+      if (!HttpRequest2.isInstance(args.request)) {
+        return next(args);
+      }
+      const disableRequestCompression = await config.disableRequestCompression();
+      if (disableRequestCompression) {
+        return next(args);
+      }
+      const { request } = args;
+      const { body, headers } = request;
+      const { encodings, streamRequiresLength } = middlewareConfig;
+      let updatedBody = body;
+      let updatedHeaders = headers;
+      for (const algorithm of encodings) {
+        if (CLIENT_SUPPORTED_ALGORITHMS.includes(algorithm)) {
+          let isRequestCompressed = false;
+          if (isStreaming(body)) {
+            if (!streamRequiresLength) {
+              updatedBody = await compressStream(body);
+              isRequestCompressed = true;
+            } else {
+              throw new Error("Compression is not supported for streaming blobs that require a length.");
+            }
+          } else {
+            const bodyLength = config.bodyLengthChecker(body);
+            const requestMinCompressionSizeBytes = await config.requestMinCompressionSizeBytes();
+            if (bodyLength && bodyLength >= requestMinCompressionSizeBytes) {
+              updatedBody = await compressString(body);
+              isRequestCompressed = true;
+            }
+          }
+          if (isRequestCompressed) {
+            if (headers["content-encoding"]) {
+              updatedHeaders = {
+                ...headers,
+                "content-encoding": `${headers["content-encoding"]}, ${algorithm}`
+              };
+            } else {
+              updatedHeaders = { ...headers, "content-encoding": algorithm };
+            }
+            if (updatedHeaders["content-encoding"].includes("gzip")) {
+              setFeature4(context, "GZIP_REQUEST_COMPRESSION", "L");
+            }
+            break;
+          }
+        }
+      }
+      return next({
+        ...args,
+        request: {
+          ...request,
+          body: updatedBody,
+          headers: updatedHeaders
+        }
+      });
+    };
+    var compressionMiddlewareOptions = {
+      name: "compressionMiddleware",
+      step: "build",
+      tags: ["REQUEST_BODY_COMPRESSION", "GZIP"],
+      override: true,
+      priority: "high"
+    };
+    var getCompressionPlugin = (config, middlewareConfig) => ({
+      applyToStack: (clientStack) => {
+        clientStack.add(compressionMiddleware(config, middlewareConfig), compressionMiddlewareOptions);
+      }
+    });
+    var resolveCompressionConfig = (input) => {
+      const { disableRequestCompression, requestMinCompressionSizeBytes: _requestMinCompressionSizeBytes } = input;
+      return Object.assign(input, {
+        disableRequestCompression: normalizeProvider3(disableRequestCompression),
+        requestMinCompressionSizeBytes: async () => {
+          const requestMinCompressionSizeBytes = await normalizeProvider3(_requestMinCompressionSizeBytes)();
+          if (requestMinCompressionSizeBytes < 0 || requestMinCompressionSizeBytes > 10485760) {
+            throw new RangeError(`The value for requestMinCompressionSizeBytes must be between 0 and 10485760 inclusive. The provided value ${requestMinCompressionSizeBytes} is outside this range."`);
+          }
+          return requestMinCompressionSizeBytes;
+        }
+      });
+    };
+    exports2.DEFAULT_DISABLE_REQUEST_COMPRESSION = DEFAULT_DISABLE_REQUEST_COMPRESSION;
+    exports2.DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES = DEFAULT_NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES;
+    exports2.NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS = NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS;
+    exports2.NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME = NODE_DISABLE_REQUEST_COMPRESSION_ENV_NAME;
+    exports2.NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME = NODE_DISABLE_REQUEST_COMPRESSION_INI_NAME;
+    exports2.NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS = NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS;
+    exports2.NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME = NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_ENV_NAME;
+    exports2.NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME = NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_INI_NAME;
+    exports2.compressionMiddleware = compressionMiddleware;
+    exports2.compressionMiddlewareOptions = compressionMiddlewareOptions;
+    exports2.getCompressionPlugin = getCompressionPlugin;
+    exports2.resolveCompressionConfig = resolveCompressionConfig;
+  }
+});
+
+// node_modules/@aws-sdk/client-cloudwatch/dist-cjs/index.js
+var require_dist_cjs18 = __commonJS({
   "node_modules/@aws-sdk/client-cloudwatch/dist-cjs/index.js"(exports2) {
     var { awsEndpointFunctions: awsEndpointFunctions2, emitWarningIfUnsupportedVersion: emitWarningIfUnsupportedVersion$1, createDefaultUserAgentProvider: createDefaultUserAgentProvider2, getDefaultSocketTimeout: getDefaultSocketTimeout2, NODE_APP_ID_CONFIG_OPTIONS: NODE_APP_ID_CONFIG_OPTIONS2, getAwsRegionExtensionConfiguration: getAwsRegionExtensionConfiguration2, resolveAwsRegionExtensionConfiguration: resolveAwsRegionExtensionConfiguration2, resolveUserAgentConfig: resolveUserAgentConfig2, resolveHostHeaderConfig: resolveHostHeaderConfig2, getUserAgentPlugin: getUserAgentPlugin2, getHostHeaderPlugin: getHostHeaderPlugin2, getLoggerPlugin: getLoggerPlugin2, getRecursionDetectionPlugin: getRecursionDetectionPlugin2 } = (init_client3(), __toCommonJS(client_exports2));
     var { getHttpAuthSchemeEndpointRuleSetPlugin: getHttpAuthSchemeEndpointRuleSetPlugin2, DefaultIdentityProviderConfig: DefaultIdentityProviderConfig2, getHttpSigningPlugin: getHttpSigningPlugin2, createPaginator: createPaginator2 } = (init_dist_es(), __toCommonJS(dist_es_exports));
@@ -28469,11 +33464,11 @@ var require_dist_cjs17 = __commonJS({
     var { parseUrl: parseUrl2, getHttpHandlerExtensionConfiguration: getHttpHandlerExtensionConfiguration2, resolveHttpHandlerRuntimeConfig: resolveHttpHandlerRuntimeConfig2, getContentLengthPlugin: getContentLengthPlugin2 } = (init_protocols(), __toCommonJS(protocols_exports));
     var { DEFAULT_RETRY_MODE: DEFAULT_RETRY_MODE2, NODE_RETRY_MODE_CONFIG_OPTIONS: NODE_RETRY_MODE_CONFIG_OPTIONS2, NODE_MAX_ATTEMPT_CONFIG_OPTIONS: NODE_MAX_ATTEMPT_CONFIG_OPTIONS2, resolveRetryConfig: resolveRetryConfig2, getRetryPlugin: getRetryPlugin2 } = (init_retry2(), __toCommonJS(retry_exports));
     var { TypeRegistry: TypeRegistry2, getSchemaSerdePlugin: getSchemaSerdePlugin2 } = (init_schema(), __toCommonJS(schema_exports));
-    var { NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS, NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS, resolveCompressionConfig, getCompressionPlugin } = require_dist_cjs2();
+    var { NODE_REQUEST_MIN_COMPRESSION_SIZE_BYTES_CONFIG_OPTIONS, NODE_DISABLE_REQUEST_COMPRESSION_CONFIG_OPTIONS, resolveCompressionConfig, getCompressionPlugin } = require_dist_cjs17();
     var { resolveAwsSdkSigV4Config: resolveAwsSdkSigV4Config2, AwsSdkSigV4Signer: AwsSdkSigV4Signer2, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS: NODE_AUTH_SCHEME_PREFERENCE_OPTIONS2 } = (init_httpAuthSchemes2(), __toCommonJS(httpAuthSchemes_exports));
-    var { defaultProvider } = require_dist_cjs16();
+    var { defaultProvider } = require_dist_cjs15();
     var { toUtf8: toUtf83, fromUtf8: fromUtf83, toBase64: toBase643, fromBase64: fromBase642, calculateBodyLength: calculateBodyLength2 } = (init_serde(), __toCommonJS(serde_exports));
-    var { streamCollector: streamCollector7, NodeHttpHandler } = require_dist_cjs6();
+    var { streamCollector: streamCollector7, NodeHttpHandler } = require_dist_cjs5();
     var { AwsJson1_0Protocol: AwsJson1_0Protocol2 } = (init_protocols2(), __toCommonJS(protocols_exports2));
     var { Sha256 } = (init_checksum2(), __toCommonJS(checksum_exports));
     var defaultCloudWatchHttpAuthSchemeParametersProvider = async (config, context, input) => {
@@ -32477,7 +37472,8 @@ var require_dist_cjs17 = __commonJS({
 
 // scripts/chunks/aws.cjs
 module.exports = {
-  ...require_dist_cjs17(),
-  ...require_dist_cjs3(),
-  ...require_dist_cjs16()
+  ...require_dist_cjs16(),
+  ...require_dist_cjs18(),
+  ...require_dist_cjs2(),
+  ...require_dist_cjs15()
 };
