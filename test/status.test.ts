@@ -82,7 +82,8 @@ test('offline, status says it did not look at GitHub; with --pr it names the ope
   const json = JSON.parse((await w.run(['status', 'echo', '--pr', '--json'])).stdout);
   expect(json.rollouts[0].github).toEqual({
     looked: true,
-    pulls: [{ number: pr.number, url: pr.url, title: pr.title, does: 'step 2' }],
+    forge: 'github',
+    pulls: [{ number: pr.number, url: pr.url, title: pr.title, does: 'step 2', ref: `#${pr.number}` }],
   });
 });
 

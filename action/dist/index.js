@@ -71247,13 +71247,16 @@ function signalLines(v) {
     ...s.verify?.targetGroupIPs ? [field("Target IPs", `${s.verify.targetGroupIPs.state}: ${s.verify.targetGroupIPs.detail}`)] : []
   ];
 }
+var FORGE_LABEL = { github: "GitHub", gitlab: "GitLab", gitea: "Gitea" };
 function githubLines(v) {
   const g = v.github;
   if (!g.looked) return [field("GitHub", `not looked up (${g.why})`)];
-  if (g.pulls.length === 0) return [field("GitHub", "no open rollgen PR for this app")];
+  const host = FORGE_LABEL[g.forge ?? "github"];
+  const kind = g.forge === "gitlab" ? "MR" : "PR";
+  if (g.pulls.length === 0) return [field(host, `no open rollgen ${kind} for this app`)];
   return g.pulls.map((p, i) => {
-    const line = `PR #${p.number} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
-    return i === 0 ? field("GitHub", line) : more(line);
+    const line = `${kind} ${p.ref ?? `#${p.number}`} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
+    return i === 0 ? field(host, line) : more(line);
   });
 }
 function modeText(v) {
@@ -71566,7 +71569,7 @@ function messageFor(phase, i, gate) {
 // src/flow/status-mode.ts
 var path39 = __toESM(require("path"));
 function flowModes(git2, top, apps2, viaPr) {
-  if (viaPr) return apps2.map(() => ({ name: "pr", why: "read through GitHub with --pr" }));
+  if (viaPr) return apps2.map(() => ({ name: "pr", why: "read from the code host with --pr" }));
   const inside2 = (o) => top !== void 0 && o !== void 0 && !repoPath(top, path39.resolve(o)).startsWith("..");
   const dirty = top ? uncommitted(
     git2,
@@ -71650,11 +71653,13 @@ async function readGitHub(ctx, apps2, histories, flags3, onScan) {
       const open4 = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === "open");
       const view = {
         looked: true,
+        forge: connection2.forge ?? "github",
         pulls: open4.map(({ pr, target }) => ({
           number: pr.number,
           url: pr.url,
           title: pr.title,
-          does: targetSlug(target).replace("-", " ")
+          does: targetSlug(target).replace("-", " "),
+          ref: pr.ref
         }))
       };
       const { landedAt, landingSha } = histories[i];

@@ -60,11 +60,13 @@ export async function readGitHub(
       const open = (pulls.get(entry.app.name) ?? []).filter((p) => p.pr.state === 'open');
       const view: GitHubView = {
         looked: true,
+        forge: connection.forge ?? 'github',
         pulls: open.map(({ pr, target }) => ({
           number: pr.number,
           url: pr.url,
           title: pr.title,
           does: targetSlug(target).replace('-', ' '),
+          ref: pr.ref,
         })),
       };
       const { landedAt, landingSha } = histories[i];

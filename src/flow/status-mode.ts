@@ -29,7 +29,7 @@ export function flowModes(
   apps: readonly ModeQuery[],
   viaPr: boolean,
 ): ModeView[] {
-  if (viaPr) return apps.map(() => ({ name: 'pr', why: 'read through GitHub with --pr' }));
+  if (viaPr) return apps.map(() => ({ name: 'pr', why: 'read from the code host with --pr' }));
   const inside = (o: string | undefined) =>
     top !== undefined && o !== undefined && !repoPath(top, path.resolve(o)).startsWith('..');
   const dirty = top

@@ -125,13 +125,17 @@ function signalLines(v: RolloutView): string[] {
   ];
 }
 
+const FORGE_LABEL = { github: 'GitHub', gitlab: 'GitLab', gitea: 'Gitea' } as const;
+
 function githubLines(v: RolloutView): string[] {
   const g = v.github;
   if (!g.looked) return [field('GitHub', `not looked up (${g.why})`)];
-  if (g.pulls.length === 0) return [field('GitHub', 'no open rollgen PR for this app')];
+  const host = FORGE_LABEL[g.forge ?? 'github'];
+  const kind = g.forge === 'gitlab' ? 'MR' : 'PR';
+  if (g.pulls.length === 0) return [field(host, `no open rollgen ${kind} for this app`)];
   return g.pulls.map((p, i) => {
-    const line = `PR #${p.number} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
-    return i === 0 ? field('GitHub', line) : more(line);
+    const line = `${kind} ${p.ref ?? `#${p.number}`} (${p.does}) open: ${p.title} ${p.url}; merging it applies it`;
+    return i === 0 ? field(host, line) : more(line);
   });
 }
 

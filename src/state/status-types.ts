@@ -43,11 +43,16 @@ export interface PendingPull {
   readonly title: string;
   /** What it does: "step 2", "promote", "abort", ... */
   readonly does: string;
+  /** The code host's own short reference (GitHub and Gitea `#12`, GitLab `!12`). */
+  readonly ref?: string;
 }
+
+/** The code host a flow read talks to: its name in status lines (`github` in the JSON key, whichever it is). */
+export type ForgeName = 'github' | 'gitlab' | 'gitea';
 
 export type GitHubView =
   | { readonly looked: false; readonly why: string }
-  | { readonly looked: true; readonly pulls: readonly PendingPull[] };
+  | { readonly looked: true; readonly pulls: readonly PendingPull[]; readonly forge?: ForgeName };
 
 /** A Deployment of the output as rendered: what runs on one track. */
 export interface RenderedWorkload {

@@ -31,20 +31,24 @@ export class GiteaHarness implements ForgeHarness {
     return this.repo;
   }
 
-  async pr(): Promise<ForgeRun> {
-    return this.prWith({
-      GITEA_ACTIONS: 'true',
-      GITHUB_ACTIONS: 'true',
-      GITHUB_TOKEN: this.server.token,
-      GITHUB_REPOSITORY: this.server.repository,
-      GITHUB_SERVER_URL: this.server.serverUrl,
-      GITHUB_API_URL: this.server.apiUrl,
-      ...this.extraEnv,
-    });
+  async pr(command: readonly string[] = ['pr']): Promise<ForgeRun> {
+    return this.prWith(
+      {
+        GITEA_ACTIONS: 'true',
+        GITHUB_ACTIONS: 'true',
+        GITHUB_TOKEN: this.server.token,
+        GITHUB_REPOSITORY: this.server.repository,
+        GITHUB_SERVER_URL: this.server.serverUrl,
+        GITHUB_API_URL: this.server.apiUrl,
+        ...this.extraEnv,
+      },
+      command.slice(1),
+      command[0],
+    );
   }
 
   /** `rollgen pr ARGS` with exactly `env` as the CI's variables, after the checkout fetched main. */
-  async prWith(env: Readonly<Record<string, string>>, args: readonly string[] = []): Promise<ForgeRun> {
+  async prWith(env: Readonly<Record<string, string>>, args: readonly string[] = [], command = 'pr'): Promise<ForgeRun> {
     syncCheckout(this.repo, this.server.remote.dir);
     const before = this.server.requests.length;
     const pushes = this.server.remote.pushes;
@@ -60,7 +64,7 @@ export class GiteaHarness implements ForgeHarness {
       'GITHUB_REPOSITORY',
     ])
       delete base[k];
-    const run = await runProcess(process.execPath, [BIN, 'pr', ...args], {
+    const run = await runProcess(process.execPath, [BIN, command, ...args], {
       cwd: this.repo,
       env: { ...base, ROLLGEN_TEST_RETRY_UNIT_MS: '5', ...env },
     });

@@ -24,15 +24,19 @@ export class GitHubHarness implements ForgeHarness {
     return this.repo;
   }
 
-  async pr(): Promise<ForgeRun> {
+  async pr(command?: readonly string[]): Promise<ForgeRun> {
     syncCheckout(this.repo, this.bare);
     const before = this.fake.requests.length;
-    const run = await runPr(this.repo, {
-      GITHUB_TOKEN: this.fake.token,
-      GITHUB_REPOSITORY: this.fake.repository,
-      GITHUB_API_URL: this.fake.apiUrl,
-      GITHUB_SERVER_URL: this.fake.serverUrl,
-    });
+    const run = await runPr(
+      this.repo,
+      {
+        GITHUB_TOKEN: this.fake.token,
+        GITHUB_REPOSITORY: this.fake.repository,
+        GITHUB_API_URL: this.fake.apiUrl,
+        GITHUB_SERVER_URL: this.fake.serverUrl,
+      },
+      command,
+    );
     return { ...run, requests: this.fake.requests.length - before };
   }
 

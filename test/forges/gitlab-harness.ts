@@ -26,20 +26,24 @@ export class GitLabHarness implements ForgeHarness {
     return this.repo;
   }
 
-  async pr(): Promise<ForgeRun> {
+  async pr(command?: readonly string[]): Promise<ForgeRun> {
     syncCheckout(this.repo, this.fake.git.dir);
     const before = this.fake.requests.length;
     // What a GitLab CI job has (https://docs.gitlab.com/ci/variables/predefined_variables/), plus the token variable.
-    const run = await runPr(this.repo, {
-      GITLAB_CI: 'true',
-      CI_API_V4_URL: this.fake.apiUrl,
-      CI_SERVER_URL: this.fake.serverUrl,
-      CI_PROJECT_ID: String(this.fake.projectId),
-      CI_PROJECT_PATH: this.fake.project,
-      CI_JOB_TOKEN: 'job-token-that-cannot-open-merge-requests',
-      ROLLGEN_GITLAB_TOKEN: this.fake.token,
-      ...this.env,
-    });
+    const run = await runPr(
+      this.repo,
+      {
+        GITLAB_CI: 'true',
+        CI_API_V4_URL: this.fake.apiUrl,
+        CI_SERVER_URL: this.fake.serverUrl,
+        CI_PROJECT_ID: String(this.fake.projectId),
+        CI_PROJECT_PATH: this.fake.project,
+        CI_JOB_TOKEN: 'job-token-that-cannot-open-merge-requests',
+        ROLLGEN_GITLAB_TOKEN: this.fake.token,
+        ...this.env,
+      },
+      command,
+    );
     return { ...run, requests: this.fake.requests.length - before };
   }
 

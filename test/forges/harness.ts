@@ -37,8 +37,8 @@ export interface ForgeHarness {
   start(apps: readonly string[], config: string, at: Date): Promise<string>;
   /** The checkout rollgen runs in. */
   readonly repo: string;
-  /** `rollgen pr` through bin/rollgen with the forge's CI variables, after the checkout fetched the base. */
-  pr(): Promise<ForgeRun>;
+  /** `rollgen pr` (or `command`, e.g. `status --pr`) through bin/rollgen with the forge's CI variables, after the checkout fetched the base. */
+  pr(command?: readonly string[]): Promise<ForgeRun>;
   /** The commit main points at on the forge now. */
   mainHead(): string;
   /** Every change request, oldest first. */
@@ -92,12 +92,16 @@ export function mergeInBare(bare: string, base: string, head: string, message: s
 }
 
 /** Runs bin/rollgen pr in `repo` with exactly `env` added to the test's environment. */
-export function runPr(repo: string, env: Readonly<Record<string, string>>): Promise<ProcessResult> {
+export function runPr(
+  repo: string,
+  env: Readonly<Record<string, string>>,
+  command: readonly string[] = ['pr'],
+): Promise<ProcessResult> {
   const base = { ...process.env };
   // The runner's own CI variables must not pick the forge: each harness says which it is.
   for (const k of ['GITLAB_CI', 'GITEA_ACTIONS', 'FORGEJO_ACTIONS', 'ROLLGEN_FORGE', 'GITHUB_TOKEN', 'CI_JOB_TOKEN'])
     delete base[k];
-  return runProcess(process.execPath, [BIN, 'pr'], {
+  return runProcess(process.execPath, [BIN, ...command], {
     cwd: repo,
     env: { ...base, ROLLGEN_TEST_RETRY_UNIT_MS: '5', ...env },
   });

@@ -158,7 +158,13 @@ export const SCENARIOS: readonly Scenario[] = [
       expect(w.state('rollgen/echo/step-1')).toBe('open');
       w.h.mergeAsPerson(step1.number, w.at(2));
       const next = await w.pr();
-      expect(next.stdout).toContain(`echo: opened ${w.open('rollgen/echo/step-2').ref}`);
+      const step2 = w.open('rollgen/echo/step-2');
+      expect(next.stdout).toContain(`echo: opened ${step2.ref}`);
+      // status --pr names the forge and its own reference for the open change request.
+      const status = await w.h.pr(['status', '--pr']);
+      const host = { github: 'GitHub', gitlab: 'GitLab', gitea: 'Gitea' }[w.h.forge];
+      const kind = w.h.forge === 'gitlab' ? 'MR' : 'PR';
+      expect(status.stdout).toMatch(new RegExp(`${host}: +${kind} ${step2.ref} \\(step 2\\) open`));
     },
   },
   {
