@@ -72,22 +72,9 @@ export function pushHead(repo: string, bare: string): void {
 
 /** A merge commit of `head` into `base` in the bare repository, with `head`'s tree (a step branch is base plus one commit), dated `at`. */
 export function mergeInBare(bare: string, base: string, head: string, message: string, at: Date): string {
-  const tree = execFileSync('git', ['rev-parse', `${head}^{tree}`], { cwd: bare, encoding: 'utf8' }).trim();
-  const date = at.toISOString();
-  const sha = execFileSync('git', ['commit-tree', tree, '-p', base, '-p', head, '-m', message], {
-    cwd: bare,
-    encoding: 'utf8',
-    env: {
-      ...process.env,
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-      GIT_AUTHOR_NAME: 'Ada',
-      GIT_AUTHOR_EMAIL: 'ada@example.com',
-      GIT_COMMITTER_NAME: 'Ada',
-      GIT_COMMITTER_EMAIL: 'ada@example.com',
-    },
-  }).trim();
-  execFileSync('git', ['update-ref', 'refs/heads/main', sha, base], { cwd: bare });
+  const tree = git(bare, ['rev-parse', `${head}^{tree}`]).trim();
+  const sha = git(bare, ['commit-tree', tree, '-p', base, '-p', head, '-m', message], at).trim();
+  git(bare, ['update-ref', 'refs/heads/main', sha, base]);
   return sha;
 }
 
