@@ -74,7 +74,11 @@ export interface Coupled {
  * The peers an ALB-only app's index entry stands for, when its output directory is as stamped when
  * last read (its source is: the entry is current); else undefined, and it loads in full as before.
  */
-function indexedPeers(loc: AppLocation, entry: IndexEntry | undefined, now: number): PeerRollout<unknown>[] | undefined {
+function indexedPeers(
+  loc: AppLocation,
+  entry: IndexEntry | undefined,
+  now: number,
+): PeerRollout<unknown>[] | undefined {
   const out = entry?.albOutput;
   const facts = entry?.alb;
   if (!loc.output || !facts || !out || !Array.isArray(facts.items) || !Array.isArray(facts.peers)) return undefined;
