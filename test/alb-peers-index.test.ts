@@ -87,3 +87,17 @@ test('GIVEN a peer output edited by hand to hold another order THEN the warm ind
   fs.writeFileSync(at, fs.readFileSync(at, 'utf8').replace(/order: "\d+"/, 'order: "3"'));
   expect(await renderZulu()).toEqual(['alpha', 'zulu']);
 });
+
+test('GIVEN peers with no output yet and a warm index THEN render APP parses APP alone; a peer output that appears counts', async () => {
+  await renderZulu();
+  expect(await renderZulu()).toEqual(['zulu']);
+  // alpha commits canaries through another index, so the shared one still holds alpha's entry as absent.
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-alb-other-'));
+  try {
+    for (let i = 0; i < 3; i++) await cli(['advance', 'alpha'], other);
+  } finally {
+    fs.rmSync(other, { recursive: true, force: true });
+  }
+  expect(await renderZulu()).toEqual(['alpha', 'zulu']);
+  expect(await renderZulu()).toEqual(['zulu']);
+});

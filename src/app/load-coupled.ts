@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../errors';
 import { findConfig } from '../io/config';
@@ -83,7 +84,7 @@ function indexedPeers(
   const facts = entry?.alb;
   if (!loc.output || !facts || !out || !Array.isArray(facts.items) || !Array.isArray(facts.peers)) return undefined;
   const stamp = asStamp(out.stamp);
-  if (!stamp || !Array.isArray(out.items) || !appStamp({ ...loc, source: loc.output }, now, stamp)?.unchanged)
+  if (!stamp || !Array.isArray(out.items) || !outputUnchanged({ ...loc, output: loc.output }, stamp, now))
     return undefined;
   return slimPeers(loc.name, facts, out.items);
 }
@@ -91,7 +92,26 @@ function indexedPeers(
 /** The stamp of an app's output directory, taken before it is read (a later change then shows as a new stamp). */
 export function outputStamp(loc: AppLocation, ctx: RunContext): Stamp | undefined {
   if (!loc.output) return undefined;
+  if (isAbsent(loc.output)) return ABSENT;
   return appStamp({ ...loc, source: loc.output }, (ctx.now ?? (() => new Date()))().getTime())?.stamp;
+}
+
+/** A missing output directory is an empty output (nothing committed yet): stamped as such. */
+const ABSENT: Stamp = { dirs: {}, stats: [], content: 'absent' };
+
+function isAbsent(dir: string): boolean {
+  try {
+    fs.lstatSync(dir);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** Whether the output directory is in the state `stamp` recorded (still absent, or the same files). */
+function outputUnchanged(loc: AppLocation & { output: string }, stamp: Stamp, now: number): boolean {
+  if (stamp.content === ABSENT.content && stamp.stats.length === 0) return isAbsent(loc.output);
+  return appStamp({ ...loc, source: loc.output }, now, stamp)?.unchanged === true;
 }
 
 /**
@@ -109,7 +129,8 @@ export function rememberOutputs(
   let changed = false;
   for (const { loc, stamp, resources } of outputs) {
     const entry = index.get(appKey(loc));
-    if (!entry?.alb || !stamp || !resources) continue;
+    // An output that appeared after it was stamped absent is not remembered as absent.
+    if (!entry?.alb || !stamp || !resources || (stamp === ABSENT && resources.items.length > 0)) continue;
     index.set(appKey(loc), { ...entry, albOutput: { stamp, items: slimObjects(resources) } });
     changed = true;
   }
