@@ -78,7 +78,7 @@ test("GIVEN the named app changed to claim an indexed peer's host and path THEN 
   expect(loaded()).toEqual(['alpha', 'charlie']);
 });
 
-test('GIVEN ALB apps on one listener THEN each is loaded with the others: the orders are the same as with a cold index', async () => {
+test('GIVEN ALB apps on one listener THEN a warm index stands for the others (test/alb-peers-index.test.ts): the orders are the same as with a cold index', async () => {
   // alb-a sorts first, so it takes the orders nearest the stable's and alb-b's depend on it.
   for (const name of ['alb-a', 'alb-b']) fs.cpSync(ALB, path.join(repo, 'apps', name), { recursive: true });
   for (const f of fs.readdirSync(path.join(repo, 'apps', 'alb-a'))) {
@@ -91,7 +91,8 @@ test('GIVEN ALB apps on one listener THEN each is loaded with the others: the or
   expect(first.stdout).toContain('alb.ingress.kubernetes.io/order: "7"');
   const again = await render('alb-b');
   expect(again.stdout).toBe(first.stdout);
-  expect(loaded()).toEqual(['alb-a', 'alb-b']);
+  // alb-a routes through aliyun-alb only and has no output yet: its order facts come from the index.
+  expect(loaded()).toEqual(['alb-b']);
 });
 
 test('GIVEN a broken app THEN a warm index still prints its note', async () => {

@@ -8,6 +8,7 @@ import { sha256Hex } from '../render/sha256';
 import type { LoadedApp } from '../spec/loaded-app';
 import { AppLocation } from './inputs';
 import { everyClaim } from './cross-app';
+import type { AlbFacts, SlimObject } from './slim-peers';
 
 /**
  * What a single-app command needs to know of the other apps of rollgen.yaml without loading them:
@@ -22,6 +23,10 @@ export interface IndexEntry {
   /** False when the app has errors: it is left out of repo-wide checks, with a note. */
   readonly ok: boolean;
   readonly stamp: Stamp;
+  /** An app that routes through aliyun-alb only: what order allocation reads of it (slim-peers.ts). */
+  readonly alb?: AlbFacts;
+  /** Its committed output's Ingresses, as of `stamp` of its output directory (taken before it was read). */
+  readonly albOutput?: { readonly stamp: Stamp; readonly items: readonly SlimObject[] };
 }
 
 /**
@@ -133,7 +138,7 @@ const STAT_FIELDS = 5;
  * Shallow: a stored value of the wrong type never equals what lstat reads, and a listing is checked
  * where it is used (appStamp), so a hand-edited entry is a cache miss, never trusted.
  */
-function asStamp(v: unknown): Stamp | undefined {
+export function asStamp(v: unknown): Stamp | undefined {
   const s = v as Partial<Stamp> | undefined;
   return typeof s?.dirs === 'object' && s.dirs !== null && Array.isArray(s.stats) ? (s as Stamp) : undefined;
 }
@@ -146,7 +151,7 @@ function asStamp(v: unknown): Stamp | undefined {
  */
 let build: string | undefined;
 function thisBuild(): string {
-  build ??= `rollgen-index-3:${createHash('sha256').update(fs.readFileSync(__filename)).digest('hex').slice(0, 32)}`;
+  build ??= `rollgen-index-4:${createHash('sha256').update(fs.readFileSync(__filename)).digest('hex').slice(0, 32)}`;
   return build;
 }
 

@@ -1,3 +1,4 @@
+import * as fs from 'fs';
 import * as path from 'path';
 import { InputError } from '../errors';
 import { findConfig } from '../io/config';
@@ -11,6 +12,7 @@ import {
   Stamp,
   appKey,
   appStamp,
+  asStamp,
   coupledApps,
   couplingKeys,
   indexFile,
@@ -19,6 +21,14 @@ import {
 } from './app-index';
 import { AppLocation, loadSource, readSourceFiles } from './inputs';
 import { CommonOptions, RunContext } from './context';
+import type { PeerRollout } from '../contract/generator';
+import type { ResourceSet } from '../model/resource-set';
+import { albFacts, slimObjects, slimPeers } from './slim-peers';
+
+const withAlbFacts = (app: LoadedApp | undefined) => {
+  const alb = app && albFacts(app);
+  return alb ? { alb } : {};
+};
 
 /**
  * The other apps a command on some apps of rollgen.yaml must check them against: only those coupled
@@ -32,20 +42,105 @@ export async function loadCoupled(
   opts: CommonOptions,
   named: readonly LoadedApp[],
   others: readonly AppLocation[],
-): Promise<LoadedApp[]> {
+): Promise<Coupled> {
   const { entries, loaded } = await indexedApps(ctx, opts, others);
   const chosen = coupledApps(
     named.flatMap((app) => couplingKeys(app)),
     new Map([...entries].filter(([, e]) => e.ok)),
   );
   const wanted = others.filter((loc) => chosen.has(loc.name));
+  const now = (ctx.now ?? (() => new Date()))().getTime();
+  const slim: PeerRollout<unknown>[] = [];
+  const full = wanted.filter((loc) => {
+    if (loaded.has(loc.name)) return true;
+    const peers = indexedPeers(loc, entries.get(loc.name), now);
+    if (peers) slim.push(...peers);
+    return !peers;
+  });
   const more = await loadAll(
     ctx,
-    wanted.filter((loc) => !loaded.has(loc.name)),
+    full.filter((loc) => !loaded.has(loc.name)),
   );
   for (const app of more) if (app) loaded.set(app.name, app);
-  return wanted.flatMap((loc) => loaded.get(loc.name) ?? []);
+  return { apps: full.flatMap((loc) => loaded.get(loc.name) ?? []), slim };
 }
+
+/** The coupled apps: loaded in full, or (ALB-only peers whose source and output are as indexed) read from the index. */
+export interface Coupled {
+  readonly apps: LoadedApp[];
+  readonly slim: PeerRollout<unknown>[];
+}
+
+/**
+ * The peers an ALB-only app's index entry stands for, when its output directory is as stamped when
+ * last read (its source is: the entry is current); else undefined, and it loads in full as before.
+ */
+function indexedPeers(
+  loc: AppLocation,
+  entry: IndexEntry | undefined,
+  now: number,
+): PeerRollout<unknown>[] | undefined {
+  const out = entry?.albOutput;
+  const facts = entry?.alb;
+  if (!loc.output || !facts || !out || !Array.isArray(facts.items) || !Array.isArray(facts.peers)) return undefined;
+  const stamp = asStamp(out.stamp);
+  if (!stamp || !Array.isArray(out.items) || !outputUnchanged({ ...loc, output: loc.output }, stamp, now))
+    return undefined;
+  return slimPeers(loc.name, facts, out.items);
+}
+
+/** The stamp of an app's output directory, taken before it is read (a later change then shows as a new stamp). */
+export function outputStamp(loc: AppLocation, ctx: RunContext): Stamp | undefined {
+  if (!loc.output) return undefined;
+  if (isAbsent(loc.output)) return ABSENT;
+  return appStamp({ ...loc, source: loc.output }, (ctx.now ?? (() => new Date()))().getTime())?.stamp;
+}
+
+/** A missing output directory is an empty output (nothing committed yet): stamped as such. */
+const ABSENT: Stamp = { dirs: {}, stats: [], content: 'absent' };
+
+function isAbsent(dir: string): boolean {
+  try {
+    fs.lstatSync(dir);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ENOENT';
+  }
+}
+
+/** Whether the output directory is in the state `stamp` recorded (still absent, or the same files). */
+function outputUnchanged(loc: AppLocation & { output: string }, stamp: Stamp, now: number): boolean {
+  if (stamp.content === ABSENT.content && stamp.stats.length === 0) return isAbsent(loc.output);
+  return appStamp({ ...loc, source: loc.output }, now, stamp)?.unchanged === true;
+}
+
+/**
+ * Stores in the index what order allocation reads of the committed outputs of ALB-only apps just
+ * loaded in full, with their output stamps, so the next command reads them without loading.
+ */
+export function rememberOutputs(
+  ctx: RunContext,
+  opts: CommonOptions,
+  outputs: readonly { loc: AppLocation; stamp?: Stamp; resources?: ResourceSet }[],
+): void {
+  const file = indexPath(ctx, opts);
+  if (!file) return;
+  const index = readIndex(file);
+  let changed = false;
+  for (const { loc, stamp, resources } of outputs) {
+    const entry = index.get(appKey(loc));
+    // An output that appeared after it was stamped absent is not remembered as absent.
+    if (!entry?.alb || !stamp || !resources || (stamp === ABSENT && resources.items.length > 0)) continue;
+    index.set(appKey(loc), { ...entry, albOutput: { stamp, items: slimObjects(resources) } });
+    changed = true;
+  }
+  if (changed) writeIndex(file, index);
+}
+
+const indexPath = (ctx: RunContext, opts: CommonOptions): string | undefined => {
+  const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
+  return configFile ? indexFile(configFile, ctx.env ?? process.env) : undefined;
+};
 
 /**
  * Each app's index entry: the stored one while its inputs are unchanged, else one made by loading
@@ -58,8 +153,7 @@ export async function indexedApps(
   others: readonly AppLocation[],
   quiet = false,
 ): Promise<{ entries: Map<string, IndexEntry>; loaded: Map<string, LoadedApp> }> {
-  const configFile = opts.config ? path.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
-  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : undefined;
+  const file = indexPath(ctx, opts);
   const stored: AppIndex = file ? readIndex(file) : new Map();
   const now = (ctx.now ?? (() => new Date()))().getTime();
   const stamps = others.map((loc) => {
@@ -80,6 +174,7 @@ export async function indexedApps(
       keys: app ? couplingKeys(app) : [],
       ok: app !== undefined,
       stamp: stamped?.stamp ?? NO_STAMP,
+      ...withAlbFacts(app),
     };
     if (stamped) fresh.set(appKey(loc), entry);
     entries.set(loc.name, entry);

@@ -11,7 +11,9 @@ import {
   readSourceFiles,
   usesConfig,
 } from './inputs';
-import { loadCoupled } from './load-coupled';
+import { loadCoupled, outputStamp, rememberOutputs } from './load-coupled';
+import { withSlimPeers } from './slim-peers';
+import type { PeerRollout } from '../contract/generator';
 import { ResourceSet } from '../model/resource-set';
 import { YamlPool, yamlPool } from '../io/yaml-pool';
 import type { ParseResult } from '../yaml/parse';
@@ -105,6 +107,7 @@ export async function loadRepo(
   const apps = loaded.map((a, i) => ({ ...a, output: outputs[i] }));
   const all = [...apps.map((a) => a.app)];
   const committed = new Map(apps.map((a) => [a.app.name, resourcesOf(a.output)] as const));
+  const slim: PeerRollout<unknown>[] = [];
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named = new Set(apps.map((a) => a.loc.name));
     const others = found.every.filter((l) => !named.has(l.name));
@@ -112,13 +115,26 @@ export async function loadRepo(
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
       const where = new Map(others.map((l) => [l.name, l]));
-      const entries = coupled.map((app) => ({ loc: where.get(app.name)!, app }));
-      const outputs = await committedOutputs(entries, ctx, yamlPool(entries.length));
-      coupled.forEach((app, i) => committed.set(app.name, resourcesOf(outputs[i])));
-      all.push(...coupled);
+      const entries = coupled.apps.map((app) => ({ loc: where.get(app.name)!, app }));
+      // Stamped before they are read: an output changed meanwhile is read again next time.
+      const stamps = entries.map((e) => outputStamp(e.loc, ctx));
+      const interrupted = new Set<number>();
+      const outputs = await committedOutputs(entries, ctx, yamlPool(entries.length), interrupted);
+      coupled.apps.forEach((app, i) => committed.set(app.name, resourcesOf(outputs[i])));
+      rememberOutputs(
+        ctx,
+        opts,
+        entries.map((e, i) => ({
+          loc: e.loc,
+          stamp: stamps[i],
+          resources: interrupted.has(i) ? undefined : outputs[i]?.resources,
+        })),
+      );
+      all.push(...coupled.apps);
+      slim.push(...coupled.slim);
     }
   }
-  const peers = repoPeers(all, committed);
+  const peers = withSlimPeers(repoPeers(all, committed), slim);
   checkAcrossApps(all, peers);
   return { apps, peers, waves: found.waves };
 }
@@ -131,9 +147,14 @@ async function committedOutputs(
   apps: readonly LoadedEntry[],
   ctx: RunContext,
   pool: YamlPool,
+  interrupted?: Set<number>,
 ): Promise<(OutputSnapshot | undefined)[]> {
   const contents = apps.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
-  for (const c of contents) if (c?.interrupted) ctx.stderr(`warning: ${c.interrupted}\n`);
+  contents.forEach((c, i) => {
+    if (!c?.interrupted) return;
+    ctx.stderr(`warning: ${c.interrupted}\n`);
+    interrupted?.add(i);
+  });
   const files = contents.map((c) => (c ? c.files : []));
   return pool.parseGroups(files, (i, parsed) => {
     const read = contents[i];

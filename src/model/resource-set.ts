@@ -18,7 +18,7 @@ export class ResourceSet {
    */
   constructor(
     readonly items: readonly SourceObject[],
-    private readonly defaultNamespace?: string,
+    readonly defaultNamespace?: string,
     private readonly rejected: ReadonlySet<string> = new Set(),
   ) {
     for (const item of items) this.byKey.set(objectKey(item.object), item);

@@ -69,6 +69,6 @@ export function byCluster<P extends { readonly cluster?: string }>(list: readonl
   return [...groups].sort(([a], [b]) => compareText(a, b)).map(([, g]) => g);
 }
 
-function byAppThenRollout(a: PeerRollout<unknown>, b: PeerRollout<unknown>): number {
+export function byAppThenRollout(a: PeerRollout<unknown>, b: PeerRollout<unknown>): number {
   return compareText(a.app, b.app) || compareText(a.rollout.name, b.rollout.name);
 }
