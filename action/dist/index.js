@@ -1361,7 +1361,7 @@ var require_command = __commonJS({
     var EventEmitter = require("node:events").EventEmitter;
     var childProcess = require("node:child_process");
     var path42 = require("node:path");
-    var fs24 = require("node:fs");
+    var fs25 = require("node:fs");
     var process2 = require("node:process");
     var { Argument: Argument2, humanReadableArgName } = require_argument();
     var { CommanderError: CommanderError2 } = require_error();
@@ -2355,7 +2355,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
        * @param {string} subcommandName
        */
       _checkForMissingExecutable(executableFile, executableDir, subcommandName) {
-        if (fs24.existsSync(executableFile)) return;
+        if (fs25.existsSync(executableFile)) return;
         const executableDirMessage = executableDir ? `searched for local subcommand relative to directory '${executableDir}'` : "no directory for search for local subcommand, use .executableDir() to supply a custom directory";
         const executableMissing = `'${executableFile}' does not exist
  - if '${subcommandName}' is not meant to be an executable command, remove description parameter from '.command()' and use '.description()' instead
@@ -2374,10 +2374,10 @@ Expecting one of '${allowedValues.join("', '")}'`);
         const sourceExt = [".js", ".ts", ".tsx", ".mjs", ".cjs"];
         function findFile(baseDir, baseName) {
           const localBin = path42.resolve(baseDir, baseName);
-          if (fs24.existsSync(localBin)) return localBin;
+          if (fs25.existsSync(localBin)) return localBin;
           if (sourceExt.includes(path42.extname(baseName))) return void 0;
           const foundExt = sourceExt.find(
-            (ext2) => fs24.existsSync(`${localBin}${ext2}`)
+            (ext2) => fs25.existsSync(`${localBin}${ext2}`)
           );
           if (foundExt) return `${localBin}${foundExt}`;
           return void 0;
@@ -2389,7 +2389,7 @@ Expecting one of '${allowedValues.join("', '")}'`);
         if (this._scriptPath) {
           let resolvedScriptPath;
           try {
-            resolvedScriptPath = fs24.realpathSync(this._scriptPath);
+            resolvedScriptPath = fs25.realpathSync(this._scriptPath);
           } catch {
             resolvedScriptPath = this._scriptPath;
           }
@@ -21504,7 +21504,7 @@ var require_dist = __commonJS({
       enumerable: true
     }) : target, mod));
     var path42 = __toESM2(require("path"));
-    var fs24 = __toESM2(require("fs"));
+    var fs25 = __toESM2(require("fs"));
     function cleanPath(path$1) {
       let normalized = (0, path42.normalize)(path$1);
       if (normalized.length > 1 && normalized[normalized.length - 1] === path42.sep) normalized = normalized.substring(0, normalized.length - 1);
@@ -21801,7 +21801,7 @@ var require_dist = __commonJS({
           symlinks: /* @__PURE__ */ new Map(),
           visited: [""].slice(0, 0),
           controller: new Aborter(),
-          fs: options.fs || fs24
+          fs: options.fs || fs25
         };
         this.joinPath = build$7(this.root, options);
         this.pushDirectory = build$6(this.root, options);
@@ -22036,7 +22036,7 @@ var require_dist2 = __commonJS({
       value: mod,
       enumerable: true
     }) : target, mod));
-    var fs24 = require("fs");
+    var fs25 = require("fs");
     var path42 = require("path");
     var url2 = require("url");
     var fdir = require_dist();
@@ -22285,12 +22285,12 @@ var require_dist2 = __commonJS({
       opts.cwd = (opts.cwd instanceof URL ? (0, url2.fileURLToPath)(opts.cwd) : (0, path42.resolve)(opts.cwd || process.cwd())).replace(BACKSLASHES, "/");
       opts.ignore = ensureStringArray(opts.ignore);
       opts.fs && (opts.fs = {
-        readdir: opts.fs.readdir || fs24.readdir,
-        readdirSync: opts.fs.readdirSync || fs24.readdirSync,
-        realpath: opts.fs.realpath || fs24.realpath,
-        realpathSync: opts.fs.realpathSync || fs24.realpathSync,
-        stat: opts.fs.stat || fs24.stat,
-        statSync: opts.fs.statSync || fs24.statSync
+        readdir: opts.fs.readdir || fs25.readdir,
+        readdirSync: opts.fs.readdirSync || fs25.readdirSync,
+        realpath: opts.fs.realpath || fs25.realpath,
+        realpathSync: opts.fs.realpathSync || fs25.realpathSync,
+        stat: opts.fs.stat || fs25.stat,
+        statSync: opts.fs.statSync || fs25.statSync
       });
       if (opts.debug) log("globbing with options:", opts);
       return opts;
@@ -28267,8 +28267,8 @@ var require_lib = __commonJS({
     handlebars.print = printer.print;
     module2.exports = handlebars;
     function extension(module3, filename) {
-      var fs24 = require("fs");
-      var templateString = fs24.readFileSync(filename, "utf8");
+      var fs25 = require("fs");
+      var templateString = fs25.readFileSync(filename, "utf8");
       module3.exports = handlebars.compile(templateString);
     }
     if (typeof require !== "undefined" && require.extensions) {
@@ -50014,14 +50014,14 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs24 = this.flowScalar(this.type);
+          const fs25 = this.flowScalar(this.type);
           if (atNextItem || it.value) {
-            map3.items.push({ start: start2, key: fs24, sep: [] });
+            map3.items.push({ start: start2, key: fs25, sep: [] });
             this.onKeyLine = true;
           } else if (it.sep) {
-            this.stack.push(fs24);
+            this.stack.push(fs25);
           } else {
-            Object.assign(it, { key: fs24, sep: [] });
+            Object.assign(it, { key: fs25, sep: [] });
             this.onKeyLine = true;
           }
           return;
@@ -50149,13 +50149,13 @@ var Parser = class {
         case "scalar":
         case "single-quoted-scalar":
         case "double-quoted-scalar": {
-          const fs24 = this.flowScalar(this.type);
+          const fs25 = this.flowScalar(this.type);
           if (!it || it.value)
-            fc.items.push({ start: [], key: fs24, sep: [] });
+            fc.items.push({ start: [], key: fs25, sep: [] });
           else if (it.sep)
-            this.stack.push(fs24);
+            this.stack.push(fs25);
           else
-            Object.assign(it, { key: fs24, sep: [] });
+            Object.assign(it, { key: fs25, sep: [] });
           return;
         }
         case "flow-map-end":
@@ -66252,6 +66252,7 @@ function guardDrift(ctx, loc, drift, policy) {
 init_errors();
 
 // src/app/load-coupled.ts
+var fs19 = __toESM(require("fs"));
 var path25 = __toESM(require("path"));
 init_errors();
 
@@ -66542,7 +66543,7 @@ function asStamp(v) {
 }
 var build;
 function thisBuild() {
-  build ??= `rollgen-index-3:${(0, import_crypto3.createHash)("sha256").update(fs18.readFileSync(__filename)).digest("hex").slice(0, 32)}`;
+  build ??= `rollgen-index-4:${(0, import_crypto3.createHash)("sha256").update(fs18.readFileSync(__filename)).digest("hex").slice(0, 32)}`;
   return build;
 }
 function indexFile(configFile, env2) {
@@ -66592,7 +66593,77 @@ function coupledApps(namedKeys, others) {
   return chosen;
 }
 
+// src/app/slim-peers.ts
+var ALB2 = "aliyun-alb";
+var ORDER_PATH = ["metadata", "annotations", ORDER];
+function albFacts(app) {
+  const peers = repoPeers([app]);
+  const list6 = peers.get(ALB2);
+  if (peers.size !== 1 || !list6) return void 0;
+  return {
+    ...app.cluster !== void 0 ? { cluster: app.cluster } : {},
+    ...app.resources.defaultNamespace !== void 0 ? { namespace: app.resources.defaultNamespace } : {},
+    items: slimObjects(app.resources, (k) => k === "Ingress" || k === "IngressClass"),
+    peers: list6.map((p) => ({
+      rollout: {
+        name: p.rollout.name,
+        ...p.rollout.namespace !== void 0 ? { namespace: p.rollout.namespace } : {},
+        steps: p.rollout.steps.map((s) => ({
+          ...s.weight !== void 0 ? { weight: s.weight } : {},
+          matches: s.matches.length
+        }))
+      },
+      options: p.options,
+      optionsOrigin: p.optionsOrigin,
+      stableService: p.stableService,
+      canaryService: p.canaryService
+    }))
+  };
+}
+function slimObjects(set2, keep = (k) => k === "Ingress") {
+  return set2.items.filter((i) => keep(i.object.kind)).map((i) => ({ object: i.object, origin: i.origin, orderAt: i.locate(ORDER_PATH) }));
+}
+function slimPeers(app, facts, committed2) {
+  const resources = new ResourceSet(facts.items.map(sourceObject), facts.namespace);
+  const output = new ResourceSet(committed2.map(sourceObject));
+  return facts.peers.map((p) => ({
+    app,
+    // Only what the repo-wide ALB rules read is kept (see AlbFacts).
+    rollout: {
+      ...p.rollout,
+      steps: p.rollout.steps.map((s) => ({ ...s, matches: new Array(s.matches).fill(void 0) }))
+    },
+    options: p.options,
+    optionsOrigin: p.optionsOrigin,
+    resources,
+    committed: output,
+    ...facts.cluster !== void 0 ? { cluster: facts.cluster } : {},
+    stableService: p.stableService,
+    canaryService: p.canaryService
+  }));
+}
+function withSlimPeers(peers, slim) {
+  if (slim.length === 0) return peers;
+  const out = new Map(peers);
+  out.set(ALB2, [...peers.get(ALB2) ?? [], ...slim].sort(byAppThenRollout));
+  return out;
+}
+function sourceObject(s) {
+  return {
+    object: s.object,
+    origin: s.origin,
+    locate: (path42) => {
+      if (path42.length === ORDER_PATH.length && path42.every((p, i) => p === ORDER_PATH[i])) return s.orderAt;
+      throw new Error(`internal: ${path42.join(".")} of a peer read from the index; only its order is kept`);
+    }
+  };
+}
+
 // src/app/load-coupled.ts
+var withAlbFacts = (app) => {
+  const alb = app && albFacts(app);
+  return alb ? { alb } : {};
+};
 async function loadCoupled(ctx, opts, named2, others) {
   const { entries: entries2, loaded: loaded3 } = await indexedApps(ctx, opts, others);
   const chosen = coupledApps(
@@ -66600,16 +66671,67 @@ async function loadCoupled(ctx, opts, named2, others) {
     new Map([...entries2].filter(([, e]) => e.ok))
   );
   const wanted = others.filter((loc) => chosen.has(loc.name));
+  const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
+  const slim = [];
+  const full = wanted.filter((loc) => {
+    if (loaded3.has(loc.name)) return true;
+    const peers = indexedPeers(loc, entries2.get(loc.name), now);
+    if (peers) slim.push(...peers);
+    return !peers;
+  });
   const more2 = await loadAll(
     ctx,
-    wanted.filter((loc) => !loaded3.has(loc.name))
+    full.filter((loc) => !loaded3.has(loc.name))
   );
   for (const app of more2) if (app) loaded3.set(app.name, app);
-  return wanted.flatMap((loc) => loaded3.get(loc.name) ?? []);
+  return { apps: full.flatMap((loc) => loaded3.get(loc.name) ?? []), slim };
 }
-async function indexedApps(ctx, opts, others, quiet = false) {
+function indexedPeers(loc, entry, now) {
+  const out = entry?.albOutput;
+  const facts = entry?.alb;
+  if (!loc.output || !facts || !out || !Array.isArray(facts.items) || !Array.isArray(facts.peers)) return void 0;
+  const stamp = asStamp(out.stamp);
+  if (!stamp || !Array.isArray(out.items) || !outputUnchanged({ ...loc, output: loc.output }, stamp, now))
+    return void 0;
+  return slimPeers(loc.name, facts, out.items);
+}
+function outputStamp(loc, ctx) {
+  if (!loc.output) return void 0;
+  if (isAbsent(loc.output)) return ABSENT;
+  return appStamp({ ...loc, source: loc.output }, (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime())?.stamp;
+}
+var ABSENT = { dirs: {}, stats: [], content: "absent" };
+function isAbsent(dir) {
+  try {
+    fs19.lstatSync(dir);
+    return false;
+  } catch (e) {
+    return e.code === "ENOENT";
+  }
+}
+function outputUnchanged(loc, stamp, now) {
+  if (stamp.content === ABSENT.content && stamp.stats.length === 0) return isAbsent(loc.output);
+  return appStamp({ ...loc, source: loc.output }, now, stamp)?.unchanged === true;
+}
+function rememberOutputs(ctx, opts, outputs) {
+  const file = indexPath(ctx, opts);
+  if (!file) return;
+  const index = readIndex(file);
+  let changed = false;
+  for (const { loc, stamp, resources } of outputs) {
+    const entry = index.get(appKey(loc));
+    if (!entry?.alb || !stamp || !resources || stamp === ABSENT && resources.items.length > 0) continue;
+    index.set(appKey(loc), { ...entry, albOutput: { stamp, items: slimObjects(resources) } });
+    changed = true;
+  }
+  if (changed) writeIndex(file, index);
+}
+var indexPath = (ctx, opts) => {
   const configFile = opts.config ? path25.resolve(ctx.cwd, opts.config) : findConfig(ctx.cwd);
-  const file = configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+  return configFile ? indexFile(configFile, ctx.env ?? process.env) : void 0;
+};
+async function indexedApps(ctx, opts, others, quiet = false) {
+  const file = indexPath(ctx, opts);
   const stored = file ? readIndex(file) : /* @__PURE__ */ new Map();
   const now = (ctx.now ?? (() => /* @__PURE__ */ new Date()))().getTime();
   const stamps = others.map((loc) => {
@@ -66628,7 +66750,8 @@ async function indexedApps(ctx, opts, others, quiet = false) {
     const entry = kept ?? {
       keys: app ? couplingKeys(app) : [],
       ok: app !== void 0,
-      stamp: stamped?.stamp ?? NO_STAMP
+      stamp: stamped?.stamp ?? NO_STAMP,
+      ...withAlbFacts(app)
     };
     if (stamped) fresh.set(appKey(loc), entry);
     entries2.set(loc.name, entry);
@@ -66704,26 +66827,43 @@ async function loadRepo(ctx, args, opts, hooks = {}) {
   const apps2 = loaded3.map((a, i) => ({ ...a, output: outputs[i] }));
   const all = [...apps2.map((a) => a.app)];
   const committed2 = new Map(apps2.map((a) => [a.app.name, resourcesOf2(a.output)]));
+  const slim = [];
   if (usesConfig({ cwd: ctx.cwd, args, ...opts })) {
     const named2 = new Set(apps2.map((a) => a.loc.name));
     const others = found.every.filter((l) => !named2.has(l.name));
     if (others.length > 0) {
       const coupled = await loadCoupled(ctx, opts, all, others);
       const where8 = new Map(others.map((l) => [l.name, l]));
-      const entries2 = coupled.map((app) => ({ loc: where8.get(app.name), app }));
-      const outputs2 = await committedOutputs(entries2, ctx, yamlPool(entries2.length));
-      coupled.forEach((app, i) => committed2.set(app.name, resourcesOf2(outputs2[i])));
-      all.push(...coupled);
+      const entries2 = coupled.apps.map((app) => ({ loc: where8.get(app.name), app }));
+      const stamps = entries2.map((e) => outputStamp(e.loc, ctx));
+      const interrupted = /* @__PURE__ */ new Set();
+      const outputs2 = await committedOutputs(entries2, ctx, yamlPool(entries2.length), interrupted);
+      coupled.apps.forEach((app, i) => committed2.set(app.name, resourcesOf2(outputs2[i])));
+      rememberOutputs(
+        ctx,
+        opts,
+        entries2.map((e, i) => ({
+          loc: e.loc,
+          stamp: stamps[i],
+          resources: interrupted.has(i) ? void 0 : outputs2[i]?.resources
+        }))
+      );
+      all.push(...coupled.apps);
+      slim.push(...coupled.slim);
     }
   }
-  const peers = repoPeers(all, committed2);
+  const peers = withSlimPeers(repoPeers(all, committed2), slim);
   checkAcrossApps(all, peers);
   return { apps: apps2, peers, waves: found.waves };
 }
-async function committedOutputs(apps2, ctx, pool) {
+async function committedOutputs(apps2, ctx, pool, interrupted) {
   const contents = apps2.map((a) => unlessInvalid(() => readOutputDir(a.loc.output, ctx.cwd)));
-  for (const c of contents) if (c?.interrupted) ctx.stderr(`warning: ${c.interrupted}
+  contents.forEach((c, i) => {
+    if (!c?.interrupted) return;
+    ctx.stderr(`warning: ${c.interrupted}
 `);
+    interrupted?.add(i);
+  });
   const files = contents.map((c) => c ? c.files : []);
   return pool.parseGroups(files, (i, parsed) => {
     const read = contents[i];
@@ -66866,7 +67006,7 @@ function serverUrlOf(apiUrl, serverUrl) {
 }
 
 // src/flow/checkout.ts
-var fs19 = __toESM(require("fs"));
+var fs20 = __toESM(require("fs"));
 var path26 = __toESM(require("path"));
 init_errors();
 function readCheckout(git2, dir, pr, baseFlag, paths) {
@@ -66884,7 +67024,7 @@ ${dirty}`
     );
   const read = (repoPath2) => {
     const file = path26.join(root, repoPath2);
-    return fs19.existsSync(file) ? fs19.readFileSync(file, "utf8") : void 0;
+    return fs20.existsSync(file) ? fs20.readFileSync(file, "utf8") : void 0;
   };
   return { root, base, ...commit2(), read };
 }
@@ -66919,7 +67059,7 @@ function currentBranch(git2, root) {
 function readTemplate3(file, cwd, configFile) {
   if (!file) return void 0;
   const shown2 = path26.relative(cwd, file) || file;
-  if (!fs19.existsSync(file))
+  if (!fs20.existsSync(file))
     throw new InputError([
       {
         file: path26.relative(cwd, configFile) || configFile,
@@ -66929,7 +67069,7 @@ function readTemplate3(file, cwd, configFile) {
         severity: "error"
       }
     ]);
-  return { file: shown2, text: fs19.readFileSync(file, "utf8") };
+  return { file: shown2, text: fs20.readFileSync(file, "utf8") };
 }
 
 // src/flow/proposal.ts
@@ -66937,7 +67077,7 @@ var import_crypto4 = require("crypto");
 var path34 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
-var fs21 = __toESM(require("fs"));
+var fs22 = __toESM(require("fs"));
 var path33 = __toESM(require("path"));
 init_errors();
 
@@ -66945,7 +67085,7 @@ init_errors();
 var path28 = __toESM(require("path"));
 
 // src/io/output-recovery.ts
-var fs20 = __toESM(require("fs"));
+var fs21 = __toESM(require("fs"));
 var path27 = __toESM(require("path"));
 function recoverOutputDirs(dirs) {
   const leftovers = legacyLeftovers(dirs);
@@ -66954,7 +67094,7 @@ function recoverOutputDirs(dirs) {
 function legacyLeftovers(dirs) {
   const byParent = /* @__PURE__ */ new Map();
   for (const parent of new Set(dirs.map((d) => path27.dirname(d)))) {
-    const entries2 = fs20.existsSync(parent) ? fs20.readdirSync(parent) : [];
+    const entries2 = fs21.existsSync(parent) ? fs21.readdirSync(parent) : [];
     byParent.set(
       parent,
       entries2.filter((n) => n.startsWith(".") && n.includes(".rollgen-"))
@@ -66964,7 +67104,7 @@ function legacyLeftovers(dirs) {
 }
 function recoverOutputDir(dir, candidates2) {
   const notes = recoverLegacy(dir, candidates2);
-  const done2 = fs20.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
+  const done2 = fs21.lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ? recoverOutput(dir) : "none";
   if (done2 === "completed") notes.push(`completed the write an interrupted rollgen run committed to ${dir}`);
   if (done2 === "discarded") notes.push(`discarded the unfinished write of an interrupted rollgen run in ${dir}`);
   return notes;
@@ -66976,20 +67116,20 @@ function recoverLegacy(dir, candidates2) {
   const notes = [];
   for (const name of leftovers.sort()) {
     const full = path27.join(parent, name);
-    if (!fs20.lstatSync(full).isDirectory()) continue;
+    if (!fs21.lstatSync(full).isDirectory()) continue;
     if (name.endsWith(".old") && onlyOurLock(dir)) {
-      for (const entry of fs20.readdirSync(full)) fs20.renameSync(path27.join(full, entry), path27.join(dir, entry));
-      fs20.rmdirSync(full);
+      for (const entry of fs21.readdirSync(full)) fs21.renameSync(path27.join(full, entry), path27.join(dir, entry));
+      fs21.rmdirSync(full);
       notes.push(`restored ${dir} from ${name}, left by a rollgen run that crashed while replacing it`);
     } else {
-      fs20.rmSync(full, { recursive: true, force: true });
+      fs21.rmSync(full, { recursive: true, force: true });
       notes.push(`removed ${name}, left by an interrupted rollgen run`);
     }
   }
   return notes;
 }
 function onlyOurLock(dir) {
-  const entries2 = fs20.existsSync(dir) ? fs20.readdirSync(dir) : [];
+  const entries2 = fs21.existsSync(dir) ? fs21.readdirSync(dir) : [];
   return entries2.every((e) => e === LOCK_FILE);
 }
 
@@ -67390,7 +67530,7 @@ function checkCommittable(ctx, writes) {
   }
 }
 function existingAncestor(dir) {
-  return fs21.existsSync(dir) || path33.dirname(dir) === dir ? dir : existingAncestor(path33.dirname(dir));
+  return fs22.existsSync(dir) || path33.dirname(dir) === dir ? dir : existingAncestor(path33.dirname(dir));
 }
 function commitOutput(ctx, w) {
   const git2 = flowEdges(ctx).git;
@@ -67926,22 +68066,22 @@ function shaOf(token) {
 init_errors();
 
 // src/app/pr-config-check.ts
-var fs22 = __toESM(require("fs"));
+var fs23 = __toESM(require("fs"));
 var path35 = __toESM(require("path"));
 function prConfigProblems(cwd, configOption) {
   const file = configOption ? path35.resolve(cwd, configOption) : findConfig(cwd);
-  if (!file || !fs22.existsSync(file)) return [];
+  if (!file || !fs23.existsSync(file)) return [];
   const pr = readConfig(file, cwd).pr;
   const missing = pr.templateProblems ?? [];
   const present = [pr.titleTemplate, pr.bodyTemplate].filter(
-    (t) => t !== void 0 && (fs22.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
+    (t) => t !== void 0 && (fs23.statSync(t, { throwIfNoEntry: false })?.isFile() ?? false)
   );
   return [...missing, ...present.flatMap((t) => parseProblems(t, cwd))];
 }
 function parseProblems(file, cwd) {
   const hb = require_lib();
   try {
-    hb.parse(fs22.readFileSync(file, "utf8"));
+    hb.parse(fs23.readFileSync(file, "utf8"));
     return [];
   } catch (e) {
     const d = templateDiagnostic2(path35.relative(cwd, file) || file, e);
@@ -69527,13 +69667,13 @@ var http2 = __toESM(require("http"));
 var https2 = __toESM(require("https"));
 
 // src/io/kube/kubeconfig.ts
-var fs23 = __toESM(require("fs"));
+var fs24 = __toESM(require("fs"));
 var path37 = __toESM(require("path"));
 var import_child_process3 = require("child_process");
 function readKubeconfig(file, env2) {
   let text2;
   try {
-    text2 = fs23.readFileSync(file, "utf8");
+    text2 = fs24.readFileSync(file, "utf8");
   } catch {
     throw new Error(`the kubeconfig ${file} cannot be read`);
   }
@@ -69547,7 +69687,7 @@ function readKubeconfig(file, env2) {
   const cluster = named2(doc.clusters, context.cluster, "cluster");
   const user = context.user === void 0 ? {} : named2(doc.users, context.user, "user");
   const dir = path37.dirname(file);
-  const bytes2 = (data, file2) => typeof data === "string" ? Buffer.from(data, "base64") : typeof file2 === "string" ? fs23.readFileSync(path37.resolve(dir, file2)) : void 0;
+  const bytes2 = (data, file2) => typeof data === "string" ? Buffer.from(data, "base64") : typeof file2 === "string" ? fs24.readFileSync(path37.resolve(dir, file2)) : void 0;
   const ca = bytes2(cluster["certificate-authority-data"], cluster["certificate-authority"]);
   const cert = bytes2(user["client-certificate-data"], user["client-certificate"]);
   const key2 = bytes2(user["client-key-data"], user["client-key"]);
@@ -69563,7 +69703,7 @@ function readKubeconfig(file, env2) {
 }
 function tokenOf(user, dir, env2) {
   if (typeof user.token === "string") return user.token;
-  if (typeof user.tokenFile === "string") return fs23.readFileSync(path37.resolve(dir, user.tokenFile), "utf8").trim();
+  if (typeof user.tokenFile === "string") return fs24.readFileSync(path37.resolve(dir, user.tokenFile), "utf8").trim();
   const exec = user.exec;
   if (!exec?.command) return void 0;
   const extra = Object.fromEntries((exec.env ?? []).map((e) => [e.name, e.value]));
