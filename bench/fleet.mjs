@@ -5,46 +5,23 @@
 // requests per run (most, mean, total) and the wall time. See docs/fleet.md, bench/README.md.
 //
 //   node bench/fleet.mjs            (BENCH_FLEET_TARGETS=40 for a smaller fleet)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 
 import { ROOT, WORK, moveToTrash } from './fixtures.mjs';
+import { git, loadFake, runPr as runPrWith, seed } from './github.mjs';
+
+/** `rollgen pr` as the scheduled workflow runs it, with retries scaled down (the fake answers at once). */
+const runPr = (fake, repo) => runPrWith(fake, repo, { ROLLGEN_TEST_RETRY_UNIT_MS: '1' });
 
 // The test GitHub serves plain HTTP on 127.0.0.1: a CA bundle from the environment has no say here.
 delete process.env.NODE_EXTRA_CA_CERTS;
 
-const require = createRequire(path.join(ROOT, 'package.json'));
 const BIN = path.join(ROOT, 'bin', 'rollgen');
-const IDENTITY = ['-c', 'user.name=bench', '-c', 'user.email=bench@example.com'];
 const EXAMPLE = path.join(ROOT, 'examples', 'kruise-nginx', 'echoserver');
-
-async function loadFake() {
-  const out = path.join(WORK, 'fake-github');
-  fs.mkdirSync(out, { recursive: true });
-  await require('esbuild').build({
-    entryPoints: [path.join(ROOT, 'test', 'github', 'fake-github-server.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    outfile: path.join(out, 'fake-github.cjs'),
-    logLevel: 'silent',
-  });
-  fs.copyFileSync(
-    path.join(ROOT, 'test', 'github', 'fake', 'github-openapi.json'),
-    path.join(out, 'github-openapi.json'),
-  );
-  return require(path.join(out, 'fake-github.cjs')).FakeGitHub;
-}
-
-function git(repo, args) {
-  const r = spawnSync('git', [...IDENTITY, ...args], { cwd: repo, encoding: 'utf8', maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`git ${args[0]} in ${repo}: ${r.stderr}`);
-  return r.stdout;
-}
 
 /** Ring sizes of the 4 waves for `n` targets: 5%, 20%, 25%, 50%. */
 function rings(n) {
@@ -97,42 +74,6 @@ function adoptLocally(repo) {
     if (git(repo, ['rev-parse', 'HEAD']) === head) return;
   }
   throw new Error('adoption never settled');
-}
-
-/** The fake's main is the checkout's HEAD, on the REST side and in its git remote. */
-function seed(fake, repo) {
-  const head = git(repo, ['rev-parse', 'HEAD']).trim();
-  const tree = git(repo, ['rev-parse', 'HEAD^{tree}']).trim();
-  const files = git(repo, ['ls-files']).split('\n').filter(Boolean);
-  fake.state.trees.set(tree, new Map(files.map((p) => [p, fs.readFileSync(path.join(repo, p), 'utf8')])));
-  fake.state.commits.set(head, { sha: head, tree, parents: [], message: 'base' });
-  fake.state.branches.set('main', head);
-  fake.git.seed(repo);
-}
-
-function runPr(fake, repo) {
-  const t0 = performance.now();
-  const child = spawn(process.execPath, [BIN, 'pr'], {
-    cwd: repo,
-    env: {
-      ...process.env,
-      GITHUB_TOKEN: fake.token,
-      GITHUB_REPOSITORY: fake.repository,
-      GITHUB_API_URL: fake.apiUrl,
-      GITHUB_SERVER_URL: fake.serverUrl,
-      ROLLGEN_TEST_RETRY_UNIT_MS: '1',
-    },
-  });
-  let err = '';
-  child.stderr.on('data', (d) => (err += d));
-  child.stdout.resume();
-  return new Promise((resolve, reject) =>
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(performance.now() - t0)
-        : reject(new Error(`rollgen pr: exit ${code}\n${err.slice(0, 2000)}`)),
-    ),
-  );
 }
 
 /** A person merges every open PR whose gate is manual, as the merge route does (not a request rollgen makes). */
