@@ -43549,17 +43549,17 @@ var init_bounded = __esm({
 });
 
 // src/scm/github/octokit.ts
-async function sleepUntil(deadline) {
-  for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
-    await new Promise((resolve23) => setTimeout(resolve23, Math.ceil(wait)));
+async function sleepUntil(clock, deadline) {
+  for (let wait = deadline - clock.now(); wait > 0; wait = deadline - clock.now())
+    await clock.sleep(Math.ceil(wait));
 }
-function pacedGroup(unitMs) {
+function pacedGroup(unitMs, clock = MONOTONIC) {
   let queue = Promise.resolve();
   let lastStart = -Infinity;
   const schedule = (_opts, job) => {
     const run3 = queue.then(async () => {
-      await sleepUntil(lastStart + unitMs);
-      lastStart = performance.now();
+      await sleepUntil(clock, lastStart + unitMs);
+      lastStart = clock.now();
       return job();
     });
     queue = run3.catch(() => void 0);
@@ -43603,7 +43603,7 @@ function defaultLog(level, line) {
   if (level === "warn") processStderr(`rollgen: GitHub client: ${line}
 `);
 }
-var import_node_util, RollgenOctokit, DO_NOT_RETRY, UNPACED;
+var import_node_util, RollgenOctokit, DO_NOT_RETRY, UNPACED, MONOTONIC;
 var init_octokit = __esm({
   "src/scm/github/octokit.ts"() {
     "use strict";
@@ -43618,6 +43618,10 @@ var init_octokit = __esm({
     RollgenOctokit = Octokit2.plugin(retry, retryAfterAsSecondaryLimit, throttling);
     DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
     UNPACED = { key: () => ({ schedule: (_opts, job) => job() }) };
+    MONOTONIC = {
+      now: () => performance.now(),
+      sleep: (ms) => new Promise((resolve23) => setTimeout(resolve23, ms))
+    };
   }
 });
 

@@ -1,20 +1,32 @@
-import { pacedGroup } from '../../src/scm/github/octokit';
+import { pacedGroup, type PaceClock } from '../../src/scm/github/octokit';
 
 /**
- * The write pacing a test seam scales (ROLLGEN_TEST_RETRY_UNIT_MS): as Octokit's own write group,
- * one write at a time and each started at least a unit after the one before, also after a failure.
+ * A clock that only moves when slept on, and can fire a sleep early as libuv's timers do: the
+ * pacer's order and spacing are checked on it, not on wall time (a loaded machine would skew that).
  */
-test('GIVEN three writes at once WHEN paced at a unit THEN they run one by one, each a unit after the last', async () => {
-  const unit = 40;
-  const limiter = pacedGroup(unit).key();
+function fakeClock(earlyBy = 0): PaceClock & { sleeps: number[] } {
+  let now = 1000;
+  const sleeps: number[] = [];
+  return {
+    sleeps,
+    now: () => now,
+    sleep: async (ms) => {
+      sleeps.push(ms);
+      now += Math.max(1, ms - earlyBy);
+    },
+  };
+}
+
+async function runThree(clock: PaceClock, unit: number) {
+  const limiter = pacedGroup(unit, clock).key();
   const spans: [number, number][] = [];
   let running = 0;
   const job = (fail: boolean) => async () => {
     running++;
     expect(running).toBe(1);
-    const start = performance.now();
-    await new Promise((r) => setTimeout(r, 5));
-    spans.push([start, performance.now()]);
+    const start = clock.now();
+    await clock.sleep(5); // the write itself takes time
+    spans.push([start, clock.now()]);
     running--;
     if (fail) throw new Error('write refused');
     return start;
@@ -24,10 +36,24 @@ test('GIVEN three writes at once WHEN paced at a unit THEN they run one by one, 
     limiter.schedule({}, job(true)),
     limiter.schedule({}, job(false)),
   ]);
-  expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-  expect(spans).toHaveLength(3);
-  for (let i = 1; i < spans.length; i++) {
-    expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]); // after the one before ended
-    expect(spans[i][0] - spans[i - 1][0]).toBeGreaterThanOrEqual(unit - 0.5); // a unit after it started, on the monotonic clock (each job reads it a moment after the pacer)
-  }
+  return { results: results.map((r) => r.status), spans };
+}
+
+test('GIVEN three writes at once WHEN paced at a unit THEN they run one by one, each a unit after the last', async () => {
+  const unit = 40;
+  const { results, spans } = await runThree(fakeClock(), unit);
+  expect(results).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+  expect(spans).toEqual([
+    [1000, 1005],
+    [1040, 1045],
+    [1080, 1085],
+  ]);
+});
+
+test('GIVEN timers that fire early WHEN paced THEN the pacer waits again until a whole unit has passed', async () => {
+  const unit = 40;
+  const clock = fakeClock(3);
+  const { spans } = await runThree(clock, unit);
+  for (let i = 1; i < spans.length; i++) expect(spans[i][0] - spans[i - 1][0]).toBeGreaterThanOrEqual(unit);
+  expect(clock.sleeps.filter((ms) => ms < 5).length).toBeGreaterThan(0); // it slept again for the remainder
 });

@@ -44,26 +44,37 @@ const DO_NOT_RETRY = [400, 401, 403, 404, 405, 409, 410, 422, 429, 451];
 /** Stands in for Bottleneck's write and notification groups when pacing is off (tests). */
 const UNPACED = { key: () => ({ schedule: <T>(_opts: unknown, job: () => Promise<T>) => job() }) };
 
+/** The pacer's clock: the monotonic one in production, a fake in its test. */
+export interface PaceClock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const MONOTONIC: PaceClock = {
+  now: () => performance.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
 /**
- * Resolves once the monotonic clock reaches `deadline`. A timer alone can fire a millisecond or two
- * early (libuv starts it from the loop's cached time), so it checks and waits again.
+ * Resolves once the clock reaches `deadline`. A timer alone can fire a millisecond or two early
+ * (libuv starts it from the loop's cached time), so it checks and waits again.
  */
-async function sleepUntil(deadline: number): Promise<void> {
-  for (let wait = deadline - performance.now(); wait > 0; wait = deadline - performance.now())
-    await new Promise((resolve) => setTimeout(resolve, Math.ceil(wait)));
+async function sleepUntil(clock: PaceClock, deadline: number): Promise<void> {
+  for (let wait = deadline - clock.now(); wait > 0; wait = deadline - clock.now())
+    await clock.sleep(Math.ceil(wait));
 }
 
 /**
  * Bottleneck's write group (one write at a time, starts a second apart) with a shorter second: what
  * the throttling plugin does by default, scaled like the back-off when a test shrinks the unit.
  */
-export function pacedGroup(unitMs: number) {
+export function pacedGroup(unitMs: number, clock: PaceClock = MONOTONIC) {
   let queue: Promise<unknown> = Promise.resolve();
   let lastStart = -Infinity;
   const schedule = <T>(_opts: unknown, job: () => Promise<T>): Promise<T> => {
     const run = queue.then(async () => {
-      await sleepUntil(lastStart + unitMs);
-      lastStart = performance.now();
+      await sleepUntil(clock, lastStart + unitMs);
+      lastStart = clock.now();
       return job();
     });
     queue = run.catch(() => undefined);
