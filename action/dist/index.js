@@ -43550,8 +43550,7 @@ var init_bounded = __esm({
 
 // src/scm/github/octokit.ts
 async function sleepUntil(clock, deadline) {
-  for (let wait = deadline - clock.now(); wait > 0; wait = deadline - clock.now())
-    await clock.sleep(Math.ceil(wait));
+  for (let wait = deadline - clock.now(); wait > 0; wait = deadline - clock.now()) await clock.sleep(Math.ceil(wait));
 }
 function pacedGroup(unitMs, clock = MONOTONIC) {
   let queue = Promise.resolve();

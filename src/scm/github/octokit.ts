@@ -60,8 +60,7 @@ const MONOTONIC: PaceClock = {
  * (libuv starts it from the loop's cached time), so it checks and waits again.
  */
 async function sleepUntil(clock: PaceClock, deadline: number): Promise<void> {
-  for (let wait = deadline - clock.now(); wait > 0; wait = deadline - clock.now())
-    await clock.sleep(Math.ceil(wait));
+  for (let wait = deadline - clock.now(); wait > 0; wait = deadline - clock.now()) await clock.sleep(Math.ceil(wait));
 }
 
 /**
