@@ -3,7 +3,7 @@ import { isObject } from '../model/kube';
 import { ResolvedArgs, unresolvedArg } from './args';
 import { parseJsonPath } from './jsonpath';
 import { Located, originOf } from '../model/analysis-request';
-import { Header, ProviderSpec } from './types';
+import { Header, PrometheusRange, ProviderSpec } from './types';
 import { MetricSecrets } from './credentials';
 import { ProviderFields } from './provider-fields';
 import { datadogProvider } from './provider-datadog';
@@ -13,6 +13,7 @@ import { influxDbProvider } from './provider-influxdb';
 import { kayentaProvider } from './provider-kayenta';
 import { graphiteProvider, skyWalkingProvider, wavefrontProvider } from './provider-plain';
 import { prometheusAuth } from './provider-prometheus-auth';
+import { prometheusRange } from './provider-prometheus-range';
 
 /** Argo's metric providers rollgen measures, by their key in `provider`. */
 export const SUPPORTED_PROVIDERS = [
@@ -45,7 +46,15 @@ const OWN_MODULE: Readonly<Record<string, (f: ProviderFields) => ProviderSpec>> 
   kayenta: kayentaProvider,
 };
 
-const PROMETHEUS_FIELDS = new Set(['address', 'query', 'timeout', 'headers', 'insecure', 'authentication']);
+const PROMETHEUS_FIELDS = new Set([
+  'address',
+  'query',
+  'timeout',
+  'headers',
+  'insecure',
+  'authentication',
+  'rangeQuery',
+]);
 const WEB_FIELDS = new Set(['url', 'method', 'headers', 'body', 'jsonBody', 'jsonPath', 'timeoutSeconds', 'insecure']);
 
 type Fill = (text: string) => string;
@@ -100,25 +109,25 @@ export function buildProvider(
       out.push(diagnosticAt(here(kind, field), `${field} uses {{args.${leftover}}}, which no template declares`));
     return filled;
   };
-  const fields = kind === 'prometheus' ? PROMETHEUS_FIELDS : WEB_FIELDS;
-  for (const k of Object.keys(body).filter((k) => !fields.has(k)))
+  const known = kind === 'prometheus' ? PROMETHEUS_FIELDS : WEB_FIELDS;
+  for (const k of Object.keys(body).filter((k) => !known.has(k)))
     out.push(
       diagnosticAt(
         here(kind, k),
         k === 'authentication'
           ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)`
-          : k === 'rangeQuery'
-            ? `${kind} rangeQuery is not supported by rollgen; write an instant query over a range (e.g. avg_over_time(...[5m]))`
-            : `${kind} field ${k} is not supported by rollgen`,
+          : `${kind} field ${k} is not supported by rollgen`,
       ),
     );
   const headers = readHeaders(body.headers, here(kind, 'headers'), fill, args, out);
   const common = { headers, insecure: body.insecure === true, secretArgs: args.secrets };
+  const fields: ProviderFields = { kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out };
   const spec: ProviderSpec | undefined =
     kind === 'prometheus'
       ? {
           ...prometheus(text, body, common, here(kind, 'timeout'), out),
-          ...authOf({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out }, body.address),
+          ...authOf(fields, body.address),
+          ...rangeOf(fields),
         }
       : web(text, body, common, (...f) => here(kind, ...f), fill, out);
   return out.slice(before).some((d) => d.severity === 'error') ? undefined : spec;
@@ -200,6 +209,11 @@ function readHeaders(v: unknown, at: Origin, fill: Fill, args: ResolvedArgs, out
       out.push(diagnosticAt(at, `header ${String(h.key)} uses {{args.${leftover}}}, which no template declares`));
     return { key: String(h.key), value };
   });
+}
+
+function rangeOf(f: ProviderFields): { rangeQuery?: PrometheusRange } {
+  const rangeQuery = prometheusRange(f);
+  return rangeQuery ? { rangeQuery } : {};
 }
 
 function authOf(f: ProviderFields, address: unknown): { authentication?: ReturnType<typeof prometheusAuth> } {

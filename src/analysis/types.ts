@@ -100,6 +100,8 @@ export type ProviderSpec =
       readonly headers: readonly Header[];
       readonly insecure: boolean;
       readonly authentication?: PrometheusAuth;
+      /** Set: the query runs over a range (/api/v1/query_range), Argo's `rangeQuery`. */
+      readonly rangeQuery?: PrometheusRange;
       readonly secretArgs: readonly SecretArg[];
     }
   | {
@@ -123,6 +125,20 @@ export type ProviderSpec =
   | WavefrontProvider
   | SkyWalkingProvider
   | KayentaProvider;
+
+/** A time as Argo's rangeQuery writes it (`now() - duration("1h")`): see time-expression.ts. */
+export interface TimeExpr {
+  /** `now`: the measurement's clock; otherwise a fixed instant (ms since the epoch). */
+  readonly base: 'now' | number;
+  readonly offsetSeconds: number;
+}
+
+/** Argo's `prometheus.rangeQuery`: times relative to the measurement's clock, and the step between points. */
+export interface PrometheusRange {
+  readonly start: TimeExpr;
+  readonly end: TimeExpr;
+  readonly stepSeconds: number;
+}
 
 /** Argo's `prometheus.authentication`; strings may hold secret args. */
 export interface PrometheusAuth {

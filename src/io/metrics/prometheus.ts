@@ -11,6 +11,8 @@ export interface PrometheusQuery {
   readonly insecure: boolean;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Set: a range query (`/api/v1/query_range`) over these instants, Argo's rangeQuery evaluated against the clock. */
+  readonly range?: { readonly start: Date; readonly end: Date; readonly stepSeconds: number };
   /** The request's final headers: authentication (src/io/metrics/prometheus-auth.ts) signs or adds a token. */
   readonly authorize?: (req: OutgoingRequest) => Promise<Record<string, string>>;
 }
@@ -24,12 +26,13 @@ export interface ProviderResult {
 }
 
 /**
- * An instant query at the current time (`/api/v1/query`), shaped as Argo shapes it: a vector or a
- * matrix becomes an array of sample values (empty when nothing matched), a scalar a number.
+ * An instant query at the current time (`/api/v1/query`), or a range query (`/api/v1/query_range`), shaped
+ * as Argo shapes it: a vector or a matrix becomes an array of sample values (a matrix's series after
+ * one another, each in time order; empty when nothing matched), a scalar a number.
  */
 export async function queryPrometheus(q: PrometheusQuery): Promise<ProviderResult> {
-  const url = `${q.address.replace(/\/+$/, '')}/api/v1/query`;
-  const body = new URLSearchParams({ query: q.query }).toString();
+  const url = `${q.address.replace(/\/+$/, '')}/api/v1/${q.range ? 'query_range' : 'query'}`;
+  const body = new URLSearchParams({ query: q.query, ...(q.range ? rangeParams(q.range) : {}) }).toString();
   const plain = { ...q.headers, 'content-type': 'application/x-www-form-urlencoded' };
   const headers = q.authorize ? await q.authorize({ url, method: 'POST', headers: plain, body }) : plain;
   const res = await request({
@@ -50,6 +53,11 @@ export async function queryPrometheus(q: PrometheusQuery): Promise<ProviderResul
   if (res.status < 200 || res.status >= 300 || payload.status !== 'success')
     throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status}: ${payload.error ?? 'no error message'}`);
   return shape(payload.data?.resultType, payload.data?.result);
+}
+
+/** As Prometheus' Go client sends them: Unix seconds (with milliseconds) and the step in seconds. */
+function rangeParams(r: NonNullable<PrometheusQuery['range']>): Record<string, string> {
+  return { start: String(r.start.getTime() / 1000), end: String(r.end.getTime() / 1000), step: String(r.stepSeconds) };
 }
 
 function shape(type: string | undefined, result: unknown): ProviderResult {

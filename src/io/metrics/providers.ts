@@ -11,7 +11,8 @@ import { queryWavefront } from './wavefront';
 import { judgeKayenta } from './kayenta';
 import { credentialValues, readCredentials } from './credentials';
 import { OutgoingRequest, authorize } from './prometheus-auth';
-import { Header, ProviderSpec, SecretArg } from '../../analysis/types';
+import { Header, PrometheusRange, ProviderSpec, SecretArg } from '../../analysis/types';
+import { timeAt } from '../../analysis/time-expression';
 
 /** Where each provider is measured: one module per provider (src/io/metrics/<provider>.ts). */
 
@@ -68,6 +69,7 @@ export async function query(
       ...common,
       address: fill(p.address),
       query: fill(p.query),
+      ...(p.rangeQuery ? { range: rangeAt(p.rangeQuery, now) } : {}),
       ...(auth ? { authorize: (req: OutgoingRequest) => authorize(req, auth, ctx) } : {}),
     });
   }
@@ -78,6 +80,11 @@ export async function query(
     ...(p.body !== undefined ? { body: fill(p.body) } : {}),
     ...(p.jsonPath !== undefined ? { jsonPath: p.jsonPath } : {}),
   });
+}
+
+/** Argo evaluates rangeQuery's start and end when it measures: against the measurement's clock. */
+function rangeAt(r: PrometheusRange, now: Date) {
+  return { start: timeAt(r.start, now), end: timeAt(r.end, now), stepSeconds: r.stepSeconds };
 }
 
 function headers(list: readonly Header[], fill: (s: string) => string): Record<string, string> {

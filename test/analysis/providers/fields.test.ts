@@ -42,7 +42,7 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
     expect(cw.stderr).toMatch(/a metricDataQuery needs expression or metricStat/);
   });
 
-  test('prometheus: sigv4 outside Amazon Managed Prometheus is warned (Argo ignores it); roleArn and rangeQuery are refused', async () => {
+  test('prometheus: sigv4 outside Amazon Managed Prometheus is warned (Argo ignores it); roleArn is refused; rangeQuery is checked', async () => {
     const elsewhere = await planEdited('amazon-prometheus', (t) =>
       t.replace(/address: https:\/\/aps-workspaces\S+/, 'address: http://prometheus.monitoring:9090'),
     );
@@ -61,8 +61,17 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
         '          rangeQuery: {start: "now() - duration(\\"5m\\")", end: "now()", step: 1m}\n          authentication:',
       ),
     );
-    expect(range.stderr).toMatch(
-      /prometheus rangeQuery is not supported by rollgen; write an instant query over a range/,
+    expect(range.stderr).toBe('');
+    expect(range.code).toBe(0);
+    const future = await planEdited('amazon-prometheus', (t) =>
+      t.replace(
+        '          authentication:',
+        '          rangeQuery: {start: "now()", end: "now() + now()", step: 1m}\n          authentication:',
+      ),
+    );
+    expect(future.code).toBe(2);
+    expect(future.stderr).toContain(
+      `analysis-templates.yaml:${future.line('rangeQuery')}:45: rangeQuery.end: "now() + now()" adds two times;`,
     );
   });
 
