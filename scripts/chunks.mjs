@@ -25,6 +25,7 @@ const VENDOR = {
   '@aws-sdk/client-elastic-load-balancing-v2': 'aws',
   '@smithy/signature-v4': 'aws',
   '@aws-sdk/credential-provider-node': 'aws',
+  '@aws-sdk/client-sts': 'aws',
   '@influxdata/influxdb-client': 'influxdb',
 };
 const VENDOR_SOURCES = {

@@ -12,7 +12,7 @@ import { cloudWatchProvider } from './provider-cloudwatch';
 import { influxDbProvider } from './provider-influxdb';
 import { kayentaProvider } from './provider-kayenta';
 import { graphiteProvider, skyWalkingProvider, wavefrontProvider } from './provider-plain';
-import { prometheusAuth } from './provider-prometheus-auth';
+import { providerAuth } from './provider-auth';
 import { prometheusRange } from './provider-prometheus-range';
 
 /** Argo's metric providers rollgen measures, by their key in `provider`. */
@@ -55,7 +55,17 @@ const PROMETHEUS_FIELDS = new Set([
   'authentication',
   'rangeQuery',
 ]);
-const WEB_FIELDS = new Set(['url', 'method', 'headers', 'body', 'jsonBody', 'jsonPath', 'timeoutSeconds', 'insecure']);
+const WEB_FIELDS = new Set([
+  'url',
+  'method',
+  'headers',
+  'body',
+  'jsonBody',
+  'jsonPath',
+  'timeoutSeconds',
+  'insecure',
+  'authentication',
+]);
 
 type Fill = (text: string) => string;
 
@@ -111,14 +121,7 @@ export function buildProvider(
   };
   const known = kind === 'prometheus' ? PROMETHEUS_FIELDS : WEB_FIELDS;
   for (const k of Object.keys(body).filter((k) => !known.has(k)))
-    out.push(
-      diagnosticAt(
-        here(kind, k),
-        k === 'authentication'
-          ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)`
-          : `${kind} field ${k} is not supported by rollgen`,
-      ),
-    );
+    out.push(diagnosticAt(here(kind, k), `${kind} field ${k} is not supported by rollgen`));
   const headers = readHeaders(body.headers, here(kind, 'headers'), fill, args, out);
   const common = { headers, insecure: body.insecure === true, secretArgs: args.secrets };
   const fields: ProviderFields = { kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out };
@@ -129,7 +132,7 @@ export function buildProvider(
           ...authOf(fields, body.address),
           ...rangeOf(fields),
         }
-      : web(text, body, common, (...f) => here(kind, ...f), fill, out);
+      : { ...web(text, body, common, (...f) => here(kind, ...f), fill, out), ...authOf(fields, body.url) };
   return out.slice(before).some((d) => d.severity === 'error') ? undefined : spec;
 }
 
@@ -216,7 +219,7 @@ function rangeOf(f: ProviderFields): { rangeQuery?: PrometheusRange } {
   return rangeQuery ? { rangeQuery } : {};
 }
 
-function authOf(f: ProviderFields, address: unknown): { authentication?: ReturnType<typeof prometheusAuth> } {
-  const authentication = prometheusAuth(f, typeof address === 'string' ? f.fill(address) : undefined);
+function authOf(f: ProviderFields, address: unknown): { authentication?: ReturnType<typeof providerAuth> } {
+  const authentication = providerAuth(f, typeof address === 'string' ? f.fill(address) : undefined);
   return authentication ? { authentication } : {};
 }

@@ -42,9 +42,9 @@ export function parseTimeExpr(text: string): TimeExpr | { error: string } {
   return { base, offsetSeconds };
 }
 
-/** The instant `t` names when the clock reads `now`. */
-export function timeAt(t: TimeExpr, now: Date): Date {
-  return new Date((t.base === 'now' ? now.getTime() : t.base) + t.offsetSeconds * 1000);
+/** The instant `t` names (ms since the epoch) when the clock reads `now`. */
+export function timeAt(t: TimeExpr, now: Date): number {
+  return (t.base === 'now' ? now.getTime() : t.base) + t.offsetSeconds * 1000;
 }
 
 function rfc3339(text: string): number | undefined {

@@ -99,7 +99,7 @@ export type ProviderSpec =
       readonly timeoutSeconds: number;
       readonly headers: readonly Header[];
       readonly insecure: boolean;
-      readonly authentication?: PrometheusAuth;
+      readonly authentication?: MetricAuth;
       /** Set: the query runs over a range (/api/v1/query_range), Argo's `rangeQuery`. */
       readonly rangeQuery?: PrometheusRange;
       readonly secretArgs: readonly SecretArg[];
@@ -115,6 +115,7 @@ export type ProviderSpec =
       /** Seconds; Argo's default 10. */
       readonly timeoutSeconds: number;
       readonly insecure: boolean;
+      readonly authentication?: Pick<MetricAuth, 'oauth2'>;
       readonly secretArgs: readonly SecretArg[];
     }
   | DatadogProvider
@@ -140,8 +141,8 @@ export interface PrometheusRange {
   readonly stepSeconds: number;
 }
 
-/** Argo's `prometheus.authentication`; strings may hold secret args. */
-export interface PrometheusAuth {
+/** Argo's `prometheus.authentication` and `web.authentication` (web: oauth2 only, as Argo's web provider); strings may hold secret args. */
+export interface MetricAuth {
   readonly basic?: { readonly username: string; readonly password: string };
   /** OAuth2 client credentials: a token from `tokenUrl`, sent as a Bearer token. */
   readonly oauth2?: {
@@ -150,8 +151,11 @@ export interface PrometheusAuth {
     readonly clientSecret: string;
     readonly scopes: readonly string[];
   };
-  /** Amazon Managed Prometheus: requests signed for service `aps` with the AWS SDK's credentials. */
-  readonly sigv4?: { readonly region?: string; readonly profile?: string };
+  /**
+   * Amazon Managed Prometheus: requests signed for service `aps` with the AWS SDK's credentials, or with
+   * the temporary credentials of `roleArn` assumed through STS with them.
+   */
+  readonly sigv4?: { readonly region?: string; readonly profile?: string; readonly roleArn?: string };
 }
 
 /** Datadog (Argo's `provider.datadog`): v1 `/api/v1/query` or v2 `/api/v2/query/scalar` over the last `intervalSeconds`. */

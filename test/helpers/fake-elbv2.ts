@@ -1,10 +1,8 @@
-import * as http from 'http';
-import type { AddressInfo } from 'net';
+import { AwsQueryServer } from './aws-query-server';
 
 /**
- * A loopback server speaking the Elastic Load Balancing v2 query protocol as the AWS SDK sends it
- * (POST, form-encoded `Action=...&Version=2015-12-01`, XML answers), holding one application load
- * balancer as the AWS Load Balancer Controller tags it. Tests move its weights and targets.
+ * A loopback Elastic Load Balancing v2 (query protocol, `Version=2015-12-01`) holding one application
+ * load balancer as the AWS Load Balancer Controller tags it. Tests move its weights and targets.
  */
 export interface FakeTargetGroup {
   readonly arn: string;
@@ -20,10 +18,9 @@ export interface FakeRule {
   forward: Record<string, number>;
 }
 
-export class FakeElbv2 {
-  readonly calls: string[] = [];
-  /** Set: every call answers this error (`Throttling` 400, `InternalFailure` 500, ...). */
-  failure?: { readonly status: number; readonly code: string };
+export class FakeElbv2 extends AwsQueryServer {
+  protected readonly xmlns = 'http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/';
+  protected readonly version = '2015-12-01';
   readonly lbArn =
     'arn:aws:elasticloadbalancing:eu-west-1:123456789012:loadbalancer/app/k8s-shop-web-0123456789/50dc6c495c0c9188';
   readonly groups: FakeTargetGroup[] = [];
@@ -32,9 +29,6 @@ export class FakeElbv2 {
   stack = '';
   /** Set when the controller tags its cluster. */
   cluster?: string;
-  /** Credentials the SDK signed with (the access key id of each request's Authorization header). */
-  readonly signedBy = new Set<string>();
-  private server?: http.Server;
 
   /** Back to no target groups, rules, failure or calls (one server for a test file). */
   reset(): void {
@@ -49,21 +43,8 @@ export class FakeElbv2 {
 
   static async start(): Promise<FakeElbv2> {
     const f = new FakeElbv2();
-    f.server = http.createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => f.answer(req, new URLSearchParams(body), res));
-    });
-    await new Promise<void>((r) => f.server!.listen(0, '127.0.0.1', r));
+    await f.listen();
     return f;
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server!.address() as AddressInfo).port}`;
-  }
-
-  close(): Promise<void> {
-    return new Promise((r) => this.server!.close(() => r()));
   }
 
   /** A target group per `service:port` of the Ingress, as the controller names them. */
@@ -90,22 +71,7 @@ export class FakeElbv2 {
     else this.rules.push({ priority, forward });
   }
 
-  private answer(req: http.IncomingMessage, p: URLSearchParams, res: http.ServerResponse): void {
-    const action = p.get('Action') ?? '';
-    this.calls.push(action);
-    const key = /Credential=([^/]+)\//.exec(String(req.headers.authorization ?? ''))?.[1];
-    if (key) this.signedBy.add(key);
-    res.setHeader('content-type', 'text/xml');
-    if (p.get('Version') !== '2015-12-01' || req.method !== 'POST') return this.error(res, 400, 'InvalidAction');
-    if (this.failure) return this.error(res, this.failure.status, this.failure.code);
-    const result = this.result(action, p);
-    if (result === undefined) return this.error(res, 400, 'InvalidAction');
-    res.end(
-      `<${action}Response xmlns="http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/"><${action}Result>${result}</${action}Result><ResponseMetadata><RequestId>r-1</RequestId></ResponseMetadata></${action}Response>`,
-    );
-  }
-
-  private result(action: string, p: URLSearchParams): string | undefined {
+  protected result(action: string, p: URLSearchParams): string | undefined {
     const members = (items: readonly string[]) => items.map((i) => `<member>${i}</member>`).join('');
     const tags = (t: Record<string, string>) =>
       members(Object.entries(t).map(([k, v]) => `<Key>${k}</Key><Value>${v}</Value>`));
@@ -159,12 +125,5 @@ export class FakeElbv2 {
     const g = this.groups.find((x) => x.arn === arn);
     if (g) return { 'ingress.k8s.aws/stack': this.stack, 'ingress.k8s.aws/resource': g.resource, ...cluster };
     return { 'ingress.k8s.aws/stack': 'other/other' };
-  }
-
-  private error(res: http.ServerResponse, status: number, code: string): void {
-    res.statusCode = status;
-    res.end(
-      `<ErrorResponse xmlns="http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/"><Error><Type>Sender</Type><Code>${code}</Code><Message>${code} (fake)</Message></Error><RequestId>r-2</RequestId></ErrorResponse>`,
-    );
   }
 }

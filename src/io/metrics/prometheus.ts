@@ -2,7 +2,7 @@ import { Value } from '../../analysis/builtins';
 import type { MeasurementPhase } from '../../analysis/types';
 import { formatSample } from '../../analysis/value-text';
 import { request } from './http';
-import type { OutgoingRequest } from './prometheus-auth';
+import type { OutgoingRequest } from './auth';
 
 export interface PrometheusQuery {
   readonly address: string;
@@ -13,7 +13,7 @@ export interface PrometheusQuery {
   readonly signal?: AbortSignal;
   /** Set: a range query (`/api/v1/query_range`) over these instants, Argo's rangeQuery evaluated against the clock. */
   readonly range?: { readonly start: Date; readonly end: Date; readonly stepSeconds: number };
-  /** The request's final headers: authentication (src/io/metrics/prometheus-auth.ts) signs or adds a token. */
+  /** The request's final headers: authentication (src/io/metrics/auth.ts) signs or adds a token. */
   readonly authorize?: (req: OutgoingRequest) => Promise<Record<string, string>>;
 }
 

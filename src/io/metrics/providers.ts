@@ -10,7 +10,7 @@ import { querySkyWalking } from './skywalking';
 import { queryWavefront } from './wavefront';
 import { judgeKayenta } from './kayenta';
 import { credentialValues, readCredentials } from './credentials';
-import { OutgoingRequest, authorize } from './prometheus-auth';
+import { OutgoingRequest, authorize } from './auth';
 import { Header, PrometheusRange, ProviderSpec, SecretArg } from '../../analysis/types';
 import { timeAt } from '../../analysis/time-expression';
 
@@ -56,23 +56,22 @@ export async function query(
   if (p.kind === 'influxdb')
     return queryInfluxDb({ spec: p, fill, credentials: readCredentials(p.credentials, env), timeoutMs });
   if (p.kind === 'cloudwatch') return queryCloudWatch({ spec: p, fill, now, timeoutMs, env, ...signal });
+  const auth = p.authentication;
+  const ctx = { fill, env, insecure: p.insecure, timeoutMs, ...signal };
   const common = {
     headers: headers(p.headers, fill),
     insecure: p.insecure,
     timeoutMs,
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(auth ? { authorize: (req: OutgoingRequest) => authorize(req, auth, ctx) } : {}),
   };
-  if (p.kind === 'prometheus') {
-    const auth = p.authentication;
-    const ctx = { fill, env, insecure: p.insecure, timeoutMs, ...signal };
+  if (p.kind === 'prometheus')
     return queryPrometheus({
       ...common,
       address: fill(p.address),
       query: fill(p.query),
       ...(p.rangeQuery ? { range: rangeAt(p.rangeQuery, now) } : {}),
-      ...(auth ? { authorize: (req: OutgoingRequest) => authorize(req, auth, ctx) } : {}),
     });
-  }
   return queryWeb({
     ...common,
     url: fill(p.url),
@@ -84,7 +83,7 @@ export async function query(
 
 /** Argo evaluates rangeQuery's start and end when it measures: against the measurement's clock. */
 function rangeAt(r: PrometheusRange, now: Date) {
-  return { start: timeAt(r.start, now), end: timeAt(r.end, now), stepSeconds: r.stepSeconds };
+  return { start: new Date(timeAt(r.start, now)), end: new Date(timeAt(r.end, now)), stepSeconds: r.stepSeconds };
 }
 
 function headers(list: readonly Header[], fill: (s: string) => string): Record<string, string> {

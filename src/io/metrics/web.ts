@@ -3,6 +3,7 @@ import { request } from './http';
 import { parseJsonPath, readPath } from '../../analysis/jsonpath';
 import { formatJson } from '../../analysis/value-text';
 import { ProviderResult } from './prometheus';
+import type { OutgoingRequest } from './auth';
 
 export interface WebQuery {
   readonly url: string;
@@ -13,14 +14,17 @@ export interface WebQuery {
   readonly insecure: boolean;
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** The request's final headers: `authentication.oauth2` adds a Bearer token (src/io/metrics/auth.ts). */
+  readonly authorize?: (req: OutgoingRequest) => Promise<Record<string, string>>;
 }
 
 /** Argo's web provider: a non-2xx answer is an error; a JSON body is read at jsonPath, any other body is the result as a string. */
 export async function queryWeb(q: WebQuery): Promise<ProviderResult> {
+  const outgoing = { url: q.url, method: q.method, headers: q.headers, body: q.body ?? '' };
   const res = await request({
     url: q.url,
     method: q.method,
-    headers: q.headers,
+    headers: q.authorize ? await q.authorize(outgoing) : q.headers,
     ...(q.body !== undefined ? { body: q.body } : {}),
     insecure: q.insecure,
     timeoutMs: q.timeoutMs,

@@ -42,7 +42,7 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
     expect(cw.stderr).toMatch(/a metricDataQuery needs expression or metricStat/);
   });
 
-  test('prometheus: sigv4 outside Amazon Managed Prometheus is warned (Argo ignores it); roleArn is refused; rangeQuery is checked', async () => {
+  test('prometheus: sigv4 outside Amazon Managed Prometheus is warned (Argo ignores it); a roleArn that is not a role ARN and a rangeQuery rollgen cannot evaluate are refused', async () => {
     const elsewhere = await planEdited('amazon-prometheus', (t) =>
       t.replace(/address: https:\/\/aps-workspaces\S+/, 'address: http://prometheus.monitoring:9090'),
     );
@@ -53,8 +53,15 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
     const role = await planEdited('amazon-prometheus', (t) =>
       t.replace('region: us-west-2', 'region: us-west-2\n              roleArn: arn:aws:iam::123456789012:role/amp'),
     );
-    expect(role.code).toBe(2);
-    expect(role.stderr).toMatch(/roleArn is not supported: assume the role in the workflow/);
+    expect(role.stderr).toBe('');
+    expect(role.code).toBe(0);
+    const notArn = await planEdited('amazon-prometheus', (t) =>
+      t.replace('region: us-west-2', 'region: us-west-2\n              roleArn: amp-reader'),
+    );
+    expect(notArn.code).toBe(2);
+    expect(notArn.stderr).toContain(
+      `analysis-templates.yaml:${notArn.line('roleArn')}:24: sigv4 roleArn "amp-reader" is not a role ARN such as arn:aws:iam::123456789012:role/amp-reader`,
+    );
     const range = await planEdited('amazon-prometheus', (t) =>
       t.replace(
         '          authentication:',

@@ -2,10 +2,11 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import { measure } from '../../../src/io/metrics/measure';
-import { MetricSpec, PrometheusAuth } from '../../../src/analysis/types';
+import { MetricSpec, MetricAuth } from '../../../src/analysis/types';
 import { condition, metricSpec } from '../../helpers/analysis';
 import { checkSigV4 } from '../../helpers/sigv4-check';
 import { Seen, VendorServer, rollgenWith, startVendor } from '../../helpers/vendor-server';
+import { FakeSts, ROLE_CREDENTIALS } from '../../helpers/fake-sts';
 
 /** Prometheus' instant-query answer: one sample of the success rate. */
 const vector = (v: string) => ({
@@ -13,14 +14,35 @@ const vector = (v: string) => ({
 });
 const denied = { status: 401, json: { status: 'error', error: 'unauthorized' } };
 
+const BASE_SECRET = 'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY';
+const ROLE = 'arn:aws:iam::123456789012:role/amp-reader';
+
 let server: VendorServer;
+let sts: FakeSts;
 beforeAll(async () => {
   server = await startVendor(() => denied);
+  sts = await FakeSts.start(BASE_SECRET);
 });
-afterAll(() => server.close());
-beforeEach(() => server.seen.splice(0));
+afterAll(async () => {
+  await server.close();
+  await sts.close();
+});
+beforeEach(() => {
+  server.seen.splice(0);
+  sts.assumed.splice(0);
+});
 
-function metric(path: string, authentication: PrometheusAuth, secret?: string): MetricSpec {
+/** The workspace answers only a query signed with the role's temporary credentials. */
+const roleSigned = (r: Seen) => {
+  try {
+    const ok = checkSigV4(r, ROLE_CREDENTIALS.secretAccessKey).accessKey === ROLE_CREDENTIALS.accessKeyId;
+    return ok && r.headers['x-amz-security-token'] === ROLE_CREDENTIALS.sessionToken;
+  } catch {
+    return false;
+  }
+};
+
+function metric(path: string, authentication: MetricAuth, secret?: string): MetricSpec {
   return metricSpec({
     successCondition: condition('result[0] >= 0.95'),
     provider: {
@@ -97,6 +119,65 @@ describe('Prometheus authentication as Argo offers it, against a loopback Promet
     expect(req.url).toBe('/workspaces/aps-workspaces/ws-1234/api/v1/query');
     expect(checkSigV4(req, secret)).toEqual({ accessKey: 'AKIDEXAMPLE', region: 'us-west-2', service: 'aps' });
     expect(String(req.headers.authorization)).toMatch(/SignedHeaders=[^,]*x-scope-orgid/);
+  });
+});
+
+describe('sigv4 roleArn: the role is assumed through STS with the base credentials, the query signed as the role', () => {
+  test('AssumeRole is signed with the environment keys; the query with the temporary credentials it returned', async () => {
+    server.answer = (r) => (roleSigned(r) ? vector('0.98') : denied);
+    const m = metric('/workspaces/aps-workspaces/ws-1234', { sigv4: { region: 'eu-west-1', roleArn: ROLE } });
+    const env = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: BASE_SECRET, AWS_ENDPOINT_URL_STS: sts.url };
+    expect(await measure(m, { env })).toMatchObject({ phase: 'Successful', value: '[0.98]' });
+    expect(sts.assumed).toEqual([
+      { roleArn: ROLE, sessionName: expect.stringMatching(/^rollgen-\d+$/), region: 'eu-west-1' },
+    ]);
+    expect([...sts.signedBy]).toContain('AKIDEXAMPLE');
+    expect(checkSigV4(server.seen[0], ROLE_CREDENTIALS.secretAccessKey)).toEqual({
+      accessKey: ROLE_CREDENTIALS.accessKeyId,
+      region: 'eu-west-1',
+      service: 'aps',
+    });
+  });
+
+  test('a role STS refuses is an Error measurement naming the role, and no query is sent', async () => {
+    sts.failure = { status: 403, code: 'AccessDenied' };
+    try {
+      const m = metric('/workspaces/aps-workspaces/ws-1234', { sigv4: { region: 'eu-west-1', roleArn: ROLE } });
+      const env = {
+        AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE',
+        AWS_SECRET_ACCESS_KEY: BASE_SECRET,
+        AWS_ENDPOINT_URL_STS: sts.url,
+      };
+      const r = await measure(m, { env });
+      expect(r.phase).toBe('Error');
+      expect(r.message).toContain(`sigv4: cannot assume role ${ROLE}: AccessDenied (fake)`);
+      expect(server.seen).toHaveLength(0);
+    } finally {
+      sts.failure = undefined;
+    }
+  });
+
+  test('rollgen analyze measures the example with a roleArn; no credential is printed', async () => {
+    server.answer = (r) => (roleSigned(r) ? vector('0.99') : denied);
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'rollgen-amp-role-'));
+    fs.cpSync(path.join(__dirname, '../../../examples/argo-analysis/amazon-prometheus'), root, { recursive: true });
+    const file = path.join(root, 'analysis-templates.yaml');
+    fs.writeFileSync(
+      file,
+      fs
+        .readFileSync(file, 'utf8')
+        .replace(/https:\/\/aps-workspaces[^\n]+/, `${server.url}/workspaces/aps-workspaces/ws-1234`)
+        .replace('region: us-west-2', `region: us-west-2\n              roleArn: ${ROLE}`),
+    );
+    const env = { AWS_ACCESS_KEY_ID: 'AKIDEXAMPLE', AWS_SECRET_ACCESS_KEY: BASE_SECRET, AWS_ENDPOINT_URL_STS: sts.url };
+    const r = await rollgenWith(['analyze', root, '--step', '1', '--no-wait'], env);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/success-rate \(prometheus\): Successful/);
+    expect(server.seen).toHaveLength(3);
+    expect(sts.assumed.map((a) => a.roleArn)).toEqual([ROLE, ROLE, ROLE]);
+    for (const secret of [BASE_SECRET, ROLE_CREDENTIALS.secretAccessKey, ROLE_CREDENTIALS.sessionToken])
+      expect(r.stdout + r.stderr).not.toContain(secret);
   });
 });
 

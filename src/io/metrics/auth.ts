@@ -1,5 +1,5 @@
 import { createHash, createHmac } from 'crypto';
-import { PrometheusAuth } from '../../analysis/types';
+import { MetricAuth } from '../../analysis/types';
 import { request } from './http';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -21,25 +21,32 @@ export interface AuthContext {
 
 /**
  * The headers of `req` with Argo's authentication applied, in Argo's order: basic auth, then a
- * SigV4 signature (Amazon Managed Prometheus), then an OAuth2 client-credentials Bearer token.
+ * SigV4 signature (Amazon Managed Prometheus), then an OAuth2 client-credentials Bearer token
+ * (the one a web provider uses).
  */
 export async function authorize(
   req: OutgoingRequest,
-  auth: PrometheusAuth,
+  auth: MetricAuth,
   ctx: AuthContext,
 ): Promise<Record<string, string>> {
   let headers: Record<string, string> = { ...req.headers };
   if (auth.basic) {
     const pair = `${ctx.fill(auth.basic.username)}:${ctx.fill(auth.basic.password)}`;
-    headers.Authorization = `Basic ${Buffer.from(pair).toString('base64')}`;
+    headers = withAuthorization(headers, `Basic ${Buffer.from(pair).toString('base64')}`);
   }
   if (auth.sigv4) headers = await sign({ ...req, headers }, auth.sigv4, ctx);
-  if (auth.oauth2) headers.Authorization = `Bearer ${await clientCredentialsToken(auth.oauth2, ctx)}`;
+  if (auth.oauth2) headers = withAuthorization(headers, `Bearer ${await clientCredentialsToken(auth.oauth2, ctx)}`);
   return headers;
 }
 
+/** One Authorization header: a header written as `authorization` is replaced, not sent beside it. */
+function withAuthorization(headers: Record<string, string>, value: string): Record<string, string> {
+  const rest = Object.entries(headers).filter(([k]) => k.toLowerCase() !== 'authorization');
+  return { ...Object.fromEntries(rest), Authorization: value };
+}
+
 /** RFC 6749 4.4 as golang.org/x/oauth2/clientcredentials sends it: id and secret in Basic auth, form-encoded. */
-async function clientCredentialsToken(o: NonNullable<PrometheusAuth['oauth2']>, ctx: AuthContext): Promise<string> {
+async function clientCredentialsToken(o: NonNullable<MetricAuth['oauth2']>, ctx: AuthContext): Promise<string> {
   const id = encodeURIComponent(ctx.fill(o.clientId));
   const secret = encodeURIComponent(ctx.fill(o.clientSecret));
   const form = new URLSearchParams({ grant_type: 'client_credentials' });
@@ -94,21 +101,14 @@ const bytes = (d: string | ArrayBuffer | ArrayBufferView): string | Uint8Array =
 /** Signs for service `aps` with the AWS SDK's credentials (keys in the environment, else its chain with `profile`). */
 async function sign(
   req: OutgoingRequest,
-  s: NonNullable<PrometheusAuth['sigv4']>,
+  s: NonNullable<MetricAuth['sigv4']>,
   ctx: AuthContext,
 ): Promise<Record<string, string>> {
   const region = (s.region && ctx.fill(s.region)) || ctx.env.AWS_REGION || ctx.env.AWS_DEFAULT_REGION;
   if (!region) throw new Error('sigv4 needs a region: write sigv4.region or set AWS_REGION');
-  const { SignatureV4, defaultProvider } = awsSigning();
-  const env = ctx.env;
-  const credentials =
-    env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && !s.profile
-      ? {
-          accessKeyId: env.AWS_ACCESS_KEY_ID,
-          secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
-          ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
-        }
-      : defaultProvider(s.profile ? { profile: ctx.fill(s.profile) } : {});
+  const { SignatureV4 } = awsSigning();
+  const base = baseCredentials(s, ctx);
+  const credentials = s.roleArn ? await assumeRole(ctx.fill(s.roleArn), region, base, ctx) : base;
   const url = new URL(req.url);
   const signer = new SignatureV4({ service: 'aps', region, credentials, sha256: Sha256 });
   const signed = await signer.sign({
@@ -122,6 +122,55 @@ async function sign(
     body: req.body,
   });
   return signed.headers as Record<string, string>;
+}
+
+type Credentials =
+  | import('@smithy/types').AwsCredentialIdentity
+  | import('@smithy/types').AwsCredentialIdentityProvider;
+
+/** Keys in the environment, else the SDK's standard chain (web identity, profiles, ...) with `profile`. */
+function baseCredentials(s: NonNullable<MetricAuth['sigv4']>, ctx: AuthContext): Credentials {
+  const env = ctx.env;
+  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY && !s.profile)
+    return {
+      accessKeyId: env.AWS_ACCESS_KEY_ID,
+      secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+      ...(env.AWS_SESSION_TOKEN ? { sessionToken: env.AWS_SESSION_TOKEN } : {}),
+    };
+  return awsSigning().defaultProvider(s.profile ? { profile: ctx.fill(s.profile) } : {});
+}
+
+/**
+ * STS AssumeRole with the base credentials, as Argo's signer (Prometheus' sigv4 round tripper) does:
+ * the query is signed with the role's temporary credentials. `AWS_ENDPOINT_URL_STS` overrides the endpoint.
+ */
+async function assumeRole(roleArn: string, region: string, base: Credentials, ctx: AuthContext): Promise<Credentials> {
+  const { STSClient, AssumeRoleCommand } = awsSts();
+  const endpoint = ctx.env.AWS_ENDPOINT_URL_STS ?? ctx.env.AWS_ENDPOINT_URL;
+  const sts = new STSClient({ region, credentials: base, maxAttempts: 1, ...(endpoint ? { endpoint } : {}) });
+  try {
+    const { Credentials: c } = await sts.send(
+      new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: `rollgen-${Date.now()}` }),
+      ctx.signal ? { abortSignal: ctx.signal } : {},
+    );
+    if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error('STS returned no credentials');
+    return {
+      accessKeyId: c.AccessKeyId,
+      secretAccessKey: c.SecretAccessKey,
+      ...(c.SessionToken ? { sessionToken: c.SessionToken } : {}),
+    };
+  } catch (e) {
+    throw new Error(`sigv4: cannot assume role ${roleArn}: ${(e as Error).message}`);
+  } finally {
+    sts.destroy();
+  }
+}
+
+/** The STS client (dist/vendor/aws.js), required only to assume a sigv4 roleArn. */
+function awsSts(): typeof import('@aws-sdk/client-sts') {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
 }
 
 /** The AWS signer and credential chain, required on the first signed request (dist/vendor/aws.js): never at start-up. */
