@@ -60,7 +60,7 @@ describe("Argo's provider fields are checked at plan time, at their line", () =>
     );
     expect(notArn.code).toBe(2);
     expect(notArn.stderr).toContain(
-      `analysis-templates.yaml:${notArn.line('roleArn')}:24: sigv4 roleArn "amp-reader" is not a role ARN such as arn:aws:iam::123456789012:role/amp-reader`,
+      `analysis-templates.yaml:${notArn.line('roleArn: amp-reader')}:24: sigv4 roleArn "amp-reader" is not a role ARN such as arn:aws:iam::123456789012:role/amp-reader`,
     );
     const range = await planEdited('amazon-prometheus', (t) =>
       t.replace(
