@@ -25,7 +25,7 @@ const VENDOR = {
   '@aws-sdk/client-elastic-load-balancing-v2': 'aws',
   '@smithy/signature-v4': 'aws',
   '@aws-sdk/credential-provider-node': 'aws',
-  '@aws-sdk/client-sts': 'aws',
+  '@aws-sdk/credential-providers': 'aws',
   '@influxdata/influxdb-client': 'influxdb',
 };
 const VENDOR_SOURCES = {

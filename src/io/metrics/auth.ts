@@ -145,41 +145,35 @@ function baseCredentials(s: NonNullable<MetricAuth['sigv4']>, ctx: AuthContext):
  * the query is signed with the role's temporary credentials. `AWS_ENDPOINT_URL_STS` overrides the endpoint.
  */
 async function assumeRole(roleArn: string, region: string, base: Credentials, ctx: AuthContext): Promise<Credentials> {
-  const { STSClient, AssumeRoleCommand } = awsSts();
   const endpoint = ctx.env.AWS_ENDPOINT_URL_STS ?? ctx.env.AWS_ENDPOINT_URL;
-  const sts = new STSClient({ region, credentials: base, maxAttempts: 1, ...(endpoint ? { endpoint } : {}) });
+  const role = awsSigning().fromTemporaryCredentials({
+    params: { RoleArn: roleArn, RoleSessionName: `rollgen-${Date.now()}` },
+    masterCredentials: base,
+    clientConfig: { region, maxAttempts: 1, ...(endpoint ? { endpoint } : {}) },
+  });
   try {
-    const { Credentials: c } = await sts.send(
-      new AssumeRoleCommand({ RoleArn: roleArn, RoleSessionName: `rollgen-${Date.now()}` }),
-      ctx.signal ? { abortSignal: ctx.signal } : {},
-    );
-    if (!c?.AccessKeyId || !c.SecretAccessKey) throw new Error('STS returned no credentials');
-    return {
-      accessKeyId: c.AccessKeyId,
-      secretAccessKey: c.SecretAccessKey,
-      ...(c.SessionToken ? { sessionToken: c.SessionToken } : {}),
-    };
+    // Resolved here, not by the signer, so a refusal names the role.
+    return await role();
   } catch (e) {
     throw new Error(`sigv4: cannot assume role ${roleArn}: ${(e as Error).message}`);
-  } finally {
-    sts.destroy();
   }
 }
 
-/** The STS client (dist/vendor/aws.js), required only to assume a sigv4 roleArn. */
-function awsSts(): typeof import('@aws-sdk/client-sts') {
+/**
+ * The AWS signer, credential chain and role provider, required on the first signed request
+ * (dist/vendor/aws.js): never at start-up.
+ */
+function awsSigning(): typeof import('@smithy/signature-v4') &
+  typeof import('@aws-sdk/credential-provider-node') &
+  Pick<typeof import('@aws-sdk/credential-providers'), 'fromTemporaryCredentials'> {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('@aws-sdk/client-sts') as typeof import('@aws-sdk/client-sts');
-}
-
-/** The AWS signer and credential chain, required on the first signed request (dist/vendor/aws.js): never at start-up. */
-function awsSigning(): typeof import('@smithy/signature-v4') & typeof import('@aws-sdk/credential-provider-node') {
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const roles = require('@aws-sdk/credential-providers') as typeof import('@aws-sdk/credential-providers');
   return {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     ...(require('@smithy/signature-v4') as typeof import('@smithy/signature-v4')),
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     ...(require('@aws-sdk/credential-provider-node') as typeof import('@aws-sdk/credential-provider-node')),
+    fromTemporaryCredentials: roles.fromTemporaryCredentials,
   };
 }
