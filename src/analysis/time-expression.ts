@@ -29,7 +29,10 @@ export function parseTimeExpr(text: string): TimeExpr | { error: string } {
       if (base !== undefined || sign < 0)
         return { error: `"${text}" ${sign < 0 ? 'subtracts a time' : 'adds two times'}; ${SUPPORTED}` };
       const fixed = m[2] === undefined ? 'now' : rfc3339(m[2]);
-      if (fixed === undefined) return { error: `date("${m[2]}") is not an RFC 3339 time such as 2026-01-02T15:04:05Z` };
+      if (fixed === undefined)
+        return {
+          error: `date("${m[2]}") is not an RFC 3339 time such as 2026-01-02T15:04:05Z (or a date, 2026-01-02)`,
+        };
       base = fixed;
     }
     if (rest === '') break;
@@ -47,8 +50,9 @@ export function timeAt(t: TimeExpr, now: Date): number {
   return (t.base === 'now' ? now.getTime() : t.base) + t.offsetSeconds * 1000;
 }
 
+/** RFC 3339, or a date alone (midnight UTC, as expr-lang's date() reads it). */
 function rfc3339(text: string): number | undefined {
-  if (!/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/.test(text)) return undefined;
-  const ms = Date.parse(text);
+  if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$/.test(text)) return undefined;
+  const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
   return Number.isNaN(ms) ? undefined : ms;
 }

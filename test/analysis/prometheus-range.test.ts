@@ -3,6 +3,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { measure } from '../../src/io/metrics/measure';
 import { MetricSpec, PrometheusRange } from '../../src/analysis/types';
+import { parseTimeExpr, timeAt } from '../../src/analysis/time-expression';
 import { condition, metricSpec } from '../helpers/analysis';
 import { PrometheusServer, Series, describeWithPrometheus, startPrometheus } from '../helpers/prometheus';
 import { rollgenWith } from '../helpers/vendor-server';
@@ -145,5 +146,30 @@ describe('rollgen validate checks rangeQuery at its field', () => {
     const backwards = await rollgenWith(['validate', '.'], {}, dir);
     expect(backwards.code).toBe(2);
     expect(backwards.stderr).toMatch(/analysis\.yaml:\d+:18: rangeQuery\.end is before rangeQuery\.start/);
+  });
+});
+
+describe("Argo's rangeQuery time expressions rollgen evaluates", () => {
+  const now = new Date('2026-03-01T12:00:00Z');
+  const at = (text: string) => {
+    const t = parseTimeExpr(text);
+    return 'error' in t ? t.error : new Date(timeAt(t, now)).toISOString();
+  };
+
+  test('now() and date() plus or minus any number of durations, in either order', () => {
+    expect(at('now()')).toBe('2026-03-01T12:00:00.000Z');
+    expect(at('now() - duration("1h30m")')).toBe('2026-03-01T10:30:00.000Z');
+    expect(at(' duration("5m") + now() - duration("10m") ')).toBe('2026-03-01T11:55:00.000Z');
+    expect(at('now() + duration("-2m")')).toBe('2026-03-01T11:58:00.000Z');
+    expect(at('date("2026-02-28T23:00:00+01:00") + duration("1h")')).toBe('2026-02-28T23:00:00.000Z');
+    expect(at('date("2026-02-28") - duration("1h")')).toBe('2026-02-27T23:00:00.000Z');
+  });
+
+  test('anything else is refused with what to write', () => {
+    expect(at('now() - now()')).toMatch(/subtracts a time; write now\(\) or date/);
+    expect(at('duration("1h")')).toMatch(/is a duration, not a time/);
+    expect(at('now() - duration("1 hour")')).toBe('duration("1 hour") is not a Go duration such as 30s, 5m or 1h30m');
+    expect(at('date("yesterday")')).toMatch(/is not an RFC 3339 time/);
+    expect(at('now().Add(-time.Hour)')).toMatch(/is not a time expression rollgen evaluates/);
   });
 });
