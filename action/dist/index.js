@@ -60314,24 +60314,24 @@ function url(f, address) {
   return address;
 }
 
-// src/analysis/provider-prometheus-auth.ts
+// src/analysis/provider-auth.ts
 init_diagnostics();
-function prometheusAuth(f, address) {
+function providerAuth(f, address) {
   const raw = f.body.authentication;
   if (raw === void 0 || raw === null) return void 0;
   const at = (...p) => f.here("authentication", ...p);
   if (!isObject(raw)) {
-    f.out.push(diagnosticAt(at(), "prometheus authentication must be a map of basicAuth, oauth2 or sigv4"));
+    f.out.push(diagnosticAt(at(), `${f.kind} authentication must be a map of basicAuth, oauth2 or sigv4`));
     return void 0;
   }
   const known2 = ["basicAuth", "oauth2", "sigv4"];
   for (const k of Object.keys(raw).filter((k2) => !known2.includes(k2)))
-    f.out.push(diagnosticAt(at(k), `prometheus authentication ${k} is not an Argo field; known: ${known2.join(", ")}`));
+    f.out.push(diagnosticAt(at(k), `${f.kind} authentication ${k} is not an Argo field; known: ${known2.join(", ")}`));
   const part = (name, fields) => {
     const v = raw[name];
     if (v === void 0 || v === null) return void 0;
     if (!isObject(v)) {
-      f.out.push(diagnosticAt(at(name), `prometheus authentication.${name} must be a map`));
+      f.out.push(diagnosticAt(at(name), `${f.kind} authentication.${name} must be a map`));
       return void 0;
     }
     for (const k of Object.keys(v).filter((k2) => !fields.includes(k2)))
@@ -60342,6 +60342,14 @@ function prometheusAuth(f, address) {
   const basic = part("basicAuth", ["username", "password"]);
   const oauth = part("oauth2", ["tokenUrl", "clientId", "clientSecret", "scopes"]);
   const sig = part("sigv4", ["region", "profile", "roleArn"]);
+  if (f.kind === "web") {
+    for (const [name, v] of [
+      ["basicAuth", basic],
+      ["sigv4", sig]
+    ])
+      if (v && Object.keys(v).length > 0) f.out.push(diagnosticAt(at(name), WEB_IGNORES(name), "warning"));
+    return oauth && oauth.tokenUrl ? { oauth2: oauth2(f, oauth, text2) } : void 0;
+  }
   const auth2 = {
     ...basic && (basic.username || basic.password) ? {
       basic: {
@@ -60354,6 +60362,7 @@ function prometheusAuth(f, address) {
   };
   return Object.keys(auth2).length > 0 ? auth2 : void 0;
 }
+var WEB_IGNORES = (name) => `web authentication.${name} is not used: Argo's web provider authenticates only with oauth2; send credentials in headers from a secret arg (e.g. Authorization: Basic {{args.token}})`;
 function oauth2(f, v, text2) {
   const scopes = v.scopes === void 0 ? [] : v.scopes;
   if (!Array.isArray(scopes))
@@ -60369,14 +60378,15 @@ function oauth2(f, v, text2) {
 function sigv4(f, v, address, text2, at) {
   const region = text2("sigv4", v, "region", false);
   const profile = text2("sigv4", v, "profile", false);
-  if (v.roleArn !== void 0)
+  const roleArn = text2("sigv4", v, "roleArn", false);
+  if (roleArn !== void 0 && !/^arn:[\w-]+:iam::\d{12}:role\/\S+$/.test(roleArn) && !roleArn.includes("{{args."))
     f.out.push(
       diagnosticAt(
         at("sigv4", "roleArn"),
-        "sigv4 roleArn is not supported: assume the role in the workflow (aws-actions/configure-aws-credentials role-to-assume) and leave roleArn out"
+        `sigv4 roleArn "${roleArn}" is not a role ARN such as arn:aws:iam::123456789012:role/amp-reader`
       )
     );
-  if (!region && !profile && v.roleArn === void 0) return {};
+  if (!region && !profile && !roleArn) return {};
   if (address !== void 0 && !address.includes("aps-workspaces")) {
     f.out.push(
       diagnosticAt(
@@ -60387,7 +60397,96 @@ function sigv4(f, v, address, text2, at) {
     );
     return {};
   }
-  return { sigv4: { ...region ? { region } : {}, ...profile ? { profile } : {} } };
+  return { sigv4: { ...region ? { region } : {}, ...profile ? { profile } : {}, ...roleArn ? { roleArn } : {} } };
+}
+
+// src/analysis/provider-prometheus-range.ts
+init_diagnostics();
+
+// src/analysis/time-expression.ts
+var SUPPORTED = 'write now() or date("2026-01-02T15:04:05Z"), optionally plus or minus duration("...") terms, e.g. now() - duration("1h")';
+var TERM = /^\s*(now\(\s*\)|date\(\s*"([^"]*)"\s*\)|duration\(\s*"([^"]*)"\s*\))\s*/;
+function parseTimeExpr(text2) {
+  let rest = text2;
+  let sign2 = 1;
+  let base;
+  let offsetSeconds = 0;
+  for (; ; ) {
+    const m = TERM.exec(rest);
+    if (!m) return { error: `"${text2}" is not a time expression rollgen evaluates: ${SUPPORTED}` };
+    rest = rest.slice(m[0].length);
+    if (m[3] !== void 0) {
+      const seconds3 = parseGoDuration(m[3].replace(/^-/, ""));
+      if (seconds3 === void 0) return { error: `duration("${m[3]}") is not a Go duration such as 30s, 5m or 1h30m` };
+      offsetSeconds += sign2 * (m[3].startsWith("-") ? -seconds3 : seconds3);
+    } else {
+      if (base !== void 0 || sign2 < 0)
+        return { error: `"${text2}" ${sign2 < 0 ? "subtracts a time" : "adds two times"}; ${SUPPORTED}` };
+      const fixed = m[2] === void 0 ? "now" : rfc3339(m[2]);
+      if (fixed === void 0)
+        return {
+          error: `date("${m[2]}") is not an RFC 3339 time such as 2026-01-02T15:04:05Z (or a date, 2026-01-02)`
+        };
+      base = fixed;
+    }
+    if (rest === "") break;
+    if (rest[0] !== "+" && rest[0] !== "-")
+      return { error: `"${text2}" is not a time expression rollgen evaluates: ${SUPPORTED}` };
+    sign2 = rest[0] === "+" ? 1 : -1;
+    rest = rest.slice(1);
+  }
+  if (base === void 0) return { error: `"${text2}" is a duration, not a time; ${SUPPORTED}` };
+  return { base, offsetSeconds };
+}
+function timeAt(t, now) {
+  return (t.base === "now" ? now.getTime() : t.base) + t.offsetSeconds * 1e3;
+}
+function rfc3339(text2) {
+  if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$/.test(text2)) return void 0;
+  const ms = Date.parse(text2.length === 10 ? `${text2}T00:00:00Z` : text2);
+  return Number.isNaN(ms) ? void 0 : ms;
+}
+
+// src/analysis/provider-prometheus-range.ts
+var FIELDS3 = ["start", "end", "step"];
+var MAX_POINTS = 11e3;
+function prometheusRange(f) {
+  const raw = f.body.rangeQuery;
+  if (raw === void 0 || raw === null) return void 0;
+  const at = (...p) => f.here("rangeQuery", ...p);
+  if (!isObject(raw)) {
+    f.out.push(diagnosticAt(at(), "prometheus rangeQuery must be a map of start, end and step"));
+    return void 0;
+  }
+  for (const k of Object.keys(raw).filter((k2) => !FIELDS3.includes(k2)))
+    f.out.push(diagnosticAt(at(k), `rangeQuery field ${k} is not an Argo field; known: ${FIELDS3.join(", ")}`));
+  const time = (field2) => {
+    const text2 = textAt(f, raw[field2], ["rangeQuery", field2], true);
+    if (text2 === void 0) return void 0;
+    const parsed = parseTimeExpr(text2);
+    if ("error" in parsed) f.out.push(diagnosticAt(at(field2), `rangeQuery.${field2}: ${parsed.error}`));
+    return "error" in parsed ? void 0 : parsed;
+  };
+  const start2 = time("start");
+  const end = time("end");
+  const stepText2 = textAt(f, raw.step, ["rangeQuery", "step"], true);
+  const stepSeconds = stepText2 === void 0 ? void 0 : parseGoDuration(stepText2);
+  if (stepText2 !== void 0 && !(stepSeconds && stepSeconds > 0))
+    f.out.push(diagnosticAt(at("step"), `rangeQuery.step "${stepText2}" is not a positive duration such as 30s or 1m`));
+  if (!start2 || !end || !stepSeconds) return void 0;
+  if (start2.base === end.base) {
+    const span = end.offsetSeconds - start2.offsetSeconds;
+    if (span < 0)
+      f.out.push(diagnosticAt(at("end"), "rangeQuery.end is before rangeQuery.start: Prometheus refuses it"));
+    else if (span / stepSeconds > MAX_POINTS)
+      f.out.push(
+        diagnosticAt(
+          at("step"),
+          `rangeQuery asks for ${Math.floor(span / stepSeconds)} points per series; Prometheus answers at most ${MAX_POINTS}: use a longer step`
+        )
+      );
+  }
+  return { start: start2, end, stepSeconds };
 }
 
 // src/analysis/provider-spec.ts
@@ -60416,8 +60515,26 @@ var OWN_MODULE = {
   skywalking: skyWalkingProvider,
   kayenta: kayentaProvider
 };
-var PROMETHEUS_FIELDS = /* @__PURE__ */ new Set(["address", "query", "timeout", "headers", "insecure", "authentication"]);
-var WEB_FIELDS = /* @__PURE__ */ new Set(["url", "method", "headers", "body", "jsonBody", "jsonPath", "timeoutSeconds", "insecure"]);
+var PROMETHEUS_FIELDS = /* @__PURE__ */ new Set([
+  "address",
+  "query",
+  "timeout",
+  "headers",
+  "insecure",
+  "authentication",
+  "rangeQuery"
+]);
+var WEB_FIELDS = /* @__PURE__ */ new Set([
+  "url",
+  "method",
+  "headers",
+  "body",
+  "jsonBody",
+  "jsonPath",
+  "timeoutSeconds",
+  "insecure",
+  "authentication"
+]);
 function buildProvider(raw, at, fill, args, out, secrets) {
   const p = isObject(raw) ? raw : {};
   const kinds = Object.keys(p);
@@ -60460,20 +60577,17 @@ function buildProvider(raw, at, fill, args, out, secrets) {
       out.push(diagnosticAt(here(kind, field2), `${field2} uses {{args.${leftover}}}, which no template declares`));
     return filled;
   };
-  const fields = kind === "prometheus" ? PROMETHEUS_FIELDS : WEB_FIELDS;
-  for (const k of Object.keys(body).filter((k2) => !fields.has(k2)))
-    out.push(
-      diagnosticAt(
-        here(kind, k),
-        k === "authentication" ? `${kind} authentication is not supported; pass a token in headers from a secret arg (valueFrom.secretKeyRef, read from an environment variable)` : k === "rangeQuery" ? `${kind} rangeQuery is not supported by rollgen; write an instant query over a range (e.g. avg_over_time(...[5m]))` : `${kind} field ${k} is not supported by rollgen`
-      )
-    );
+  const known2 = kind === "prometheus" ? PROMETHEUS_FIELDS : WEB_FIELDS;
+  for (const k of Object.keys(body).filter((k2) => !known2.has(k2)))
+    out.push(diagnosticAt(here(kind, k), `${kind} field ${k} is not supported by rollgen`));
   const headers2 = readHeaders(body.headers, here(kind, "headers"), fill, args, out);
   const common2 = { headers: headers2, insecure: body.insecure === true, secretArgs: args.secrets };
+  const fields = { kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out };
   const spec = kind === "prometheus" ? {
     ...prometheus(text2, body, common2, here(kind, "timeout"), out),
-    ...authOf({ kind, body, here: (...f) => here(kind, ...f), fill, args, secrets, out }, body.address)
-  } : web(text2, body, common2, (...f) => here(kind, ...f), fill, out);
+    ...authOf(fields, body.address),
+    ...rangeOf(fields)
+  } : { ...web(text2, body, common2, (...f) => here(kind, ...f), fill, out), ...authOf(fields, body.url) };
   return out.slice(before).some((d) => d.severity === "error") ? void 0 : spec;
 }
 function prometheus(text2, body, common2, at, out) {
@@ -60532,8 +60646,12 @@ function readHeaders(v, at, fill, args, out) {
     return { key: String(h.key), value: value2 };
   });
 }
+function rangeOf(f) {
+  const rangeQuery = prometheusRange(f);
+  return rangeQuery ? { rangeQuery } : {};
+}
 function authOf(f, address) {
-  const authentication = prometheusAuth(f, typeof address === "string" ? f.fill(address) : void 0);
+  const authentication = providerAuth(f, typeof address === "string" ? f.fill(address) : void 0);
   return authentication ? { authentication } : {};
 }
 
@@ -68462,8 +68580,8 @@ function send(req, deadline, timeoutMs) {
 
 // src/io/metrics/prometheus.ts
 async function queryPrometheus(q) {
-  const url2 = `${q.address.replace(/\/+$/, "")}/api/v1/query`;
-  const body = new URLSearchParams({ query: q.query }).toString();
+  const url2 = `${q.address.replace(/\/+$/, "")}/api/v1/${q.range ? "query_range" : "query"}`;
+  const body = new URLSearchParams({ query: q.query, ...q.range ? rangeParams(q.range) : {} }).toString();
   const plain = { ...q.headers, "content-type": "application/x-www-form-urlencoded" };
   const headers2 = q.authorize ? await q.authorize({ url: url2, method: "POST", headers: plain, body }) : plain;
   const res = await request2({
@@ -68484,6 +68602,9 @@ async function queryPrometheus(q) {
   if (res.status < 200 || res.status >= 300 || payload.status !== "success")
     throw new Error(`Prometheus at ${q.address} answered HTTP ${res.status}: ${payload.error ?? "no error message"}`);
   return shape(payload.data?.resultType, payload.data?.result);
+}
+function rangeParams(r) {
+  return { start: String(r.start.getTime() / 1e3), end: String(r.end.getTime() / 1e3), step: String(r.stepSeconds) };
 }
 function shape(type, result) {
   if (type === "scalar") {
@@ -68508,10 +68629,11 @@ function sample(v) {
 
 // src/io/metrics/web.ts
 async function queryWeb(q) {
+  const outgoing = { url: q.url, method: q.method, headers: q.headers, body: q.body ?? "" };
   const res = await request2({
     url: q.url,
     method: q.method,
-    headers: q.headers,
+    headers: q.authorize ? await q.authorize(outgoing) : q.headers,
     ...q.body !== void 0 ? { body: q.body } : {},
     insecure: q.insecure,
     timeoutMs: q.timeoutMs,
@@ -68875,8 +68997,8 @@ function verdictOf(raw, t) {
   return { result: score, text: String(score), phase };
 }
 function scopesOf(k) {
-  const end = rfc3339(k.now);
-  const start2 = k.spec.lookback ? rfc3339(new Date(k.analysisStartedAt ?? k.now.toISOString())) : rfc3339(new Date(k.now.getTime() - (k.intervalSeconds ?? 0) * 1e3));
+  const end = rfc33392(k.now);
+  const start2 = k.spec.lookback ? rfc33392(new Date(k.analysisStartedAt ?? k.now.toISOString())) : rfc33392(new Date(k.now.getTime() - (k.intervalSeconds ?? 0) * 1e3));
   const detail = (d) => ({
     scope: k.fill(d.scope),
     location: k.fill(d.region),
@@ -68888,7 +69010,7 @@ function scopesOf(k) {
     k.spec.scopes.map((s) => [s.name, { controlScope: detail(s.control), experimentScope: detail(s.experiment) }])
   );
 }
-var rfc3339 = (d) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
+var rfc33392 = (d) => d.toISOString().replace(/\.\d{3}Z$/, "Z");
 async function call(k, url2, method, deadline, body) {
   const res = await request2({
     url: url2,
@@ -68926,17 +69048,21 @@ function credentialValues(c, env2) {
   return c.keys.filter((k) => k.secret).flatMap((k) => k.env.map((e) => env2[e]).filter((v) => !!v));
 }
 
-// src/io/metrics/prometheus-auth.ts
+// src/io/metrics/auth.ts
 var import_crypto5 = require("crypto");
 async function authorize(req, auth2, ctx) {
   let headers2 = { ...req.headers };
   if (auth2.basic) {
     const pair = `${ctx.fill(auth2.basic.username)}:${ctx.fill(auth2.basic.password)}`;
-    headers2.Authorization = `Basic ${Buffer.from(pair).toString("base64")}`;
+    headers2 = withAuthorization(headers2, `Basic ${Buffer.from(pair).toString("base64")}`);
   }
   if (auth2.sigv4) headers2 = await sign({ ...req, headers: headers2 }, auth2.sigv4, ctx);
-  if (auth2.oauth2) headers2.Authorization = `Bearer ${await clientCredentialsToken(auth2.oauth2, ctx)}`;
+  if (auth2.oauth2) headers2 = withAuthorization(headers2, `Bearer ${await clientCredentialsToken(auth2.oauth2, ctx)}`);
   return headers2;
+}
+function withAuthorization(headers2, value2) {
+  const rest = Object.entries(headers2).filter(([k]) => k.toLowerCase() !== "authorization");
+  return { ...Object.fromEntries(rest), Authorization: value2 };
 }
 async function clientCredentialsToken(o, ctx) {
   const id = encodeURIComponent(ctx.fill(o.clientId));
@@ -68983,13 +69109,9 @@ var bytes = (d) => typeof d === "string" ? d : d instanceof ArrayBuffer ? new Ui
 async function sign(req, s, ctx) {
   const region = s.region && ctx.fill(s.region) || ctx.env.AWS_REGION || ctx.env.AWS_DEFAULT_REGION;
   if (!region) throw new Error("sigv4 needs a region: write sigv4.region or set AWS_REGION");
-  const { SignatureV4, defaultProvider } = awsSigning();
-  const env2 = ctx.env;
-  const credentials = env2.AWS_ACCESS_KEY_ID && env2.AWS_SECRET_ACCESS_KEY && !s.profile ? {
-    accessKeyId: env2.AWS_ACCESS_KEY_ID,
-    secretAccessKey: env2.AWS_SECRET_ACCESS_KEY,
-    ...env2.AWS_SESSION_TOKEN ? { sessionToken: env2.AWS_SESSION_TOKEN } : {}
-  } : defaultProvider(s.profile ? { profile: ctx.fill(s.profile) } : {});
+  const { SignatureV4 } = awsSigning();
+  const base = baseCredentials(s, ctx);
+  const credentials = s.roleArn ? await assumeRole(ctx.fill(s.roleArn), region, base, ctx) : base;
   const url2 = new URL(req.url);
   const signer = new SignatureV4({ service: "aps", region, credentials, sha256: Sha256 });
   const signed = await signer.sign({
@@ -69004,13 +69126,38 @@ async function sign(req, s, ctx) {
   });
   return signed.headers;
 }
+function baseCredentials(s, ctx) {
+  const env2 = ctx.env;
+  if (env2.AWS_ACCESS_KEY_ID && env2.AWS_SECRET_ACCESS_KEY && !s.profile)
+    return {
+      accessKeyId: env2.AWS_ACCESS_KEY_ID,
+      secretAccessKey: env2.AWS_SECRET_ACCESS_KEY,
+      ...env2.AWS_SESSION_TOKEN ? { sessionToken: env2.AWS_SESSION_TOKEN } : {}
+    };
+  return awsSigning().defaultProvider(s.profile ? { profile: ctx.fill(s.profile) } : {});
+}
+async function assumeRole(roleArn, region, base, ctx) {
+  const endpoint2 = ctx.env.AWS_ENDPOINT_URL_STS ?? ctx.env.AWS_ENDPOINT_URL;
+  const role = awsSigning().fromTemporaryCredentials({
+    params: { RoleArn: roleArn, RoleSessionName: `rollgen-${Date.now()}` },
+    masterCredentials: base,
+    clientConfig: { region, maxAttempts: 1, ...endpoint2 ? { endpoint: endpoint2 } : {} }
+  });
+  try {
+    return await role();
+  } catch (e) {
+    throw new Error(`sigv4: cannot assume role ${roleArn}: ${e.message}`);
+  }
+}
 function awsSigning() {
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= "true";
+  const roles = require("./vendor/aws.js");
   return {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     ...require("./vendor/aws.js"),
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    ...require("./vendor/aws.js")
+    ...require("./vendor/aws.js"),
+    fromTemporaryCredentials: roles.fromTemporaryCredentials
   };
 }
 
@@ -69046,22 +69193,22 @@ async function query2(p, options, intervalSeconds) {
   if (p.kind === "influxdb")
     return queryInfluxDb({ spec: p, fill, credentials: readCredentials(p.credentials, env2), timeoutMs });
   if (p.kind === "cloudwatch") return queryCloudWatch({ spec: p, fill, now, timeoutMs, env: env2, ...signal });
+  const auth2 = p.authentication;
+  const ctx = { fill, env: env2, insecure: p.insecure, timeoutMs, ...signal };
   const common2 = {
     headers: headers(p.headers, fill),
     insecure: p.insecure,
     timeoutMs,
-    ...options.signal ? { signal: options.signal } : {}
+    ...options.signal ? { signal: options.signal } : {},
+    ...auth2 ? { authorize: (req) => authorize(req, auth2, ctx) } : {}
   };
-  if (p.kind === "prometheus") {
-    const auth2 = p.authentication;
-    const ctx = { fill, env: env2, insecure: p.insecure, timeoutMs, ...signal };
+  if (p.kind === "prometheus")
     return queryPrometheus({
       ...common2,
       address: fill(p.address),
       query: fill(p.query),
-      ...auth2 ? { authorize: (req) => authorize(req, auth2, ctx) } : {}
+      ...p.rangeQuery ? { range: rangeAt(p.rangeQuery, now) } : {}
     });
-  }
   return queryWeb({
     ...common2,
     url: fill(p.url),
@@ -69069,6 +69216,9 @@ async function query2(p, options, intervalSeconds) {
     ...p.body !== void 0 ? { body: fill(p.body) } : {},
     ...p.jsonPath !== void 0 ? { jsonPath: p.jsonPath } : {}
   });
+}
+function rangeAt(r, now) {
+  return { start: new Date(timeAt(r.start, now)), end: new Date(timeAt(r.end, now)), stepSeconds: r.stepSeconds };
 }
 function headers(list6, fill) {
   return Object.fromEntries(list6.map((h) => [h.key, fill(h.value)]));

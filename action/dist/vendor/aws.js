@@ -10,15 +10,15 @@ var __esm = (fn, res, err) => function __init() {
   if (err) throw err[0];
   try {
     return fn && (res = (0, fn[__getOwnPropNames(fn)[0]])(fn = 0)), res;
-  } catch (e5) {
-    throw err = [e5], e5;
+  } catch (e6) {
+    throw err = [e6], e6;
   }
 };
 var __commonJS = (cb, mod) => function __require() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
-  } catch (e5) {
-    throw mod = 0, e5;
+  } catch (e6) {
+    throw mod = 0, e6;
   }
 };
 var __export = (target, all) => {
@@ -297,7 +297,7 @@ function bindV4(getRandomValues2) {
 var decimalToHex;
 var init_v4 = __esm({
   "node_modules/@smithy/core/dist-es/submodules/serde/uuid/v4.js"() {
-    decimalToHex = Array.from({ length: 256 }, (_, i5) => i5.toString(16).padStart(2, "0"));
+    decimalToHex = Array.from({ length: 256 }, (_, i6) => i6.toString(16).padStart(2, "0"));
   }
 });
 
@@ -412,8 +412,8 @@ var init_getSmithyContext = __esm({
 });
 
 // node_modules/@smithy/core/dist-es/submodules/transport/hasOwn.js
-function hasOwn(o3, k5) {
-  return Object.prototype.hasOwnProperty.call(o3, k5);
+function hasOwn(o3, k6) {
+  return Object.prototype.hasOwnProperty.call(o3, k6);
 }
 var init_hasOwn = __esm({
   "node_modules/@smithy/core/dist-es/submodules/transport/hasOwn.js"() {
@@ -791,12 +791,12 @@ var init_parse_utils = __esm({
       }
       const asObject = expectObject(value);
       const setKeys = [];
-      for (const k5 in asObject) {
-        if (!hasOwn(asObject, k5)) {
+      for (const k6 in asObject) {
+        if (!hasOwn(asObject, k6)) {
           continue;
         }
-        if (asObject[k5] != null) {
-          setKeys.push(k5);
+        if (asObject[k6] != null) {
+          setKeys.push(k6);
         }
       }
       if (setKeys.length === 0) {
@@ -1241,13 +1241,13 @@ function splitEvery(value, delimiter, numDelimiters) {
   }
   const compoundSegments = [];
   let currentSegment = "";
-  for (let i5 = 0; i5 < segments.length; i5++) {
+  for (let i6 = 0; i6 < segments.length; i6++) {
     if (currentSegment === "") {
-      currentSegment = segments[i5];
+      currentSegment = segments[i6];
     } else {
-      currentSegment += delimiter + segments[i5];
+      currentSegment += delimiter + segments[i6];
     }
-    if ((i5 + 1) % numDelimiters === 0) {
+    if ((i6 + 1) % numDelimiters === 0) {
       compoundSegments.push(currentSegment);
       currentSegment = "";
     }
@@ -1272,8 +1272,8 @@ var init_split_header = __esm({
       let withinQuotes = false;
       let escaped = false;
       let anchor = 0;
-      for (let i5 = 0; i5 < z; ++i5) {
-        const char = value[i5];
+      for (let i6 = 0; i6 < z; ++i6) {
+        const char = value[i6];
         switch (char) {
           case `"`:
             if (!escaped) {
@@ -1282,8 +1282,8 @@ var init_split_header = __esm({
             break;
           case ",":
             if (!withinQuotes) {
-              values.push(value.slice(anchor, i5));
-              anchor = i5 + 1;
+              values.push(value.slice(anchor, i6));
+              anchor = i6 + 1;
             }
             break;
           default:
@@ -1345,10 +1345,10 @@ function fromHex(encoded) {
     throw new Error("Hex encoded strings must have an even number length");
   }
   const out = new Uint8Array(encoded.length / 2);
-  for (let i5 = 0; i5 < encoded.length; i5 += 2) {
-    const encodedByte = encoded.slice(i5, i5 + 2).toLowerCase();
+  for (let i6 = 0; i6 < encoded.length; i6 += 2) {
+    const encodedByte = encoded.slice(i6, i6 + 2).toLowerCase();
     if (encodedByte in HEX_TO_SHORT) {
-      out[i5 / 2] = HEX_TO_SHORT[encodedByte];
+      out[i6 / 2] = HEX_TO_SHORT[encodedByte];
     } else {
       throw new Error(`Cannot decode unrecognized sequence ${encodedByte} as hexadecimal`);
     }
@@ -1357,8 +1357,8 @@ function fromHex(encoded) {
 }
 function toHex(bytes) {
   let out = "";
-  for (let i5 = 0; i5 < bytes.byteLength; i5++) {
-    out += SHORT_TO_HEX[bytes[i5]];
+  for (let i6 = 0; i6 < bytes.byteLength; i6++) {
+    out += SHORT_TO_HEX[bytes[i6]];
   }
   return out;
 }
@@ -1367,13 +1367,13 @@ var init_hex_encoding = __esm({
   "node_modules/@smithy/core/dist-es/submodules/serde/util-hex-encoding/hex-encoding.js"() {
     SHORT_TO_HEX = {};
     HEX_TO_SHORT = {};
-    for (let i5 = 0; i5 < 256; i5++) {
-      let encodedByte = i5.toString(16).toLowerCase();
+    for (let i6 = 0; i6 < 256; i6++) {
+      let encodedByte = i6.toString(16).toLowerCase();
       if (encodedByte.length === 1) {
         encodedByte = `0${encodedByte}`;
       }
-      SHORT_TO_HEX[i5] = encodedByte;
-      HEX_TO_SHORT[encodedByte] = i5;
+      SHORT_TO_HEX[i6] = encodedByte;
+      HEX_TO_SHORT[encodedByte] = i6;
     }
   }
 });
@@ -1502,8 +1502,8 @@ var init_deserializerMiddleware = __esm({
       }
     };
     findHeader = (pattern, headers) => {
-      return (headers.find(([k5]) => {
-        return k5.match(pattern);
+      return (headers.find(([k6]) => {
+        return k6.match(pattern);
       }) || [void 0, void 0])[1];
     };
   }
@@ -2055,8 +2055,8 @@ var init_fromEnv = __esm({
           throw new Error();
         }
         return config;
-      } catch (e5) {
-        throw new CredentialsProviderError(e5.message || `Not found in ENV: ${getSelectorName(envVarSelector.toString())}`, { logger: options?.logger });
+      } catch (e6) {
+        throw new CredentialsProviderError(e6.message || `Not found in ENV: ${getSelectorName(envVarSelector.toString())}`, { logger: options?.logger });
       }
     };
   }
@@ -2083,8 +2083,8 @@ var init_fromSharedConfigFiles = __esm({
           throw new Error();
         }
         return configValue;
-      } catch (e5) {
-        throw new CredentialsProviderError(e5.message || `Not found in config files w/ profile [${profile}]: ${getSelectorName(configSelector.toString())}`, { logger: init.logger });
+      } catch (e6) {
+        throw new CredentialsProviderError(e6.message || `Not found in config files w/ profile [${profile}]: ${getSelectorName(configSelector.toString())}`, { logger: init.logger });
       }
     };
   }
@@ -2185,7 +2185,7 @@ var init_MiddlewareStack = __esm({
       let relativeEntries = [];
       let identifyOnResolve = false;
       const entriesNameSet = /* @__PURE__ */ new Set();
-      const sort = (entries) => entries.sort((a5, b5) => stepWeights[b5.step] - stepWeights[a5.step] || priorityWeights[b5.priority || "normal"] - priorityWeights[a5.priority || "normal"]);
+      const sort = (entries) => entries.sort((a6, b6) => stepWeights[b6.step] - stepWeights[a6.step] || priorityWeights[b6.priority || "normal"] - priorityWeights[a6.priority || "normal"]);
       const removeByName = (toRemove) => {
         let isRemoved = false;
         const filterCb = (entry) => {
@@ -2313,7 +2313,7 @@ var init_MiddlewareStack = __esm({
                 throw new Error(`Duplicate middleware name '${getMiddlewareNameWithAliases(name, _aliases)}'`);
               }
               for (const alias of aliases) {
-                const toOverrideIndex = absoluteEntries.findIndex((entry2) => entry2.name === alias || entry2.aliases?.some((a5) => a5 === alias));
+                const toOverrideIndex = absoluteEntries.findIndex((entry2) => entry2.name === alias || entry2.aliases?.some((a6) => a6 === alias));
                 if (toOverrideIndex === -1) {
                   continue;
                 }
@@ -2343,7 +2343,7 @@ var init_MiddlewareStack = __esm({
                 throw new Error(`Duplicate middleware name '${getMiddlewareNameWithAliases(name, _aliases)}'`);
               }
               for (const alias of aliases) {
-                const toOverrideIndex = relativeEntries.findIndex((entry2) => entry2.name === alias || entry2.aliases?.some((a5) => a5 === alias));
+                const toOverrideIndex = relativeEntries.findIndex((entry2) => entry2.name === alias || entry2.aliases?.some((a6) => a6 === alias));
                 if (toOverrideIndex === -1) {
                   continue;
                 }
@@ -2706,7 +2706,7 @@ var init_client = __esm({
           }
         }
       }
-      send(command5, optionsOrCb, cb) {
+      send(command6, optionsOrCb, cb) {
         const options = typeof optionsOrCb !== "function" ? optionsOrCb : void 0;
         const callback = typeof optionsOrCb === "function" ? optionsOrCb : cb;
         const useHandlerCache = options === void 0 && this.config.cacheMiddleware === true;
@@ -2716,21 +2716,21 @@ var init_client = __esm({
             this.handlers = /* @__PURE__ */ new WeakMap();
           }
           const handlers = this.handlers;
-          if (handlers.has(command5.constructor)) {
-            handler = handlers.get(command5.constructor);
+          if (handlers.has(command6.constructor)) {
+            handler = handlers.get(command6.constructor);
           } else {
-            handler = command5.resolveMiddleware(this.middlewareStack, this.config, options);
-            handlers.set(command5.constructor, handler);
+            handler = command6.resolveMiddleware(this.middlewareStack, this.config, options);
+            handlers.set(command6.constructor, handler);
           }
         } else {
           delete this.handlers;
-          handler = command5.resolveMiddleware(this.middlewareStack, this.config, options);
+          handler = command6.resolveMiddleware(this.middlewareStack, this.config, options);
         }
         if (callback) {
-          handler(command5).then((result) => callback(null, result.output), (err) => callback(err)).catch(() => {
+          handler(command6).then((result) => callback(null, result.output), (err) => callback(err)).catch(() => {
           });
         } else {
-          return handler(command5).then((result) => result.output);
+          return handler(command6).then((result) => result.output);
         }
       }
       destroy() {
@@ -2777,9 +2777,9 @@ var init_schemaDeserializationMiddleware = __esm({
     schemaDeserializationMiddleware = (config) => (next, context) => async (args) => {
       const { response } = await next(args);
       const { operationSchema } = getSmithyContext(context);
-      const [, ns, n3, t, i5, o3] = operationSchema ?? [];
+      const [, ns, n3, t, i6, o3] = operationSchema ?? [];
       try {
-        const parsed = await config.protocol.deserializeResponse(operation(ns, n3, t, i5, o3), {
+        const parsed = await config.protocol.deserializeResponse(operation(ns, n3, t, i6, o3), {
           ...config,
           ...context
         }, response);
@@ -2828,8 +2828,8 @@ var init_schemaDeserializationMiddleware = __esm({
       }
     };
     findHeader2 = (pattern, headers) => {
-      return (headers.find(([k5]) => {
-        return k5.match(pattern);
+      return (headers.find(([k6]) => {
+        return k6.match(pattern);
       }) || [void 0, void 0])[1];
     };
   }
@@ -2843,9 +2843,9 @@ var init_schemaSerializationMiddleware = __esm({
     init_operation();
     schemaSerializationMiddleware = (config) => (next, context) => async (args) => {
       const { operationSchema } = getSmithyContext(context);
-      const [, ns, n3, t, i5, o3] = operationSchema ?? [];
+      const [, ns, n3, t, i6, o3] = operationSchema ?? [];
       const endpoint = context.endpointV2 ? async () => toEndpointV1(context.endpointV2) : config.endpoint;
-      const request = await config.protocol.serializeRequest(operation(ns, n3, t, i5, o3), args.input, {
+      const request = await config.protocol.serializeRequest(operation(ns, n3, t, i6, o3), args.input, {
         ...config,
         ...context,
         endpoint
@@ -3029,7 +3029,7 @@ function translateTraits(indicator) {
     return traitsCache[indicator];
   }
   const traits = {};
-  let i5 = 0;
+  let i6 = 0;
   for (const trait of [
     "httpLabel",
     "idempotent",
@@ -3039,7 +3039,7 @@ function translateTraits(indicator) {
     "httpResponseCode",
     "httpQueryParams"
   ]) {
-    if ((indicator >> i5++ & 1) === 1) {
+    if ((indicator >> i6++ & 1) === 1) {
       traits[trait] = 1;
     }
   }
@@ -3100,8 +3100,8 @@ var init_NormalizedSchema = __esm({
         }
         if (traitStack.length > 0) {
           this.memberTraits = {};
-          for (let i5 = traitStack.length - 1; i5 >= 0; --i5) {
-            const traitSet = traitStack[i5];
+          for (let i6 = traitStack.length - 1; i6 >= 0; --i6) {
+            const traitSet = traitStack[i6];
             Object.assign(this.memberTraits, translateTraits(traitSet));
           }
         } else {
@@ -3284,8 +3284,8 @@ var init_NormalizedSchema = __esm({
       getMemberSchema(memberName) {
         const struct2 = this.getSchema();
         if (this.isStructSchema() && struct2[4].includes(memberName)) {
-          const i5 = struct2[4].indexOf(memberName);
-          const memberSchema = struct2[5][i5];
+          const i6 = struct2[4].indexOf(memberName);
+          const memberSchema = struct2[5][i6];
           return member(isMemberSchema(memberSchema) ? memberSchema : [memberSchema, 0], memberName);
         }
         if (this.isDocumentSchema()) {
@@ -3296,8 +3296,8 @@ var init_NormalizedSchema = __esm({
       getMemberSchemas() {
         const buffer = {};
         try {
-          for (const [k5, v] of this.structIterator()) {
-            buffer[k5] = v;
+          for (const [k6, v] of this.structIterator()) {
+            buffer[k6] = v;
           }
         } catch (ignored) {
         }
@@ -3328,10 +3328,10 @@ var init_NormalizedSchema = __esm({
           return;
         }
         it = Array(z);
-        for (let i5 = 0; i5 < z; ++i5) {
-          const k5 = struct2[4][i5];
-          const v = member([struct2[5][i5], 0], k5);
-          yield it[i5] = [k5, v];
+        for (let i6 = 0; i6 < z; ++i6) {
+          const k6 = struct2[4][i6];
+          const v = member([struct2[5][i6], 0], k6);
+          yield it[i6] = [k6, v];
         }
         struct2[anno.it] = it;
       }
@@ -3411,22 +3411,22 @@ var init_TypeRegistry = __esm({
       }
       copyFrom(other) {
         const { schemas, exceptions } = this;
-        for (const [k5, v] of other.schemas) {
-          if (!schemas.has(k5)) {
-            schemas.set(k5, v);
+        for (const [k6, v] of other.schemas) {
+          if (!schemas.has(k6)) {
+            schemas.set(k6, v);
           }
         }
-        for (const [k5, v] of other.exceptions) {
-          if (!exceptions.has(k5)) {
-            exceptions.set(k5, v);
+        for (const [k6, v] of other.exceptions) {
+          if (!exceptions.has(k6)) {
+            exceptions.set(k6, v);
           }
         }
       }
       register(shapeId, schema) {
         const qualifiedName = this.normalizeShapeId(shapeId);
-        for (const r5 of [this, _TypeRegistry.for(qualifiedName.split("#")[0])]) {
-          if (!r5.schemas.has(qualifiedName)) {
-            r5.schemas.set(qualifiedName, schema);
+        for (const r6 of [this, _TypeRegistry.for(qualifiedName.split("#")[0])]) {
+          if (!r6.schemas.has(qualifiedName)) {
+            r6.schemas.set(qualifiedName, schema);
           }
         }
       }
@@ -3456,10 +3456,10 @@ var init_TypeRegistry = __esm({
         if (!ctor.hasOwnProperty?.("shapeId")) {
           ctor.shapeId = qualifiedName;
         }
-        for (const r5 of [this, _TypeRegistry.for(ns)]) {
-          if (!r5.schemas.has(qualifiedName) && !r5.exceptions.has($error)) {
-            r5.schemas.set(qualifiedName, $error);
-            r5.exceptions.set($error, ctor);
+        for (const r6 of [this, _TypeRegistry.for(ns)]) {
+          if (!r6.schemas.has(qualifiedName) && !r6.exceptions.has($error)) {
+            r6.schemas.set(qualifiedName, $error);
+            r6.exceptions.set($error, ctor);
           }
         }
       }
@@ -3772,22 +3772,22 @@ var init_constants2 = __esm({
 var createAggregatedClient;
 var init_create_aggregated_client = __esm({
   "node_modules/@smithy/core/dist-es/submodules/client/smithy-client/create-aggregated-client.js"() {
-    createAggregatedClient = (commands5, Client2, options) => {
-      for (const [command5, CommandCtor] of Object.entries(commands5)) {
+    createAggregatedClient = (commands6, Client2, options) => {
+      for (const [command6, CommandCtor] of Object.entries(commands6)) {
         const methodImpl = async function(args, optionsOrCb, cb) {
-          const command6 = new CommandCtor(args);
+          const command7 = new CommandCtor(args);
           if (typeof optionsOrCb === "function") {
-            this.send(command6, optionsOrCb);
+            this.send(command7, optionsOrCb);
           } else if (typeof cb === "function") {
             if (typeof optionsOrCb !== "object") {
               throw new Error(`Expected http options but got ${typeof optionsOrCb}`);
             }
-            this.send(command6, optionsOrCb || {}, cb);
+            this.send(command7, optionsOrCb || {}, cb);
           } else {
-            return this.send(command6, optionsOrCb);
+            return this.send(command7, optionsOrCb);
           }
         };
-        const methodName = (command5[0].toLowerCase() + command5.slice(1)).replace(/Command$/, "");
+        const methodName = (command6[0].toLowerCase() + command6.slice(1)).replace(/Command$/, "");
         Client2.prototype[methodName] = methodImpl;
       }
       const { paginators = {}, waiters = {} } = options ?? {};
@@ -3895,9 +3895,9 @@ var init_exceptions = __esm({
       }
     };
     decorateServiceException = (exception, additions = {}) => {
-      Object.entries(additions).filter(([, v]) => v !== void 0).forEach(([k5, v]) => {
-        if (exception[k5] == void 0 || exception[k5] === "") {
-          exception[k5] = v;
+      Object.entries(additions).filter(([, v]) => v !== void 0).forEach(([k6, v]) => {
+        if (exception[k6] == void 0 || exception[k6] === "") {
+          exception[k6] = v;
         }
       });
       const message = exception.message || exception.Message || "UnknownError";
@@ -4174,8 +4174,8 @@ var init_object_mapping = __esm({
     init_transport();
     convertMap = (target) => {
       const output = {};
-      for (const [k5, v] of Object.entries(target || {})) {
-        output[k5] = [, v];
+      for (const [k6, v] of Object.entries(target || {})) {
+        output[k6] = [, v];
       }
       return output;
     };
@@ -5252,14 +5252,14 @@ var init_BinaryDecisionDiagram = __esm({
       root;
       conditions;
       results;
-      constructor(bdd5, root5, conditions, results) {
-        this.nodes = bdd5;
-        this.root = root5;
+      constructor(bdd6, root6, conditions, results) {
+        this.nodes = bdd6;
+        this.root = root6;
         this.conditions = conditions;
         this.results = results;
       }
-      static from(bdd5, root5, conditions, results) {
-        return new _BinaryDecisionDiagram(bdd5, root5, conditions, results);
+      static from(bdd6, root6, conditions, results) {
+        return new _BinaryDecisionDiagram(bdd6, root6, conditions, results);
       }
     };
   }
@@ -5287,11 +5287,11 @@ var init_EndpointCache = __esm({
         if (!this.data.has(key)) {
           if (this.data.size > this.capacity + 10) {
             const keys = this.data.keys();
-            let i5 = 0;
+            let i6 = 0;
             while (true) {
               const { value, done } = keys.next();
               this.data.delete(value);
-              if (done || ++i5 > 10) {
+              if (done || ++i6 > 10) {
                 break;
               }
             }
@@ -5448,8 +5448,8 @@ var init_getAttr = __esm({
       if (typeof acc !== "object") {
         throw new EndpointError(`Index '${index}' in '${path}' not found in '${JSON.stringify(value)}'`);
       } else if (Array.isArray(acc)) {
-        const i5 = parseInt(index);
-        return acc[i5 < 0 ? acc.length + i5 : i5];
+        const i6 = parseInt(index);
+        return acc[i6 < 0 ? acc.length + i6 : i6];
       }
       return acc[index];
     }, value);
@@ -5509,7 +5509,7 @@ var init_parseURL = __esm({
           if (typeof value === "object" && "hostname" in value) {
             const { hostname: hostname2, port, protocol: protocol2 = "", path = "", query = {} } = value;
             const url = new URL(`${protocol2}//${hostname2}${port ? `:${port}` : ""}${path}`);
-            url.search = Object.entries(query).map(([k5, v]) => `${k5}=${v}`).join("&");
+            url.search = Object.entries(query).map(([k6, v]) => `${k6}=${v}`).join("&");
             return url;
           }
           return new URL(value);
@@ -5591,7 +5591,7 @@ var init_substring = __esm({
 var uriEncode;
 var init_uriEncode = __esm({
   "node_modules/@smithy/core/dist-es/submodules/endpoints/util-endpoints/lib/uriEncode.js"() {
-    uriEncode = (value) => encodeURIComponent(value).replace(/[!*'()]/g, (c5) => `%${c5.charCodeAt(0).toString(16).toUpperCase()}`);
+    uriEncode = (value) => encodeURIComponent(value).replace(/[!*'()]/g, (c6) => `%${c6.charCodeAt(0).toString(16).toUpperCase()}`);
   }
 });
 
@@ -5705,12 +5705,12 @@ var init_evaluateExpression = __esm({
     };
     callFunction = ({ fn, argv }, options) => {
       const evaluatedArgs = Array(argv.length);
-      for (let i5 = 0; i5 < evaluatedArgs.length; ++i5) {
-        const arg = argv[i5];
+      for (let i6 = 0; i6 < evaluatedArgs.length; ++i6) {
+        const arg = argv[i6];
         if (typeof arg === "boolean" || typeof arg === "number") {
-          evaluatedArgs[i5] = arg;
+          evaluatedArgs[i6] = arg;
         } else {
-          evaluatedArgs[i5] = group.evaluateExpression(arg, "arg", options);
+          evaluatedArgs[i6] = group.evaluateExpression(arg, "arg", options);
         }
       }
       const namespaceSeparatorIndex = fn.indexOf(".");
@@ -5850,9 +5850,9 @@ var init_decideEndpoint = __esm({
     init_getEndpointProperties();
     init_getEndpointUrl();
     RESULT = 1e8;
-    decideEndpoint = (bdd5, options) => {
-      const { nodes: nodes5, root: root5, results, conditions } = bdd5;
-      let ref = root5;
+    decideEndpoint = (bdd6, options) => {
+      const { nodes: nodes6, root: root6, results, conditions } = bdd6;
+      let ref = root6;
       const referenceRecord = {};
       const closure = {
         referenceRecord,
@@ -5861,7 +5861,7 @@ var init_decideEndpoint = __esm({
       };
       while (ref !== 1 && ref !== -1 && ref < RESULT) {
         const node_i = 3 * (Math.abs(ref) - 1);
-        const [condition_i, highRef, lowRef] = [nodes5[node_i], nodes5[node_i + 1], nodes5[node_i + 2]];
+        const [condition_i, highRef, lowRef] = [nodes6[node_i], nodes6[node_i + 1], nodes6[node_i + 2]];
         const [fn, argv, assign] = conditions[condition_i];
         const evaluation = evaluateCondition({ fn, assign, argv }, closure);
         if (evaluation.toAssign) {
@@ -6249,8 +6249,8 @@ var init_ChecksumStream = __esm({
         }
         try {
           this.checksum.update(chunk);
-        } catch (e5) {
-          this.destroy(e5);
+        } catch (e6) {
+          this.destroy(e6);
           return;
         }
         if (!this.push(chunk)) {
@@ -6268,8 +6268,8 @@ var init_ChecksumStream = __esm({
             this.destroy(new Error(`Checksum mismatch: expected "${this.expectedChecksum}" but received "${received}" in response header "${this.checksumSourceLocation}".`));
             return;
           }
-        } catch (e5) {
-          this.destroy(e5);
+        } catch (e6) {
+          this.destroy(e6);
           return;
         }
         this.push(null);
@@ -6321,8 +6321,8 @@ var chars, alphabetByEncoding, alphabetByValue, bitsPerLetter, bitsPerByte, maxL
 var init_constants_for_browser = __esm({
   "node_modules/@smithy/core/dist-es/submodules/serde/util-base64/constants-for-browser.js"() {
     chars = `ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/`;
-    alphabetByEncoding = Object.entries(chars).reduce((acc, [i5, c5]) => {
-      acc[c5] = Number(i5);
+    alphabetByEncoding = Object.entries(chars).reduce((acc, [i6, c6]) => {
+      acc[c6] = Number(i6);
       return acc;
     }, {});
     alphabetByValue = chars.split("");
@@ -6346,17 +6346,17 @@ function toBase642(_input) {
     throw new Error("@smithy/util-base64: toBase64 encoder function only accepts string | Uint8Array.");
   }
   let str = "";
-  for (let i5 = 0; i5 < input.length; i5 += 3) {
+  for (let i6 = 0; i6 < input.length; i6 += 3) {
     let bits = 0;
     let bitLength = 0;
-    for (let j5 = i5, limit = Math.min(i5 + 3, input.length); j5 < limit; j5++) {
-      bits |= input[j5] << (limit - j5 - 1) * bitsPerByte;
+    for (let j6 = i6, limit = Math.min(i6 + 3, input.length); j6 < limit; j6++) {
+      bits |= input[j6] << (limit - j6 - 1) * bitsPerByte;
       bitLength += bitsPerByte;
     }
     const bitClusterCount = Math.ceil(bitLength / bitsPerLetter);
     bits <<= bitClusterCount * bitsPerLetter - bitLength;
-    for (let k5 = 1; k5 <= bitClusterCount; k5++) {
-      const offset = (bitClusterCount - k5) * bitsPerLetter;
+    for (let k6 = 1; k6 <= bitClusterCount; k6++) {
+      const offset = (bitClusterCount - k6) * bitsPerLetter;
       str += alphabetByValue[(bits & maxLetterValue << offset) >> offset];
     }
     str += "==".slice(0, 4 - bitClusterCount);
@@ -6460,8 +6460,8 @@ var init_ByteArrayCollector = __esm({
         }
         const aggregation = this.allocByteArray(this.byteLength);
         let cursor2 = 0;
-        for (let i5 = 0; i5 < this.byteArrays.length; ++i5) {
-          const bytes = this.byteArrays[i5];
+        for (let i6 = 0; i6 < this.byteArrays.length; ++i6) {
+          const bytes = this.byteArrays[i6];
           aggregation.set(bytes, cursor2);
           cursor2 += bytes.byteLength;
         }
@@ -7215,8 +7215,8 @@ function extendedEncodeURIComponent(str) {
   if (/^[\w.~-]+$/.test(str)) {
     return str;
   }
-  return encodeURIComponent(str).replace(/[!'()*]/g, function(c5) {
-    return "%" + c5.charCodeAt(0).toString(16).toUpperCase();
+  return encodeURIComponent(str).replace(/[!'()*]/g, function(c6) {
+    return "%" + c6.charCodeAt(0).toString(16).toUpperCase();
   });
 }
 var init_extended_encode_uri_component = __esm({
@@ -7244,8 +7244,8 @@ var init_HttpBindingNormalizedSchema = __esm({
           return ns;
         }
         const schemaCache = ns.isMemberSchema() ? ns : ns.getSchema();
-        const cache5 = typeof schemaCache === "object" && schemaCache !== null ? schemaCache : ns;
-        return cache5[HTTP_BINDINGS] ??= new _HttpBindingNormalizedSchema(ns);
+        const cache6 = typeof schemaCache === "object" && schemaCache !== null ? schemaCache : ns;
+        return cache6[HTTP_BINDINGS] ??= new _HttpBindingNormalizedSchema(ns);
       }
       getHttpBindingLocation(traits) {
         if (traits.httpPayload) {
@@ -7543,35 +7543,35 @@ var init_readableStreamHasher = __esm({
 
 // node_modules/@smithy/core/dist-es/submodules/checksum/md5/Md5Js.js
 function compress(state2, block) {
-  let a5 = state2[0], b5 = state2[1], c5 = state2[2], d5 = state2[3];
-  for (let i5 = 0; i5 < 64; ++i5) {
-    let f5, g5;
-    if (i5 < 16) {
-      f5 = b5 & c5 | ~b5 & d5;
-      g5 = i5;
-    } else if (i5 < 32) {
-      f5 = d5 & b5 | c5 & ~d5;
-      g5 = (5 * i5 + 1) % 16;
-    } else if (i5 < 48) {
-      f5 = b5 ^ c5 ^ d5;
-      g5 = (3 * i5 + 5) % 16;
+  let a6 = state2[0], b6 = state2[1], c6 = state2[2], d6 = state2[3];
+  for (let i6 = 0; i6 < 64; ++i6) {
+    let f6, g6;
+    if (i6 < 16) {
+      f6 = b6 & c6 | ~b6 & d6;
+      g6 = i6;
+    } else if (i6 < 32) {
+      f6 = d6 & b6 | c6 & ~d6;
+      g6 = (5 * i6 + 1) % 16;
+    } else if (i6 < 48) {
+      f6 = b6 ^ c6 ^ d6;
+      g6 = (3 * i6 + 5) % 16;
     } else {
-      f5 = c5 ^ (b5 | ~d5);
-      g5 = 7 * i5 % 16;
+      f6 = c6 ^ (b6 | ~d6);
+      g6 = 7 * i6 % 16;
     }
-    const x = block.getUint32(g5 * 4, true);
-    const tmp = d5;
-    d5 = c5;
-    c5 = b5;
-    const s2 = S[(i5 >> 4) * 4 + (i5 & 3)];
-    const sum = (a5 + f5 & M) + (x + T[i5] & M) & M;
-    b5 = b5 + ((sum << s2 | sum >>> 32 - s2) >>> 0) & M;
-    a5 = tmp;
+    const x = block.getUint32(g6 * 4, true);
+    const tmp = d6;
+    d6 = c6;
+    c6 = b6;
+    const s2 = S[(i6 >> 4) * 4 + (i6 & 3)];
+    const sum = (a6 + f6 & M) + (x + T[i6] & M) & M;
+    b6 = b6 + ((sum << s2 | sum >>> 32 - s2) >>> 0) & M;
+    a6 = tmp;
   }
-  state2[0] = state2[0] + a5 & M;
-  state2[1] = state2[1] + b5 & M;
-  state2[2] = state2[2] + c5 & M;
-  state2[3] = state2[3] + d5 & M;
+  state2[0] = state2[0] + a6 & M;
+  state2[1] = state2[1] + b6 & M;
+  state2[2] = state2[2] + c6 & M;
+  state2[3] = state2[3] + d6 & M;
 }
 var Md5Js, INIT, M, S, T;
 var init_Md5Js = __esm({
@@ -7604,22 +7604,22 @@ var init_Md5Js = __esm({
         const bits = this.bytesHashed * 8;
         buf2.setUint8(bufLen++, 128);
         if (this.bufferLength % 64 >= 56) {
-          for (let i5 = bufLen; i5 < 64; ++i5) {
-            buf2.setUint8(i5, 0);
+          for (let i6 = bufLen; i6 < 64; ++i6) {
+            buf2.setUint8(i6, 0);
           }
           compress(state2, buf2);
           bufLen = 0;
         }
-        for (let i5 = bufLen; i5 < 56; ++i5) {
-          buf2.setUint8(i5, 0);
+        for (let i6 = bufLen; i6 < 56; ++i6) {
+          buf2.setUint8(i6, 0);
         }
         buf2.setUint32(56, bits >>> 0, true);
         buf2.setUint32(60, Math.floor(bits / 2 ** 32), true);
         compress(state2, buf2);
         const out = new Uint8Array(16);
         const view2 = new DataView(out.buffer);
-        for (let i5 = 0; i5 < 4; ++i5) {
-          view2.setUint32(i5 * 4, state2[i5], true);
+        for (let i6 = 0; i6 < 4; ++i6) {
+          view2.setUint32(i6 * 4, state2[i6], true);
         }
         return out;
       }
@@ -7633,7 +7633,7 @@ var init_Md5Js = __esm({
     INIT = [1732584193, 4023233417, 2562383102, 271733878];
     M = 4294967295;
     S = Uint8Array.of(7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21);
-    T = Array.from({ length: 64 }, (_, i5) => Math.abs(Math.sin(i5 + 1)) * 2 ** 32 >>> 0);
+    T = Array.from({ length: 64 }, (_, i6) => Math.abs(Math.sin(i6 + 1)) * 2 ** 32 >>> 0);
   }
 });
 
@@ -7677,20 +7677,20 @@ var CRC32_TABLE, ONES, Crc32Js;
 var init_Crc32Js = __esm({
   "node_modules/@smithy/core/dist-es/submodules/checksum/crc32/Crc32Js.js"() {
     CRC32_TABLE = new Uint32Array(256);
-    for (let i5 = 0; i5 < 256; ++i5) {
-      let c5 = i5;
-      for (let j5 = 0; j5 < 8; ++j5) {
-        c5 = c5 & 1 ? 3988292384 ^ c5 >>> 1 : c5 >>> 1;
+    for (let i6 = 0; i6 < 256; ++i6) {
+      let c6 = i6;
+      for (let j6 = 0; j6 < 8; ++j6) {
+        c6 = c6 & 1 ? 3988292384 ^ c6 >>> 1 : c6 >>> 1;
       }
-      CRC32_TABLE[i5] = c5 >>> 0;
+      CRC32_TABLE[i6] = c6 >>> 0;
     }
     ONES = 4294967295;
     Crc32Js = class {
       digestLength = 4;
       checksum = ONES;
       update(data) {
-        for (let i5 = 0; i5 < data.length; ++i5) {
-          this.checksum = this.checksum >>> 8 ^ CRC32_TABLE[(this.checksum ^ data[i5]) & 255];
+        for (let i6 = 0; i6 < data.length; ++i6) {
+          this.checksum = this.checksum >>> 8 ^ CRC32_TABLE[(this.checksum ^ data[i6]) & 255];
         }
       }
       digestSync() {
@@ -7765,9 +7765,9 @@ var init_Sha256Js = __esm({
           this.outer = new _Sha256Js();
           const { inner, outer } = this;
           const pad = new Uint8Array(BLOCK * 2);
-          for (let i5 = 0; i5 < BLOCK; ++i5) {
-            pad[i5] = 54 ^ key[i5];
-            pad[i5 + BLOCK] = 92 ^ key[i5];
+          for (let i6 = 0; i6 < BLOCK; ++i6) {
+            pad[i6] = 54 ^ key[i6];
+            pad[i6 + BLOCK] = 92 ^ key[i6];
           }
           inner.update(pad.subarray(0, BLOCK));
           outer.update(pad.subarray(BLOCK));
@@ -7824,33 +7824,33 @@ var init_Sha256Js = __esm({
         const bufferView = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
         bufferView.setUint8(bufferLength++, 128);
         if ((bufferLength - 1) % BLOCK >= BLOCK - 8) {
-          for (let i5 = bufferLength; i5 < BLOCK; ++i5) {
-            bufferView.setUint8(i5, 0);
+          for (let i6 = bufferLength; i6 < BLOCK; ++i6) {
+            bufferView.setUint8(i6, 0);
           }
           this.hashBufferWith(state2, buffer);
           bufferLength = 0;
         }
-        for (let i5 = bufferLength; i5 < BLOCK - 8; ++i5) {
-          bufferView.setUint8(i5, 0);
+        for (let i6 = bufferLength; i6 < BLOCK - 8; ++i6) {
+          bufferView.setUint8(i6, 0);
         }
         bufferView.setUint32(BLOCK - 8, Math.floor(bitsHashed / 4294967296), false);
         bufferView.setUint32(BLOCK - 4, bitsHashed, false);
         this.hashBufferWith(state2, buffer);
         const out = new Uint8Array(DIGEST_LENGTH);
-        for (let i5 = 0; i5 < 8; ++i5) {
-          out[i5 * 4] = state2[i5] >>> 24 & 255;
-          out[i5 * 4 + 1] = state2[i5] >>> 16 & 255;
-          out[i5 * 4 + 2] = state2[i5] >>> 8 & 255;
-          out[i5 * 4 + 3] = state2[i5] >>> 0 & 255;
+        for (let i6 = 0; i6 < 8; ++i6) {
+          out[i6 * 4] = state2[i6] >>> 24 & 255;
+          out[i6 * 4 + 1] = state2[i6] >>> 16 & 255;
+          out[i6 * 4 + 2] = state2[i6] >>> 8 & 255;
+          out[i6 * 4 + 3] = state2[i6] >>> 0 & 255;
         }
         return out;
       }
       static normalizeKey(secret) {
         const key = toUint8Array(secret);
         if (key.byteLength > BLOCK) {
-          const h5 = new _Sha256Js();
-          h5.update(key);
-          const out = h5.digestSync();
+          const h6 = new _Sha256Js();
+          h6.update(key);
+          const out = h6.digestSync();
           const padded = new Uint8Array(BLOCK);
           padded.set(out);
           return padded;
@@ -7868,17 +7868,17 @@ var init_Sha256Js = __esm({
       hashBufferWith(state2, buffer) {
         const w = this.w ??= new Int32Array(64);
         let s0 = state2[0], s1 = state2[1], s2 = state2[2], s3 = state2[3], s4 = state2[4], s5 = state2[5], s6 = state2[6], s7 = state2[7];
-        for (let i5 = 0; i5 < BLOCK; ++i5) {
-          if (i5 < 16) {
-            w[i5] = (buffer[i5 * 4] & 255) << 24 | (buffer[i5 * 4 + 1] & 255) << 16 | (buffer[i5 * 4 + 2] & 255) << 8 | buffer[i5 * 4 + 3] & 255;
+        for (let i6 = 0; i6 < BLOCK; ++i6) {
+          if (i6 < 16) {
+            w[i6] = (buffer[i6 * 4] & 255) << 24 | (buffer[i6 * 4 + 1] & 255) << 16 | (buffer[i6 * 4 + 2] & 255) << 8 | buffer[i6 * 4 + 3] & 255;
           } else {
-            let u = w[i5 - 2];
+            let u = w[i6 - 2];
             const t12 = (u >>> 17 | u << 15) ^ (u >>> 19 | u << 13) ^ u >>> 10;
-            u = w[i5 - 15];
+            u = w[i6 - 15];
             const t22 = (u >>> 7 | u << 25) ^ (u >>> 18 | u << 14) ^ u >>> 3;
-            w[i5] = (t12 + w[i5 - 7] | 0) + (t22 + w[i5 - 16] | 0);
+            w[i6] = (t12 + w[i6 - 7] | 0) + (t22 + w[i6 - 16] | 0);
           }
-          const t1 = (((s4 >>> 6 | s4 << 26) ^ (s4 >>> 11 | s4 << 21) ^ (s4 >>> 25 | s4 << 7)) + (s4 & s5 ^ ~s4 & s6) | 0) + (s7 + (K[i5] + w[i5] | 0) | 0) | 0;
+          const t1 = (((s4 >>> 6 | s4 << 26) ^ (s4 >>> 11 | s4 << 21) ^ (s4 >>> 25 | s4 << 7)) + (s4 & s5 ^ ~s4 & s6) | 0) + (s7 + (K[i6] + w[i6] | 0) | 0) | 0;
           const t2 = ((s0 >>> 2 | s0 << 30) ^ (s0 >>> 13 | s0 << 19) ^ (s0 >>> 22 | s0 << 10)) + (s0 & s1 ^ s0 & s2 ^ s1 & s2) | 0;
           s7 = s6;
           s6 = s5;
@@ -8154,12 +8154,12 @@ var init_checksum2 = __esm({
 
 // node_modules/@smithy/core/dist-es/submodules/event-streams/eventstream-codec/Int64.js
 function negate(bytes) {
-  for (let i5 = 0; i5 < 8; i5++) {
-    bytes[i5] ^= 255;
+  for (let i6 = 0; i6 < 8; i6++) {
+    bytes[i6] ^= 255;
   }
-  for (let i5 = 7; i5 > -1; i5--) {
-    bytes[i5]++;
-    if (bytes[i5] !== 0) {
+  for (let i6 = 7; i6 > -1; i6--) {
+    bytes[i6]++;
+    if (bytes[i6] !== 0) {
       break;
     }
   }
@@ -8181,8 +8181,8 @@ var init_Int64 = __esm({
           throw new Error(`${number} is too large (or, if negative, too small) to represent as an Int64`);
         }
         const bytes = new Uint8Array(8);
-        for (let i5 = 7, remaining = Math.abs(Math.round(number)); i5 > -1 && remaining > 0; i5--, remaining /= 256) {
-          bytes[i5] = remaining;
+        for (let i6 = 7, remaining = Math.abs(Math.round(number)); i6 > -1 && remaining > 0; i6--, remaining /= 256) {
+          bytes[i6] = remaining;
         }
         if (number < 0) {
           negate(bytes);
@@ -9235,8 +9235,8 @@ var init_HttpProtocol = __esm({
           if (!request.query) {
             request.query = {};
           }
-          for (const [k5, v] of endpoint.url.searchParams.entries()) {
-            request.query[k5] = v;
+          for (const [k6, v] of endpoint.url.searchParams.entries()) {
+            request.query[k6] = v;
           }
           if (endpoint.headers) {
             for (const name in endpoint.headers) {
@@ -9446,8 +9446,8 @@ var init_HttpBindingProtocol = __esm({
         const prototype = Object.getPrototypeOf(input);
         const sparse = (prototype === Object.prototype || prototype === null) && !bindings.hasIdempotency && !bindings.hasPrefixHeaders && names.length * 2 < bindings.memberBindings.length;
         const length = sparse ? names.length : bindings.memberBindings.length;
-        for (let i5 = 0; i5 < length; ++i5) {
-          const binding = sparse ? hasOwn(bindings.byName, names[i5]) ? bindings.byName[names[i5]] : void 0 : bindings.memberBindings[i5];
+        for (let i6 = 0; i6 < length; ++i6) {
+          const binding = sparse ? hasOwn(bindings.byName, names[i6]) ? bindings.byName[names[i6]] : void 0 : bindings.memberBindings[i6];
           if (!binding) {
             continue;
           }
@@ -9796,8 +9796,8 @@ var init_AbstractRpcV2Protocol = __esm({
     init_transport();
     init_RpcProtocol();
     AbstractRpcV2Protocol = class extends RpcProtocol {
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5 }) {
-        super({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5 });
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6 }) {
+        super({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6 });
       }
       async serializeRequest(operationSchema, input, context) {
         const request = await super.serializeRequest(operationSchema, input, context);
@@ -10356,7 +10356,7 @@ var escapeUri, hexEncode;
 var init_escape_uri = __esm({
   "node_modules/@smithy/core/dist-es/submodules/protocols/util-uri-escape/escape-uri.js"() {
     escapeUri = (uri) => encodeURIComponent(uri).replace(/[!'()*]/g, hexEncode);
-    hexEncode = (c5) => `%${c5.charCodeAt(0).toString(16).toUpperCase()}`;
+    hexEncode = (c6) => `%${c6.charCodeAt(0).toString(16).toUpperCase()}`;
   }
 });
 
@@ -10376,8 +10376,8 @@ function buildQueryString(query) {
     const value = query[key];
     key = escapeUri(key);
     if (Array.isArray(value)) {
-      for (let i5 = 0, iLen = value.length; i5 < iLen; i5++) {
-        parts.push(`${key}=${escapeUri(value[i5])}`);
+      for (let i6 = 0, iLen = value.length; i6 < iLen; i6++) {
+        parts.push(`${key}=${escapeUri(value[i6])}`);
       }
     } else {
       let qsEntry = key;
@@ -10432,9 +10432,9 @@ var init_UnionSerde = __esm({
       }
       writeUnknown() {
         if (this.hasUnknown()) {
-          const k5 = this.keys.values().next().value;
-          const v = this.from[k5];
-          this.to.$unknown = [k5, v];
+          const k6 = this.keys.values().next().value;
+          const v = this.from[k6];
+          this.to.$unknown = [k6, v];
         }
       }
     };
@@ -10661,13 +10661,13 @@ async function parseJsonBody(streamBody, context, schema) {
   const reviver = schema && needsReviver(schema) ? jsonReviver : void 0;
   try {
     return JSON.parse(parsingInput, reviver);
-  } catch (e5) {
-    if (e5?.name === "SyntaxError") {
-      Object.defineProperty(e5, "$responseBodyText", {
+  } catch (e6) {
+    if (e6?.name === "SyntaxError") {
+      Object.defineProperty(e6, "$responseBodyText", {
         value: typeof parsingInput === "string" ? parsingInput : parsingInput.toString("utf8")
       });
     }
-    throw e5;
+    throw e6;
   }
 }
 var parseJsonErrorBody, findKey, sanitizeErrorCode, loadRestJsonErrorCode, loadJsonRpcErrorCode, loadSmithyRpcV2JsonErrorCode, loadErrorCode;
@@ -10683,7 +10683,7 @@ var init_parseJsonBody = __esm({
       value.message = value.message ?? value.Message;
       return value;
     };
-    findKey = (object, key) => Object.keys(object).find((k5) => k5.toLowerCase() === key.toLowerCase());
+    findKey = (object, key) => Object.keys(object).find((k6) => k6.toLowerCase() === key.toLowerCase());
     sanitizeErrorCode = (rawValue) => {
       let cleanValue = rawValue;
       if (typeof cleanValue === "number") {
@@ -10800,8 +10800,8 @@ var init_JsonShapeDeserializer2 = __esm({
           if (Array.isArray(value) && ns.isListSchema()) {
             const listMember = ns.getValueSchema();
             if (this.needsTransform(listMember)) {
-              for (let i5 = 0; i5 < value.length; ++i5) {
-                value[i5] = this._read(listMember, value[i5]);
+              for (let i6 = 0; i6 < value.length; ++i6) {
+                value[i6] = this._read(listMember, value[i6]);
               }
             }
             return value;
@@ -10810,14 +10810,14 @@ var init_JsonShapeDeserializer2 = __esm({
             const mapMember = ns.getValueSchema();
             const map3 = value;
             if (this.needsTransform(mapMember)) {
-              for (const k5 in map3) {
-                if (!hasOwn(map3, k5)) {
+              for (const k6 in map3) {
+                if (!hasOwn(map3, k6)) {
                   continue;
                 }
-                if (k5 === "__proto__") {
+                if (k6 === "__proto__") {
                   writeKey(map3);
                 }
-                map3[k5] = this._read(mapMember, map3[k5]);
+                map3[k6] = this._read(mapMember, map3[k6]);
               }
             }
             return map3;
@@ -10875,24 +10875,24 @@ var init_JsonShapeDeserializer2 = __esm({
         if (ns.isDocumentSchema()) {
           if (isObject) {
             if (Array.isArray(value)) {
-              for (let i5 = 0; i5 < value.length; ++i5) {
-                const v = value[i5];
+              for (let i6 = 0; i6 < value.length; ++i6) {
+                const v = value[i6];
                 if (!(v instanceof NumericValue)) {
-                  value[i5] = this._read(ns, v);
+                  value[i6] = this._read(ns, v);
                 }
               }
             } else {
               const doc = value;
-              for (const k5 in doc) {
-                if (!hasOwn(doc, k5)) {
+              for (const k6 in doc) {
+                if (!hasOwn(doc, k6)) {
                   continue;
                 }
-                if (k5 === "__proto__") {
+                if (k6 === "__proto__") {
                   writeKey(doc);
                 }
-                const v = doc[k5];
+                const v = doc[k6];
                 if (!(v instanceof NumericValue)) {
-                  doc[k5] = this._read(ns, v);
+                  doc[k6] = this._read(ns, v);
                 }
               }
             }
@@ -10931,12 +10931,12 @@ var init_JsonShapeDeserializer2 = __esm({
         if (union) {
           unionSerde.writeUnknown();
         } else if (hasType) {
-          for (const k5 in record) {
-            if (!hasOwn(record, k5)) {
+          for (const k6 in record) {
+            if (!hasOwn(record, k6)) {
               continue;
             }
-            const v = record[k5];
-            const t = jsonName ? nameMap[k5] ?? k5 : k5;
+            const v = record[k6];
+            const t = jsonName ? nameMap[k6] ?? k6 : k6;
             if (!(t in out)) {
               out[t] = v;
             }
@@ -11102,9 +11102,9 @@ var init_JsonShapeSerializer2 = __esm({
     ESCAPE_TABLE[13] = "r";
     ESCAPE_TABLE[34] = '"';
     ESCAPE_TABLE[92] = "\\";
-    for (let i5 = 0; i5 < 32; i5++) {
-      if (ESCAPE_TABLE[i5] === null) {
-        ESCAPE_TABLE[i5] = "u00" + i5.toString(16).padStart(2, "0");
+    for (let i6 = 0; i6 < 32; i6++) {
+      if (ESCAPE_TABLE[i6] === null) {
+        ESCAPE_TABLE[i6] = "u00" + i6.toString(16).padStart(2, "0");
       }
     }
     INITIAL_BUFFER_SIZE = 2048;
@@ -11159,10 +11159,10 @@ var init_JsonShapeSerializer2 = __esm({
         return result;
       }
       ensure(byteCount) {
-        const { i: i5, json } = this;
-        if (i5 + byteCount > json.length) {
+        const { i: i6, json } = this;
+        if (i6 + byteCount > json.length) {
           let newSize = json.length * 2;
-          while (newSize < i5 + byteCount) {
+          while (newSize < i6 + byteCount) {
             newSize *= 2;
           }
           const next = alloc(newSize);
@@ -11173,87 +11173,87 @@ var init_JsonShapeSerializer2 = __esm({
       writeAscii(s2) {
         const z = s2.length;
         this.ensure(z);
-        let { i: i5, json } = this;
-        for (let j5 = 0; j5 < z; ++j5) {
-          json[i5] = s2.charCodeAt(j5);
-          i5 += 1;
+        let { i: i6, json } = this;
+        for (let j6 = 0; j6 < z; ++j6) {
+          json[i6] = s2.charCodeAt(j6);
+          i6 += 1;
         }
-        this.i = i5;
+        this.i = i6;
       }
       writeAsciiQuoted(s2) {
         const z = s2.length;
         this.ensure(z + 4);
-        let { json, i: i5 } = this;
-        json[i5++] = QUOTE;
-        for (let j5 = 0; j5 < z; ++j5) {
-          json[i5++] = s2.charCodeAt(j5);
+        let { json, i: i6 } = this;
+        json[i6++] = QUOTE;
+        for (let j6 = 0; j6 < z; ++j6) {
+          json[i6++] = s2.charCodeAt(j6);
         }
-        json[i5++] = QUOTE;
-        this.i = i5;
+        json[i6++] = QUOTE;
+        this.i = i6;
       }
       writeJsonString(s2) {
         const z = s2.length;
         this.ensure(z * 3 + 2);
         this.json[this.i++] = QUOTE;
-        for (let j5 = 0; j5 < z; ++j5) {
-          const c5 = s2.charCodeAt(j5);
-          if (c5 > 34 && c5 < 92) {
-            this.json[this.i++] = c5;
-          } else if (c5 < 128) {
-            const esc = ESCAPE_TABLE[c5];
+        for (let j6 = 0; j6 < z; ++j6) {
+          const c6 = s2.charCodeAt(j6);
+          if (c6 > 34 && c6 < 92) {
+            this.json[this.i++] = c6;
+          } else if (c6 < 128) {
+            const esc = ESCAPE_TABLE[c6];
             if (esc !== null) {
-              this.ensure(esc.length + 1 + (z - j5 - 1) * 3 + 1);
+              this.ensure(esc.length + 1 + (z - j6 - 1) * 3 + 1);
               this.json[this.i++] = BACKSLASH;
-              for (let k5 = 0; k5 < esc.length; k5++) {
-                this.json[this.i++] = esc.charCodeAt(k5);
+              for (let k6 = 0; k6 < esc.length; k6++) {
+                this.json[this.i++] = esc.charCodeAt(k6);
               }
             } else {
-              this.json[this.i++] = c5;
+              this.json[this.i++] = c6;
             }
-          } else if (c5 >= 55296 && c5 <= 56319) {
-            const next = j5 + 1 < z ? s2.charCodeAt(j5 + 1) : 0;
+          } else if (c6 >= 55296 && c6 <= 56319) {
+            const next = j6 + 1 < z ? s2.charCodeAt(j6 + 1) : 0;
             if (next >= 56320 && next <= 57343) {
               this.ensure(4);
-              const { written } = encoder.encodeInto(s2.substring(j5, j5 + 2), this.json.subarray(this.i));
+              const { written } = encoder.encodeInto(s2.substring(j6, j6 + 2), this.json.subarray(this.i));
               this.i += written;
-              ++j5;
+              ++j6;
             } else {
-              this.ensure(6 + (z - j5 - 1) * 3 + 1);
-              this.writeUnicodeEscape(c5);
+              this.ensure(6 + (z - j6 - 1) * 3 + 1);
+              this.writeUnicodeEscape(c6);
             }
-          } else if (c5 >= 56320 && c5 <= 57343) {
-            this.ensure(6 + (z - j5 - 1) * 3 + 1);
-            this.writeUnicodeEscape(c5);
+          } else if (c6 >= 56320 && c6 <= 57343) {
+            this.ensure(6 + (z - j6 - 1) * 3 + 1);
+            this.writeUnicodeEscape(c6);
           } else {
-            let { i: i5, json } = this;
-            if (c5 < 2048) {
-              json[i5++] = 192 | c5 >> 6;
-              json[i5++] = 128 | c5 & 63;
+            let { i: i6, json } = this;
+            if (c6 < 2048) {
+              json[i6++] = 192 | c6 >> 6;
+              json[i6++] = 128 | c6 & 63;
             } else {
-              json[i5++] = 224 | c5 >> 12;
-              json[i5++] = 128 | c5 >> 6 & 63;
-              json[i5++] = 128 | c5 & 63;
+              json[i6++] = 224 | c6 >> 12;
+              json[i6++] = 128 | c6 >> 6 & 63;
+              json[i6++] = 128 | c6 & 63;
             }
-            this.i = i5;
+            this.i = i6;
           }
         }
         this.json[this.i++] = QUOTE;
       }
       writeUnicodeEscape(code) {
-        let { json, i: i5 } = this;
-        json[i5++] = BACKSLASH;
-        json[i5++] = 117;
+        let { json, i: i6 } = this;
+        json[i6++] = BACKSLASH;
+        json[i6++] = 117;
         const hex = code.toString(16).padStart(4, "0");
-        for (let j5 = 0; j5 < 4; ++j5) {
-          json[i5++] = hex.charCodeAt(j5);
+        for (let j6 = 0; j6 < 4; ++j6) {
+          json[i6++] = hex.charCodeAt(j6);
         }
-        this.i = i5;
+        this.i = i6;
       }
       static B64 = (() => {
         const chars2 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
         const table = new Uint8Array(64);
-        for (let i5 = 0; i5 < 64; ++i5) {
-          table[i5] = chars2.charCodeAt(i5);
+        for (let i6 = 0; i6 < 64; ++i6) {
+          table[i6] = chars2.charCodeAt(i6);
         }
         return table;
       })();
@@ -11262,36 +11262,36 @@ var init_JsonShapeSerializer2 = __esm({
         this.ensure(b64Len + 2);
         const json = this.json;
         const B64 = _JsonShapeSerializer2.B64;
-        let i5 = this.i;
-        json[i5++] = QUOTE;
+        let i6 = this.i;
+        json[i6++] = QUOTE;
         const len = data.length;
         const remainder = len % 3;
         const mainLen = len - remainder;
-        for (let j5 = 0; j5 < mainLen; j5 += 3) {
-          const a5 = data[j5];
-          const b5 = data[j5 + 1];
-          const c5 = data[j5 + 2];
-          json[i5++] = B64[a5 >> 2];
-          json[i5++] = B64[(a5 & 3) << 4 | b5 >> 4];
-          json[i5++] = B64[(b5 & 15) << 2 | c5 >> 6];
-          json[i5++] = B64[c5 & 63];
+        for (let j6 = 0; j6 < mainLen; j6 += 3) {
+          const a6 = data[j6];
+          const b6 = data[j6 + 1];
+          const c6 = data[j6 + 2];
+          json[i6++] = B64[a6 >> 2];
+          json[i6++] = B64[(a6 & 3) << 4 | b6 >> 4];
+          json[i6++] = B64[(b6 & 15) << 2 | c6 >> 6];
+          json[i6++] = B64[c6 & 63];
         }
         if (remainder === 2) {
-          const a5 = data[mainLen];
-          const b5 = data[mainLen + 1];
-          json[i5++] = B64[a5 >> 2];
-          json[i5++] = B64[(a5 & 3) << 4 | b5 >> 4];
-          json[i5++] = B64[(b5 & 15) << 2];
-          json[i5++] = 61;
+          const a6 = data[mainLen];
+          const b6 = data[mainLen + 1];
+          json[i6++] = B64[a6 >> 2];
+          json[i6++] = B64[(a6 & 3) << 4 | b6 >> 4];
+          json[i6++] = B64[(b6 & 15) << 2];
+          json[i6++] = 61;
         } else if (remainder === 1) {
-          const a5 = data[mainLen];
-          json[i5++] = B64[a5 >> 2];
-          json[i5++] = B64[(a5 & 3) << 4];
-          json[i5++] = 61;
-          json[i5++] = 61;
+          const a6 = data[mainLen];
+          json[i6++] = B64[a6 >> 2];
+          json[i6++] = B64[(a6 & 3) << 4];
+          json[i6++] = 61;
+          json[i6++] = 61;
         }
-        json[i5++] = QUOTE;
-        this.i = i5;
+        json[i6++] = QUOTE;
+        this.i = i6;
       }
       writeValue(schema, value, container) {
         if (value == null) {
@@ -11384,15 +11384,15 @@ var init_JsonShapeSerializer2 = __esm({
         }
         if (typeof value === "boolean") {
           this.ensure(5);
-          let { i: i5, json } = this;
+          let { i: i6, json } = this;
           if (value) {
-            json.set(TRUE, i5);
-            i5 += 4;
+            json.set(TRUE, i6);
+            i6 += 4;
           } else {
-            json.set(FALSE, i5);
-            i5 += 5;
+            json.set(FALSE, i6);
+            i6 += 5;
           }
-          this.i = i5;
+          this.i = i6;
           return;
         }
         if (typeof value === "bigint") {
@@ -11432,25 +11432,25 @@ var init_JsonShapeSerializer2 = __esm({
         if (!wroteAny && ns.isUnionSchema()) {
           const { $unknown } = value;
           if (Array.isArray($unknown)) {
-            const [k5, v] = $unknown;
-            this.writeAsciiQuoted(k5);
+            const [k6, v] = $unknown;
+            this.writeAsciiQuoted(k6);
             this.ensure(1);
             this.json[this.i++] = COLON;
             this.writeValue(15, v, ns);
           }
         } else if (hasType) {
-          for (const k5 in value) {
-            if (writtenKeys.has(k5)) {
+          for (const k6 in value) {
+            if (writtenKeys.has(k6)) {
               continue;
             }
-            writtenKeys.add(k5);
-            const v = value[k5];
+            writtenKeys.add(k6);
+            const v = value[k6];
             if (wroteAny) {
               this.ensure(1);
               this.json[this.i++] = COMMA;
             }
             wroteAny = true;
-            this.writeAsciiQuoted(k5);
+            this.writeAsciiQuoted(k6);
             this.ensure(1);
             this.json[this.i++] = COLON;
             this.writeValue(15, v, void 0);
@@ -11465,8 +11465,8 @@ var init_JsonShapeSerializer2 = __esm({
         if (!isDocument) {
           if (valueSchema.isStringSchema() || valueSchema.isNumericSchema() || valueSchema.isBooleanSchema()) {
             let hasSpecials = false;
-            for (let i5 = 0; i5 < value.length; ++i5) {
-              const v = value[i5];
+            for (let i6 = 0; i6 < value.length; ++i6) {
+              const v = value[i6];
               if (Number.isNaN(v) || v === Infinity || v === -Infinity || v == null && !sparse) {
                 hasSpecials = true;
                 break;
@@ -11477,8 +11477,8 @@ var init_JsonShapeSerializer2 = __esm({
               json = JSON.stringify(value);
             } else {
               const out = [];
-              for (let i5 = 0; i5 < value.length; ++i5) {
-                const v = value[i5];
+              for (let i6 = 0; i6 < value.length; ++i6) {
+                const v = value[i6];
                 if (v == null && !sparse) {
                   continue;
                 }
@@ -11498,8 +11498,8 @@ var init_JsonShapeSerializer2 = __esm({
         this.ensure(2);
         this.json[this.i++] = OPEN_BRACKET;
         let wroteFirstItem = false;
-        for (let i5 = 0; i5 < value.length; ++i5) {
-          const item = value[i5];
+        for (let i6 = 0; i6 < value.length; ++i6) {
+          const item = value[i6];
           if (isDocument ? item === void 0 : item == null && !sparse) {
             continue;
           }
@@ -11519,17 +11519,17 @@ var init_JsonShapeSerializer2 = __esm({
         if (!isDocument) {
           if (valueSchema.isStringSchema() || valueSchema.isNumericSchema() || valueSchema.isBooleanSchema()) {
             let modifications;
-            for (const k5 in value) {
-              if (!hasOwn(value, k5)) {
+            for (const k6 in value) {
+              if (!hasOwn(value, k6)) {
                 continue;
               }
-              const v = value[k5];
+              const v = value[k6];
               if (Number.isNaN(v) || v === Infinity || v === -Infinity) {
-                (modifications ??= {})[k5] = v;
-                value[k5] = String(v);
+                (modifications ??= {})[k6] = v;
+                value[k6] = String(v);
               } else if (v === null && !sparse) {
-                (modifications ??= {})[k5] = null;
-                value[k5] = void 0;
+                (modifications ??= {})[k6] = null;
+                value[k6] = void 0;
               }
             }
             const json = JSON.stringify(value);
@@ -11544,11 +11544,11 @@ var init_JsonShapeSerializer2 = __esm({
         this.ensure(2);
         this.json[this.i++] = OPEN_BRACE;
         let first = true;
-        for (const k5 in value) {
-          if (!hasOwn(value, k5)) {
+        for (const k6 in value) {
+          if (!hasOwn(value, k6)) {
             continue;
           }
-          const v = value[k5];
+          const v = value[k6];
           if (isDocument ? v === void 0 : v == null && !sparse) {
             continue;
           }
@@ -11557,7 +11557,7 @@ var init_JsonShapeSerializer2 = __esm({
             this.json[this.i++] = COMMA;
           }
           first = false;
-          this.writeJsonString(k5);
+          this.writeJsonString(k6);
           this.ensure(1);
           this.json[this.i++] = COLON;
           this.writeValue(valueSchema, v, void 0);
@@ -11765,12 +11765,12 @@ var init_JsonShapeDeserializer = __esm({
             if (union) {
               unionSerde.writeUnknown();
             } else if (typeof record.__type === "string") {
-              for (const k5 in record) {
-                if (!hasOwn(record, k5)) {
+              for (const k6 in record) {
+                if (!hasOwn(record, k6)) {
                   continue;
                 }
-                const v = record[k5];
-                const t = jsonName ? nameMap[k5] ?? k5 : k5;
+                const v = record[k6];
+                const t = jsonName ? nameMap[k6] ?? k6 : k6;
                 if (!(t in out)) {
                   out[t] = v;
                 }
@@ -11853,18 +11853,18 @@ var init_JsonShapeDeserializer = __esm({
         if (ns.isDocumentSchema()) {
           if (isObject) {
             const out = Array.isArray(value) ? [] : {};
-            for (const k5 in value) {
-              if (!hasOwn(value, k5)) {
+            for (const k6 in value) {
+              if (!hasOwn(value, k6)) {
                 continue;
               }
-              if (k5 === "__proto__") {
+              if (k6 === "__proto__") {
                 writeKey(out);
               }
-              const v = value[k5];
+              const v = value[k6];
               if (v instanceof NumericValue) {
-                out[k5] = v;
+                out[k6] = v;
               } else {
-                out[k5] = this._read(ns, v);
+                out[k6] = this._read(ns, v);
               }
             }
             return out;
@@ -12001,19 +12001,19 @@ var init_JsonShapeSerializer = __esm({
             if (ns.isUnionSchema() && outCount === 0) {
               const { $unknown } = record;
               if (Array.isArray($unknown)) {
-                const [k5, v] = $unknown;
-                if (k5 === "__proto__") {
+                const [k6, v] = $unknown;
+                if (k6 === "__proto__") {
                   writeKey(out);
                 }
-                out[k5] = this._write(15, v);
+                out[k6] = this._write(15, v);
               }
             } else if (typeof record.__type === "string") {
-              for (const k5 in record) {
-                if (!hasOwn(record, k5)) {
+              for (const k6 in record) {
+                if (!hasOwn(record, k6)) {
                   continue;
                 }
-                const v = record[k5];
-                const targetKey = jsonName ? nameMap[k5] ?? k5 : k5;
+                const v = record[k6];
+                const targetKey = jsonName ? nameMap[k6] ?? k6 : k6;
                 if (!(targetKey in out)) {
                   out[targetKey] = this._write(15, v);
                 }
@@ -12111,19 +12111,19 @@ var init_JsonShapeSerializer = __esm({
               return (this.serdeContext?.base64Encoder ?? toBase64)(value);
             }
             const out = Array.isArray(value) ? [] : {};
-            for (const k5 in value) {
-              if (!hasOwn(value, k5)) {
+            for (const k6 in value) {
+              if (!hasOwn(value, k6)) {
                 continue;
               }
-              const v = value[k5];
-              if (k5 === "__proto__") {
+              const v = value[k6];
+              if (k6 === "__proto__") {
                 writeKey(out);
               }
               if (v instanceof NumericValue) {
                 this.useReplacer = true;
-                out[k5] = v;
+                out[k6] = v;
               } else {
-                out[k5] = this._write(ns, v);
+                out[k6] = this._write(ns, v);
               }
             }
             return out;
@@ -12512,7 +12512,7 @@ var init_recursionDetectionMiddleware = __esm({
       }
       let invokeStore;
       {
-        const traceIdHeader = Object.keys(request.headers ?? {}).find((h5) => h5.toLowerCase() === X_AMZN_TRACE_ID.toLowerCase()) ?? X_AMZN_TRACE_ID;
+        const traceIdHeader = Object.keys(request.headers ?? {}).find((h6) => h6.toLowerCase() === X_AMZN_TRACE_ID.toLowerCase()) ?? X_AMZN_TRACE_ID;
         if (!request.headers.hasOwnProperty(traceIdHeader)) {
           const functionName = process.env[AWS_LAMBDA_FUNCTION_NAME];
           const traceIdFromEnv = process.env[_X_AMZN_TRACE_ID];
@@ -12799,9 +12799,9 @@ var makePagedClientRequest, get;
 var init_createPaginator = __esm({
   "node_modules/@smithy/core/dist-es/legacy-root-exports/pagination/createPaginator.js"() {
     makePagedClientRequest = async (CommandCtor, client, input, withCommand = (_) => _, ...args) => {
-      let command5 = new CommandCtor(input);
-      command5 = withCommand(command5) ?? command5;
-      return await client.send(command5, ...args);
+      let command6 = new CommandCtor(input);
+      command6 = withCommand(command6) ?? command6;
+      return await client.send(command6, ...args);
     };
     get = (fromObject, path) => {
       let cursor2 = fromObject;
@@ -13554,17 +13554,17 @@ function parseRetryAfterHeader(response, logger2) {
     if (!hasOwn(response.headers, header)) {
       continue;
     }
-    const h5 = header.toLowerCase();
-    if (h5 === "retry-after") {
+    const h6 = header.toLowerCase();
+    if (h6 === "retry-after") {
       const retryAfter = response.headers[header];
       let retryAfterSeconds = NaN;
       if (retryAfter.endsWith("GMT")) {
         try {
           const date2 = parseRfc7231DateTime(retryAfter);
           retryAfterSeconds = (date2.getTime() - Date.now()) / 1e3;
-        } catch (e5) {
+        } catch (e6) {
           logger2?.trace?.("Failed to parse retry-after header");
-          logger2?.trace?.(e5);
+          logger2?.trace?.(e6);
         }
       } else if (retryAfter.match(/ GMT, ((\d+)|(\d+\.\d+))$/)) {
         retryAfterSeconds = Number(retryAfter.match(/ GMT, ([\d.]+)$/)?.[1]);
@@ -13577,7 +13577,7 @@ function parseRetryAfterHeader(response, logger2) {
         return;
       }
       return new Date(Date.now() + retryAfterSeconds * 1e3);
-    } else if (h5 === "x-amz-retry-after") {
+    } else if (h6 === "x-amz-retry-after") {
       const v = response.headers[header];
       const backoffMilliseconds = Number(v);
       if (isNaN(backoffMilliseconds)) {
@@ -13646,9 +13646,9 @@ function bindRetryMiddleware(isStreamingPayload2) {
           output.$metadata.attempts = attempts + 1;
           output.$metadata.totalRetryDelay = totalRetryDelay;
           return { response, output };
-        } catch (e5) {
-          const retryErrorInfo = getRetryErrorInfo(e5, options.logger);
-          lastError = asSdkError(e5);
+        } catch (e6) {
+          const retryErrorInfo = getRetryErrorInfo(e6, options.logger);
+          lastError = asSdkError(e6);
           if (isRequest && isStreamingPayload2(request)) {
             (context.logger instanceof NoOpLogger ? console : context.logger)?.warn("An error was encountered in a non-retryable streaming request.");
             throw lastError;
@@ -13890,10 +13890,10 @@ var init_DefaultRetryBackoffStrategy = __esm({
     init_retries_2026_config();
     DefaultRetryBackoffStrategy = class {
       x = Retry.delay();
-      computeNextBackoffDelay(i5) {
-        const b5 = Math.random();
-        const r5 = 2;
-        const t_i = b5 * Math.min(this.x * r5 ** i5, MAXIMUM_RETRY_DELAY);
+      computeNextBackoffDelay(i6) {
+        const b6 = Math.random();
+        const r6 = 2;
+        const t_i = b6 * Math.min(this.x * r6 ** i6, MAXIMUM_RETRY_DELAY);
         return Math.floor(t_i);
       }
       setDelayBase(delay) {
@@ -14004,13 +14004,13 @@ var init_StandardRetryStrategy = __esm({
           if (!shouldRetry) {
             const longPollBackoff = retryCode === refusal.capacity && isLongPoll ? retryDelay : 0;
             if (longPollBackoff > 0) {
-              await new Promise((r5) => setTimeout(r5, longPollBackoff));
+              await new Promise((r6) => setTimeout(r6, longPollBackoff));
             }
           } else {
             const capacityCost = this.getCapacityCost(errorType);
             this.capacity -= capacityCost;
             const nextToken = new DefaultRetryToken(0, token.getRetryCount() + 1, capacityCost, token.isLongPoll?.() ?? false);
-            await new Promise((r5) => setTimeout(r5, retryDelay));
+            await new Promise((r6) => setTimeout(r6, retryDelay));
             nextToken.$retryLog.acquisitionDelay = retryDelay;
             return nextToken;
           }
@@ -14235,8 +14235,8 @@ var init_StandardRetryStrategy2 = __esm({
             output.$metadata.attempts = attempts + 1;
             output.$metadata.totalRetryDelay = totalDelay;
             return { response, output };
-          } catch (e5) {
-            const err = asSdkError(e5);
+          } catch (e6) {
+            const err = asSdkError(e6);
             attempts++;
             if (this.shouldRetry(err, attempts, maxAttempts)) {
               retryTokenAmount = this.retryQuota.retrieveRetryTokens(err);
@@ -14756,30 +14756,30 @@ __export(bowser_exports, {
   getParser: () => getParser,
   parse: () => parse
 });
-function _defineProperties(e5, r5) {
-  for (var t = 0; t < r5.length; t++) {
-    var o3 = r5[t];
-    o3.enumerable = o3.enumerable || false, o3.configurable = true, "value" in o3 && (o3.writable = true), Object.defineProperty(e5, _toPropertyKey(o3.key), o3);
+function _defineProperties(e6, r6) {
+  for (var t = 0; t < r6.length; t++) {
+    var o3 = r6[t];
+    o3.enumerable = o3.enumerable || false, o3.configurable = true, "value" in o3 && (o3.writable = true), Object.defineProperty(e6, _toPropertyKey(o3.key), o3);
   }
 }
-function _createClass(e5, r5, t) {
-  return r5 && _defineProperties(e5.prototype, r5), t && _defineProperties(e5, t), Object.defineProperty(e5, "prototype", {
+function _createClass(e6, r6, t) {
+  return r6 && _defineProperties(e6.prototype, r6), t && _defineProperties(e6, t), Object.defineProperty(e6, "prototype", {
     writable: false
-  }), e5;
+  }), e6;
 }
 function _toPropertyKey(t) {
-  var i5 = _toPrimitive(t, "string");
-  return "symbol" == typeof i5 ? i5 : i5 + "";
+  var i6 = _toPrimitive(t, "string");
+  return "symbol" == typeof i6 ? i6 : i6 + "";
 }
-function _toPrimitive(t, r5) {
+function _toPrimitive(t, r6) {
   if ("object" != typeof t || !t) return t;
-  var e5 = t[Symbol.toPrimitive];
-  if (void 0 !== e5) {
-    var i5 = e5.call(t, r5 || "default");
-    if ("object" != typeof i5) return i5;
+  var e6 = t[Symbol.toPrimitive];
+  if (void 0 !== e6) {
+    var i6 = e6.call(t, r6 || "default");
+    if ("object" != typeof i6) return i6;
     throw new TypeError("@@toPrimitive must return a primitive value.");
   }
-  return ("string" === r5 ? String : Number)(t);
+  return ("string" === r6 ? String : Number)(t);
 }
 var BROWSER_ALIASES_MAP, BROWSER_MAP, PLATFORMS_MAP, OS_MAP, ENGINE_MAP, Utils, commonVersionIdentifier, browsersList, parser_os_default, parser_platforms_default, parser_engines_default, Parser, Bowser, parse, getParser;
 var init_bowser = __esm({
@@ -15109,33 +15109,33 @@ var init_bowser = __esm({
       };
       Utils2.map = function map3(arr, iterator) {
         var result = [];
-        var i5;
+        var i6;
         if (Array.prototype.map) return Array.prototype.map.call(arr, iterator);
-        for (i5 = 0; i5 < arr.length; i5 += 1) result.push(iterator(arr[i5]));
+        for (i6 = 0; i6 < arr.length; i6 += 1) result.push(iterator(arr[i6]));
         return result;
       };
       Utils2.find = function find(arr, predicate) {
-        var i5;
-        var l3;
+        var i6;
+        var l4;
         if (Array.prototype.find) return Array.prototype.find.call(arr, predicate);
-        for (i5 = 0, l3 = arr.length; i5 < l3; i5 += 1) {
-          var value = arr[i5];
-          if (predicate(value, i5)) return value;
+        for (i6 = 0, l4 = arr.length; i6 < l4; i6 += 1) {
+          var value = arr[i6];
+          if (predicate(value, i6)) return value;
         }
       };
       Utils2.assign = function assign(obj) {
         var result = obj;
-        var i5;
-        var l3;
+        var i6;
+        var l4;
         for (var _len = arguments.length, assigners = new Array(_len > 1 ? _len - 1 : 0), _key = 1; _key < _len; _key++) assigners[_key - 1] = arguments[_key];
         if (Object.assign) return Object.assign.apply(Object, [obj].concat(assigners));
         var _loop = function _loop2() {
-          var assigner = assigners[i5];
+          var assigner = assigners[i6];
           if (typeof assigner === "object" && assigner !== null) Object.keys(assigner).forEach(function(key) {
             result[key] = assigner[key];
           });
         };
-        for (i5 = 0, l3 = assigners.length; i5 < l3; i5 += 1) _loop();
+        for (i6 = 0, l4 = assigners.length; i6 < l4; i6 += 1) _loop();
         return obj;
       };
       Utils2.getBrowserAlias = function getBrowserAlias(browserName) {
@@ -16617,15 +16617,15 @@ var init_bowser = __esm({
       _proto.hasBrand = function hasBrand(brandName) {
         if (!this._hints || !Array.isArray(this._hints.brands)) return false;
         var brandLower = brandName.toLowerCase();
-        return this._hints.brands.some(function(b5) {
-          return b5.brand && b5.brand.toLowerCase() === brandLower;
+        return this._hints.brands.some(function(b6) {
+          return b6.brand && b6.brand.toLowerCase() === brandLower;
         });
       };
       _proto.getBrandVersion = function getBrandVersion(brandName) {
         if (!this._hints || !Array.isArray(this._hints.brands)) return;
         var brandLower = brandName.toLowerCase();
-        var brand = Utils.find(this._hints.brands, function(b5) {
-          return b5.brand && b5.brand.toLowerCase() === brandLower;
+        var brand = Utils.find(this._hints.brands, function(b6) {
+          return b6.brand && b6.brand.toLowerCase() === brandLower;
         });
         return brand ? brand.version : void 0;
       };
@@ -17578,8 +17578,8 @@ var require_dist_cjs2 = __commonJS({
           throw new Error(`${number} is too large (or, if negative, too small) to represent as an Int64`);
         }
         const bytes = new Uint8Array(8);
-        for (let i5 = 7, remaining = Math.abs(Math.round(number)); i5 > -1 && remaining > 0; i5--, remaining /= 256) {
-          bytes[i5] = remaining;
+        for (let i6 = 7, remaining = Math.abs(Math.round(number)); i6 > -1 && remaining > 0; i6--, remaining /= 256) {
+          bytes[i6] = remaining;
         }
         if (number < 0) {
           negate2(bytes);
@@ -17599,12 +17599,12 @@ var require_dist_cjs2 = __commonJS({
       }
     };
     function negate2(bytes) {
-      for (let i5 = 0; i5 < 8; i5++) {
-        bytes[i5] ^= 255;
+      for (let i6 = 0; i6 < 8; i6++) {
+        bytes[i6] ^= 255;
       }
-      for (let i5 = 7; i5 > -1; i5--) {
-        bytes[i5]++;
-        if (bytes[i5] !== 0) {
+      for (let i6 = 7; i6 > -1; i6--) {
+        bytes[i6]++;
+        if (bytes[i6] !== 0) {
           break;
         }
       }
@@ -18330,7 +18330,7 @@ var require_dist_cjs4 = __commonJS({
     }
     var retry = (toRetry, maxRetries) => {
       let promise = toRetry();
-      for (let i5 = 0; i5 < maxRetries; i5++) {
+      for (let i6 = 0; i6 < maxRetries; i6++) {
         promise = promise.catch(toRetry);
       }
       return promise;
@@ -18476,12 +18476,12 @@ For more information, please visit: ` + STATIC_STABILITY_DOC_URL);
           if (credentials.expiration && credentials.expiration.getTime() < Date.now()) {
             credentials = getExtendedInstanceMetadataCredentials(credentials, logger2);
           }
-        } catch (e5) {
+        } catch (e6) {
           if (pastCredentials) {
-            logger2.warn("Credential renew failed: ", e5);
+            logger2.warn("Credential renew failed: ", e6);
             credentials = getExtendedInstanceMetadataCredentials(pastCredentials, logger2);
           } else {
-            throw e5;
+            throw e6;
           }
         }
         pastCredentials = credentials;
@@ -18626,8 +18626,8 @@ For more information, please visit: ` + STATIC_STABILITY_DOC_URL);
 var require_dist_cjs5 = __commonJS({
   "node_modules/@smithy/node-http-handler/dist-cjs/index.js"(exports2) {
     var { hasOwn: hasOwn2 } = (init_serde(), __toCommonJS(serde_exports));
-    var { streamCollector: streamCollector7 } = (init_serde(), __toCommonJS(serde_exports));
-    exports2.streamCollector = streamCollector7;
+    var { streamCollector: streamCollector8 } = (init_serde(), __toCommonJS(serde_exports));
+    exports2.streamCollector = streamCollector8;
     var { buildQueryString: buildQueryString2, HttpResponse: HttpResponse2 } = (init_protocols(), __toCommonJS(protocols_exports));
     var node_https = require("node:https");
     var { Readable: Readable7 } = require("node:stream");
@@ -19014,9 +19014,9 @@ or increase socketAcquisitionWarningTimeout=(millis) in the NodeHttpHandler conf
               keepAliveMsecs: httpAgent.keepAliveMsecs
             });
           }
-          writeRequestBodyPromise = writeRequestBody(req, request, effectiveRequestTimeout, this.externalAgent).catch((e5) => {
+          writeRequestBodyPromise = writeRequestBody(req, request, effectiveRequestTimeout, this.externalAgent).catch((e6) => {
             clearTimeouts();
-            return _reject(e5);
+            return _reject(e6);
           });
         });
       }
@@ -19541,8 +19541,8 @@ var require_dist_cjs6 = __commonJS({
         hostname: url.hostname,
         port: Number(url.port),
         path: url.pathname,
-        query: Array.from(url.searchParams.entries()).reduce((acc, [k5, v]) => {
-          acc[k5] = v;
+        query: Array.from(url.searchParams.entries()).reduce((acc, [k6, v]) => {
+          acc[k6] = v;
           return acc;
         }, {}),
         fragment: url.hash
@@ -19567,7 +19567,7 @@ var require_dist_cjs6 = __commonJS({
         let parsedBody = {};
         try {
           parsedBody = JSON.parse(str);
-        } catch (e5) {
+        } catch (e6) {
         }
         throw Object.assign(new CredentialsProviderError2(`Server responded with status: ${response.statusCode}`, { logger: logger2 }), {
           Code: parsedBody.Code,
@@ -19578,10 +19578,10 @@ var require_dist_cjs6 = __commonJS({
     }
     var retryWrapper = (toRetry, maxRetries, delayMs) => {
       return async () => {
-        for (let i5 = 0; i5 < maxRetries; ++i5) {
+        for (let i6 = 0; i6 < maxRetries; ++i6) {
           try {
             return await toRetry();
-          } catch (e5) {
+          } catch (e6) {
             await new Promise((resolve) => setTimeout(resolve, delayMs));
           }
         }
@@ -19631,8 +19631,8 @@ Set AWS_CONTAINER_CREDENTIALS_FULL_URI or AWS_CONTAINER_CREDENTIALS_RELATIVE_URI
         try {
           const result = await requestHandler.handle(request, { requestTimeout });
           return getCredentials(result.response).then((creds) => setCredentialFeature2(creds, "CREDENTIALS_HTTP", "z"));
-        } catch (e5) {
-          throw new CredentialsProviderError2(String(e5), { logger: options.logger });
+        } catch (e6) {
+          throw new CredentialsProviderError2(String(e6), { logger: options.logger });
         }
       }, options.maxRetries ?? 3, options.timeout ?? 1e3);
       return async () => {
@@ -19923,12 +19923,12 @@ function loadCborStructIterator(ns) {
     memberSchemas.push(memberSchema);
   }
   const encodedKeys = new Array(memberNames.length);
-  for (let i5 = 0; i5 < memberNames.length; ++i5) {
-    encodedKeys[i5] = encodeCborStringKey(memberNames[i5]);
+  for (let i6 = 0; i6 < memberNames.length; ++i6) {
+    encodedKeys[i6] = encodeCborStringKey(memberNames[i6]);
   }
-  const cache5 = { memberNames, memberSchemas, encodedKeys };
-  schema[CBOR_STRUCT_CACHE] = cache5;
-  return cache5;
+  const cache6 = { memberNames, memberSchemas, encodedKeys };
+  schema[CBOR_STRUCT_CACHE] = cache6;
+  return cache6;
 }
 function encodeCborStringKey(s2) {
   let utf8Bytes;
@@ -20093,8 +20093,8 @@ function writeStruct(ns, value, serdeContext) {
     }
     return;
   }
-  const cache5 = loadCborStructIterator(ns);
-  const { memberNames, memberSchemas, encodedKeys } = cache5;
+  const cache6 = loadCborStructIterator(ns);
+  const { memberNames, memberSchemas, encodedKeys } = cache6;
   const z = memberNames.length;
   let headerSize;
   if (z < 24) {
@@ -20108,26 +20108,26 @@ function writeStruct(ns, value, serdeContext) {
   const headerPos = cursor;
   cursor += headerSize;
   let count = 0;
-  for (let i5 = 0; i5 < z; ++i5) {
-    const item = value[memberNames[i5]];
-    if (item == null && !memberSchemas[i5].isIdempotencyToken()) {
+  for (let i6 = 0; i6 < z; ++i6) {
+    const item = value[memberNames[i6]];
+    if (item == null && !memberSchemas[i6].isIdempotencyToken()) {
       continue;
     }
-    const key = encodedKeys[i5];
+    const key = encodedKeys[i6];
     ensure(key.length);
     buf.set(key, cursor);
     cursor += key.length;
-    writeValue(memberSchemas[i5], item, ns, serdeContext);
+    writeValue(memberSchemas[i6], item, ns, serdeContext);
     ++count;
   }
   if (typeof value.__type === "string") {
-    for (const k5 in value) {
-      if (!hasOwn(value, k5)) {
+    for (const k6 in value) {
+      if (!hasOwn(value, k6)) {
         continue;
       }
-      if (!memberNames.includes(k5)) {
-        writeString(k5);
-        writeUntypedValue(value[k5]);
+      if (!memberNames.includes(k6)) {
+        writeString(k6);
+        writeUntypedValue(value[k6]);
         ++count;
       }
     }
@@ -20148,8 +20148,8 @@ function writeList(ns, value, isDocument, serdeContext) {
   const valueSchema = ns.getValueSchema();
   if (isDocument || sparse) {
     const items = [];
-    for (let i5 = 0; i5 < value.length; ++i5) {
-      const item = value[i5];
+    for (let i6 = 0; i6 < value.length; ++i6) {
+      const item = value[i6];
       if (isDocument) {
         if (item !== void 0) {
           items.push(item);
@@ -20162,21 +20162,21 @@ function writeList(ns, value, isDocument, serdeContext) {
     }
     ensure(9);
     encodeHeader(majorList, items.length);
-    for (let i5 = 0; i5 < items.length; ++i5) {
-      writeValue(valueSchema, items[i5], void 0, serdeContext);
+    for (let i6 = 0; i6 < items.length; ++i6) {
+      writeValue(valueSchema, items[i6], void 0, serdeContext);
     }
   } else {
     let count = 0;
-    for (let i5 = 0; i5 < value.length; ++i5) {
-      if (value[i5] != null) {
+    for (let i6 = 0; i6 < value.length; ++i6) {
+      if (value[i6] != null) {
         ++count;
       }
     }
     ensure(9);
     encodeHeader(majorList, count);
-    for (let i5 = 0; i5 < value.length; ++i5) {
-      if (value[i5] != null) {
-        writeValue(valueSchema, value[i5], void 0, serdeContext);
+    for (let i6 = 0; i6 < value.length; ++i6) {
+      if (value[i6] != null) {
+        writeValue(valueSchema, value[i6], void 0, serdeContext);
       }
     }
   }
@@ -20185,21 +20185,21 @@ function writeMap(ns, value, isDocument, serdeContext) {
   const sparse = !!ns.getMergedTraits().sparse;
   const valueSchema = ns.getValueSchema();
   const keys = [];
-  for (const k5 in value) {
-    if (!hasOwn(value, k5)) {
+  for (const k6 in value) {
+    if (!hasOwn(value, k6)) {
       continue;
     }
-    const v = value[k5];
+    const v = value[k6];
     if (isDocument ? v !== void 0 : v != null || sparse) {
-      keys.push(k5);
+      keys.push(k6);
     }
   }
   ensure(9);
   encodeHeader(majorMap, keys.length);
-  for (let i5 = 0; i5 < keys.length; ++i5) {
-    const k5 = keys[i5];
-    writeString(k5);
-    writeValue(valueSchema, value[k5], void 0, serdeContext);
+  for (let i6 = 0; i6 < keys.length; ++i6) {
+    const k6 = keys[i6];
+    writeString(k6);
+    writeValue(valueSchema, value[k6], void 0, serdeContext);
   }
 }
 function writeUntypedValue(value) {
@@ -20250,8 +20250,8 @@ function writeUntypedValue(value) {
   if (Array.isArray(value)) {
     ensure(9);
     encodeHeader(majorList, value.length);
-    for (let i5 = 0; i5 < value.length; ++i5) {
-      writeUntypedValue(value[i5]);
+    for (let i6 = 0; i6 < value.length; ++i6) {
+      writeUntypedValue(value[i6]);
     }
     return;
   }
@@ -20259,9 +20259,9 @@ function writeUntypedValue(value) {
     const keys = Object.keys(value);
     ensure(9);
     encodeHeader(majorMap, keys.length);
-    for (let i5 = 0; i5 < keys.length; ++i5) {
-      writeString(keys[i5]);
-      writeUntypedValue(value[keys[i5]]);
+    for (let i6 = 0; i6 < keys.length; ++i6) {
+      writeString(keys[i6]);
+      writeUntypedValue(value[keys[i6]]);
     }
     return;
   }
@@ -20410,10 +20410,10 @@ function writeBigInt(value) {
     const binaryStr = abs.toString(2);
     const byteLen = Math.ceil(binaryStr.length / 8);
     const bigIntBytes = new Uint8Array(byteLen);
-    let b5 = abs;
-    for (let i5 = byteLen - 1; i5 >= 0; --i5) {
-      bigIntBytes[i5] = Number(b5 & BigInt(255));
-      b5 >>= BigInt(8);
+    let b6 = abs;
+    for (let i6 = byteLen - 1; i6 >= 0; --i6) {
+      bigIntBytes[i6] = Number(b6 & BigInt(255));
+      b6 >>= BigInt(8);
     }
     ensure(byteLen + 16);
     buf[cursor++] = nonNegative ? 194 : 195;
@@ -20541,8 +20541,8 @@ function readList(ns) {
   const count = decodeCount();
   const memberSchema = ns.isListSchema() ? ns.getValueSchema() : ns;
   const list2 = Array(count);
-  for (let i5 = 0; i5 < count; ++i5) {
-    list2[i5] = readValue(memberSchema);
+  for (let i6 = 0; i6 < count; ++i6) {
+    list2[i6] = readValue(memberSchema);
   }
   return list2;
 }
@@ -20554,7 +20554,7 @@ function readMap(ns) {
   }
   const valueSchema = ns.isMapSchema() ? ns.getValueSchema() : ns;
   const map3 = {};
-  for (let i5 = 0; i5 < count; ++i5) {
+  for (let i6 = 0; i6 < count; ++i6) {
     const key = readUtf8String();
     map3[key] = readValue(valueSchema);
   }
@@ -20562,8 +20562,8 @@ function readMap(ns) {
 }
 function readStruct(ns, count, startPos) {
   const isUnion = ns.isUnionSchema();
-  const cache5 = loadCborStructIterator(ns);
-  const { memberSchemas, encodedKeys, memberNames } = cache5;
+  const cache6 = loadCborStructIterator(ns);
+  const { memberSchemas, encodedKeys, memberNames } = cache6;
   const z = encodedKeys.length;
   const result = {};
   let unknownKey;
@@ -20571,7 +20571,7 @@ function readStruct(ns, count, startPos) {
   let unknownCount = 0;
   let hasType = false;
   let hint = 0;
-  for (let i5 = 0; i5 < count; ++i5) {
+  for (let i6 = 0; i6 < count; ++i6) {
     const matchIdx = matchStructKey(encodedKeys, z, hint);
     if (matchIdx >= 0) {
       hint = matchIdx + 1;
@@ -20609,7 +20609,7 @@ function readStruct(ns, count, startPos) {
   } else if (hasType) {
     pos = startPos;
     const docSchema = NormalizedSchema.of(15);
-    for (let i5 = 0; i5 < count; ++i5) {
+    for (let i6 = 0; i6 < count; ++i6) {
       const key = readUtf8String();
       const val = readValue(docSchema);
       if (!(key in result)) {
@@ -20629,11 +20629,11 @@ function readTag(ns) {
   }
   if (tagNumber === 2 || tagNumber === 3) {
     const byteStr = readByteString();
-    let b5 = BigInt(0);
-    for (let i5 = 0; i5 < byteStr.length; ++i5) {
-      b5 = b5 << BigInt(8) | BigInt(byteStr[i5]);
+    let b6 = BigInt(0);
+    for (let i6 = 0; i6 < byteStr.length; ++i6) {
+      b6 = b6 << BigInt(8) | BigInt(byteStr[i6]);
     }
-    return tagNumber === 3 ? -b5 - BigInt(1) : b5;
+    return tagNumber === 3 ? -b6 - BigInt(1) : b6;
   }
   if (tagNumber === 4) {
     const docSchema2 = NormalizedSchema.of(15);
@@ -20695,9 +20695,9 @@ function readUtf8StringIndefinite() {
       pos += 1;
       const combined = new Uint8Array(totalLen);
       let offset = 0;
-      for (let i5 = 0; i5 < chunks.length; ++i5) {
-        combined.set(chunks[i5], offset);
-        offset += chunks[i5].length;
+      for (let i6 = 0; i6 < chunks.length; ++i6) {
+        combined.set(chunks[i6], offset);
+        offset += chunks[i6].length;
       }
       if (USE_BUFFER2) {
         return Buffer.from(combined.buffer, combined.byteOffset, combined.byteLength).toString("utf-8");
@@ -20719,9 +20719,9 @@ function readByteStringIndefinite() {
       pos += 1;
       const combined = new Uint8Array(totalLen);
       let offset = 0;
-      for (let i5 = 0; i5 < chunks.length; ++i5) {
-        combined.set(chunks[i5], offset);
-        offset += chunks[i5].length;
+      for (let i6 = 0; i6 < chunks.length; ++i6) {
+        combined.set(chunks[i6], offset);
+        offset += chunks[i6].length;
       }
       return combined;
     }
@@ -20747,8 +20747,8 @@ function readListIndefinite(ns) {
 function readMapIndefinite(ns) {
   pos += 1;
   if (ns.isStructSchema()) {
-    const cache5 = loadCborStructIterator(ns);
-    const { memberSchemas, encodedKeys, memberNames } = cache5;
+    const cache6 = loadCborStructIterator(ns);
+    const { memberSchemas, encodedKeys, memberNames } = cache6;
     const z = encodedKeys.length;
     const isUnion = ns.isUnionSchema();
     const result = {};
@@ -20814,14 +20814,14 @@ function matchStructKey(encodedKeys, z, hint) {
     pos += hintKey.length;
     return hint;
   }
-  for (let i5 = 0; i5 < z; ++i5) {
-    if (i5 === hint) {
+  for (let i6 = 0; i6 < z; ++i6) {
+    if (i6 === hint) {
       continue;
     }
-    const ek = encodedKeys[i5];
+    const ek = encodedKeys[i6];
     if (pos + ek.length <= end && bytesMatch(pos, ek)) {
       pos += ek.length;
-      return i5;
+      return i6;
     }
   }
   return -1;
@@ -20831,8 +20831,8 @@ function bytesMatch(at, expected) {
   if (payload[at] !== expected[0]) {
     return false;
   }
-  for (let i5 = 1; i5 < len; ++i5) {
-    if (payload[at + i5] !== expected[i5]) {
+  for (let i6 = 1; i6 < len; ++i6) {
+    if (payload[at + i6] !== expected[i6]) {
       return false;
     }
   }
@@ -20918,16 +20918,16 @@ function readUtf8String() {
   return textDecoder.decode(payload.subarray(start, start + length));
 }
 function decodeUtf8Cached(at, length) {
-  let h5 = length;
-  for (let i5 = 0; i5 < length; ++i5) {
-    h5 = h5 * 31 + payload[at + i5] | 0;
+  let h6 = length;
+  for (let i6 = 0; i6 < length; ++i6) {
+    h6 = h6 * 31 + payload[at + i6] | 0;
   }
-  const slot = h5 >>> 0 & STRING_CACHE_SIZE - 1;
+  const slot = h6 >>> 0 & STRING_CACHE_SIZE - 1;
   const cached = stringCache[slot];
   if (cached !== void 0 && cached.length === length) {
     let match = true;
-    for (let i5 = 0; i5 < length; ++i5) {
-      if (cached.charCodeAt(i5) !== payload[at + i5]) {
+    for (let i6 = 0; i6 < length; ++i6) {
+      if (cached.charCodeAt(i6) !== payload[at + i6]) {
         match = false;
         break;
       }
@@ -20985,10 +20985,10 @@ function readSpecial() {
       throw new Error(`unexpected minor value ${minor} for major 7.`);
   }
 }
-function bytesToFloat16(a5, b5) {
-  const sign2 = a5 >> 7;
-  const exponent = (a5 & 124) >> 2;
-  const fraction = (a5 & 3) << 8 | b5;
+function bytesToFloat16(a6, b6) {
+  const sign2 = a6 >> 7;
+  const exponent = (a6 & 124) >> 2;
+  const fraction = (a6 & 3) << 8 | b6;
   const scalar = sign2 === 0 ? 1 : -1;
   if (exponent === 0) {
     if (fraction === 0) {
@@ -21070,12 +21070,12 @@ function transformObject(ns, value) {
     let keys;
     if (isUnion) {
       keys = /* @__PURE__ */ new Set();
-      for (const k5 in value) {
-        if (!hasOwn(value, k5)) {
+      for (const k6 in value) {
+        if (!hasOwn(value, k6)) {
           continue;
         }
-        if (k5 !== "__type") {
-          keys.add(k5);
+        if (k6 !== "__type") {
+          keys.add(k6);
         }
       }
     }
@@ -21097,16 +21097,16 @@ function transformObject(ns, value) {
         break;
       }
       if (newObjectEmpty) {
-        const k5 = keys.values().next().value;
-        newObject.$unknown = [k5, value[k5]];
+        const k6 = keys.values().next().value;
+        newObject.$unknown = [k6, value[k6]];
       }
     } else if (typeof value.__type === "string") {
-      for (const k5 in value) {
-        if (!hasOwn(value, k5)) {
+      for (const k6 in value) {
+        if (!hasOwn(value, k6)) {
           continue;
         }
-        if (!(k5 in newObject)) {
-          newObject[k5] = value[k5];
+        if (!(k6 in newObject)) {
+          newObject[k6] = value[k6];
         }
       }
     }
@@ -21274,8 +21274,8 @@ var init_ProtocolLib = __esm({
       }
       resolveRestContentType(defaultContentType, inputSchema) {
         const members = inputSchema.getMemberSchemas();
-        const httpPayloadMember = Object.values(members).find((m3) => {
-          return !!m3.getMergedTraits().httpPayload;
+        const httpPayloadMember = Object.values(members).find((m4) => {
+          return !!m4.getMergedTraits().httpPayload;
         });
         if (httpPayloadMember) {
           const mediaType = httpPayloadMember.getMergedTraits().mediaType;
@@ -21289,8 +21289,8 @@ var init_ProtocolLib = __esm({
             return defaultContentType;
           }
         } else if (!inputSchema.isUnitSchema()) {
-          const hasBody = Object.values(members).find((m3) => {
-            const { httpQuery, httpQueryParams, httpHeader, httpLabel, httpPrefixHeaders } = m3.getMergedTraits();
+          const hasBody = Object.values(members).find((m4) => {
+            const { httpQuery, httpQueryParams, httpHeader, httpLabel, httpPrefixHeaders } = m4.getMergedTraits();
             const noPrefixHeaders = httpPrefixHeaders === void 0;
             return !httpQuery && !httpQueryParams && !httpHeader && !httpLabel && noPrefixHeaders;
           });
@@ -21314,7 +21314,7 @@ var init_ProtocolLib = __esm({
         try {
           const errorSchema = getErrorSchema?.(this.errorRegistry, errorName) ?? this.errorRegistry.getSchema(errorIdentifier);
           return { errorSchema, errorMetadata };
-        } catch (e5) {
+        } catch (e6) {
           dataObject.message = dataObject.message ?? dataObject.Message ?? "UnknownError";
           const synthetic = this.errorRegistry;
           const baseExceptionSchema = synthetic.getBaseException();
@@ -21322,8 +21322,8 @@ var init_ProtocolLib = __esm({
             const ErrorCtor = synthetic.getErrorCtor(baseExceptionSchema) ?? Error;
             throw this.decorateServiceException(Object.assign(new ErrorCtor({ name: errorName }), errorMetadata), dataObject);
           }
-          const d5 = dataObject;
-          const message = d5?.message ?? d5?.Message ?? d5?.Error?.Message ?? d5?.Error?.message;
+          const d6 = dataObject;
+          const message = d6?.message ?? d6?.Message ?? d6?.Error?.Message ?? d6?.Error?.message;
           throw this.decorateServiceException(Object.assign(new Error(message), {
             name: errorName
           }, errorMetadata), dataObject);
@@ -21371,9 +21371,9 @@ var init_ProtocolLib = __esm({
           };
           output.Code = Code;
           output.Type = Type;
-          for (let i5 = 0; i5 < keys.length; i5++) {
-            const k5 = keys[i5];
-            Error2[k5 === "message" ? "Message" : k5] = output[k5];
+          for (let i6 = 0; i6 < keys.length; i6++) {
+            const k6 = keys[i6];
+            Error2[k6 === "message" ? "Message" : k6] = output[k6];
           }
           delete Error2.__type;
           output.Error = Error2;
@@ -21393,7 +21393,7 @@ var init_ProtocolLib = __esm({
       findQueryCompatibleError(registry, errorName) {
         try {
           return registry.getSchema(errorName);
-        } catch (e5) {
+        } catch (e6) {
           return registry.find((schema) => NormalizedSchema.of(schema).getMergedTraits().awsQueryError?.[0] === errorName);
         }
       }
@@ -21411,8 +21411,8 @@ var init_AwsSmithyRpcV2CborProtocol = __esm({
     AwsSmithyRpcV2CborProtocol = class extends SmithyRpcV2CborProtocol {
       awsQueryCompatible;
       mixin;
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5, awsQueryCompatible }) {
-        super({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5 });
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6, awsQueryCompatible }) {
+        super({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6 });
         this.awsQueryCompatible = !!awsQueryCompatible;
         this.mixin = new ProtocolLib(this.awsQueryCompatible);
       }
@@ -21472,10 +21472,10 @@ var init_AwsJsonRpcProtocol = __esm({
       codec;
       mixin;
       awsQueryCompatible;
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5, serviceTarget, awsQueryCompatible, jsonCodec }) {
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6, serviceTarget, awsQueryCompatible, jsonCodec }) {
         super({
           defaultNamespace,
-          errorTypeRegistries: errorTypeRegistries5
+          errorTypeRegistries: errorTypeRegistries6
         });
         this.serviceTarget = serviceTarget;
         this.codec = jsonCodec ?? new JsonCodec2({
@@ -21545,10 +21545,10 @@ var init_AwsJson1_0Protocol = __esm({
   "node_modules/@aws-sdk/core/dist-es/submodules/protocols/json/AwsJson1_0Protocol.js"() {
     init_AwsJsonRpcProtocol();
     AwsJson1_0Protocol = class extends AwsJsonRpcProtocol {
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5, serviceTarget, awsQueryCompatible, jsonCodec }) {
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6, serviceTarget, awsQueryCompatible, jsonCodec }) {
         super({
           defaultNamespace,
-          errorTypeRegistries: errorTypeRegistries5,
+          errorTypeRegistries: errorTypeRegistries6,
           serviceTarget,
           awsQueryCompatible,
           jsonCodec
@@ -21573,10 +21573,10 @@ var init_AwsJson1_1Protocol = __esm({
   "node_modules/@aws-sdk/core/dist-es/submodules/protocols/json/AwsJson1_1Protocol.js"() {
     init_AwsJsonRpcProtocol();
     AwsJson1_1Protocol = class extends AwsJsonRpcProtocol {
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5, serviceTarget, awsQueryCompatible, jsonCodec }) {
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6, serviceTarget, awsQueryCompatible, jsonCodec }) {
         super({
           defaultNamespace,
-          errorTypeRegistries: errorTypeRegistries5,
+          errorTypeRegistries: errorTypeRegistries6,
           serviceTarget,
           awsQueryCompatible,
           jsonCodec
@@ -21607,10 +21607,10 @@ var init_AwsRestJsonProtocol = __esm({
       deserializer;
       codec;
       mixin = new ProtocolLib();
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5, jsonCodec }) {
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6, jsonCodec }) {
         super({
           defaultNamespace,
-          errorTypeRegistries: errorTypeRegistries5
+          errorTypeRegistries: errorTypeRegistries6
         });
         const settings = {
           timestampFormat: {
@@ -21695,8 +21695,8 @@ var init_AwsSmithyRpcV2JsonProtocol = __esm({
     AwsSmithyRpcV2JsonProtocol = class extends SmithyRpcV2JsonProtocol {
       awsQueryCompatible;
       mixin;
-      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5, awsQueryCompatible }) {
-        super({ defaultNamespace, errorTypeRegistries: errorTypeRegistries5 });
+      constructor({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6, awsQueryCompatible }) {
+        super({ defaultNamespace, errorTypeRegistries: errorTypeRegistries6 });
         this.awsQueryCompatible = !!awsQueryCompatible;
         this.mixin = new ProtocolLib(this.awsQueryCompatible);
       }
@@ -21836,8 +21836,8 @@ var require_dist_cjs7 = __commonJS({
       }
       l(input, listName, memberName, valueProvider) {
         if (input[listName] != null) {
-          const nodes5 = valueProvider();
-          nodes5.map((node) => {
+          const nodes6 = valueProvider();
+          nodes6.map((node) => {
             node.withName(memberName);
             this.c(node);
           });
@@ -21845,9 +21845,9 @@ var require_dist_cjs7 = __commonJS({
       }
       lc(input, listName, memberName, valueProvider) {
         if (input[listName] != null) {
-          const nodes5 = valueProvider();
+          const nodes6 = valueProvider();
           const containerNode = new _XmlNode(memberName);
-          nodes5.map((node) => {
+          nodes6.map((node) => {
             containerNode.c(node);
           });
           this.c(containerNode);
@@ -21863,7 +21863,7 @@ var require_dist_cjs7 = __commonJS({
             xmlText += ` ${attributeName}="${escapeAttribute("" + attribute)}"`;
           }
         }
-        return xmlText += !hasChildren ? "/>" : `>${this.children.map((c5) => c5.toString()).join("")}</${this.name}>`;
+        return xmlText += !hasChildren ? "/>" : `>${this.children.map((c6) => c6.toString()).join("")}</${this.name}>`;
       }
     };
     function writeKey3(obj) {
@@ -21900,8 +21900,8 @@ var require_dist_cjs7 = __commonJS({
             p3.skipDoctype();
             p3.trim();
           } else if (p3.x[p3.i] === "<") {
-            const root5 = p3.parseTag();
-            return { [root5.tag]: root5.value };
+            const root6 = p3.parseTag();
+            return { [root6.tag]: root6.value };
           } else {
             throw new Error("@aws-sdk XML parse error: unexpected content.");
           }
@@ -22053,11 +22053,11 @@ var require_dist_cjs7 = __commonJS({
             obj[child.tag] = child.value;
           }
         }
-        for (const [k5, v] of Object.entries(attrs)) {
-          if (k5 === "__proto__") {
+        for (const [k6, v] of Object.entries(attrs)) {
+          if (k6 === "__proto__") {
             writeKey3(obj);
           }
-          obj[k5] = v;
+          obj[k6] = v;
         }
         return { tag, value: obj };
       }
@@ -22073,12 +22073,12 @@ var require_dist_cjs7 = __commonJS({
         p3.i += 9;
         let depth = 0;
         while (p3.i < p3.z) {
-          const c5 = p3.x[p3.i];
-          if (c5 === "[") {
+          const c6 = p3.x[p3.i];
+          if (c6 === "[") {
             ++depth;
-          } else if (c5 === "]") {
+          } else if (c6 === "]") {
             --depth;
-          } else if (c5 === ">" && depth === 0) {
+          } else if (c6 === ">" && depth === 0) {
             ++p3.i;
             return;
           }
@@ -22141,9 +22141,9 @@ var init_UnionSerde2 = __esm({
       }
       writeUnknown() {
         if (this.hasUnknown()) {
-          const k5 = this.keys.values().next().value;
-          const v = this.from[k5];
-          this.to.$unknown = [k5, v];
+          const k6 = this.keys.values().next().value;
+          const v = this.from[k6];
+          this.to.$unknown = [k6, v];
         }
       }
     };
@@ -22293,13 +22293,13 @@ var init_XmlShapeDeserializer = __esm({
           let parsedObj;
           try {
             parsedObj = (0, import_xml_builder.parseXML)(xml);
-          } catch (e5) {
-            if (e5 && typeof e5 === "object") {
-              Object.defineProperty(e5, "$responseBodyText", {
+          } catch (e6) {
+            if (e6 && typeof e6 === "object") {
+              Object.defineProperty(e6, "$responseBodyText", {
                 value: xml
               });
             }
-            throw e5;
+            throw e6;
           }
           const textNodeName = "#text";
           const key = Object.keys(parsedObj)[0];
@@ -22402,16 +22402,16 @@ var init_QueryShapeSerializer = __esm({
             } else {
               const member2 = ns.getValueSchema();
               const flat = this.settings.flattenLists || ns.getMergedTraits().xmlFlattened;
-              let i5 = 1;
+              let i6 = 1;
               for (const item of value) {
                 if (item == null) {
                   continue;
                 }
                 const traits = member2.getMergedTraits();
                 const suffix = this.getKey("member", traits.xmlName, traits.ec2QueryName);
-                const key = flat ? `${prefix}${i5}` : `${prefix}${suffix}.${i5}`;
+                const key = flat ? `${prefix}${i6}` : `${prefix}${suffix}.${i6}`;
                 this.write(member2, item, key);
-                ++i5;
+                ++i6;
               }
             }
           }
@@ -22420,21 +22420,21 @@ var init_QueryShapeSerializer = __esm({
             const keySchema = ns.getKeySchema();
             const memberSchema = ns.getValueSchema();
             const flat = ns.getMergedTraits().xmlFlattened;
-            let i5 = 1;
-            for (const k5 in value) {
-              const v = value[k5];
+            let i6 = 1;
+            for (const k6 in value) {
+              const v = value[k6];
               if (v == null) {
                 continue;
               }
               const keyTraits = keySchema.getMergedTraits();
               const keySuffix = this.getKey("key", keyTraits.xmlName, keyTraits.ec2QueryName);
-              const key = flat ? `${prefix}${i5}.${keySuffix}` : `${prefix}entry.${i5}.${keySuffix}`;
+              const key = flat ? `${prefix}${i6}.${keySuffix}` : `${prefix}entry.${i6}.${keySuffix}`;
               const valTraits = memberSchema.getMergedTraits();
               const valueSuffix = this.getKey("value", valTraits.xmlName, valTraits.ec2QueryName);
-              const valueKey = flat ? `${prefix}${i5}.${valueSuffix}` : `${prefix}entry.${i5}.${valueSuffix}`;
-              this.write(keySchema, k5, key);
+              const valueKey = flat ? `${prefix}${i6}.${valueSuffix}` : `${prefix}entry.${i6}.${valueSuffix}`;
+              this.write(keySchema, k6, key);
               this.write(memberSchema, v, valueKey);
-              ++i5;
+              ++i6;
             }
           }
         } else if (ns.isStructSchema()) {
@@ -22453,8 +22453,8 @@ var init_QueryShapeSerializer = __esm({
             if (!didWriteMember && ns.isUnionSchema()) {
               const { $unknown } = value;
               if (Array.isArray($unknown)) {
-                const [k5, v] = $unknown;
-                const key = `${prefix}${k5}`;
+                const [k6, v] = $unknown;
+                const key = `${prefix}${k6}`;
                 this.write(15, v, key);
               }
             }
@@ -22686,13 +22686,13 @@ var init_parseXmlBody = __esm({
         let parsedObj;
         try {
           parsedObj = (0, import_xml_builder2.parseXML)(encoded);
-        } catch (e5) {
-          if (e5 && typeof e5 === "object") {
-            Object.defineProperty(e5, "$responseBodyText", {
+        } catch (e6) {
+          if (e6 && typeof e6 === "object") {
+            Object.defineProperty(e6, "$responseBodyText", {
               value: encoded
             });
           }
-          throw e5;
+          throw e6;
         }
         const textNodeName = "#text";
         const key = Object.keys(parsedObj)[0];
@@ -22809,8 +22809,8 @@ var init_XmlShapeSerializer = __esm({
         }
         const { $unknown } = value;
         if ($unknown && ns.isUnionSchema() && Array.isArray($unknown) && Object.keys(value).length === 1) {
-          const [k5, v] = $unknown;
-          const node = import_xml_builder3.XmlNode.of(k5);
+          const [k6, v] = $unknown;
+          const node = import_xml_builder3.XmlNode.of(k6);
           if (typeof v !== "string") {
             if (value instanceof import_xml_builder3.XmlNode || value instanceof import_xml_builder3.XmlText) {
               structXmlNode.addChildNode(value);
@@ -24208,7 +24208,7 @@ var require_dist_cjs8 = __commonJS({
       let ssoToken;
       try {
         ssoToken = await getSSOTokenFromFile2(ssoSessionName);
-      } catch (e5) {
+      } catch (e6) {
         throw new TokenProviderError2(`The SSO session token associated with profile=${profileName} was not found or is invalid. ${REFRESH_MESSAGE}`, false);
       }
       validateTokenKey("accessToken", ssoToken.accessToken);
@@ -25009,8 +25009,8 @@ var require_dist_cjs9 = __commonJS({
             accessToken: _token.token,
             expiresAt: new Date(_token.expiration).toISOString()
           };
-        } catch (e5) {
-          throw new CredentialsProviderError2(e5.message, {
+        } catch (e6) {
+          throw new CredentialsProviderError2(e6.message, {
             tryNextLink: SHOULD_FAIL_CREDENTIAL_CHAIN,
             logger: logger2
           });
@@ -25018,7 +25018,7 @@ var require_dist_cjs9 = __commonJS({
       } else {
         try {
           token = await getSSOTokenFromFile2(ssoStartUrl);
-        } catch (e5) {
+        } catch (e6) {
           throw new CredentialsProviderError2(`The SSO session associated with this profile is invalid. ${refreshMessage}`, {
             tryNextLink: SHOULD_FAIL_CREDENTIAL_CHAIN,
             logger: logger2
@@ -25045,8 +25045,8 @@ var require_dist_cjs9 = __commonJS({
           roleName: ssoRoleName,
           accessToken
         }));
-      } catch (e5) {
-        throw new CredentialsProviderError2(e5, {
+      } catch (e6) {
+        throw new CredentialsProviderError2(e6, {
           tryNextLink: SHOULD_FAIL_CREDENTIAL_CHAIN,
           logger: logger2
         });
@@ -25549,9 +25549,9 @@ var init_httpAuthSchemeProvider3 = __esm({
       };
     };
     defaultSTSHttpAuthSchemeParametersProvider = createEndpointRuleSetHttpAuthSchemeParametersProvider(_defaultSTSHttpAuthSchemeParametersProvider);
-    createEndpointRuleSetHttpAuthSchemeProvider = (defaultEndpointResolver5, defaultHttpAuthSchemeResolver, createHttpAuthOptionFunctions) => {
+    createEndpointRuleSetHttpAuthSchemeProvider = (defaultEndpointResolver6, defaultHttpAuthSchemeResolver, createHttpAuthOptionFunctions) => {
       const endpointRuleSetHttpAuthSchemeProvider = (authParameters) => {
-        const endpoint = defaultEndpointResolver5(authParameters);
+        const endpoint = defaultEndpointResolver6(authParameters);
         const authSchemes = endpoint.properties?.authSchemes;
         if (!authSchemes) {
           return defaultHttpAuthSchemeResolver(authParameters);
@@ -27674,7 +27674,7 @@ var require_dist_cjs11 = __commonJS({
         try {
           const tokenData = await promises.readFile(tokenFilePath, "utf8");
           const token = JSON.parse(tokenData);
-          const missingFields = ["accessToken", "clientId", "refreshToken", "dpopKey"].filter((k5) => !token[k5]);
+          const missingFields = ["accessToken", "clientId", "refreshToken", "dpopKey"].filter((k6) => !token[k6]);
           if (!token.accessToken?.accountId) {
             missingFields.push("accountId");
           }
@@ -27714,7 +27714,7 @@ var require_dist_cjs11 = __commonJS({
         }
         offset++;
         const rLength = derSignature[offset++];
-        let r5 = derSignature.subarray(offset, offset + rLength);
+        let r6 = derSignature.subarray(offset, offset + rLength);
         offset += rLength;
         if (derSignature[offset] !== 2) {
           throw new Error("Invalid DER signature");
@@ -27722,9 +27722,9 @@ var require_dist_cjs11 = __commonJS({
         offset++;
         const sLength = derSignature[offset++];
         let s2 = derSignature.subarray(offset, offset + sLength);
-        r5 = r5[0] === 0 ? r5.subarray(1) : r5;
+        r6 = r6[0] === 0 ? r6.subarray(1) : r6;
         s2 = s2[0] === 0 ? s2.subarray(1) : s2;
-        const rPadded = Buffer.concat([Buffer.alloc(32 - r5.length), r5]);
+        const rPadded = Buffer.concat([Buffer.alloc(32 - r6.length), r6]);
         const sPadded = Buffer.concat([Buffer.alloc(32 - s2.length), s2]);
         return Buffer.concat([rPadded, sPadded]);
       }
@@ -27757,9 +27757,9 @@ var require_dist_cjs11 = __commonJS({
           const publicKey = createPublicKey(privateKey);
           const publicDer = publicKey.export({ format: "der", type: "spki" });
           let pointStart = -1;
-          for (let i5 = 0; i5 < publicDer.length; i5++) {
-            if (publicDer[i5] === 4) {
-              pointStart = i5;
+          for (let i6 = 0; i6 < publicDer.length; i6++) {
+            if (publicDer[i6] === 4) {
+              pointStart = i6;
               break;
             }
           }
@@ -28175,8 +28175,8 @@ var require_dist_cjs15 = __commonJS({
       const provider = async (options) => {
         if (options?.forceRefresh) {
           if (!forceRefreshLock) {
-            forceRefreshLock = chain3(options).then((c5) => {
-              credentials = c5;
+            forceRefreshLock = chain3(options).then((c6) => {
+              credentials = c6;
             }).finally(() => {
               forceRefreshLock = void 0;
             });
@@ -28194,16 +28194,16 @@ var require_dist_cjs15 = __commonJS({
         } else if (!credentials || treatAsExpired?.(credentials)) {
           if (credentials) {
             if (!passiveLock) {
-              passiveLock = chain3(options).then((c5) => {
-                credentials = c5;
+              passiveLock = chain3(options).then((c6) => {
+                credentials = c6;
               }).catch(() => {
               }).finally(() => {
                 passiveLock = void 0;
               });
             }
           } else {
-            activeLock = chain3(options).then((c5) => {
-              credentials = c5;
+            activeLock = chain3(options).then((c6) => {
+              credentials = c6;
             }).finally(() => {
               activeLock = void 0;
             });
@@ -28318,7 +28318,7 @@ var require_dist_cjs16 = __commonJS({
     var { resolveAwsSdkSigV4Config: resolveAwsSdkSigV4Config2, AwsSdkSigV4Signer: AwsSdkSigV4Signer2, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS: NODE_AUTH_SCHEME_PREFERENCE_OPTIONS2 } = (init_httpAuthSchemes2(), __toCommonJS(httpAuthSchemes_exports));
     var { defaultProvider } = require_dist_cjs15();
     var { toUtf8: toUtf83, fromUtf8: fromUtf83, toBase64: toBase643, fromBase64: fromBase642, calculateBodyLength: calculateBodyLength2 } = (init_serde(), __toCommonJS(serde_exports));
-    var { streamCollector: streamCollector7, NodeHttpHandler } = require_dist_cjs5();
+    var { streamCollector: streamCollector8, NodeHttpHandler } = require_dist_cjs5();
     var { AwsQueryProtocol: AwsQueryProtocol2 } = (init_protocols2(), __toCommonJS(protocols_exports2));
     var { Sha256 } = (init_checksum2(), __toCommonJS(checksum_exports));
     var defaultElasticLoadBalancingV2HttpAuthSchemeParametersProvider = async (config, context, input) => {
@@ -28329,7 +28329,7 @@ var require_dist_cjs16 = __commonJS({
         })()
       };
     };
-    function createAwsAuthSigv4HttpAuthOption5(authParameters) {
+    function createAwsAuthSigv4HttpAuthOption6(authParameters) {
       return {
         schemeId: "aws.auth#sigv4",
         signingProperties: {
@@ -28348,25 +28348,25 @@ var require_dist_cjs16 = __commonJS({
       const options = [];
       switch (authParameters.operation) {
         default: {
-          options.push(createAwsAuthSigv4HttpAuthOption5(authParameters));
+          options.push(createAwsAuthSigv4HttpAuthOption6(authParameters));
         }
       }
       return options;
     };
-    var resolveHttpAuthSchemeConfig5 = (config) => {
+    var resolveHttpAuthSchemeConfig6 = (config) => {
       const config_0 = resolveAwsSdkSigV4Config2(config);
       return Object.assign(config_0, {
         authSchemePreference: normalizeProvider3(config.authSchemePreference ?? [])
       });
     };
-    var resolveClientEndpointParameters5 = (options) => {
+    var resolveClientEndpointParameters6 = (options) => {
       return Object.assign(options, {
         useDualstackEndpoint: options.useDualstackEndpoint ?? false,
         useFipsEndpoint: options.useFipsEndpoint ?? false,
         defaultSigningName: "elasticloadbalancing"
       });
     };
-    var commonParams5 = {
+    var commonParams6 = {
       UseFIPS: { type: "builtInParams", name: "useFipsEndpoint" },
       Endpoint: { type: "builtInParams", name: "endpoint" },
       Region: { type: "builtInParams", name: "region" },
@@ -28376,47 +28376,47 @@ var require_dist_cjs16 = __commonJS({
     var packageInfo = {
       version
     };
-    var k5 = "ref";
-    var a5 = -1;
-    var b5 = true;
-    var c5 = "isSet";
-    var d5 = "PartitionResult";
-    var e5 = "booleanEquals";
-    var f5 = "getAttr";
-    var g5 = { [k5]: "Endpoint" };
-    var h5 = { [k5]: d5 };
-    var i5 = {};
-    var j5 = [{ [k5]: "Region" }];
-    var _data5 = {
+    var k6 = "ref";
+    var a6 = -1;
+    var b6 = true;
+    var c6 = "isSet";
+    var d6 = "PartitionResult";
+    var e6 = "booleanEquals";
+    var f6 = "getAttr";
+    var g6 = { [k6]: "Endpoint" };
+    var h6 = { [k6]: d6 };
+    var i6 = {};
+    var j6 = [{ [k6]: "Region" }];
+    var _data6 = {
       conditions: [
-        [c5, [g5]],
-        [c5, j5],
-        ["aws.partition", j5, d5],
-        [e5, [{ [k5]: "UseFIPS" }, b5]],
-        [e5, [{ [k5]: "UseDualStack" }, b5]],
-        [e5, [{ fn: f5, argv: [h5, "supportsDualStack"] }, b5]],
-        [e5, [{ fn: f5, argv: [h5, "supportsFIPS"] }, b5]],
-        ["stringEquals", [{ fn: f5, argv: [h5, "name"] }, "aws-us-gov"]]
+        [c6, [g6]],
+        [c6, j6],
+        ["aws.partition", j6, d6],
+        [e6, [{ [k6]: "UseFIPS" }, b6]],
+        [e6, [{ [k6]: "UseDualStack" }, b6]],
+        [e6, [{ fn: f6, argv: [h6, "supportsDualStack"] }, b6]],
+        [e6, [{ fn: f6, argv: [h6, "supportsFIPS"] }, b6]],
+        ["stringEquals", [{ fn: f6, argv: [h6, "name"] }, "aws-us-gov"]]
       ],
       results: [
-        [a5],
-        [a5, "Invalid Configuration: FIPS and custom endpoint are not supported"],
-        [a5, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
-        [g5, i5],
-        ["https://elasticloadbalancing-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", i5],
-        [a5, "FIPS and DualStack are enabled, but this partition does not support one or both"],
-        ["https://elasticloadbalancing.{Region}.amazonaws.com", i5],
-        ["https://elasticloadbalancing-fips.{Region}.{PartitionResult#dnsSuffix}", i5],
-        [a5, "FIPS is enabled but this partition does not support FIPS"],
-        ["https://elasticloadbalancing.{Region}.{PartitionResult#dualStackDnsSuffix}", i5],
-        [a5, "DualStack is enabled but this partition does not support DualStack"],
-        ["https://elasticloadbalancing.{Region}.{PartitionResult#dnsSuffix}", i5],
-        [a5, "Invalid Configuration: Missing Region"]
+        [a6],
+        [a6, "Invalid Configuration: FIPS and custom endpoint are not supported"],
+        [a6, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
+        [g6, i6],
+        ["https://elasticloadbalancing-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", i6],
+        [a6, "FIPS and DualStack are enabled, but this partition does not support one or both"],
+        ["https://elasticloadbalancing.{Region}.amazonaws.com", i6],
+        ["https://elasticloadbalancing-fips.{Region}.{PartitionResult#dnsSuffix}", i6],
+        [a6, "FIPS is enabled but this partition does not support FIPS"],
+        ["https://elasticloadbalancing.{Region}.{PartitionResult#dualStackDnsSuffix}", i6],
+        [a6, "DualStack is enabled but this partition does not support DualStack"],
+        ["https://elasticloadbalancing.{Region}.{PartitionResult#dnsSuffix}", i6],
+        [a6, "Invalid Configuration: Missing Region"]
       ]
     };
-    var root5 = 2;
-    var r5 = 1e8;
-    var nodes5 = new Int32Array([
+    var root6 = 2;
+    var r6 = 1e8;
+    var nodes6 = new Int32Array([
       -1,
       1,
       -1,
@@ -28425,48 +28425,48 @@ var require_dist_cjs16 = __commonJS({
       3,
       1,
       4,
-      r5 + 12,
+      r6 + 12,
       2,
       5,
-      r5 + 12,
+      r6 + 12,
       3,
       8,
       6,
       4,
       7,
-      r5 + 11,
+      r6 + 11,
       5,
-      r5 + 9,
-      r5 + 10,
+      r6 + 9,
+      r6 + 10,
       4,
       11,
       9,
       6,
       10,
-      r5 + 8,
+      r6 + 8,
       7,
-      r5 + 6,
-      r5 + 7,
+      r6 + 6,
+      r6 + 7,
       5,
       12,
-      r5 + 5,
+      r6 + 5,
       6,
-      r5 + 4,
-      r5 + 5,
+      r6 + 4,
+      r6 + 5,
       3,
-      r5 + 1,
+      r6 + 1,
       14,
       4,
-      r5 + 2,
-      r5 + 3
+      r6 + 2,
+      r6 + 3
     ]);
-    var bdd5 = BinaryDecisionDiagram2.from(nodes5, root5, _data5.conditions, _data5.results);
-    var cache5 = new EndpointCache2({
+    var bdd6 = BinaryDecisionDiagram2.from(nodes6, root6, _data6.conditions, _data6.results);
+    var cache6 = new EndpointCache2({
       size: 50,
       params: ["Endpoint", "Region", "UseDualStack", "UseFIPS"]
     });
-    var defaultEndpointResolver5 = (endpointParams, context = {}) => {
-      return cache5.get(endpointParams, () => decideEndpoint2(bdd5, {
+    var defaultEndpointResolver6 = (endpointParams, context = {}) => {
+      return cache6.get(endpointParams, () => decideEndpoint2(bdd6, {
         endpointParams,
         logger: context.logger
       }));
@@ -29220,7 +29220,7 @@ var require_dist_cjs16 = __commonJS({
         this.Message = opts.Message;
       }
     };
-    var ResourceNotFoundException2 = class _ResourceNotFoundException extends ElasticLoadBalancingV2ServiceException {
+    var ResourceNotFoundException3 = class _ResourceNotFoundException extends ElasticLoadBalancingV2ServiceException {
       name = "ResourceNotFoundException";
       $fault = "client";
       Message;
@@ -29268,7 +29268,7 @@ var require_dist_cjs16 = __commonJS({
     var _ACC = "AuthenticateCognitoConfig";
     var _AD = "AnomalyDetection";
     var _AE = "AuthorizationEndpoint";
-    var _AI = "AllocationId";
+    var _AI2 = "AllocationId";
     var _AINFE = "AllocationIdNotFoundException";
     var _ALC = "AddListenerCertificates";
     var _ALCI = "AddListenerCertificatesInput";
@@ -29291,7 +29291,7 @@ var require_dist_cjs16 = __commonJS({
     var _AZv = "AvailabilityZones";
     var _Ac = "Actions";
     var _At = "Attributes";
-    var _C2 = "Certificates";
+    var _C3 = "Certificates";
     var _CA2 = "CertificateArn";
     var _CCBNFE = "CaCertificatesBundleNotFoundException";
     var _CCBSB = "CaCertificatesBundleS3Bucket";
@@ -29413,7 +29413,7 @@ var require_dist_cjs16 = __commonJS({
     var _DTSRe = "DescribeTrustStoreRevocations";
     var _DTSe = "DescribeTrustStores";
     var _DTe = "DescribeTags";
-    var _E2 = "Enabled";
+    var _E3 = "Enabled";
     var _ECU = "EffectiveCapacityUnits";
     var _EPFISN = "EnablePrefixForIpv6SourceNat";
     var _ESGIROPLT = "EnforceSecurityGroupInboundRulesOnPrivateLinkTraffic";
@@ -29463,7 +29463,7 @@ var require_dist_cjs16 = __commonJS({
     var _ILBAE = "InvalidLoadBalancerActionException";
     var _IP2 = "IpamPools";
     var _IPA = "IPv6Address";
-    var _IPE = "IncompatibleProtocolsException";
+    var _IPE2 = "IncompatibleProtocolsException";
     var _IRCE = "InvalidRevocationContentException";
     var _ISE3 = "InvalidSchemeException";
     var _ISEn2 = "InvalidSubnetException";
@@ -29477,7 +29477,7 @@ var require_dist_cjs16 = __commonJS({
     var _JVAC = "JwtValidationActionConfig";
     var _JVC = "JwtValidationConfig";
     var _K2 = "Key";
-    var _L = "Listeners";
+    var _L2 = "Listeners";
     var _LA = "ListenerArn";
     var _LAi = "ListenerArns";
     var _LAis = "ListenerAttribute";
@@ -29587,7 +29587,7 @@ var require_dist_cjs16 = __commonJS({
     var _RLC = "RemoveListenerCertificates";
     var _RLCI = "RemoveListenerCertificatesInput";
     var _RLCO = "RemoveListenerCertificatesOutput";
-    var _RNFE2 = "ResourceNotFoundException";
+    var _RNFE3 = "ResourceNotFoundException";
     var _RNFEu = "RuleNotFoundException";
     var _RP = "RulePriorities";
     var _RPL = "RulePriorityList";
@@ -29624,7 +29624,7 @@ var require_dist_cjs16 = __commonJS({
     var _SIATO = "SetIpAddressTypeOutput";
     var _SIC = "SourceIpConfig";
     var _SICC = "SourceIpConditionConfig";
-    var _SK = "S3Key";
+    var _SK2 = "S3Key";
     var _SLBT = "SupportedLoadBalancerTypes";
     var _SM = "SubnetMappings";
     var _SMu = "SubnetMapping";
@@ -29645,7 +29645,7 @@ var require_dist_cjs16 = __commonJS({
     var _SSI = "SetSubnetsInput";
     var _SSLPNFE = "SSLPolicyNotFoundException";
     var _SSO = "SetSubnetsOutput";
-    var _ST2 = "SessionTimeout";
+    var _ST3 = "SessionTimeout";
     var _Sc = "Scope";
     var _Sch = "Scheme";
     var _St = "Status";
@@ -29678,7 +29678,7 @@ var require_dist_cjs16 = __commonJS({
     var _TMCE = "TooManyCertificatesException";
     var _TMLBE = "TooManyLoadBalancersException";
     var _TMLE = "TooManyListenersException";
-    var _TMRE3 = "TooManyRulesException";
+    var _TMRE4 = "TooManyRulesException";
     var _TMRFTIE = "TooManyRegistrationsForTargetIdException";
     var _TMTE = "TooManyTagsException";
     var _TMTEo = "TooManyTargetsException";
@@ -29722,527 +29722,527 @@ var require_dist_cjs16 = __commonJS({
     var _ZCRSo = "ZonalCapacityReservationStates";
     var _ZN = "ZoneName";
     var _aQE2 = "awsQueryError";
-    var _c5 = "client";
-    var _e5 = "error";
-    var _hE5 = "httpError";
-    var _s5 = "smithy.ts.sdk.synthetic.com.amazonaws.elasticloadbalancingv2";
-    var _se3 = "server";
-    var n05 = "com.amazonaws.elasticloadbalancingv2";
-    var _s_registry5 = new TypeRegistry2(_s5);
-    var ElasticLoadBalancingV2ServiceException$ = [-3, _s5, "ElasticLoadBalancingV2ServiceException", 0, [], []];
-    _s_registry5.registerError(ElasticLoadBalancingV2ServiceException$, ElasticLoadBalancingV2ServiceException);
-    var n0_registry5 = new TypeRegistry2(n05);
+    var _c6 = "client";
+    var _e6 = "error";
+    var _hE6 = "httpError";
+    var _s6 = "smithy.ts.sdk.synthetic.com.amazonaws.elasticloadbalancingv2";
+    var _se4 = "server";
+    var n06 = "com.amazonaws.elasticloadbalancingv2";
+    var _s_registry6 = new TypeRegistry2(_s6);
+    var ElasticLoadBalancingV2ServiceException$ = [-3, _s6, "ElasticLoadBalancingV2ServiceException", 0, [], []];
+    _s_registry6.registerError(ElasticLoadBalancingV2ServiceException$, ElasticLoadBalancingV2ServiceException);
+    var n0_registry6 = new TypeRegistry2(n06);
     var AllocationIdNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _AINFE,
-      { [_aQE2]: [`AllocationIdNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`AllocationIdNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(AllocationIdNotFoundException$, AllocationIdNotFoundException);
+    n0_registry6.registerError(AllocationIdNotFoundException$, AllocationIdNotFoundException);
     var ALPNPolicyNotSupportedException$ = [
       -3,
-      n05,
+      n06,
       _ALPNPNSE,
-      { [_aQE2]: [`ALPNPolicyNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`ALPNPolicyNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(ALPNPolicyNotSupportedException$, ALPNPolicyNotSupportedException);
+    n0_registry6.registerError(ALPNPolicyNotSupportedException$, ALPNPolicyNotSupportedException);
     var AvailabilityZoneNotSupportedException$ = [
       -3,
-      n05,
+      n06,
       _AZNSE,
-      { [_aQE2]: [`AvailabilityZoneNotSupported`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`AvailabilityZoneNotSupported`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(AvailabilityZoneNotSupportedException$, AvailabilityZoneNotSupportedException);
+    n0_registry6.registerError(AvailabilityZoneNotSupportedException$, AvailabilityZoneNotSupportedException);
     var CaCertificatesBundleNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _CCBNFE,
-      { [_aQE2]: [`CaCertificatesBundleNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`CaCertificatesBundleNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(CaCertificatesBundleNotFoundException$, CaCertificatesBundleNotFoundException);
+    n0_registry6.registerError(CaCertificatesBundleNotFoundException$, CaCertificatesBundleNotFoundException);
     var CapacityDecreaseRequestsLimitExceededException$ = [
       -3,
-      n05,
+      n06,
       _CDRLEE,
-      { [_aQE2]: [`CapacityDecreaseRequestLimitExceeded`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`CapacityDecreaseRequestLimitExceeded`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(CapacityDecreaseRequestsLimitExceededException$, CapacityDecreaseRequestsLimitExceededException);
+    n0_registry6.registerError(CapacityDecreaseRequestsLimitExceededException$, CapacityDecreaseRequestsLimitExceededException);
     var CapacityReservationPendingException$ = [
       -3,
-      n05,
+      n06,
       _CRPE,
-      { [_aQE2]: [`CapacityReservationPending`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`CapacityReservationPending`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(CapacityReservationPendingException$, CapacityReservationPendingException);
+    n0_registry6.registerError(CapacityReservationPendingException$, CapacityReservationPendingException);
     var CapacityUnitsLimitExceededException$ = [
       -3,
-      n05,
+      n06,
       _CULEE,
-      { [_aQE2]: [`CapacityUnitsLimitExceeded`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`CapacityUnitsLimitExceeded`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(CapacityUnitsLimitExceededException$, CapacityUnitsLimitExceededException);
+    n0_registry6.registerError(CapacityUnitsLimitExceededException$, CapacityUnitsLimitExceededException);
     var CertificateNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _CNFE,
-      { [_aQE2]: [`CertificateNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`CertificateNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(CertificateNotFoundException$, CertificateNotFoundException);
+    n0_registry6.registerError(CertificateNotFoundException$, CertificateNotFoundException);
     var DeleteAssociationSameAccountException$ = [
       -3,
-      n05,
+      n06,
       _DASAE,
-      { [_aQE2]: [`DeleteAssociationSameAccount`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`DeleteAssociationSameAccount`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(DeleteAssociationSameAccountException$, DeleteAssociationSameAccountException);
+    n0_registry6.registerError(DeleteAssociationSameAccountException$, DeleteAssociationSameAccountException);
     var DuplicateListenerException$ = [
       -3,
-      n05,
+      n06,
       _DLE,
-      { [_aQE2]: [`DuplicateListener`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`DuplicateListener`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(DuplicateListenerException$, DuplicateListenerException);
+    n0_registry6.registerError(DuplicateListenerException$, DuplicateListenerException);
     var DuplicateLoadBalancerNameException$ = [
       -3,
-      n05,
+      n06,
       _DLBNE,
-      { [_aQE2]: [`DuplicateLoadBalancerName`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`DuplicateLoadBalancerName`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(DuplicateLoadBalancerNameException$, DuplicateLoadBalancerNameException);
+    n0_registry6.registerError(DuplicateLoadBalancerNameException$, DuplicateLoadBalancerNameException);
     var DuplicateTagKeysException$ = [
       -3,
-      n05,
+      n06,
       _DTKE,
-      { [_aQE2]: [`DuplicateTagKeys`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`DuplicateTagKeys`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(DuplicateTagKeysException$, DuplicateTagKeysException);
+    n0_registry6.registerError(DuplicateTagKeysException$, DuplicateTagKeysException);
     var DuplicateTargetGroupNameException$ = [
       -3,
-      n05,
+      n06,
       _DTGNE,
-      { [_aQE2]: [`DuplicateTargetGroupName`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`DuplicateTargetGroupName`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(DuplicateTargetGroupNameException$, DuplicateTargetGroupNameException);
+    n0_registry6.registerError(DuplicateTargetGroupNameException$, DuplicateTargetGroupNameException);
     var DuplicateTrustStoreNameException$ = [
       -3,
-      n05,
+      n06,
       _DTSNE,
-      { [_aQE2]: [`DuplicateTrustStoreName`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`DuplicateTrustStoreName`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(DuplicateTrustStoreNameException$, DuplicateTrustStoreNameException);
+    n0_registry6.registerError(DuplicateTrustStoreNameException$, DuplicateTrustStoreNameException);
     var HealthUnavailableException$ = [
       -3,
-      n05,
+      n06,
       _HUE,
-      { [_aQE2]: [`HealthUnavailable`, 500], [_e5]: _se3, [_hE5]: 500 },
+      { [_aQE2]: [`HealthUnavailable`, 500], [_e6]: _se4, [_hE6]: 500 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(HealthUnavailableException$, HealthUnavailableException);
+    n0_registry6.registerError(HealthUnavailableException$, HealthUnavailableException);
     var IncompatibleProtocolsException$ = [
       -3,
-      n05,
-      _IPE,
-      { [_aQE2]: [`IncompatibleProtocols`, 400], [_e5]: _c5, [_hE5]: 400 },
+      n06,
+      _IPE2,
+      { [_aQE2]: [`IncompatibleProtocols`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(IncompatibleProtocolsException$, IncompatibleProtocolsException);
+    n0_registry6.registerError(IncompatibleProtocolsException$, IncompatibleProtocolsException);
     var InsufficientCapacityException$ = [
       -3,
-      n05,
+      n06,
       _ICE2,
-      { [_aQE2]: [`InsufficientCapacity`, 500], [_e5]: _se3, [_hE5]: 500 },
+      { [_aQE2]: [`InsufficientCapacity`, 500], [_e6]: _se4, [_hE6]: 500 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InsufficientCapacityException$, InsufficientCapacityException);
+    n0_registry6.registerError(InsufficientCapacityException$, InsufficientCapacityException);
     var InvalidCaCertificatesBundleException$ = [
       -3,
-      n05,
+      n06,
       _ICCBE,
-      { [_aQE2]: [`InvalidCaCertificatesBundle`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidCaCertificatesBundle`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidCaCertificatesBundleException$, InvalidCaCertificatesBundleException);
+    n0_registry6.registerError(InvalidCaCertificatesBundleException$, InvalidCaCertificatesBundleException);
     var InvalidConfigurationRequestException$ = [
       -3,
-      n05,
+      n06,
       _ICRE,
-      { [_aQE2]: [`InvalidConfigurationRequest`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidConfigurationRequest`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidConfigurationRequestException$, InvalidConfigurationRequestException);
+    n0_registry6.registerError(InvalidConfigurationRequestException$, InvalidConfigurationRequestException);
     var InvalidLoadBalancerActionException$ = [
       -3,
-      n05,
+      n06,
       _ILBAE,
-      { [_aQE2]: [`InvalidLoadBalancerAction`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidLoadBalancerAction`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidLoadBalancerActionException$, InvalidLoadBalancerActionException);
+    n0_registry6.registerError(InvalidLoadBalancerActionException$, InvalidLoadBalancerActionException);
     var InvalidRevocationContentException$ = [
       -3,
-      n05,
+      n06,
       _IRCE,
-      { [_aQE2]: [`InvalidRevocationContent`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidRevocationContent`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidRevocationContentException$, InvalidRevocationContentException);
+    n0_registry6.registerError(InvalidRevocationContentException$, InvalidRevocationContentException);
     var InvalidSchemeException$ = [
       -3,
-      n05,
+      n06,
       _ISE3,
-      { [_aQE2]: [`InvalidScheme`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidScheme`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidSchemeException$, InvalidSchemeException);
+    n0_registry6.registerError(InvalidSchemeException$, InvalidSchemeException);
     var InvalidSecurityGroupException$ = [
       -3,
-      n05,
+      n06,
       _ISGE,
-      { [_aQE2]: [`InvalidSecurityGroup`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidSecurityGroup`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidSecurityGroupException$, InvalidSecurityGroupException);
+    n0_registry6.registerError(InvalidSecurityGroupException$, InvalidSecurityGroupException);
     var InvalidSubnetException$ = [
       -3,
-      n05,
+      n06,
       _ISEn2,
-      { [_aQE2]: [`InvalidSubnet`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidSubnet`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidSubnetException$, InvalidSubnetException);
+    n0_registry6.registerError(InvalidSubnetException$, InvalidSubnetException);
     var InvalidTargetException$ = [
       -3,
-      n05,
+      n06,
       _ITE,
-      { [_aQE2]: [`InvalidTarget`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`InvalidTarget`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InvalidTargetException$, InvalidTargetException);
+    n0_registry6.registerError(InvalidTargetException$, InvalidTargetException);
     var ListenerNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _LNFE,
-      { [_aQE2]: [`ListenerNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`ListenerNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(ListenerNotFoundException$, ListenerNotFoundException);
+    n0_registry6.registerError(ListenerNotFoundException$, ListenerNotFoundException);
     var LoadBalancerNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _LBNFE,
-      { [_aQE2]: [`LoadBalancerNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`LoadBalancerNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(LoadBalancerNotFoundException$, LoadBalancerNotFoundException);
+    n0_registry6.registerError(LoadBalancerNotFoundException$, LoadBalancerNotFoundException);
     var OperationNotPermittedException$ = [
       -3,
-      n05,
+      n06,
       _ONPE,
-      { [_aQE2]: [`OperationNotPermitted`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`OperationNotPermitted`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(OperationNotPermittedException$, OperationNotPermittedException);
+    n0_registry6.registerError(OperationNotPermittedException$, OperationNotPermittedException);
     var PriorityInUseException$ = [
       -3,
-      n05,
+      n06,
       _PIUE,
-      { [_aQE2]: [`PriorityInUse`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`PriorityInUse`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(PriorityInUseException$, PriorityInUseException);
+    n0_registry6.registerError(PriorityInUseException$, PriorityInUseException);
     var PriorRequestNotCompleteException$ = [
       -3,
-      n05,
+      n06,
       _PRNCE,
-      { [_aQE2]: [`PriorRequestNotComplete`, 429], [_e5]: _c5, [_hE5]: 429 },
+      { [_aQE2]: [`PriorRequestNotComplete`, 429], [_e6]: _c6, [_hE6]: 429 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(PriorRequestNotCompleteException$, PriorRequestNotCompleteException);
+    n0_registry6.registerError(PriorRequestNotCompleteException$, PriorRequestNotCompleteException);
     var ResourceInUseException$ = [
       -3,
-      n05,
+      n06,
       _RIUE,
-      { [_aQE2]: [`ResourceInUse`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`ResourceInUse`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(ResourceInUseException$, ResourceInUseException);
-    var ResourceNotFoundException$2 = [
+    n0_registry6.registerError(ResourceInUseException$, ResourceInUseException);
+    var ResourceNotFoundException$3 = [
       -3,
-      n05,
-      _RNFE2,
-      { [_aQE2]: [`ResourceNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      n06,
+      _RNFE3,
+      { [_aQE2]: [`ResourceNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(ResourceNotFoundException$2, ResourceNotFoundException2);
+    n0_registry6.registerError(ResourceNotFoundException$3, ResourceNotFoundException3);
     var RevocationContentNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _RCNFE,
-      { [_aQE2]: [`RevocationContentNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`RevocationContentNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(RevocationContentNotFoundException$, RevocationContentNotFoundException);
+    n0_registry6.registerError(RevocationContentNotFoundException$, RevocationContentNotFoundException);
     var RevocationIdNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _RINFE,
-      { [_aQE2]: [`RevocationIdNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`RevocationIdNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(RevocationIdNotFoundException$, RevocationIdNotFoundException);
+    n0_registry6.registerError(RevocationIdNotFoundException$, RevocationIdNotFoundException);
     var RuleNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _RNFEu,
-      { [_aQE2]: [`RuleNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`RuleNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(RuleNotFoundException$, RuleNotFoundException);
+    n0_registry6.registerError(RuleNotFoundException$, RuleNotFoundException);
     var SSLPolicyNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _SSLPNFE,
-      { [_aQE2]: [`SSLPolicyNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`SSLPolicyNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(SSLPolicyNotFoundException$, SSLPolicyNotFoundException);
+    n0_registry6.registerError(SSLPolicyNotFoundException$, SSLPolicyNotFoundException);
     var SubnetNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _SNFE,
-      { [_aQE2]: [`SubnetNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`SubnetNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(SubnetNotFoundException$, SubnetNotFoundException);
+    n0_registry6.registerError(SubnetNotFoundException$, SubnetNotFoundException);
     var TargetGroupAssociationLimitException$ = [
       -3,
-      n05,
+      n06,
       _TGALE,
-      { [_aQE2]: [`TargetGroupAssociationLimit`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TargetGroupAssociationLimit`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TargetGroupAssociationLimitException$, TargetGroupAssociationLimitException);
+    n0_registry6.registerError(TargetGroupAssociationLimitException$, TargetGroupAssociationLimitException);
     var TargetGroupNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _TGNFE,
-      { [_aQE2]: [`TargetGroupNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TargetGroupNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TargetGroupNotFoundException$, TargetGroupNotFoundException);
+    n0_registry6.registerError(TargetGroupNotFoundException$, TargetGroupNotFoundException);
     var TooManyActionsException$ = [
       -3,
-      n05,
+      n06,
       _TMAE,
-      { [_aQE2]: [`TooManyActions`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyActions`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyActionsException$, TooManyActionsException);
+    n0_registry6.registerError(TooManyActionsException$, TooManyActionsException);
     var TooManyCertificatesException$ = [
       -3,
-      n05,
+      n06,
       _TMCE,
-      { [_aQE2]: [`TooManyCertificates`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyCertificates`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyCertificatesException$, TooManyCertificatesException);
+    n0_registry6.registerError(TooManyCertificatesException$, TooManyCertificatesException);
     var TooManyListenersException$ = [
       -3,
-      n05,
+      n06,
       _TMLE,
-      { [_aQE2]: [`TooManyListeners`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyListeners`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyListenersException$, TooManyListenersException);
+    n0_registry6.registerError(TooManyListenersException$, TooManyListenersException);
     var TooManyLoadBalancersException$ = [
       -3,
-      n05,
+      n06,
       _TMLBE,
-      { [_aQE2]: [`TooManyLoadBalancers`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyLoadBalancers`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyLoadBalancersException$, TooManyLoadBalancersException);
+    n0_registry6.registerError(TooManyLoadBalancersException$, TooManyLoadBalancersException);
     var TooManyRegistrationsForTargetIdException$ = [
       -3,
-      n05,
+      n06,
       _TMRFTIE,
-      { [_aQE2]: [`TooManyRegistrationsForTargetId`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyRegistrationsForTargetId`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyRegistrationsForTargetIdException$, TooManyRegistrationsForTargetIdException);
+    n0_registry6.registerError(TooManyRegistrationsForTargetIdException$, TooManyRegistrationsForTargetIdException);
     var TooManyRulesException$ = [
       -3,
-      n05,
-      _TMRE3,
-      { [_aQE2]: [`TooManyRules`, 400], [_e5]: _c5, [_hE5]: 400 },
+      n06,
+      _TMRE4,
+      { [_aQE2]: [`TooManyRules`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyRulesException$, TooManyRulesException);
+    n0_registry6.registerError(TooManyRulesException$, TooManyRulesException);
     var TooManyTagsException$ = [
       -3,
-      n05,
+      n06,
       _TMTE,
-      { [_aQE2]: [`TooManyTags`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyTags`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyTagsException$, TooManyTagsException);
+    n0_registry6.registerError(TooManyTagsException$, TooManyTagsException);
     var TooManyTargetGroupsException$ = [
       -3,
-      n05,
+      n06,
       _TMTGE,
-      { [_aQE2]: [`TooManyTargetGroups`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyTargetGroups`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyTargetGroupsException$, TooManyTargetGroupsException);
+    n0_registry6.registerError(TooManyTargetGroupsException$, TooManyTargetGroupsException);
     var TooManyTargetsException$ = [
       -3,
-      n05,
+      n06,
       _TMTEo,
-      { [_aQE2]: [`TooManyTargets`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyTargets`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyTargetsException$, TooManyTargetsException);
+    n0_registry6.registerError(TooManyTargetsException$, TooManyTargetsException);
     var TooManyTrustStoreRevocationEntriesException$ = [
       -3,
-      n05,
+      n06,
       _TMTSREE,
-      { [_aQE2]: [`TooManyTrustStoreRevocationEntries`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyTrustStoreRevocationEntries`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyTrustStoreRevocationEntriesException$, TooManyTrustStoreRevocationEntriesException);
+    n0_registry6.registerError(TooManyTrustStoreRevocationEntriesException$, TooManyTrustStoreRevocationEntriesException);
     var TooManyTrustStoresException$ = [
       -3,
-      n05,
+      n06,
       _TMTSE,
-      { [_aQE2]: [`TooManyTrustStores`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyTrustStores`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyTrustStoresException$, TooManyTrustStoresException);
+    n0_registry6.registerError(TooManyTrustStoresException$, TooManyTrustStoresException);
     var TooManyUniqueTargetGroupsPerLoadBalancerException$ = [
       -3,
-      n05,
+      n06,
       _TMUTGPLBE,
-      { [_aQE2]: [`TooManyUniqueTargetGroupsPerLoadBalancer`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TooManyUniqueTargetGroupsPerLoadBalancer`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TooManyUniqueTargetGroupsPerLoadBalancerException$, TooManyUniqueTargetGroupsPerLoadBalancerException);
+    n0_registry6.registerError(TooManyUniqueTargetGroupsPerLoadBalancerException$, TooManyUniqueTargetGroupsPerLoadBalancerException);
     var TrustStoreAssociationNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _TSANFE,
-      { [_aQE2]: [`AssociationNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`AssociationNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TrustStoreAssociationNotFoundException$, TrustStoreAssociationNotFoundException);
+    n0_registry6.registerError(TrustStoreAssociationNotFoundException$, TrustStoreAssociationNotFoundException);
     var TrustStoreInUseException$ = [
       -3,
-      n05,
+      n06,
       _TSIUE,
-      { [_aQE2]: [`TrustStoreInUse`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TrustStoreInUse`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TrustStoreInUseException$, TrustStoreInUseException);
+    n0_registry6.registerError(TrustStoreInUseException$, TrustStoreInUseException);
     var TrustStoreNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _TSNFE,
-      { [_aQE2]: [`TrustStoreNotFound`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TrustStoreNotFound`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TrustStoreNotFoundException$, TrustStoreNotFoundException);
+    n0_registry6.registerError(TrustStoreNotFoundException$, TrustStoreNotFoundException);
     var TrustStoreNotReadyException$ = [
       -3,
-      n05,
+      n06,
       _TSNRE,
-      { [_aQE2]: [`TrustStoreNotReady`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`TrustStoreNotReady`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(TrustStoreNotReadyException$, TrustStoreNotReadyException);
+    n0_registry6.registerError(TrustStoreNotReadyException$, TrustStoreNotReadyException);
     var UnsupportedProtocolException$ = [
       -3,
-      n05,
+      n06,
       _UPE,
-      { [_aQE2]: [`UnsupportedProtocol`, 400], [_e5]: _c5, [_hE5]: 400 },
+      { [_aQE2]: [`UnsupportedProtocol`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(UnsupportedProtocolException$, UnsupportedProtocolException);
-    var errorTypeRegistries5 = [
-      _s_registry5,
-      n0_registry5
+    n0_registry6.registerError(UnsupportedProtocolException$, UnsupportedProtocolException);
+    var errorTypeRegistries6 = [
+      _s_registry6,
+      n0_registry6
     ];
     var Action$ = [
       3,
-      n05,
+      n06,
       _A2,
       0,
       [_T2, _TGA, _AOC, _ACC, _O, _RC2, _FRC, _FC, _JVC],
@@ -30251,24 +30251,24 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AddListenerCertificatesInput$ = [
       3,
-      n05,
+      n06,
       _ALCI,
       0,
-      [_LA, _C2],
+      [_LA, _C3],
       [0, () => CertificateList],
       2
     ];
     var AddListenerCertificatesOutput$ = [
       3,
-      n05,
+      n06,
       _ALCO,
       0,
-      [_C2],
+      [_C3],
       [() => CertificateList]
     ];
     var AddTagsInput$ = [
       3,
-      n05,
+      n06,
       _ATI,
       0,
       [_RA2, _Ta2],
@@ -30277,7 +30277,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AddTagsOutput$ = [
       3,
-      n05,
+      n06,
       _ATO,
       0,
       [],
@@ -30285,7 +30285,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AddTrustStoreRevocationsInput$ = [
       3,
-      n05,
+      n06,
       _ATSRI,
       0,
       [_TSA, _RCe],
@@ -30294,7 +30294,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AddTrustStoreRevocationsOutput$ = [
       3,
-      n05,
+      n06,
       _ATSRO,
       0,
       [_TSR],
@@ -30302,7 +30302,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AdministrativeOverride$ = [
       3,
-      n05,
+      n06,
       _AO,
       0,
       [_S2, _R, _D],
@@ -30310,7 +30310,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AnomalyDetection$ = [
       3,
-      n05,
+      n06,
       _AD,
       0,
       [_Re, _MIE],
@@ -30318,25 +30318,25 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AuthenticateCognitoActionConfig$ = [
       3,
-      n05,
+      n06,
       _ACAC,
       0,
-      [_UPA, _UPCI, _UPD, _SCN, _Sc, _ST2, _AREP, _OUR],
+      [_UPA, _UPCI, _UPD, _SCN, _Sc, _ST3, _AREP, _OUR],
       [0, 0, 0, 0, 0, 1, 128 | 0, 0],
       3
     ];
     var AuthenticateOidcActionConfig$ = [
       3,
-      n05,
+      n06,
       _AOAC,
       0,
-      [_I2, _AE, _TE, _UIE, _CI, _CS2, _SCN, _Sc, _ST2, _AREP, _OUR, _UECS],
+      [_I2, _AE, _TE, _UIE, _CI, _CS2, _SCN, _Sc, _ST3, _AREP, _OUR, _UECS],
       [0, 0, 0, 0, 0, 0, 0, 0, 1, 128 | 0, 0, 2],
       5
     ];
     var AvailabilityZone$ = [
       3,
-      n05,
+      n06,
       _AZ,
       0,
       [_ZN, _SI2, _OI2, _LBA, _SNIP],
@@ -30344,7 +30344,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CapacityReservationStatus$ = [
       3,
-      n05,
+      n06,
       _CRS,
       0,
       [_Co, _R],
@@ -30352,7 +30352,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Certificate$ = [
       3,
-      n05,
+      n06,
       _Ce,
       0,
       [_CA2, _ID],
@@ -30360,7 +30360,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Cipher$ = [
       3,
-      n05,
+      n06,
       _Ci,
       0,
       [_N, _P2],
@@ -30368,24 +30368,24 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateListenerInput$ = [
       3,
-      n05,
+      n06,
       _CLI,
       0,
-      [_LBAo, _DA, _Pr2, _Po, _SP, _C2, _AP, _Ta2, _MA],
+      [_LBAo, _DA, _Pr2, _Po, _SP, _C3, _AP, _Ta2, _MA],
       [0, () => Actions, 0, 1, 0, () => CertificateList, 64 | 0, () => TagList, () => MutualAuthenticationAttributes$],
       2
     ];
     var CreateListenerOutput$ = [
       3,
-      n05,
+      n06,
       _CLO,
       0,
-      [_L],
+      [_L2],
       [() => Listeners]
     ];
     var CreateLoadBalancerInput$ = [
       3,
-      n05,
+      n06,
       _CLBI,
       0,
       [_N, _Su, _SM, _SG, _Sch, _Ta2, _T2, _IAT, _COIP, _EPFISN, _IP2],
@@ -30394,7 +30394,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateLoadBalancerOutput$ = [
       3,
-      n05,
+      n06,
       _CLBO,
       0,
       [_LB],
@@ -30402,7 +30402,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateRuleInput$ = [
       3,
-      n05,
+      n06,
       _CRI,
       0,
       [_LA, _Con, _P2, _Ac, _Ta2, _Tr],
@@ -30411,7 +30411,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateRuleOutput$ = [
       3,
-      n05,
+      n06,
       _CRO,
       0,
       [_Ru],
@@ -30419,7 +30419,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateTargetGroupInput$ = [
       3,
-      n05,
+      n06,
       _CTGI,
       0,
       [_N, _Pr2, _PV, _Po, _VI, _HCP, _HCPe, _HCE, _HCPea, _HCIS, _HCTS, _HTC, _UTC, _Ma, _TT, _Ta2, _IAT, _TCP],
@@ -30428,7 +30428,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateTargetGroupOutput$ = [
       3,
-      n05,
+      n06,
       _CTGO,
       0,
       [_TG],
@@ -30436,7 +30436,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateTrustStoreInput$ = [
       3,
-      n05,
+      n06,
       _CTSI,
       0,
       [_N, _CCBSB, _CCBSK, _CCBSOV, _Ta2],
@@ -30445,7 +30445,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateTrustStoreOutput$ = [
       3,
-      n05,
+      n06,
       _CTSO,
       0,
       [_TS],
@@ -30453,7 +30453,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteListenerInput$ = [
       3,
-      n05,
+      n06,
       _DLI,
       0,
       [_LA],
@@ -30462,7 +30462,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteListenerOutput$ = [
       3,
-      n05,
+      n06,
       _DLO,
       0,
       [],
@@ -30470,7 +30470,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteLoadBalancerInput$ = [
       3,
-      n05,
+      n06,
       _DLBI,
       0,
       [_LBAo],
@@ -30479,7 +30479,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteLoadBalancerOutput$ = [
       3,
-      n05,
+      n06,
       _DLBO,
       0,
       [],
@@ -30487,7 +30487,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteRuleInput$ = [
       3,
-      n05,
+      n06,
       _DRI,
       0,
       [_RAu],
@@ -30496,7 +30496,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteRuleOutput$ = [
       3,
-      n05,
+      n06,
       _DRO,
       0,
       [],
@@ -30504,7 +30504,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteSharedTrustStoreAssociationInput$ = [
       3,
-      n05,
+      n06,
       _DSTSAI,
       0,
       [_TSA, _RAe],
@@ -30513,7 +30513,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteSharedTrustStoreAssociationOutput$ = [
       3,
-      n05,
+      n06,
       _DSTSAO,
       0,
       [],
@@ -30521,7 +30521,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteTargetGroupInput$ = [
       3,
-      n05,
+      n06,
       _DTGI,
       0,
       [_TGA],
@@ -30530,7 +30530,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteTargetGroupOutput$ = [
       3,
-      n05,
+      n06,
       _DTGO,
       0,
       [],
@@ -30538,7 +30538,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteTrustStoreInput$ = [
       3,
-      n05,
+      n06,
       _DTSI,
       0,
       [_TSA],
@@ -30547,7 +30547,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteTrustStoreOutput$ = [
       3,
-      n05,
+      n06,
       _DTSO,
       0,
       [],
@@ -30555,7 +30555,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeregisterTargetsInput$ = [
       3,
-      n05,
+      n06,
       _DTI,
       0,
       [_TGA, _Tar],
@@ -30564,7 +30564,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeregisterTargetsOutput$ = [
       3,
-      n05,
+      n06,
       _DTO,
       0,
       [],
@@ -30572,7 +30572,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeAccountLimitsInput$ = [
       3,
-      n05,
+      n06,
       _DALI,
       0,
       [_Mar, _PS],
@@ -30580,7 +30580,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeAccountLimitsOutput$ = [
       3,
-      n05,
+      n06,
       _DALO,
       0,
       [_Li, _NM],
@@ -30588,7 +30588,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeCapacityReservationInput$ = [
       3,
-      n05,
+      n06,
       _DCRI,
       0,
       [_LBAo],
@@ -30597,7 +30597,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeCapacityReservationOutput$ = [
       3,
-      n05,
+      n06,
       _DCRO,
       0,
       [_LMT, _DRR, _MLBC, _CRSa],
@@ -30605,7 +30605,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenerAttributesInput$ = [
       3,
-      n05,
+      n06,
       _DLAI,
       0,
       [_LA],
@@ -30614,7 +30614,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenerAttributesOutput$ = [
       3,
-      n05,
+      n06,
       _DLAO,
       0,
       [_At],
@@ -30622,7 +30622,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenerCertificatesInput$ = [
       3,
-      n05,
+      n06,
       _DLCI,
       0,
       [_LA, _Mar, _PS],
@@ -30631,15 +30631,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenerCertificatesOutput$ = [
       3,
-      n05,
+      n06,
       _DLCO,
       0,
-      [_C2, _NM],
+      [_C3, _NM],
       [() => CertificateList, 0]
     ];
     var DescribeListenersInput$ = [
       3,
-      n05,
+      n06,
       _DLIe,
       0,
       [_LBAo, _LAi, _Mar, _PS],
@@ -30647,15 +30647,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenersOutput$ = [
       3,
-      n05,
+      n06,
       _DLOe,
       0,
-      [_L, _NM],
+      [_L2, _NM],
       [() => Listeners, 0]
     ];
     var DescribeLoadBalancerAttributesInput$ = [
       3,
-      n05,
+      n06,
       _DLBAI,
       0,
       [_LBAo],
@@ -30664,7 +30664,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeLoadBalancerAttributesOutput$ = [
       3,
-      n05,
+      n06,
       _DLBAO,
       0,
       [_At],
@@ -30672,7 +30672,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeLoadBalancersInput$ = [
       3,
-      n05,
+      n06,
       _DLBIe,
       0,
       [_LBAoa, _Na, _Mar, _PS],
@@ -30680,7 +30680,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeLoadBalancersOutput$ = [
       3,
-      n05,
+      n06,
       _DLBOe,
       0,
       [_LB, _NM],
@@ -30688,7 +30688,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeRulesInput$ = [
       3,
-      n05,
+      n06,
       _DRIe,
       0,
       [_LA, _RAul, _Mar, _PS],
@@ -30696,7 +30696,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeRulesOutput$ = [
       3,
-      n05,
+      n06,
       _DROe,
       0,
       [_Ru, _NM],
@@ -30704,7 +30704,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeSSLPoliciesInput$ = [
       3,
-      n05,
+      n06,
       _DSSLPI,
       0,
       [_Na, _Mar, _PS, _LBT],
@@ -30712,7 +30712,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeSSLPoliciesOutput$ = [
       3,
-      n05,
+      n06,
       _DSSLPO,
       0,
       [_SPs, _NM],
@@ -30720,7 +30720,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTagsInput$ = [
       3,
-      n05,
+      n06,
       _DTIe,
       0,
       [_RA2],
@@ -30729,7 +30729,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTagsOutput$ = [
       3,
-      n05,
+      n06,
       _DTOe,
       0,
       [_TD],
@@ -30737,7 +30737,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetGroupAttributesInput$ = [
       3,
-      n05,
+      n06,
       _DTGAI,
       0,
       [_TGA],
@@ -30746,7 +30746,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetGroupAttributesOutput$ = [
       3,
-      n05,
+      n06,
       _DTGAO,
       0,
       [_At],
@@ -30754,7 +30754,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetGroupsInput$ = [
       3,
-      n05,
+      n06,
       _DTGIe,
       0,
       [_LBAo, _TGAa, _Na, _Mar, _PS],
@@ -30762,7 +30762,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetGroupsOutput$ = [
       3,
-      n05,
+      n06,
       _DTGOe,
       0,
       [_TG, _NM],
@@ -30770,7 +30770,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetHealthInput$ = [
       3,
-      n05,
+      n06,
       _DTHI,
       0,
       [_TGA, _Tar, _In],
@@ -30779,7 +30779,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetHealthOutput$ = [
       3,
-      n05,
+      n06,
       _DTHO,
       0,
       [_THD],
@@ -30787,7 +30787,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreAssociationsInput$ = [
       3,
-      n05,
+      n06,
       _DTSAI,
       0,
       [_TSA, _Mar, _PS],
@@ -30796,7 +30796,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreAssociationsOutput$ = [
       3,
-      n05,
+      n06,
       _DTSAO,
       0,
       [_TSAr, _NM],
@@ -30804,7 +30804,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreRevocation$ = [
       3,
-      n05,
+      n06,
       _DTSR,
       0,
       [_TSA, _RI, _RT3, _NORE],
@@ -30812,7 +30812,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreRevocationsInput$ = [
       3,
-      n05,
+      n06,
       _DTSRI,
       0,
       [_TSA, _RIe, _Mar, _PS],
@@ -30821,7 +30821,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreRevocationsOutput$ = [
       3,
-      n05,
+      n06,
       _DTSRO,
       0,
       [_TSR, _NM],
@@ -30829,7 +30829,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoresInput$ = [
       3,
-      n05,
+      n06,
       _DTSIe,
       0,
       [_TSAru, _Na, _Mar, _PS],
@@ -30837,7 +30837,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoresOutput$ = [
       3,
-      n05,
+      n06,
       _DTSOe,
       0,
       [_TS, _NM],
@@ -30845,7 +30845,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var FixedResponseActionConfig$ = [
       3,
-      n05,
+      n06,
       _FRAC,
       0,
       [_SC, _MB, _CT2],
@@ -30854,7 +30854,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ForwardActionConfig$ = [
       3,
-      n05,
+      n06,
       _FAC,
       0,
       [_TG, _TGSC],
@@ -30862,7 +30862,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetResourcePolicyInput$ = [
       3,
-      n05,
+      n06,
       _GRPI,
       0,
       [_RAe],
@@ -30871,7 +30871,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetResourcePolicyOutput$ = [
       3,
-      n05,
+      n06,
       _GRPO,
       0,
       [_Pol],
@@ -30879,7 +30879,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetTrustStoreCaCertificatesBundleInput$ = [
       3,
-      n05,
+      n06,
       _GTSCCBI,
       0,
       [_TSA],
@@ -30888,7 +30888,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetTrustStoreCaCertificatesBundleOutput$ = [
       3,
-      n05,
+      n06,
       _GTSCCBO,
       0,
       [_Lo],
@@ -30896,7 +30896,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetTrustStoreRevocationContentInput$ = [
       3,
-      n05,
+      n06,
       _GTSRCI,
       0,
       [_TSA, _RI],
@@ -30905,7 +30905,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetTrustStoreRevocationContentOutput$ = [
       3,
-      n05,
+      n06,
       _GTSRCO,
       0,
       [_Lo],
@@ -30913,7 +30913,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var HostHeaderConditionConfig$ = [
       3,
-      n05,
+      n06,
       _HHCC,
       0,
       [_V2, _RV],
@@ -30921,7 +30921,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var HostHeaderRewriteConfig$ = [
       3,
-      n05,
+      n06,
       _HHRC,
       0,
       [_Rew],
@@ -30929,7 +30929,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var HttpHeaderConditionConfig$ = [
       3,
-      n05,
+      n06,
       _HHCCt,
       0,
       [_HHN, _V2, _RV],
@@ -30937,7 +30937,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var HttpRequestMethodConditionConfig$ = [
       3,
-      n05,
+      n06,
       _HRMCC,
       0,
       [_V2],
@@ -30945,7 +30945,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var IpamPools$ = [
       3,
-      n05,
+      n06,
       _IP2,
       0,
       [_IIPI],
@@ -30953,7 +30953,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var JwtValidationActionAdditionalClaim$ = [
       3,
-      n05,
+      n06,
       _JVAAC,
       0,
       [_F, _N, _V2],
@@ -30962,7 +30962,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var JwtValidationActionConfig$ = [
       3,
-      n05,
+      n06,
       _JVAC,
       0,
       [_JE, _I2, _AC],
@@ -30971,7 +30971,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Limit$ = [
       3,
-      n05,
+      n06,
       _Lim,
       0,
       [_N, _Max],
@@ -30979,15 +30979,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Listener$ = [
       3,
-      n05,
+      n06,
       _Lis,
       0,
-      [_LA, _LBAo, _Po, _Pr2, _C2, _SP, _DA, _AP, _MA],
+      [_LA, _LBAo, _Po, _Pr2, _C3, _SP, _DA, _AP, _MA],
       [0, 0, 1, 0, () => CertificateList, 0, () => Actions, 64 | 0, () => MutualAuthenticationAttributes$]
     ];
     var ListenerAttribute$ = [
       3,
-      n05,
+      n06,
       _LAis,
       0,
       [_K2, _Va],
@@ -30995,7 +30995,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var LoadBalancer$ = [
       3,
-      n05,
+      n06,
       _LBo,
       0,
       [_LBAo, _DNSN, _CHZI, _CTr, _LBN, _Sch, _VI, _S2, _T2, _AZv, _SG, _IAT, _COIP, _ESGIROPLT, _EPFISN, _IP2],
@@ -31003,15 +31003,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var LoadBalancerAddress$ = [
       3,
-      n05,
+      n06,
       _LBAoad,
       0,
-      [_IA, _AI, _PIPA, _IPA],
+      [_IA, _AI2, _PIPA, _IPA],
       [0, 0, 0, 0]
     ];
     var LoadBalancerAttribute$ = [
       3,
-      n05,
+      n06,
       _LBAoada,
       0,
       [_K2, _Va],
@@ -31019,7 +31019,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var LoadBalancerState$ = [
       3,
-      n05,
+      n06,
       _LBS,
       0,
       [_Co, _R],
@@ -31027,7 +31027,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Matcher$ = [
       3,
-      n05,
+      n06,
       _Ma,
       0,
       [_HC, _GC],
@@ -31035,7 +31035,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var MinimumLoadBalancerCapacity$ = [
       3,
-      n05,
+      n06,
       _MLBC,
       0,
       [_CU],
@@ -31043,7 +31043,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyCapacityReservationInput$ = [
       3,
-      n05,
+      n06,
       _MCRI,
       0,
       [_LBAo, _MLBC, _RCR],
@@ -31052,7 +31052,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyCapacityReservationOutput$ = [
       3,
-      n05,
+      n06,
       _MCRO,
       0,
       [_LMT, _DRR, _MLBC, _CRSa],
@@ -31060,7 +31060,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyIpPoolsInput$ = [
       3,
-      n05,
+      n06,
       _MIPI,
       0,
       [_LBAo, _IP2, _RIP],
@@ -31069,7 +31069,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyIpPoolsOutput$ = [
       3,
-      n05,
+      n06,
       _MIPO,
       0,
       [_IP2],
@@ -31077,7 +31077,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyListenerAttributesInput$ = [
       3,
-      n05,
+      n06,
       _MLAI,
       0,
       [_LA, _At],
@@ -31086,7 +31086,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyListenerAttributesOutput$ = [
       3,
-      n05,
+      n06,
       _MLAO,
       0,
       [_At],
@@ -31094,24 +31094,24 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyListenerInput$ = [
       3,
-      n05,
+      n06,
       _MLI,
       0,
-      [_LA, _Po, _Pr2, _SP, _C2, _DA, _AP, _MA],
+      [_LA, _Po, _Pr2, _SP, _C3, _DA, _AP, _MA],
       [0, 1, 0, 0, () => CertificateList, () => Actions, 64 | 0, () => MutualAuthenticationAttributes$],
       1
     ];
     var ModifyListenerOutput$ = [
       3,
-      n05,
+      n06,
       _MLO,
       0,
-      [_L],
+      [_L2],
       [() => Listeners]
     ];
     var ModifyLoadBalancerAttributesInput$ = [
       3,
-      n05,
+      n06,
       _MLBAI,
       0,
       [_LBAo, _At],
@@ -31120,7 +31120,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyLoadBalancerAttributesOutput$ = [
       3,
-      n05,
+      n06,
       _MLBAO,
       0,
       [_At],
@@ -31128,7 +31128,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyRuleInput$ = [
       3,
-      n05,
+      n06,
       _MRI,
       0,
       [_RAu, _Con, _Ac, _Tr, _RTe],
@@ -31137,7 +31137,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyRuleOutput$ = [
       3,
-      n05,
+      n06,
       _MRO,
       0,
       [_Ru],
@@ -31145,7 +31145,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTargetGroupAttributesInput$ = [
       3,
-      n05,
+      n06,
       _MTGAI,
       0,
       [_TGA, _At],
@@ -31154,7 +31154,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTargetGroupAttributesOutput$ = [
       3,
-      n05,
+      n06,
       _MTGAO,
       0,
       [_At],
@@ -31162,7 +31162,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTargetGroupInput$ = [
       3,
-      n05,
+      n06,
       _MTGI,
       0,
       [_TGA, _HCP, _HCPe, _HCPea, _HCE, _HCIS, _HCTS, _HTC, _UTC, _Ma],
@@ -31171,7 +31171,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTargetGroupOutput$ = [
       3,
-      n05,
+      n06,
       _MTGO,
       0,
       [_TG],
@@ -31179,7 +31179,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTrustStoreInput$ = [
       3,
-      n05,
+      n06,
       _MTSI,
       0,
       [_TSA, _CCBSB, _CCBSK, _CCBSOV],
@@ -31188,7 +31188,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTrustStoreOutput$ = [
       3,
-      n05,
+      n06,
       _MTSO,
       0,
       [_TS],
@@ -31196,7 +31196,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var MutualAuthenticationAttributes$ = [
       3,
-      n05,
+      n06,
       _MAA,
       0,
       [_Mo, _TSA, _ICCE, _TSAS, _ATSCN],
@@ -31204,7 +31204,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var PathPatternConditionConfig$ = [
       3,
-      n05,
+      n06,
       _PPCC,
       0,
       [_V2, _RV],
@@ -31212,7 +31212,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var QueryStringConditionConfig$ = [
       3,
-      n05,
+      n06,
       _QSCC,
       0,
       [_V2],
@@ -31220,7 +31220,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var QueryStringKeyValuePair$ = [
       3,
-      n05,
+      n06,
       _QSKVP,
       0,
       [_K2, _Va],
@@ -31228,7 +31228,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RedirectActionConfig$ = [
       3,
-      n05,
+      n06,
       _RAC,
       0,
       [_SC, _Pr2, _Po, _H, _Pa, _Q],
@@ -31237,7 +31237,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RegisterTargetsInput$ = [
       3,
-      n05,
+      n06,
       _RTI,
       0,
       [_TGA, _Tar],
@@ -31246,7 +31246,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RegisterTargetsOutput$ = [
       3,
-      n05,
+      n06,
       _RTO,
       0,
       [],
@@ -31254,16 +31254,16 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveListenerCertificatesInput$ = [
       3,
-      n05,
+      n06,
       _RLCI,
       0,
-      [_LA, _C2],
+      [_LA, _C3],
       [0, () => CertificateList],
       2
     ];
     var RemoveListenerCertificatesOutput$ = [
       3,
-      n05,
+      n06,
       _RLCO,
       0,
       [],
@@ -31271,7 +31271,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveTagsInput$ = [
       3,
-      n05,
+      n06,
       _RTIe,
       0,
       [_RA2, _TK],
@@ -31280,7 +31280,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveTagsOutput$ = [
       3,
-      n05,
+      n06,
       _RTOe,
       0,
       [],
@@ -31288,7 +31288,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveTrustStoreRevocationsInput$ = [
       3,
-      n05,
+      n06,
       _RTSRI,
       0,
       [_TSA, _RIe],
@@ -31297,7 +31297,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveTrustStoreRevocationsOutput$ = [
       3,
-      n05,
+      n06,
       _RTSRO,
       0,
       [],
@@ -31305,15 +31305,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RevocationContent$ = [
       3,
-      n05,
+      n06,
       _RCev,
       0,
-      [_SB, _SK, _SOV, _RT3],
+      [_SB, _SK2, _SOV, _RT3],
       [0, 0, 0, 0]
     ];
     var RewriteConfig$ = [
       3,
-      n05,
+      n06,
       _RCew,
       0,
       [_Reg, _Rep],
@@ -31322,7 +31322,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Rule$ = [
       3,
-      n05,
+      n06,
       _Rul,
       0,
       [_RAu, _P2, _Con, _Ac, _ID, _Tr],
@@ -31330,7 +31330,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RuleCondition$ = [
       3,
-      n05,
+      n06,
       _RCu,
       0,
       [_Fi, _V2, _HHC, _PPC, _HHCt, _QSC, _HRMC, _SIC, _RV],
@@ -31338,7 +31338,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RulePriorityPair$ = [
       3,
-      n05,
+      n06,
       _RPP,
       0,
       [_RAu, _P2],
@@ -31346,7 +31346,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RuleTransform$ = [
       3,
-      n05,
+      n06,
       _RTu,
       0,
       [_T2, _HHRC, _URC],
@@ -31355,7 +31355,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetIpAddressTypeInput$ = [
       3,
-      n05,
+      n06,
       _SIATI,
       0,
       [_LBAo, _IAT],
@@ -31364,7 +31364,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetIpAddressTypeOutput$ = [
       3,
-      n05,
+      n06,
       _SIATO,
       0,
       [_IAT],
@@ -31372,7 +31372,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetRulePrioritiesInput$ = [
       3,
-      n05,
+      n06,
       _SRPI,
       0,
       [_RP],
@@ -31381,7 +31381,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetRulePrioritiesOutput$ = [
       3,
-      n05,
+      n06,
       _SRPO,
       0,
       [_Ru],
@@ -31389,7 +31389,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetSecurityGroupsInput$ = [
       3,
-      n05,
+      n06,
       _SSGI,
       0,
       [_LBAo, _SG, _ESGIROPLT],
@@ -31398,7 +31398,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetSecurityGroupsOutput$ = [
       3,
-      n05,
+      n06,
       _SSGO,
       0,
       [_SGI, _ESGIROPLT],
@@ -31406,7 +31406,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetSubnetsInput$ = [
       3,
-      n05,
+      n06,
       _SSI,
       0,
       [_LBAo, _Su, _SM, _IAT, _EPFISN],
@@ -31415,7 +31415,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetSubnetsOutput$ = [
       3,
-      n05,
+      n06,
       _SSO,
       0,
       [_AZv, _IAT, _EPFISN],
@@ -31423,7 +31423,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SourceIpConditionConfig$ = [
       3,
-      n05,
+      n06,
       _SICC,
       0,
       [_V2, _IAT],
@@ -31431,7 +31431,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SslPolicy$ = [
       3,
-      n05,
+      n06,
       _SP,
       0,
       [_SPsl, _Cip, _N, _SLBT],
@@ -31439,15 +31439,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SubnetMapping$ = [
       3,
-      n05,
+      n06,
       _SMu,
       0,
-      [_SI2, _AI, _PIPA, _IPA, _SNIPo],
+      [_SI2, _AI2, _PIPA, _IPA, _SNIPo],
       [0, 0, 0, 0, 0]
     ];
     var Tag$2 = [
       3,
-      n05,
+      n06,
       _Tag,
       0,
       [_K2, _Va],
@@ -31456,7 +31456,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TagDescription$ = [
       3,
-      n05,
+      n06,
       _TDa,
       0,
       [_RAe, _Ta2],
@@ -31464,7 +31464,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TargetDescription$ = [
       3,
-      n05,
+      n06,
       _TDar,
       0,
       [_Id, _Po, _AZ, _QSI],
@@ -31473,7 +31473,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TargetGroup$ = [
       3,
-      n05,
+      n06,
       _TGa,
       0,
       [_TGA, _TGN, _Pr2, _Po, _VI, _HCP, _HCPe, _HCE, _HCIS, _HCTS, _HTC, _UTC, _HCPea, _Ma, _LBAoa, _TT, _PV, _IAT, _TCP],
@@ -31481,7 +31481,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TargetGroupAttribute$ = [
       3,
-      n05,
+      n06,
       _TGAar,
       0,
       [_K2, _Va],
@@ -31489,15 +31489,15 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TargetGroupStickinessConfig$ = [
       3,
-      n05,
+      n06,
       _TGSC,
       0,
-      [_E2, _DS2],
+      [_E3, _DS2],
       [2, 1]
     ];
     var TargetGroupTuple$ = [
       3,
-      n05,
+      n06,
       _TGT,
       0,
       [_TGA, _W],
@@ -31505,7 +31505,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TargetHealth$ = [
       3,
-      n05,
+      n06,
       _TH,
       0,
       [_S2, _R, _D],
@@ -31513,7 +31513,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TargetHealthDescription$ = [
       3,
-      n05,
+      n06,
       _THDa,
       0,
       [_Targ, _HCPe, _TH, _AD, _AO],
@@ -31521,7 +31521,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TrustStore$ = [
       3,
-      n05,
+      n06,
       _TSr,
       0,
       [_N, _TSA, _St, _NOCC, _TRE],
@@ -31529,7 +31529,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TrustStoreAssociation$ = [
       3,
-      n05,
+      n06,
       _TSArus,
       0,
       [_RAe],
@@ -31537,7 +31537,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var TrustStoreRevocation$ = [
       3,
-      n05,
+      n06,
       _TSRr,
       0,
       [_TSA, _RI, _RT3, _NORE],
@@ -31545,7 +31545,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var UrlRewriteConfig$ = [
       3,
-      n05,
+      n06,
       _URC,
       0,
       [_Rew],
@@ -31553,7 +31553,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ZonalCapacityReservationState$ = [
       3,
-      n05,
+      n06,
       _ZCRS,
       0,
       [_S2, _AZ, _ECU],
@@ -31561,231 +31561,231 @@ var require_dist_cjs16 = __commonJS({
     ];
     var Actions = [
       1,
-      n05,
+      n06,
       _Ac,
       0,
       () => Action$
     ];
     var AvailabilityZones = [
       1,
-      n05,
+      n06,
       _AZv,
       0,
       () => AvailabilityZone$
     ];
     var CertificateList = [
       1,
-      n05,
+      n06,
       _CL,
       0,
       () => Certificate$
     ];
     var Ciphers = [
       1,
-      n05,
+      n06,
       _Cip,
       0,
       () => Cipher$
     ];
     var DescribeTrustStoreRevocationResponse = [
       1,
-      n05,
+      n06,
       _DTSRR,
       0,
       () => DescribeTrustStoreRevocation$
     ];
     var JwtValidationActionAdditionalClaims = [
       1,
-      n05,
+      n06,
       _JVAACw,
       0,
       () => JwtValidationActionAdditionalClaim$
     ];
     var Limits = [
       1,
-      n05,
+      n06,
       _Li,
       0,
       () => Limit$
     ];
     var ListenerAttributes = [
       1,
-      n05,
+      n06,
       _LAist,
       0,
       () => ListenerAttribute$
     ];
     var Listeners = [
       1,
-      n05,
-      _L,
+      n06,
+      _L2,
       0,
       () => Listener$
     ];
     var LoadBalancerAddresses = [
       1,
-      n05,
+      n06,
       _LBA,
       0,
       () => LoadBalancerAddress$
     ];
     var LoadBalancerAttributes = [
       1,
-      n05,
+      n06,
       _LBAoadal,
       0,
       () => LoadBalancerAttribute$
     ];
     var LoadBalancers = [
       1,
-      n05,
+      n06,
       _LB,
       0,
       () => LoadBalancer$
     ];
     var QueryStringKeyValuePairList = [
       1,
-      n05,
+      n06,
       _QSKVPL,
       0,
       () => QueryStringKeyValuePair$
     ];
     var RevocationContents = [
       1,
-      n05,
+      n06,
       _RCe,
       0,
       () => RevocationContent$
     ];
     var RewriteConfigList = [
       1,
-      n05,
+      n06,
       _RCL,
       0,
       () => RewriteConfig$
     ];
     var RuleConditionList = [
       1,
-      n05,
+      n06,
       _RCLu,
       0,
       () => RuleCondition$
     ];
     var RulePriorityList = [
       1,
-      n05,
+      n06,
       _RPL,
       0,
       () => RulePriorityPair$
     ];
     var Rules = [
       1,
-      n05,
+      n06,
       _Ru,
       0,
       () => Rule$
     ];
     var RuleTransformList = [
       1,
-      n05,
+      n06,
       _RTL,
       0,
       () => RuleTransform$
     ];
     var SslPolicies = [
       1,
-      n05,
+      n06,
       _SPs,
       0,
       () => SslPolicy$
     ];
     var SubnetMappings = [
       1,
-      n05,
+      n06,
       _SM,
       0,
       () => SubnetMapping$
     ];
     var TagDescriptions = [
       1,
-      n05,
+      n06,
       _TD,
       0,
       () => TagDescription$
     ];
     var TagList = [
       1,
-      n05,
+      n06,
       _TL,
       0,
       () => Tag$2
     ];
     var TargetDescriptions = [
       1,
-      n05,
+      n06,
       _TDarg,
       0,
       () => TargetDescription$
     ];
     var TargetGroupAttributes = [
       1,
-      n05,
+      n06,
       _TGAarg,
       0,
       () => TargetGroupAttribute$
     ];
     var TargetGroupList = [
       1,
-      n05,
+      n06,
       _TGL,
       0,
       () => TargetGroupTuple$
     ];
     var TargetGroups = [
       1,
-      n05,
+      n06,
       _TG,
       0,
       () => TargetGroup$
     ];
     var TargetHealthDescriptions = [
       1,
-      n05,
+      n06,
       _THD,
       0,
       () => TargetHealthDescription$
     ];
     var TrustStoreAssociations = [
       1,
-      n05,
+      n06,
       _TSAr,
       0,
       () => TrustStoreAssociation$
     ];
     var TrustStoreRevocations = [
       1,
-      n05,
+      n06,
       _TSR,
       0,
       () => TrustStoreRevocation$
     ];
     var TrustStores = [
       1,
-      n05,
+      n06,
       _TS,
       0,
       () => TrustStore$
     ];
     var ZonalCapacityReservationStates = [
       1,
-      n05,
+      n06,
       _ZCRSo,
       0,
       () => ZonalCapacityReservationState$
     ];
     var AddListenerCertificates$ = [
       9,
-      n05,
+      n06,
       _ALC,
       0,
       () => AddListenerCertificatesInput$,
@@ -31793,7 +31793,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AddTags$ = [
       9,
-      n05,
+      n06,
       _AT3,
       0,
       () => AddTagsInput$,
@@ -31801,7 +31801,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var AddTrustStoreRevocations$ = [
       9,
-      n05,
+      n06,
       _ATSR,
       0,
       () => AddTrustStoreRevocationsInput$,
@@ -31809,7 +31809,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateListener$ = [
       9,
-      n05,
+      n06,
       _CLr,
       0,
       () => CreateListenerInput$,
@@ -31817,7 +31817,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateLoadBalancer$ = [
       9,
-      n05,
+      n06,
       _CLB,
       0,
       () => CreateLoadBalancerInput$,
@@ -31825,7 +31825,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateRule$ = [
       9,
-      n05,
+      n06,
       _CR,
       0,
       () => CreateRuleInput$,
@@ -31833,7 +31833,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateTargetGroup$ = [
       9,
-      n05,
+      n06,
       _CTG,
       0,
       () => CreateTargetGroupInput$,
@@ -31841,7 +31841,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var CreateTrustStore$ = [
       9,
-      n05,
+      n06,
       _CTS,
       0,
       () => CreateTrustStoreInput$,
@@ -31849,7 +31849,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteListener$ = [
       9,
-      n05,
+      n06,
       _DL,
       0,
       () => DeleteListenerInput$,
@@ -31857,7 +31857,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteLoadBalancer$ = [
       9,
-      n05,
+      n06,
       _DLB,
       0,
       () => DeleteLoadBalancerInput$,
@@ -31865,7 +31865,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteRule$ = [
       9,
-      n05,
+      n06,
       _DR,
       0,
       () => DeleteRuleInput$,
@@ -31873,7 +31873,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteSharedTrustStoreAssociation$ = [
       9,
-      n05,
+      n06,
       _DSTSA,
       0,
       () => DeleteSharedTrustStoreAssociationInput$,
@@ -31881,7 +31881,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteTargetGroup$ = [
       9,
-      n05,
+      n06,
       _DTG,
       0,
       () => DeleteTargetGroupInput$,
@@ -31889,7 +31889,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeleteTrustStore$ = [
       9,
-      n05,
+      n06,
       _DTS,
       0,
       () => DeleteTrustStoreInput$,
@@ -31897,7 +31897,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DeregisterTargets$ = [
       9,
-      n05,
+      n06,
       _DT,
       0,
       () => DeregisterTargetsInput$,
@@ -31905,7 +31905,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeAccountLimits$ = [
       9,
-      n05,
+      n06,
       _DAL,
       0,
       () => DescribeAccountLimitsInput$,
@@ -31913,7 +31913,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeCapacityReservation$ = [
       9,
-      n05,
+      n06,
       _DCR,
       0,
       () => DescribeCapacityReservationInput$,
@@ -31921,7 +31921,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenerAttributes$ = [
       9,
-      n05,
+      n06,
       _DLA,
       0,
       () => DescribeListenerAttributesInput$,
@@ -31929,7 +31929,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListenerCertificates$ = [
       9,
-      n05,
+      n06,
       _DLC,
       0,
       () => DescribeListenerCertificatesInput$,
@@ -31937,7 +31937,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeListeners$ = [
       9,
-      n05,
+      n06,
       _DLe,
       0,
       () => DescribeListenersInput$,
@@ -31945,7 +31945,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeLoadBalancerAttributes$ = [
       9,
-      n05,
+      n06,
       _DLBA,
       0,
       () => DescribeLoadBalancerAttributesInput$,
@@ -31953,7 +31953,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeLoadBalancers$ = [
       9,
-      n05,
+      n06,
       _DLBe,
       0,
       () => DescribeLoadBalancersInput$,
@@ -31961,7 +31961,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeRules$ = [
       9,
-      n05,
+      n06,
       _DRe,
       0,
       () => DescribeRulesInput$,
@@ -31969,7 +31969,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeSSLPolicies$ = [
       9,
-      n05,
+      n06,
       _DSSLP,
       0,
       () => DescribeSSLPoliciesInput$,
@@ -31977,7 +31977,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTags$ = [
       9,
-      n05,
+      n06,
       _DTe,
       0,
       () => DescribeTagsInput$,
@@ -31985,7 +31985,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetGroupAttributes$ = [
       9,
-      n05,
+      n06,
       _DTGA,
       0,
       () => DescribeTargetGroupAttributesInput$,
@@ -31993,7 +31993,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetGroups$ = [
       9,
-      n05,
+      n06,
       _DTGe,
       0,
       () => DescribeTargetGroupsInput$,
@@ -32001,7 +32001,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTargetHealth$ = [
       9,
-      n05,
+      n06,
       _DTH,
       0,
       () => DescribeTargetHealthInput$,
@@ -32009,7 +32009,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreAssociations$ = [
       9,
-      n05,
+      n06,
       _DTSA,
       0,
       () => DescribeTrustStoreAssociationsInput$,
@@ -32017,7 +32017,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStoreRevocations$ = [
       9,
-      n05,
+      n06,
       _DTSRe,
       0,
       () => DescribeTrustStoreRevocationsInput$,
@@ -32025,7 +32025,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var DescribeTrustStores$ = [
       9,
-      n05,
+      n06,
       _DTSe,
       0,
       () => DescribeTrustStoresInput$,
@@ -32033,7 +32033,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetResourcePolicy$ = [
       9,
-      n05,
+      n06,
       _GRP,
       0,
       () => GetResourcePolicyInput$,
@@ -32041,7 +32041,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetTrustStoreCaCertificatesBundle$ = [
       9,
-      n05,
+      n06,
       _GTSCCB,
       0,
       () => GetTrustStoreCaCertificatesBundleInput$,
@@ -32049,7 +32049,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var GetTrustStoreRevocationContent$ = [
       9,
-      n05,
+      n06,
       _GTSRC,
       0,
       () => GetTrustStoreRevocationContentInput$,
@@ -32057,7 +32057,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyCapacityReservation$ = [
       9,
-      n05,
+      n06,
       _MCR,
       0,
       () => ModifyCapacityReservationInput$,
@@ -32065,7 +32065,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyIpPools$ = [
       9,
-      n05,
+      n06,
       _MIP,
       0,
       () => ModifyIpPoolsInput$,
@@ -32073,7 +32073,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyListener$ = [
       9,
-      n05,
+      n06,
       _ML,
       0,
       () => ModifyListenerInput$,
@@ -32081,7 +32081,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyListenerAttributes$ = [
       9,
-      n05,
+      n06,
       _MLA,
       0,
       () => ModifyListenerAttributesInput$,
@@ -32089,7 +32089,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyLoadBalancerAttributes$ = [
       9,
-      n05,
+      n06,
       _MLBA,
       0,
       () => ModifyLoadBalancerAttributesInput$,
@@ -32097,7 +32097,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyRule$ = [
       9,
-      n05,
+      n06,
       _MR,
       0,
       () => ModifyRuleInput$,
@@ -32105,7 +32105,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTargetGroup$ = [
       9,
-      n05,
+      n06,
       _MTG,
       0,
       () => ModifyTargetGroupInput$,
@@ -32113,7 +32113,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTargetGroupAttributes$ = [
       9,
-      n05,
+      n06,
       _MTGA,
       0,
       () => ModifyTargetGroupAttributesInput$,
@@ -32121,7 +32121,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var ModifyTrustStore$ = [
       9,
-      n05,
+      n06,
       _MTS,
       0,
       () => ModifyTrustStoreInput$,
@@ -32129,7 +32129,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RegisterTargets$ = [
       9,
-      n05,
+      n06,
       _RTeg,
       0,
       () => RegisterTargetsInput$,
@@ -32137,7 +32137,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveListenerCertificates$ = [
       9,
-      n05,
+      n06,
       _RLC,
       0,
       () => RemoveListenerCertificatesInput$,
@@ -32145,7 +32145,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveTags$ = [
       9,
-      n05,
+      n06,
       _RTem,
       0,
       () => RemoveTagsInput$,
@@ -32153,7 +32153,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var RemoveTrustStoreRevocations$ = [
       9,
-      n05,
+      n06,
       _RTSR,
       0,
       () => RemoveTrustStoreRevocationsInput$,
@@ -32161,7 +32161,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetIpAddressType$ = [
       9,
-      n05,
+      n06,
       _SIAT,
       0,
       () => SetIpAddressTypeInput$,
@@ -32169,7 +32169,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetRulePriorities$ = [
       9,
-      n05,
+      n06,
       _SRP,
       0,
       () => SetRulePrioritiesInput$,
@@ -32177,7 +32177,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetSecurityGroups$ = [
       9,
-      n05,
+      n06,
       _SSG,
       0,
       () => SetSecurityGroupsInput$,
@@ -32185,7 +32185,7 @@ var require_dist_cjs16 = __commonJS({
     ];
     var SetSubnets$ = [
       9,
-      n05,
+      n06,
       _SS,
       0,
       () => SetSubnetsInput$,
@@ -32197,7 +32197,7 @@ var require_dist_cjs16 = __commonJS({
         base64Decoder: config?.base64Decoder ?? fromBase642,
         base64Encoder: config?.base64Encoder ?? toBase643,
         disableHostPrefix: config?.disableHostPrefix ?? false,
-        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver5,
+        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver6,
         extensions: config?.extensions ?? [],
         httpAuthSchemeProvider: config?.httpAuthSchemeProvider ?? defaultElasticLoadBalancingV2HttpAuthSchemeProvider,
         httpAuthSchemes: config?.httpAuthSchemes ?? [
@@ -32211,7 +32211,7 @@ var require_dist_cjs16 = __commonJS({
         protocol: config?.protocol ?? AwsQueryProtocol2,
         protocolSettings: config?.protocolSettings ?? {
           defaultNamespace: "com.amazonaws.elasticloadbalancingv2",
-          errorTypeRegistries: errorTypeRegistries5,
+          errorTypeRegistries: errorTypeRegistries6,
           xmlNamespace: "http://elasticloadbalancing.amazonaws.com/doc/2015-12-01/",
           version: "2015-12-01",
           serviceTarget: "ElasticLoadBalancing_v10"
@@ -32223,7 +32223,7 @@ var require_dist_cjs16 = __commonJS({
         utf8Encoder: config?.utf8Encoder ?? toUtf83
       };
     };
-    var getRuntimeConfig9 = (config) => {
+    var getRuntimeConfig11 = (config) => {
       emitWarningIfUnsupportedVersion3(process.version);
       const defaultsMode = resolveDefaultsModeConfig2(config);
       const defaultConfigProvider = () => defaultsMode().then(loadConfigsForDefaultMode2);
@@ -32249,13 +32249,13 @@ var require_dist_cjs16 = __commonJS({
           ...NODE_RETRY_MODE_CONFIG_OPTIONS2,
           default: async () => (await defaultConfigProvider()).retryMode || DEFAULT_RETRY_MODE2
         }, config),
-        streamCollector: config?.streamCollector ?? streamCollector7,
+        streamCollector: config?.streamCollector ?? streamCollector8,
         useDualstackEndpoint: config?.useDualstackEndpoint ?? loadConfig2(NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS2, loaderConfig),
         useFipsEndpoint: config?.useFipsEndpoint ?? loadConfig2(NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS2, loaderConfig),
         userAgentAppId: config?.userAgentAppId ?? loadConfig2(NODE_APP_ID_CONFIG_OPTIONS2, loaderConfig)
       };
     };
-    var getHttpAuthExtensionConfiguration5 = (runtimeConfig) => {
+    var getHttpAuthExtensionConfiguration6 = (runtimeConfig) => {
       const _httpAuthSchemes = runtimeConfig.httpAuthSchemes;
       let _httpAuthSchemeProvider = runtimeConfig.httpAuthSchemeProvider;
       let _credentials = runtimeConfig.credentials;
@@ -32285,32 +32285,32 @@ var require_dist_cjs16 = __commonJS({
         }
       };
     };
-    var resolveHttpAuthRuntimeConfig5 = (config) => {
+    var resolveHttpAuthRuntimeConfig6 = (config) => {
       return {
         httpAuthSchemes: config.httpAuthSchemes(),
         httpAuthSchemeProvider: config.httpAuthSchemeProvider(),
         credentials: config.credentials()
       };
     };
-    var resolveRuntimeExtensions5 = (runtimeConfig, extensions) => {
-      const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration2(runtimeConfig), getDefaultExtensionConfiguration2(runtimeConfig), getHttpHandlerExtensionConfiguration2(runtimeConfig), getHttpAuthExtensionConfiguration5(runtimeConfig));
+    var resolveRuntimeExtensions6 = (runtimeConfig, extensions) => {
+      const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration2(runtimeConfig), getDefaultExtensionConfiguration2(runtimeConfig), getHttpHandlerExtensionConfiguration2(runtimeConfig), getHttpAuthExtensionConfiguration6(runtimeConfig));
       extensions.forEach((extension) => extension.configure(extensionConfiguration));
-      return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration2(extensionConfiguration), resolveDefaultRuntimeConfig2(extensionConfiguration), resolveHttpHandlerRuntimeConfig2(extensionConfiguration), resolveHttpAuthRuntimeConfig5(extensionConfiguration));
+      return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration2(extensionConfiguration), resolveDefaultRuntimeConfig2(extensionConfiguration), resolveHttpHandlerRuntimeConfig2(extensionConfiguration), resolveHttpAuthRuntimeConfig6(extensionConfiguration));
     };
     var ElasticLoadBalancingV2Client = class extends Client2 {
       config;
       constructor(...[configuration]) {
-        const _config_0 = getRuntimeConfig9(configuration || {});
+        const _config_0 = getRuntimeConfig11(configuration || {});
         super(_config_0);
         this.initConfig = _config_0;
-        const _config_1 = resolveClientEndpointParameters5(_config_0);
+        const _config_1 = resolveClientEndpointParameters6(_config_0);
         const _config_2 = resolveUserAgentConfig2(_config_1);
         const _config_3 = resolveRetryConfig2(_config_2);
         const _config_4 = resolveRegionConfig2(_config_3);
         const _config_5 = resolveHostHeaderConfig2(_config_4);
         const _config_6 = resolveEndpointConfig2(_config_5);
-        const _config_7 = resolveHttpAuthSchemeConfig5(_config_6);
-        const _config_8 = resolveRuntimeExtensions5(_config_7, configuration?.extensions || []);
+        const _config_7 = resolveHttpAuthSchemeConfig6(_config_6);
+        const _config_8 = resolveRuntimeExtensions6(_config_7, configuration?.extensions || []);
         this.config = _config_8;
         this.middlewareStack.use(getSchemaSerdePlugin2(this.config));
         this.middlewareStack.use(getUserAgentPlugin2(this.config));
@@ -32331,110 +32331,110 @@ var require_dist_cjs16 = __commonJS({
         super.destroy();
       }
     };
-    var command5 = makeBuilder2(commonParams5, "ElasticLoadBalancing_v10", "ElasticLoadBalancingV2Client", getEndpointPlugin2);
-    var _ep05 = {};
-    var _mw05 = (Command2, cs, config, o3) => [];
-    var AddListenerCertificatesCommand = class extends command5(_ep05, _mw05, "AddListenerCertificates", AddListenerCertificates$) {
+    var command6 = makeBuilder2(commonParams6, "ElasticLoadBalancing_v10", "ElasticLoadBalancingV2Client", getEndpointPlugin2);
+    var _ep06 = {};
+    var _mw06 = (Command2, cs, config, o3) => [];
+    var AddListenerCertificatesCommand = class extends command6(_ep06, _mw06, "AddListenerCertificates", AddListenerCertificates$) {
     };
-    var AddTagsCommand = class extends command5(_ep05, _mw05, "AddTags", AddTags$) {
+    var AddTagsCommand = class extends command6(_ep06, _mw06, "AddTags", AddTags$) {
     };
-    var AddTrustStoreRevocationsCommand = class extends command5(_ep05, _mw05, "AddTrustStoreRevocations", AddTrustStoreRevocations$) {
+    var AddTrustStoreRevocationsCommand = class extends command6(_ep06, _mw06, "AddTrustStoreRevocations", AddTrustStoreRevocations$) {
     };
-    var CreateListenerCommand = class extends command5(_ep05, _mw05, "CreateListener", CreateListener$) {
+    var CreateListenerCommand = class extends command6(_ep06, _mw06, "CreateListener", CreateListener$) {
     };
-    var CreateLoadBalancerCommand = class extends command5(_ep05, _mw05, "CreateLoadBalancer", CreateLoadBalancer$) {
+    var CreateLoadBalancerCommand = class extends command6(_ep06, _mw06, "CreateLoadBalancer", CreateLoadBalancer$) {
     };
-    var CreateRuleCommand = class extends command5(_ep05, _mw05, "CreateRule", CreateRule$) {
+    var CreateRuleCommand = class extends command6(_ep06, _mw06, "CreateRule", CreateRule$) {
     };
-    var CreateTargetGroupCommand = class extends command5(_ep05, _mw05, "CreateTargetGroup", CreateTargetGroup$) {
+    var CreateTargetGroupCommand = class extends command6(_ep06, _mw06, "CreateTargetGroup", CreateTargetGroup$) {
     };
-    var CreateTrustStoreCommand = class extends command5(_ep05, _mw05, "CreateTrustStore", CreateTrustStore$) {
+    var CreateTrustStoreCommand = class extends command6(_ep06, _mw06, "CreateTrustStore", CreateTrustStore$) {
     };
-    var DeleteListenerCommand = class extends command5(_ep05, _mw05, "DeleteListener", DeleteListener$) {
+    var DeleteListenerCommand = class extends command6(_ep06, _mw06, "DeleteListener", DeleteListener$) {
     };
-    var DeleteLoadBalancerCommand = class extends command5(_ep05, _mw05, "DeleteLoadBalancer", DeleteLoadBalancer$) {
+    var DeleteLoadBalancerCommand = class extends command6(_ep06, _mw06, "DeleteLoadBalancer", DeleteLoadBalancer$) {
     };
-    var DeleteRuleCommand = class extends command5(_ep05, _mw05, "DeleteRule", DeleteRule$) {
+    var DeleteRuleCommand = class extends command6(_ep06, _mw06, "DeleteRule", DeleteRule$) {
     };
-    var DeleteSharedTrustStoreAssociationCommand = class extends command5(_ep05, _mw05, "DeleteSharedTrustStoreAssociation", DeleteSharedTrustStoreAssociation$) {
+    var DeleteSharedTrustStoreAssociationCommand = class extends command6(_ep06, _mw06, "DeleteSharedTrustStoreAssociation", DeleteSharedTrustStoreAssociation$) {
     };
-    var DeleteTargetGroupCommand = class extends command5(_ep05, _mw05, "DeleteTargetGroup", DeleteTargetGroup$) {
+    var DeleteTargetGroupCommand = class extends command6(_ep06, _mw06, "DeleteTargetGroup", DeleteTargetGroup$) {
     };
-    var DeleteTrustStoreCommand = class extends command5(_ep05, _mw05, "DeleteTrustStore", DeleteTrustStore$) {
+    var DeleteTrustStoreCommand = class extends command6(_ep06, _mw06, "DeleteTrustStore", DeleteTrustStore$) {
     };
-    var DeregisterTargetsCommand = class extends command5(_ep05, _mw05, "DeregisterTargets", DeregisterTargets$) {
+    var DeregisterTargetsCommand = class extends command6(_ep06, _mw06, "DeregisterTargets", DeregisterTargets$) {
     };
-    var DescribeAccountLimitsCommand = class extends command5(_ep05, _mw05, "DescribeAccountLimits", DescribeAccountLimits$) {
+    var DescribeAccountLimitsCommand = class extends command6(_ep06, _mw06, "DescribeAccountLimits", DescribeAccountLimits$) {
     };
-    var DescribeCapacityReservationCommand = class extends command5(_ep05, _mw05, "DescribeCapacityReservation", DescribeCapacityReservation$) {
+    var DescribeCapacityReservationCommand = class extends command6(_ep06, _mw06, "DescribeCapacityReservation", DescribeCapacityReservation$) {
     };
-    var DescribeListenerAttributesCommand = class extends command5(_ep05, _mw05, "DescribeListenerAttributes", DescribeListenerAttributes$) {
+    var DescribeListenerAttributesCommand = class extends command6(_ep06, _mw06, "DescribeListenerAttributes", DescribeListenerAttributes$) {
     };
-    var DescribeListenerCertificatesCommand = class extends command5(_ep05, _mw05, "DescribeListenerCertificates", DescribeListenerCertificates$) {
+    var DescribeListenerCertificatesCommand = class extends command6(_ep06, _mw06, "DescribeListenerCertificates", DescribeListenerCertificates$) {
     };
-    var DescribeListenersCommand = class extends command5(_ep05, _mw05, "DescribeListeners", DescribeListeners$) {
+    var DescribeListenersCommand = class extends command6(_ep06, _mw06, "DescribeListeners", DescribeListeners$) {
     };
-    var DescribeLoadBalancerAttributesCommand = class extends command5(_ep05, _mw05, "DescribeLoadBalancerAttributes", DescribeLoadBalancerAttributes$) {
+    var DescribeLoadBalancerAttributesCommand = class extends command6(_ep06, _mw06, "DescribeLoadBalancerAttributes", DescribeLoadBalancerAttributes$) {
     };
-    var DescribeLoadBalancersCommand = class extends command5(_ep05, _mw05, "DescribeLoadBalancers", DescribeLoadBalancers$) {
+    var DescribeLoadBalancersCommand = class extends command6(_ep06, _mw06, "DescribeLoadBalancers", DescribeLoadBalancers$) {
     };
-    var DescribeRulesCommand = class extends command5(_ep05, _mw05, "DescribeRules", DescribeRules$) {
+    var DescribeRulesCommand = class extends command6(_ep06, _mw06, "DescribeRules", DescribeRules$) {
     };
-    var DescribeSSLPoliciesCommand = class extends command5(_ep05, _mw05, "DescribeSSLPolicies", DescribeSSLPolicies$) {
+    var DescribeSSLPoliciesCommand = class extends command6(_ep06, _mw06, "DescribeSSLPolicies", DescribeSSLPolicies$) {
     };
-    var DescribeTagsCommand = class extends command5(_ep05, _mw05, "DescribeTags", DescribeTags$) {
+    var DescribeTagsCommand = class extends command6(_ep06, _mw06, "DescribeTags", DescribeTags$) {
     };
-    var DescribeTargetGroupAttributesCommand = class extends command5(_ep05, _mw05, "DescribeTargetGroupAttributes", DescribeTargetGroupAttributes$) {
+    var DescribeTargetGroupAttributesCommand = class extends command6(_ep06, _mw06, "DescribeTargetGroupAttributes", DescribeTargetGroupAttributes$) {
     };
-    var DescribeTargetGroupsCommand = class extends command5(_ep05, _mw05, "DescribeTargetGroups", DescribeTargetGroups$) {
+    var DescribeTargetGroupsCommand = class extends command6(_ep06, _mw06, "DescribeTargetGroups", DescribeTargetGroups$) {
     };
-    var DescribeTargetHealthCommand = class extends command5(_ep05, _mw05, "DescribeTargetHealth", DescribeTargetHealth$) {
+    var DescribeTargetHealthCommand = class extends command6(_ep06, _mw06, "DescribeTargetHealth", DescribeTargetHealth$) {
     };
-    var DescribeTrustStoreAssociationsCommand = class extends command5(_ep05, _mw05, "DescribeTrustStoreAssociations", DescribeTrustStoreAssociations$) {
+    var DescribeTrustStoreAssociationsCommand = class extends command6(_ep06, _mw06, "DescribeTrustStoreAssociations", DescribeTrustStoreAssociations$) {
     };
-    var DescribeTrustStoreRevocationsCommand = class extends command5(_ep05, _mw05, "DescribeTrustStoreRevocations", DescribeTrustStoreRevocations$) {
+    var DescribeTrustStoreRevocationsCommand = class extends command6(_ep06, _mw06, "DescribeTrustStoreRevocations", DescribeTrustStoreRevocations$) {
     };
-    var DescribeTrustStoresCommand = class extends command5(_ep05, _mw05, "DescribeTrustStores", DescribeTrustStores$) {
+    var DescribeTrustStoresCommand = class extends command6(_ep06, _mw06, "DescribeTrustStores", DescribeTrustStores$) {
     };
-    var GetResourcePolicyCommand = class extends command5(_ep05, _mw05, "GetResourcePolicy", GetResourcePolicy$) {
+    var GetResourcePolicyCommand = class extends command6(_ep06, _mw06, "GetResourcePolicy", GetResourcePolicy$) {
     };
-    var GetTrustStoreCaCertificatesBundleCommand = class extends command5(_ep05, _mw05, "GetTrustStoreCaCertificatesBundle", GetTrustStoreCaCertificatesBundle$) {
+    var GetTrustStoreCaCertificatesBundleCommand = class extends command6(_ep06, _mw06, "GetTrustStoreCaCertificatesBundle", GetTrustStoreCaCertificatesBundle$) {
     };
-    var GetTrustStoreRevocationContentCommand = class extends command5(_ep05, _mw05, "GetTrustStoreRevocationContent", GetTrustStoreRevocationContent$) {
+    var GetTrustStoreRevocationContentCommand = class extends command6(_ep06, _mw06, "GetTrustStoreRevocationContent", GetTrustStoreRevocationContent$) {
     };
-    var ModifyCapacityReservationCommand = class extends command5(_ep05, _mw05, "ModifyCapacityReservation", ModifyCapacityReservation$) {
+    var ModifyCapacityReservationCommand = class extends command6(_ep06, _mw06, "ModifyCapacityReservation", ModifyCapacityReservation$) {
     };
-    var ModifyIpPoolsCommand = class extends command5(_ep05, _mw05, "ModifyIpPools", ModifyIpPools$) {
+    var ModifyIpPoolsCommand = class extends command6(_ep06, _mw06, "ModifyIpPools", ModifyIpPools$) {
     };
-    var ModifyListenerAttributesCommand = class extends command5(_ep05, _mw05, "ModifyListenerAttributes", ModifyListenerAttributes$) {
+    var ModifyListenerAttributesCommand = class extends command6(_ep06, _mw06, "ModifyListenerAttributes", ModifyListenerAttributes$) {
     };
-    var ModifyListenerCommand = class extends command5(_ep05, _mw05, "ModifyListener", ModifyListener$) {
+    var ModifyListenerCommand = class extends command6(_ep06, _mw06, "ModifyListener", ModifyListener$) {
     };
-    var ModifyLoadBalancerAttributesCommand = class extends command5(_ep05, _mw05, "ModifyLoadBalancerAttributes", ModifyLoadBalancerAttributes$) {
+    var ModifyLoadBalancerAttributesCommand = class extends command6(_ep06, _mw06, "ModifyLoadBalancerAttributes", ModifyLoadBalancerAttributes$) {
     };
-    var ModifyRuleCommand = class extends command5(_ep05, _mw05, "ModifyRule", ModifyRule$) {
+    var ModifyRuleCommand = class extends command6(_ep06, _mw06, "ModifyRule", ModifyRule$) {
     };
-    var ModifyTargetGroupAttributesCommand = class extends command5(_ep05, _mw05, "ModifyTargetGroupAttributes", ModifyTargetGroupAttributes$) {
+    var ModifyTargetGroupAttributesCommand = class extends command6(_ep06, _mw06, "ModifyTargetGroupAttributes", ModifyTargetGroupAttributes$) {
     };
-    var ModifyTargetGroupCommand = class extends command5(_ep05, _mw05, "ModifyTargetGroup", ModifyTargetGroup$) {
+    var ModifyTargetGroupCommand = class extends command6(_ep06, _mw06, "ModifyTargetGroup", ModifyTargetGroup$) {
     };
-    var ModifyTrustStoreCommand = class extends command5(_ep05, _mw05, "ModifyTrustStore", ModifyTrustStore$) {
+    var ModifyTrustStoreCommand = class extends command6(_ep06, _mw06, "ModifyTrustStore", ModifyTrustStore$) {
     };
-    var RegisterTargetsCommand = class extends command5(_ep05, _mw05, "RegisterTargets", RegisterTargets$) {
+    var RegisterTargetsCommand = class extends command6(_ep06, _mw06, "RegisterTargets", RegisterTargets$) {
     };
-    var RemoveListenerCertificatesCommand = class extends command5(_ep05, _mw05, "RemoveListenerCertificates", RemoveListenerCertificates$) {
+    var RemoveListenerCertificatesCommand = class extends command6(_ep06, _mw06, "RemoveListenerCertificates", RemoveListenerCertificates$) {
     };
-    var RemoveTagsCommand = class extends command5(_ep05, _mw05, "RemoveTags", RemoveTags$) {
+    var RemoveTagsCommand = class extends command6(_ep06, _mw06, "RemoveTags", RemoveTags$) {
     };
-    var RemoveTrustStoreRevocationsCommand = class extends command5(_ep05, _mw05, "RemoveTrustStoreRevocations", RemoveTrustStoreRevocations$) {
+    var RemoveTrustStoreRevocationsCommand = class extends command6(_ep06, _mw06, "RemoveTrustStoreRevocations", RemoveTrustStoreRevocations$) {
     };
-    var SetIpAddressTypeCommand = class extends command5(_ep05, _mw05, "SetIpAddressType", SetIpAddressType$) {
+    var SetIpAddressTypeCommand = class extends command6(_ep06, _mw06, "SetIpAddressType", SetIpAddressType$) {
     };
-    var SetRulePrioritiesCommand = class extends command5(_ep05, _mw05, "SetRulePriorities", SetRulePriorities$) {
+    var SetRulePrioritiesCommand = class extends command6(_ep06, _mw06, "SetRulePriorities", SetRulePriorities$) {
     };
-    var SetSecurityGroupsCommand = class extends command5(_ep05, _mw05, "SetSecurityGroups", SetSecurityGroups$) {
+    var SetSecurityGroupsCommand = class extends command6(_ep06, _mw06, "SetSecurityGroups", SetSecurityGroups$) {
     };
-    var SetSubnetsCommand = class extends command5(_ep05, _mw05, "SetSubnets", SetSubnets$) {
+    var SetSubnetsCommand = class extends command6(_ep06, _mw06, "SetSubnets", SetSubnets$) {
     };
     var paginateDescribeAccountLimits = createPaginator2(ElasticLoadBalancingV2Client, DescribeAccountLimitsCommand, "Marker", "NextMarker", "");
     var paginateDescribeListenerCertificates = createPaginator2(ElasticLoadBalancingV2Client, DescribeListenerCertificatesCommand, "Marker", "NextMarker", "");
@@ -32465,7 +32465,7 @@ var require_dist_cjs16 = __commonJS({
           if (allStringEq_5) {
             return { state: WaiterState2.SUCCESS, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
         try {
           const returnComparator = () => {
@@ -32480,7 +32480,7 @@ var require_dist_cjs16 = __commonJS({
               return { state: WaiterState2.RETRY, reason };
             }
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -32542,7 +32542,7 @@ var require_dist_cjs16 = __commonJS({
           if (allStringEq_5) {
             return { state: WaiterState2.RETRY, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -32581,7 +32581,7 @@ var require_dist_cjs16 = __commonJS({
           if (allStringEq_5) {
             return { state: WaiterState2.SUCCESS, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -32620,7 +32620,7 @@ var require_dist_cjs16 = __commonJS({
           if (allStringEq_5) {
             return { state: WaiterState2.SUCCESS, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -32639,7 +32639,7 @@ var require_dist_cjs16 = __commonJS({
       const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState);
       return checkExceptions2(result);
     };
-    var commands5 = {
+    var commands6 = {
       AddListenerCertificatesCommand,
       AddTagsCommand,
       AddTrustStoreRevocationsCommand,
@@ -32712,7 +32712,7 @@ var require_dist_cjs16 = __commonJS({
     };
     var ElasticLoadBalancingV2 = class extends ElasticLoadBalancingV2Client {
     };
-    createAggregatedClient2(commands5, ElasticLoadBalancingV2, { paginators, waiters });
+    createAggregatedClient2(commands6, ElasticLoadBalancingV2, { paginators, waiters });
     var AuthenticateCognitoActionConditionalBehaviorEnum = {
       ALLOW: "allow",
       AUTHENTICATE: "authenticate",
@@ -33173,8 +33173,8 @@ var require_dist_cjs16 = __commonJS({
     exports2.RemoveTrustStoreRevocationsOutput$ = RemoveTrustStoreRevocationsOutput$;
     exports2.ResourceInUseException = ResourceInUseException;
     exports2.ResourceInUseException$ = ResourceInUseException$;
-    exports2.ResourceNotFoundException = ResourceNotFoundException2;
-    exports2.ResourceNotFoundException$ = ResourceNotFoundException$2;
+    exports2.ResourceNotFoundException = ResourceNotFoundException3;
+    exports2.ResourceNotFoundException$ = ResourceNotFoundException$3;
     exports2.RevocationContent$ = RevocationContent$;
     exports2.RevocationContentNotFoundException = RevocationContentNotFoundException;
     exports2.RevocationContentNotFoundException$ = RevocationContentNotFoundException$;
@@ -33273,7 +33273,7 @@ var require_dist_cjs16 = __commonJS({
     exports2.UnsupportedProtocolException$ = UnsupportedProtocolException$;
     exports2.UrlRewriteConfig$ = UrlRewriteConfig$;
     exports2.ZonalCapacityReservationState$ = ZonalCapacityReservationState$;
-    exports2.errorTypeRegistries = errorTypeRegistries5;
+    exports2.errorTypeRegistries = errorTypeRegistries6;
     exports2.paginateDescribeAccountLimits = paginateDescribeAccountLimits;
     exports2.paginateDescribeListenerCertificates = paginateDescribeListenerCertificates;
     exports2.paginateDescribeListeners = paginateDescribeListeners;
@@ -33468,7 +33468,7 @@ var require_dist_cjs18 = __commonJS({
     var { resolveAwsSdkSigV4Config: resolveAwsSdkSigV4Config2, AwsSdkSigV4Signer: AwsSdkSigV4Signer2, NODE_AUTH_SCHEME_PREFERENCE_OPTIONS: NODE_AUTH_SCHEME_PREFERENCE_OPTIONS2 } = (init_httpAuthSchemes2(), __toCommonJS(httpAuthSchemes_exports));
     var { defaultProvider } = require_dist_cjs15();
     var { toUtf8: toUtf83, fromUtf8: fromUtf83, toBase64: toBase643, fromBase64: fromBase642, calculateBodyLength: calculateBodyLength2 } = (init_serde(), __toCommonJS(serde_exports));
-    var { streamCollector: streamCollector7, NodeHttpHandler } = require_dist_cjs5();
+    var { streamCollector: streamCollector8, NodeHttpHandler } = require_dist_cjs5();
     var { AwsJson1_0Protocol: AwsJson1_0Protocol2 } = (init_protocols2(), __toCommonJS(protocols_exports2));
     var { Sha256 } = (init_checksum2(), __toCommonJS(checksum_exports));
     var defaultCloudWatchHttpAuthSchemeParametersProvider = async (config, context, input) => {
@@ -33479,7 +33479,7 @@ var require_dist_cjs18 = __commonJS({
         })()
       };
     };
-    function createAwsAuthSigv4HttpAuthOption5(authParameters) {
+    function createAwsAuthSigv4HttpAuthOption6(authParameters) {
       return {
         schemeId: "aws.auth#sigv4",
         signingProperties: {
@@ -33498,25 +33498,25 @@ var require_dist_cjs18 = __commonJS({
       const options = [];
       switch (authParameters.operation) {
         default: {
-          options.push(createAwsAuthSigv4HttpAuthOption5(authParameters));
+          options.push(createAwsAuthSigv4HttpAuthOption6(authParameters));
         }
       }
       return options;
     };
-    var resolveHttpAuthSchemeConfig5 = (config) => {
+    var resolveHttpAuthSchemeConfig6 = (config) => {
       const config_0 = resolveAwsSdkSigV4Config2(config);
       return Object.assign(config_0, {
         authSchemePreference: normalizeProvider3(config.authSchemePreference ?? [])
       });
     };
-    var resolveClientEndpointParameters5 = (options) => {
+    var resolveClientEndpointParameters6 = (options) => {
       return Object.assign(options, {
         useDualstackEndpoint: options.useDualstackEndpoint ?? false,
         useFipsEndpoint: options.useFipsEndpoint ?? false,
         defaultSigningName: "monitoring"
       });
     };
-    var commonParams5 = {
+    var commonParams6 = {
       UseFIPS: { type: "builtInParams", name: "useFipsEndpoint" },
       Endpoint: { type: "builtInParams", name: "endpoint" },
       Region: { type: "builtInParams", name: "region" },
@@ -33526,46 +33526,46 @@ var require_dist_cjs18 = __commonJS({
     var packageInfo = {
       version
     };
-    var k5 = "ref";
-    var a5 = -1;
-    var b5 = true;
-    var c5 = "isSet";
-    var d5 = "PartitionResult";
-    var e5 = "booleanEquals";
-    var f5 = "getAttr";
-    var g5 = { [k5]: "Endpoint" };
-    var h5 = { [k5]: d5 };
-    var i5 = {};
-    var j5 = [{ [k5]: "Region" }];
-    var _data5 = {
+    var k6 = "ref";
+    var a6 = -1;
+    var b6 = true;
+    var c6 = "isSet";
+    var d6 = "PartitionResult";
+    var e6 = "booleanEquals";
+    var f6 = "getAttr";
+    var g6 = { [k6]: "Endpoint" };
+    var h6 = { [k6]: d6 };
+    var i6 = {};
+    var j6 = [{ [k6]: "Region" }];
+    var _data6 = {
       conditions: [
-        [c5, [g5]],
-        [c5, j5],
-        ["aws.partition", j5, d5],
-        [e5, [{ [k5]: "UseFIPS" }, b5]],
-        [e5, [{ [k5]: "UseDualStack" }, b5]],
-        ["stringEquals", [{ fn: f5, argv: [h5, "name"] }, "aws-us-gov"]],
-        [e5, [{ fn: f5, argv: [h5, "supportsFIPS"] }, b5]],
-        [e5, [{ fn: f5, argv: [h5, "supportsDualStack"] }, b5]]
+        [c6, [g6]],
+        [c6, j6],
+        ["aws.partition", j6, d6],
+        [e6, [{ [k6]: "UseFIPS" }, b6]],
+        [e6, [{ [k6]: "UseDualStack" }, b6]],
+        ["stringEquals", [{ fn: f6, argv: [h6, "name"] }, "aws-us-gov"]],
+        [e6, [{ fn: f6, argv: [h6, "supportsFIPS"] }, b6]],
+        [e6, [{ fn: f6, argv: [h6, "supportsDualStack"] }, b6]]
       ],
       results: [
-        [a5],
-        [a5, "Invalid Configuration: FIPS and custom endpoint are not supported"],
-        [a5, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
-        [g5, i5],
-        ["https://monitoring.{Region}.{PartitionResult#dnsSuffix}", i5],
-        ["https://monitoring.{Region}.{PartitionResult#dualStackDnsSuffix}", i5],
-        ["https://monitoring-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", i5],
-        [a5, "FIPS and DualStack are enabled, but this partition does not support one or both"],
-        ["https://monitoring-fips.{Region}.{PartitionResult#dnsSuffix}", i5],
-        [a5, "FIPS is enabled but this partition does not support FIPS"],
-        [a5, "DualStack is enabled but this partition does not support DualStack"],
-        [a5, "Invalid Configuration: Missing Region"]
+        [a6],
+        [a6, "Invalid Configuration: FIPS and custom endpoint are not supported"],
+        [a6, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
+        [g6, i6],
+        ["https://monitoring.{Region}.{PartitionResult#dnsSuffix}", i6],
+        ["https://monitoring.{Region}.{PartitionResult#dualStackDnsSuffix}", i6],
+        ["https://monitoring-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", i6],
+        [a6, "FIPS and DualStack are enabled, but this partition does not support one or both"],
+        ["https://monitoring-fips.{Region}.{PartitionResult#dnsSuffix}", i6],
+        [a6, "FIPS is enabled but this partition does not support FIPS"],
+        [a6, "DualStack is enabled but this partition does not support DualStack"],
+        [a6, "Invalid Configuration: Missing Region"]
       ]
     };
-    var root5 = 2;
-    var r5 = 1e8;
-    var nodes5 = new Int32Array([
+    var root6 = 2;
+    var r6 = 1e8;
+    var nodes6 = new Int32Array([
       -1,
       1,
       -1,
@@ -33574,51 +33574,51 @@ var require_dist_cjs18 = __commonJS({
       3,
       1,
       4,
-      r5 + 11,
+      r6 + 11,
       2,
       5,
-      r5 + 11,
+      r6 + 11,
       3,
       8,
       6,
       4,
       7,
-      r5 + 4,
+      r6 + 4,
       7,
-      r5 + 5,
-      r5 + 10,
+      r6 + 5,
+      r6 + 10,
       4,
       11,
       9,
       5,
-      r5 + 4,
+      r6 + 4,
       10,
       6,
-      r5 + 8,
-      r5 + 9,
+      r6 + 8,
+      r6 + 9,
       5,
-      r5 + 5,
+      r6 + 5,
       12,
       6,
       13,
-      r5 + 7,
+      r6 + 7,
       7,
-      r5 + 6,
-      r5 + 7,
+      r6 + 6,
+      r6 + 7,
       3,
-      r5 + 1,
+      r6 + 1,
       15,
       4,
-      r5 + 2,
-      r5 + 3
+      r6 + 2,
+      r6 + 3
     ]);
-    var bdd5 = BinaryDecisionDiagram2.from(nodes5, root5, _data5.conditions, _data5.results);
-    var cache5 = new EndpointCache2({
+    var bdd6 = BinaryDecisionDiagram2.from(nodes6, root6, _data6.conditions, _data6.results);
+    var cache6 = new EndpointCache2({
       size: 50,
       params: ["Endpoint", "Region", "UseDualStack", "UseFIPS"]
     });
-    var defaultEndpointResolver5 = (endpointParams, context = {}) => {
-      return cache5.get(endpointParams, () => decideEndpoint2(bdd5, {
+    var defaultEndpointResolver6 = (endpointParams, context = {}) => {
+      return cache6.get(endpointParams, () => decideEndpoint2(bdd6, {
         endpointParams,
         logger: context.logger
       }));
@@ -33691,7 +33691,7 @@ var require_dist_cjs18 = __commonJS({
         this.Message = opts.Message;
       }
     };
-    var ResourceNotFoundException2 = class _ResourceNotFoundException extends CloudWatchServiceException {
+    var ResourceNotFoundException3 = class _ResourceNotFoundException extends CloudWatchServiceException {
       static shapeId = "com.amazonaws.cloudwatch#ResourceNotFoundException";
       name = "ResourceNotFoundException";
       $fault = "client";
@@ -33846,7 +33846,7 @@ var require_dist_cjs18 = __commonJS({
         Object.setPrototypeOf(this, _InvalidNextToken.prototype);
       }
     };
-    var LimitExceededException = class _LimitExceededException extends CloudWatchServiceException {
+    var LimitExceededException2 = class _LimitExceededException extends CloudWatchServiceException {
       static shapeId = "com.amazonaws.cloudwatch#LimitExceededException";
       name = "LimitExceededException";
       $fault = "client";
@@ -33925,7 +33925,7 @@ var require_dist_cjs18 = __commonJS({
     var _AEg = "AggregationExpression";
     var _AHI = "AlarmHistoryItem";
     var _AHIl = "AlarmHistoryItems";
-    var _AI = "AccountId";
+    var _AI2 = "AccountId";
     var _ALLC = "ActionLogLineCount";
     var _ALLRA = "ActionLogLineRoleArn";
     var _AMRA = "AlarmMuteRuleArn";
@@ -33956,7 +33956,7 @@ var require_dist_cjs18 = __commonJS({
     var _Ar = "Arn";
     var _At = "Attributes";
     var _BF = "BatchFailures";
-    var _C2 = "Configuration";
+    var _C3 = "Configuration";
     var _CA2 = "ContributorAttributes";
     var _CAo = "CompositeAlarm";
     var _CAom = "CompositeAlarms";
@@ -34042,7 +34042,7 @@ var require_dist_cjs18 = __commonJS({
     var _Def = "Definition";
     var _Di = "Dimension";
     var _Du = "Duration";
-    var _E2 = "Enabled";
+    var _E3 = "Enabled";
     var _EAA = "EnableAlarmActions";
     var _EAAI = "EnableAlarmActionsInput";
     var _EC = "EvaluationCriteria";
@@ -34135,7 +34135,7 @@ var require_dist_cjs18 = __commonJS({
     var _KKNFE = "KmsKeyNotFoundException";
     var _KL = "KeyLabels";
     var _Ke = "Key";
-    var _L = "Label";
+    var _L2 = "Label";
     var _LA = "LogAlarms";
     var _LAMR = "ListAlarmMuteRules";
     var _LAMRI = "ListAlarmMuteRulesInput";
@@ -34144,10 +34144,10 @@ var require_dist_cjs18 = __commonJS({
     var _LD = "ListDashboards";
     var _LDI = "ListDashboardsInput";
     var _LDO = "ListDashboardsOutput";
-    var _LEE = "LimitExceededException";
+    var _LEE2 = "LimitExceededException";
     var _LEF = "LimitExceededFault";
     var _LGI = "LogGroupIdentifiers";
-    var _LM = "LastModified";
+    var _LM2 = "LastModified";
     var _LMI = "ListMetricsInput";
     var _LMIR = "ListManagedInsightRules";
     var _LMIRI = "ListManagedInsightRulesInput";
@@ -34273,7 +34273,7 @@ var require_dist_cjs18 = __commonJS({
     var _RMSL = "ResourceMetricSelectionList";
     var _RN = "RuleNames";
     var _RNF = "ResourceNotFound";
-    var _RNFE2 = "ResourceNotFoundException";
+    var _RNFE3 = "ResourceNotFoundException";
     var _RNu = "RuleName";
     var _RP = "RecoveryPeriod";
     var _RS = "RuleState";
@@ -34309,7 +34309,7 @@ var require_dist_cjs18 = __commonJS({
     var _SRD = "StateReasonData";
     var _SRt = "StorageResolution";
     var _SS = "StatisticSet";
-    var _ST2 = "StartTime";
+    var _ST3 = "StartTime";
     var _STO = "StartTimeOffset";
     var _STT2 = "StateTransitionedTimestamp";
     var _SUT = "StateUpdatedTimestamp";
@@ -34358,199 +34358,199 @@ var require_dist_cjs18 = __commonJS({
     var _WUC = "WarmUpConfiguration";
     var _WUPDIM = "WarmUpPeriodDurationInMinutes";
     var _aQE2 = "awsQueryError";
-    var _c5 = "client";
+    var _c6 = "client";
     var _dVM = "dashboardValidationMessages";
-    var _e5 = "error";
-    var _hE5 = "httpError";
-    var _m4 = "message";
-    var _s5 = "smithy.ts.sdk.synthetic.com.amazonaws.cloudwatch";
-    var _se3 = "server";
-    var n05 = "com.amazonaws.cloudwatch";
-    var _s_registry5 = new TypeRegistry2(_s5);
-    var CloudWatchServiceException$ = [-3, _s5, "CloudWatchServiceException", 0, [], []];
-    _s_registry5.registerError(CloudWatchServiceException$, CloudWatchServiceException);
-    var n0_registry5 = new TypeRegistry2(n05);
+    var _e6 = "error";
+    var _hE6 = "httpError";
+    var _m5 = "message";
+    var _s6 = "smithy.ts.sdk.synthetic.com.amazonaws.cloudwatch";
+    var _se4 = "server";
+    var n06 = "com.amazonaws.cloudwatch";
+    var _s_registry6 = new TypeRegistry2(_s6);
+    var CloudWatchServiceException$ = [-3, _s6, "CloudWatchServiceException", 0, [], []];
+    _s_registry6.registerError(CloudWatchServiceException$, CloudWatchServiceException);
+    var n0_registry6 = new TypeRegistry2(n06);
     var ConcurrentModificationException$ = [
       -3,
-      n05,
+      n06,
       _CME,
-      { [_aQE2]: [`ConcurrentModificationException`, 429], [_e5]: _c5, [_hE5]: 429 },
+      { [_aQE2]: [`ConcurrentModificationException`, 429], [_e6]: _c6, [_hE6]: 429 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(ConcurrentModificationException$, ConcurrentModificationException);
+    n0_registry6.registerError(ConcurrentModificationException$, ConcurrentModificationException);
     var ConflictException$ = [
       -3,
-      n05,
+      n06,
       _CE,
-      { [_e5]: _c5, [_hE5]: 409 },
+      { [_e6]: _c6, [_hE6]: 409 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(ConflictException$, ConflictException);
+    n0_registry6.registerError(ConflictException$, ConflictException);
     var DashboardInvalidInputError$ = [
       -3,
-      n05,
+      n06,
       _DIIE,
-      { [_aQE2]: [`InvalidParameterInput`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4, _dVM],
+      { [_aQE2]: [`InvalidParameterInput`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5, _dVM],
       [0, () => DashboardValidationMessages]
     ];
-    n0_registry5.registerError(DashboardInvalidInputError$, DashboardInvalidInputError);
+    n0_registry6.registerError(DashboardInvalidInputError$, DashboardInvalidInputError);
     var DashboardNotFoundError$ = [
       -3,
-      n05,
+      n06,
       _DNFE,
-      { [_aQE2]: [`ResourceNotFound`, 404], [_e5]: _c5, [_hE5]: 404 },
-      [_m4],
+      { [_aQE2]: [`ResourceNotFound`, 404], [_e6]: _c6, [_hE6]: 404 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(DashboardNotFoundError$, DashboardNotFoundError);
+    n0_registry6.registerError(DashboardNotFoundError$, DashboardNotFoundError);
     var InternalServiceFault$ = [
       -3,
-      n05,
+      n06,
       _ISF,
-      { [_aQE2]: [`InternalServiceError`, 500], [_e5]: _se3, [_hE5]: 500 },
+      { [_aQE2]: [`InternalServiceError`, 500], [_e6]: _se4, [_hE6]: 500 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(InternalServiceFault$, InternalServiceFault);
+    n0_registry6.registerError(InternalServiceFault$, InternalServiceFault);
     var InvalidFormatFault$ = [
       -3,
-      n05,
+      n06,
       _IFF,
-      { [_aQE2]: [`InvalidFormat`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`InvalidFormat`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(InvalidFormatFault$, InvalidFormatFault);
+    n0_registry6.registerError(InvalidFormatFault$, InvalidFormatFault);
     var InvalidNextToken$ = [
       -3,
-      n05,
+      n06,
       _INT,
-      { [_aQE2]: [`InvalidNextToken`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`InvalidNextToken`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(InvalidNextToken$, InvalidNextToken);
+    n0_registry6.registerError(InvalidNextToken$, InvalidNextToken);
     var InvalidParameterCombinationException$ = [
       -3,
-      n05,
+      n06,
       _IPCE,
-      { [_aQE2]: [`InvalidParameterCombination`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`InvalidParameterCombination`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(InvalidParameterCombinationException$, InvalidParameterCombinationException);
+    n0_registry6.registerError(InvalidParameterCombinationException$, InvalidParameterCombinationException);
     var InvalidParameterValueException$ = [
       -3,
-      n05,
+      n06,
       _IPVE,
-      { [_aQE2]: [`InvalidParameterValue`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`InvalidParameterValue`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(InvalidParameterValueException$, InvalidParameterValueException);
+    n0_registry6.registerError(InvalidParameterValueException$, InvalidParameterValueException);
     var KmsAccessDeniedException$ = [
       -3,
-      n05,
+      n06,
       _KADE,
-      { [_e5]: _c5 },
+      { [_e6]: _c6 },
       [_M],
       [0],
       1
     ];
-    n0_registry5.registerError(KmsAccessDeniedException$, KmsAccessDeniedException);
+    n0_registry6.registerError(KmsAccessDeniedException$, KmsAccessDeniedException);
     var KmsKeyDisabledException$ = [
       -3,
-      n05,
+      n06,
       _KKDE,
-      { [_e5]: _c5 },
+      { [_e6]: _c6 },
       [_M],
       [0],
       1
     ];
-    n0_registry5.registerError(KmsKeyDisabledException$, KmsKeyDisabledException);
+    n0_registry6.registerError(KmsKeyDisabledException$, KmsKeyDisabledException);
     var KmsKeyNotFoundException$ = [
       -3,
-      n05,
+      n06,
       _KKNFE,
-      { [_e5]: _c5 },
+      { [_e6]: _c6 },
       [_M],
       [0],
       1
     ];
-    n0_registry5.registerError(KmsKeyNotFoundException$, KmsKeyNotFoundException);
-    var LimitExceededException$ = [
+    n0_registry6.registerError(KmsKeyNotFoundException$, KmsKeyNotFoundException);
+    var LimitExceededException$2 = [
       -3,
-      n05,
-      _LEE,
-      { [_aQE2]: [`LimitExceededException`, 400], [_e5]: _c5, [_hE5]: 400 },
+      n06,
+      _LEE2,
+      { [_aQE2]: [`LimitExceededException`, 400], [_e6]: _c6, [_hE6]: 400 },
       [_M],
       [0]
     ];
-    n0_registry5.registerError(LimitExceededException$, LimitExceededException);
+    n0_registry6.registerError(LimitExceededException$2, LimitExceededException2);
     var LimitExceededFault$ = [
       -3,
-      n05,
+      n06,
       _LEF,
-      { [_aQE2]: [`LimitExceeded`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`LimitExceeded`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(LimitExceededFault$, LimitExceededFault);
+    n0_registry6.registerError(LimitExceededFault$, LimitExceededFault);
     var MissingRequiredParameterException$ = [
       -3,
-      n05,
+      n06,
       _MRPE,
-      { [_aQE2]: [`MissingParameter`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`MissingParameter`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(MissingRequiredParameterException$, MissingRequiredParameterException);
+    n0_registry6.registerError(MissingRequiredParameterException$, MissingRequiredParameterException);
     var ResourceConflict$ = [
       -3,
-      n05,
+      n06,
       _RC2,
-      { [_aQE2]: [`ResourceConflict`, 409], [_e5]: _c5, [_hE5]: 409 },
-      [_m4],
+      { [_aQE2]: [`ResourceConflict`, 409], [_e6]: _c6, [_hE6]: 409 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(ResourceConflict$, ResourceConflict);
+    n0_registry6.registerError(ResourceConflict$, ResourceConflict);
     var ResourceNotFound$ = [
       -3,
-      n05,
+      n06,
       _RNF,
-      { [_aQE2]: [`ResourceNotFound`, 404], [_e5]: _c5, [_hE5]: 404 },
-      [_m4],
+      { [_aQE2]: [`ResourceNotFound`, 404], [_e6]: _c6, [_hE6]: 404 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(ResourceNotFound$, ResourceNotFound);
-    var ResourceNotFoundException$2 = [
+    n0_registry6.registerError(ResourceNotFound$, ResourceNotFound);
+    var ResourceNotFoundException$3 = [
       -3,
-      n05,
-      _RNFE2,
-      { [_aQE2]: [`ResourceNotFoundException`, 404], [_e5]: _c5, [_hE5]: 404 },
+      n06,
+      _RNFE3,
+      { [_aQE2]: [`ResourceNotFoundException`, 404], [_e6]: _c6, [_hE6]: 404 },
       [_RT3, _RI, _M],
       [0, 0, 0]
     ];
-    n0_registry5.registerError(ResourceNotFoundException$2, ResourceNotFoundException2);
+    n0_registry6.registerError(ResourceNotFoundException$3, ResourceNotFoundException3);
     var ValidationException$2 = [
       -3,
-      n05,
+      n06,
       _VE2,
-      { [_aQE2]: [`ValidationError`, 400], [_e5]: _c5, [_hE5]: 400 },
-      [_m4],
+      { [_aQE2]: [`ValidationError`, 400], [_e6]: _c6, [_hE6]: 400 },
+      [_m5],
       [0]
     ];
-    n0_registry5.registerError(ValidationException$2, ValidationException2);
-    var errorTypeRegistries5 = [
-      _s_registry5,
-      n0_registry5
+    n0_registry6.registerError(ValidationException$2, ValidationException2);
+    var errorTypeRegistries6 = [
+      _s_registry6,
+      n0_registry6
     ];
     var ActionConfiguration$ = [
       3,
-      n05,
+      n06,
       _AC,
       0,
       [_ATP],
@@ -34558,7 +34558,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AlarmContributor$ = [
       3,
-      n05,
+      n06,
       _ACl,
       0,
       [_CI, _CA2, _SR, _STT2],
@@ -34567,7 +34567,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AlarmHistoryItem$ = [
       3,
-      n05,
+      n06,
       _AHI,
       0,
       [_AN, _ACI, _AT3, _T2, _HIT, _HS, _HD, _ACA],
@@ -34575,7 +34575,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AlarmMuteRuleSummary$ = [
       3,
-      n05,
+      n06,
       _AMRS,
       0,
       [_AMRA, _ED, _S2, _MT, _LUT],
@@ -34583,7 +34583,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AlarmPromQLCriteria$ = [
       3,
-      n05,
+      n06,
       _APQLC,
       0,
       [_Q, _PP, _RP],
@@ -34592,24 +34592,24 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AlarmTagsPropagation$ = [
       3,
-      n05,
+      n06,
       _ATP,
       0,
-      [_E2, _ITK, _ETK],
+      [_E3, _ITK, _ETK],
       [2, 64 | 0, 64 | 0],
       1
     ];
     var AnomalyDetector$ = [
       3,
-      n05,
+      n06,
       _AD,
       0,
-      [_ADI, _N, _MN, _D, _St, _C2, _SV, _MC, _SMAD, _MMAD],
+      [_ADI, _N, _MN, _D, _St, _C3, _SV, _MC, _SMAD, _MMAD],
       [0, 0, 0, () => Dimensions, 0, () => AnomalyDetectorConfiguration$, 0, () => MetricCharacteristics$, () => SingleMetricAnomalyDetector$, () => MetricMathAnomalyDetector$]
     ];
     var AnomalyDetectorConfiguration$ = [
       3,
-      n05,
+      n06,
       _ADC,
       0,
       [_ETR, _MTe, _AS, _OFS],
@@ -34617,7 +34617,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AssociateDatasetKmsKeyInput$ = [
       3,
-      n05,
+      n06,
       _ADKKI,
       0,
       [_DI, _KKA],
@@ -34626,7 +34626,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AssociateDatasetKmsKeyOutput$ = [
       3,
-      n05,
+      n06,
       _ADKKO,
       0,
       [],
@@ -34634,7 +34634,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var CompositeAlarm$ = [
       3,
-      n05,
+      n06,
       _CAo,
       0,
       [_AE, _AA, _AAl, _ACUT, _ADl, _AN, _AR2, _IDA, _OKA, _SR, _SRD, _SUT, _SV, _STT2, _ASB, _ASR, _ASc, _ASWP, _ASEP, _AC],
@@ -34642,7 +34642,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var CreateResourceMetricsConfigurationInput$ = [
       3,
-      n05,
+      n06,
       _CRMCI,
       0,
       [_RA2, _MS],
@@ -34651,7 +34651,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var CreateResourceMetricsConfigurationOutput$ = [
       3,
-      n05,
+      n06,
       _CRMCO,
       0,
       [_RMC],
@@ -34660,15 +34660,15 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DashboardEntry$ = [
       3,
-      n05,
+      n06,
       _DE,
       0,
-      [_DN, _DA, _LM, _Si],
+      [_DN, _DA, _LM2, _Si],
       [0, 0, 4, 1]
     ];
     var DashboardValidationMessage$ = [
       3,
-      n05,
+      n06,
       _DVM,
       0,
       [_DP, _M],
@@ -34676,7 +34676,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Datapoint$ = [
       3,
-      n05,
+      n06,
       _Da,
       0,
       [_T2, _SC, _A2, _Su, _Mi, _Ma, _U, _ES],
@@ -34684,7 +34684,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAlarmMuteRuleInput$ = [
       3,
-      n05,
+      n06,
       _DAMRI,
       0,
       [_AMRN],
@@ -34693,7 +34693,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAlarmsInput$ = [
       3,
-      n05,
+      n06,
       _DAI,
       0,
       [_ANl],
@@ -34702,7 +34702,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAnomalyDetectorInput$ = [
       3,
-      n05,
+      n06,
       _DADI,
       0,
       [_ADI, _N, _MN, _D, _St, _SMAD, _MMAD],
@@ -34710,7 +34710,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAnomalyDetectorOutput$ = [
       3,
-      n05,
+      n06,
       _DADO,
       0,
       [],
@@ -34718,7 +34718,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteDashboardsInput$ = [
       3,
-      n05,
+      n06,
       _DDI,
       0,
       [_DNa],
@@ -34727,7 +34727,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteDashboardsOutput$ = [
       3,
-      n05,
+      n06,
       _DDO,
       0,
       [],
@@ -34735,7 +34735,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteInsightRulesInput$ = [
       3,
-      n05,
+      n06,
       _DIRI,
       0,
       [_RN],
@@ -34744,7 +34744,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteInsightRulesOutput$ = [
       3,
-      n05,
+      n06,
       _DIRO,
       0,
       [_F],
@@ -34752,7 +34752,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteMetricStreamInput$ = [
       3,
-      n05,
+      n06,
       _DMSI,
       0,
       [_Na],
@@ -34761,7 +34761,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteMetricStreamOutput$ = [
       3,
-      n05,
+      n06,
       _DMSO,
       0,
       [],
@@ -34769,7 +34769,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteResourceMetricsConfigurationInput$ = [
       3,
-      n05,
+      n06,
       _DRMCI,
       0,
       [_RA2],
@@ -34778,7 +34778,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteResourceMetricsConfigurationOutput$ = [
       3,
-      n05,
+      n06,
       _DRMCO,
       0,
       [],
@@ -34786,7 +34786,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmContributorsInput$ = [
       3,
-      n05,
+      n06,
       _DACI,
       0,
       [_AN, _NT],
@@ -34795,7 +34795,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmContributorsOutput$ = [
       3,
-      n05,
+      n06,
       _DACO,
       0,
       [_ACla, _NT],
@@ -34804,7 +34804,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmHistoryInput$ = [
       3,
-      n05,
+      n06,
       _DAHI,
       0,
       [_AN, _ACI, _ATl, _HIT, _SD, _EDn, _MR, _NT, _SB],
@@ -34812,7 +34812,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmHistoryOutput$ = [
       3,
-      n05,
+      n06,
       _DAHO,
       0,
       [_AHIl, _NT],
@@ -34820,7 +34820,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmsForMetricInput$ = [
       3,
-      n05,
+      n06,
       _DAFMI,
       0,
       [_MN, _N, _Sta, _ESx, _D, _P2, _U],
@@ -34829,7 +34829,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmsForMetricOutput$ = [
       3,
-      n05,
+      n06,
       _DAFMO,
       0,
       [_MA],
@@ -34837,7 +34837,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmsInput$ = [
       3,
-      n05,
+      n06,
       _DAIe,
       0,
       [_ANl, _ANP, _ATl, _COAN, _POAN, _SV, _AP, _MR, _NT],
@@ -34845,7 +34845,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmsOutput$ = [
       3,
-      n05,
+      n06,
       _DAO,
       0,
       [_CAom, _MA, _LA, _NT],
@@ -34853,7 +34853,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAnomalyDetectorsInput$ = [
       3,
-      n05,
+      n06,
       _DADIe,
       0,
       [_ADIn, _NT, _MRa, _N, _MN, _D, _ADT],
@@ -34861,7 +34861,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAnomalyDetectorsOutput$ = [
       3,
-      n05,
+      n06,
       _DADOe,
       0,
       [_ADn, _NT],
@@ -34869,7 +34869,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeInsightRulesInput$ = [
       3,
-      n05,
+      n06,
       _DIRIe,
       0,
       [_NT, _MRa],
@@ -34877,7 +34877,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeInsightRulesOutput$ = [
       3,
-      n05,
+      n06,
       _DIROe,
       0,
       [_NT, _IR],
@@ -34885,7 +34885,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Dimension$ = [
       3,
-      n05,
+      n06,
       _Di,
       0,
       [_Na, _V2],
@@ -34894,7 +34894,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DimensionFilter$ = [
       3,
-      n05,
+      n06,
       _DF,
       0,
       [_Na, _V2],
@@ -34903,7 +34903,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisableAlarmActionsInput$ = [
       3,
-      n05,
+      n06,
       _DAAI,
       0,
       [_ANl],
@@ -34912,7 +34912,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisableInsightRulesInput$ = [
       3,
-      n05,
+      n06,
       _DIRIi,
       0,
       [_RN],
@@ -34921,7 +34921,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisableInsightRulesOutput$ = [
       3,
-      n05,
+      n06,
       _DIROi,
       0,
       [_F],
@@ -34929,7 +34929,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisassociateDatasetKmsKeyInput$ = [
       3,
-      n05,
+      n06,
       _DDKKI,
       0,
       [_DI],
@@ -34938,7 +34938,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisassociateDatasetKmsKeyOutput$ = [
       3,
-      n05,
+      n06,
       _DDKKO,
       0,
       [],
@@ -34946,7 +34946,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EnableAlarmActionsInput$ = [
       3,
-      n05,
+      n06,
       _EAAI,
       0,
       [_ANl],
@@ -34955,7 +34955,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EnableInsightRulesInput$ = [
       3,
-      n05,
+      n06,
       _EIRI,
       0,
       [_RN],
@@ -34964,7 +34964,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EnableInsightRulesOutput$ = [
       3,
-      n05,
+      n06,
       _EIRO,
       0,
       [_F],
@@ -34972,7 +34972,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Entity$ = [
       3,
-      n05,
+      n06,
       _En,
       0,
       [_KA, _At],
@@ -34980,7 +34980,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EntityMetricData$ = [
       3,
-      n05,
+      n06,
       _EMD,
       0,
       [_En, _MD],
@@ -34988,7 +34988,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetAlarmMuteRuleInput$ = [
       3,
-      n05,
+      n06,
       _GAMRI,
       0,
       [_AMRN],
@@ -34997,7 +34997,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetAlarmMuteRuleOutput$ = [
       3,
-      n05,
+      n06,
       _GAMRO,
       0,
       [_Na, _AMRA, _De, _R, _MTu, _SD, _ED, _S2, _LUT, _MT],
@@ -35005,7 +35005,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetDashboardInput$ = [
       3,
-      n05,
+      n06,
       _GDI,
       0,
       [_DN],
@@ -35014,7 +35014,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetDashboardOutput$ = [
       3,
-      n05,
+      n06,
       _GDO,
       0,
       [_DA, _DB, _DN],
@@ -35022,7 +35022,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetDatasetInput$ = [
       3,
-      n05,
+      n06,
       _GDIe,
       0,
       [_DI],
@@ -35031,7 +35031,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetDatasetOutput$ = [
       3,
-      n05,
+      n06,
       _GDOe,
       0,
       [_DIa, _Ar, _KKA],
@@ -35040,16 +35040,16 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetInsightRuleReportInput$ = [
       3,
-      n05,
+      n06,
       _GIRRI,
       0,
-      [_RNu, _ST2, _ET, _P2, _MCC, _Me, _OB],
+      [_RNu, _ST3, _ET, _P2, _MCC, _Me, _OB],
       [0, 4, 4, 1, 1, 64 | 0, 0],
       4
     ];
     var GetInsightRuleReportOutput$ = [
       3,
-      n05,
+      n06,
       _GIRRO,
       0,
       [_KL, _ASg, _AV, _AUC, _Co, _MDe],
@@ -35057,16 +35057,16 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricDataInput$ = [
       3,
-      n05,
+      n06,
       _GMDI,
       0,
-      [_MDQ, _ST2, _ET, _NT, _SB, _MDa, _LO],
+      [_MDQ, _ST3, _ET, _NT, _SB, _MDa, _LO],
       [() => MetricDataQueries, 4, 4, 0, 0, 1, () => LabelOptions$],
       3
     ];
     var GetMetricDataOutput$ = [
       3,
-      n05,
+      n06,
       _GMDO,
       0,
       [_MDR, _NT, _Mes],
@@ -35074,24 +35074,24 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricStatisticsInput$ = [
       3,
-      n05,
+      n06,
       _GMSI,
       0,
-      [_N, _MN, _ST2, _ET, _P2, _D, _Stat, _ES, _U],
+      [_N, _MN, _ST3, _ET, _P2, _D, _Stat, _ES, _U],
       [0, 0, 4, 4, 1, () => Dimensions, 64 | 0, 64 | 0, 0],
       5
     ];
     var GetMetricStatisticsOutput$ = [
       3,
-      n05,
+      n06,
       _GMSO,
       0,
-      [_L, _Dat],
+      [_L2, _Dat],
       [0, () => Datapoints]
     ];
     var GetMetricStreamInput$ = [
       3,
-      n05,
+      n06,
       _GMSIe,
       0,
       [_Na],
@@ -35100,7 +35100,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricStreamOutput$ = [
       3,
-      n05,
+      n06,
       _GMSOe,
       0,
       [_Ar, _Na, _IF, _EF, _FA, _RAo, _State, _CD, _LUD, _OF, _SCt, _ILAM],
@@ -35108,7 +35108,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricWidgetImageInput$ = [
       3,
-      n05,
+      n06,
       _GMWII,
       0,
       [_MW, _OF],
@@ -35117,7 +35117,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricWidgetImageOutput$ = [
       3,
-      n05,
+      n06,
       _GMWIO,
       0,
       [_MWI],
@@ -35125,7 +35125,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetOTelEnrichmentInput$ = [
       3,
-      n05,
+      n06,
       _GOTEI,
       0,
       [],
@@ -35133,7 +35133,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetOTelEnrichmentOutput$ = [
       3,
-      n05,
+      n06,
       _GOTEO,
       0,
       [_S2, _IF, _EF, _CAr, _UA],
@@ -35142,7 +35142,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetResourceMetricsConfigurationInput$ = [
       3,
-      n05,
+      n06,
       _GRMCI,
       0,
       [_RA2],
@@ -35151,7 +35151,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetResourceMetricsConfigurationOutput$ = [
       3,
-      n05,
+      n06,
       _GRMCO,
       0,
       [_RMC],
@@ -35160,7 +35160,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var InsightRule$ = [
       3,
-      n05,
+      n06,
       _IRn,
       0,
       [_Na, _State, _Sc, _Def, _MRan, _AOTL],
@@ -35169,7 +35169,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var InsightRuleContributor$ = [
       3,
-      n05,
+      n06,
       _IRC,
       0,
       [_K2, _AAV, _Dat],
@@ -35178,7 +35178,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var InsightRuleContributorDatapoint$ = [
       3,
-      n05,
+      n06,
       _IRCD,
       0,
       [_T2, _AVp],
@@ -35187,7 +35187,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var InsightRuleMetricDatapoint$ = [
       3,
-      n05,
+      n06,
       _IRMD,
       0,
       [_T2, _UC, _MCV, _SC, _A2, _Su, _Mi, _Ma],
@@ -35196,7 +35196,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var LabelOptions$ = [
       3,
-      n05,
+      n06,
       _LO,
       0,
       [_Ti],
@@ -35204,7 +35204,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListAlarmMuteRulesInput$ = [
       3,
-      n05,
+      n06,
       _LAMRI,
       0,
       [_AN, _Statu, _MR, _NT],
@@ -35212,7 +35212,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListAlarmMuteRulesOutput$ = [
       3,
-      n05,
+      n06,
       _LAMRO,
       0,
       [_AMRSl, _NT],
@@ -35220,7 +35220,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListDashboardsInput$ = [
       3,
-      n05,
+      n06,
       _LDI,
       0,
       [_DNP, _NT],
@@ -35228,7 +35228,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListDashboardsOutput$ = [
       3,
-      n05,
+      n06,
       _LDO,
       0,
       [_DEa, _NT],
@@ -35236,7 +35236,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListManagedInsightRulesInput$ = [
       3,
-      n05,
+      n06,
       _LMIRI,
       0,
       [_RARN, _NT, _MRa],
@@ -35245,7 +35245,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListManagedInsightRulesOutput$ = [
       3,
-      n05,
+      n06,
       _LMIRO,
       0,
       [_MRana, _NT],
@@ -35253,7 +35253,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListMetricsInput$ = [
       3,
-      n05,
+      n06,
       _LMI,
       0,
       [_N, _MN, _D, _NT, _RAe, _ILA, _OA],
@@ -35261,7 +35261,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListMetricsOutput$ = [
       3,
-      n05,
+      n06,
       _LMO,
       0,
       [_Me, _NT, _OAw],
@@ -35269,7 +35269,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListMetricStreamsInput$ = [
       3,
-      n05,
+      n06,
       _LMSI,
       0,
       [_NT, _MRa],
@@ -35277,7 +35277,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListMetricStreamsOutput$ = [
       3,
-      n05,
+      n06,
       _LMSO,
       0,
       [_NT, _Ent],
@@ -35285,7 +35285,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListTagsForResourceInput$ = [
       3,
-      n05,
+      n06,
       _LTFRI,
       0,
       [_RARN],
@@ -35294,7 +35294,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListTagsForResourceOutput$ = [
       3,
-      n05,
+      n06,
       _LTFRO,
       0,
       [_Ta2],
@@ -35302,7 +35302,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var LogAlarm$ = [
       3,
-      n05,
+      n06,
       _LAo,
       0,
       [_AN, _AAl, _ADl, _ACUT, _AE, _OKA, _AA, _IDA, _SV, _SR, _SRD, _SUT, _SQC, _QRTE, _QRTA, _Th, _CO, _TMD, _STT2, _ESv, _ALLC, _ALLRA, _WUC, _AC],
@@ -35310,7 +35310,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ManagedRule$ = [
       3,
-      n05,
+      n06,
       _MRan,
       0,
       [_TN, _RARN, _Ta2],
@@ -35319,7 +35319,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ManagedRuleDescription$ = [
       3,
-      n05,
+      n06,
       _MRD,
       0,
       [_TN, _RARN, _RS],
@@ -35327,7 +35327,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ManagedRuleState$ = [
       3,
-      n05,
+      n06,
       _MRS,
       0,
       [_RNu, _State],
@@ -35336,7 +35336,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MessageData$ = [
       3,
-      n05,
+      n06,
       _MDes,
       0,
       [_Cod, _V2],
@@ -35344,7 +35344,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Metric$ = [
       3,
-      n05,
+      n06,
       _Met,
       0,
       [_N, _MN, _D],
@@ -35352,7 +35352,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricAlarm$ = [
       3,
-      n05,
+      n06,
       _MAe,
       0,
       [_AN, _AAl, _ADl, _ACUT, _AE, _OKA, _AA, _IDA, _SV, _SR, _SRD, _SUT, _MN, _N, _Sta, _ESx, _D, _P2, _U, _EP, _DTA, _Th, _CO, _TMD, _ELSCP, _Me, _TMI, _ESv, _STT2, _EW, _WUC, _EC, _EI2, _AC],
@@ -35360,7 +35360,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricCharacteristics$ = [
       3,
-      n05,
+      n06,
       _MC,
       0,
       [_PS],
@@ -35368,24 +35368,24 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricDataQuery$ = [
       3,
-      n05,
+      n06,
       _MDQe,
       0,
-      [_I2, _MSe, _Ex, _L, _RD, _P2, _AI],
+      [_I2, _MSe, _Ex, _L2, _RD, _P2, _AI2],
       [0, () => MetricStat$, 0, 0, 2, 1, 0],
       1
     ];
     var MetricDataResult$ = [
       3,
-      n05,
+      n06,
       _MDRe,
       0,
-      [_I2, _L, _Tim, _Va, _SCta, _Mes],
+      [_I2, _L2, _Tim, _Va, _SCta, _Mes],
       [0, 0, 64 | 4, 64 | 1, 0, () => MetricDataResultMessages]
     ];
     var MetricDatum$ = [
       3,
-      n05,
+      n06,
       _MDet,
       0,
       [_MN, _D, _T2, _V2, _SVt, _Va, _Cou, _U, _SRt],
@@ -35394,7 +35394,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricMathAnomalyDetector$ = [
       3,
-      n05,
+      n06,
       _MMAD,
       0,
       [_MDQ],
@@ -35402,7 +35402,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricStat$ = [
       3,
-      n05,
+      n06,
       _MSe,
       0,
       [_Met, _P2, _St, _U],
@@ -35411,7 +35411,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricStreamEntry$ = [
       3,
-      n05,
+      n06,
       _MSE,
       0,
       [_Ar, _CD, _LUD, _Na, _FA, _State, _OF],
@@ -35419,7 +35419,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricStreamFilter$ = [
       3,
-      n05,
+      n06,
       _MSF,
       0,
       [_N, _MNe],
@@ -35427,7 +35427,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricStreamStatisticsConfiguration$ = [
       3,
-      n05,
+      n06,
       _MSSC,
       0,
       [_IM, _ASd],
@@ -35436,7 +35436,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MetricStreamStatisticsMetric$ = [
       3,
-      n05,
+      n06,
       _MSSM,
       0,
       [_N, _MN],
@@ -35445,7 +35445,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var MuteTargets$ = [
       3,
-      n05,
+      n06,
       _MTu,
       0,
       [_ANl],
@@ -35454,7 +35454,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var OTelEnrichmentMetricSelector$ = [
       3,
-      n05,
+      n06,
       _OTEMS,
       0,
       [_N, _MNe],
@@ -35463,7 +35463,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PartialFailure$ = [
       3,
-      n05,
+      n06,
       _PF,
       0,
       [_FR, _ETx, _FC, _FD],
@@ -35471,7 +35471,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutAlarmMuteRuleInput$ = [
       3,
-      n05,
+      n06,
       _PAMRI,
       0,
       [_Na, _R, _De, _MTu, _Ta2, _SD, _ED],
@@ -35480,15 +35480,15 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutAnomalyDetectorInput$ = [
       3,
-      n05,
+      n06,
       _PADI,
       0,
-      [_N, _MN, _D, _St, _C2, _MC, _SMAD, _MMAD],
+      [_N, _MN, _D, _St, _C3, _MC, _SMAD, _MMAD],
       [0, 0, () => Dimensions, 0, () => AnomalyDetectorConfiguration$, () => MetricCharacteristics$, () => SingleMetricAnomalyDetector$, () => MetricMathAnomalyDetector$]
     ];
     var PutAnomalyDetectorOutput$ = [
       3,
-      n05,
+      n06,
       _PADO,
       0,
       [_ADI],
@@ -35496,7 +35496,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutCompositeAlarmInput$ = [
       3,
-      n05,
+      n06,
       _PCAI,
       0,
       [_AN, _AR2, _AE, _AA, _ADl, _IDA, _OKA, _Ta2, _ASc, _ASWP, _ASEP, _AC],
@@ -35505,7 +35505,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutDashboardInput$ = [
       3,
-      n05,
+      n06,
       _PDI,
       0,
       [_DN, _DB, _Ta2],
@@ -35514,7 +35514,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutDashboardOutput$ = [
       3,
-      n05,
+      n06,
       _PDO,
       0,
       [_DVMa],
@@ -35522,7 +35522,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutInsightRuleInput$ = [
       3,
-      n05,
+      n06,
       _PIRI,
       0,
       [_RNu, _RDu, _RS, _Ta2, _AOTL],
@@ -35531,7 +35531,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutInsightRuleOutput$ = [
       3,
-      n05,
+      n06,
       _PIRO,
       0,
       [],
@@ -35539,7 +35539,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutLogAlarmInput$ = [
       3,
-      n05,
+      n06,
       _PLAI,
       0,
       [_AN, _SQC, _QRTE, _QRTA, _Th, _CO, _ADl, _ALLC, _ALLRA, _AE, _OKA, _AA, _IDA, _TMD, _Ta2, _WUC, _AC],
@@ -35548,7 +35548,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutManagedInsightRulesInput$ = [
       3,
-      n05,
+      n06,
       _PMIRI,
       0,
       [_MRana],
@@ -35557,7 +35557,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutManagedInsightRulesOutput$ = [
       3,
-      n05,
+      n06,
       _PMIRO,
       0,
       [_F],
@@ -35565,7 +35565,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricAlarmInput$ = [
       3,
-      n05,
+      n06,
       _PMAI,
       0,
       [_AN, _ADl, _AE, _OKA, _AA, _IDA, _MN, _N, _Sta, _ESx, _D, _P2, _U, _EP, _DTA, _Th, _CO, _TMD, _ELSCP, _Me, _Ta2, _TMI, _EW, _WUC, _EC, _EI2, _AC],
@@ -35574,7 +35574,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricDataInput$ = [
       3,
-      n05,
+      n06,
       _PMDI,
       0,
       [_N, _MD, _EMD, _SEV],
@@ -35583,7 +35583,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricStreamInput$ = [
       3,
-      n05,
+      n06,
       _PMSI,
       0,
       [_Na, _FA, _RAo, _OF, _IF, _EF, _Ta2, _SCt, _ILAM],
@@ -35592,7 +35592,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricStreamOutput$ = [
       3,
-      n05,
+      n06,
       _PMSO,
       0,
       [_Ar],
@@ -35600,16 +35600,16 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Range$ = [
       3,
-      n05,
+      n06,
       _Ra,
       0,
-      [_ST2, _ET],
+      [_ST3, _ET],
       [4, 4],
       2
     ];
     var ResourceMetricsConfiguration$ = [
       3,
-      n05,
+      n06,
       _RMC,
       0,
       [_RA2, _CAr, _UA, _MS],
@@ -35618,7 +35618,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ResourceMetricSelection$ = [
       3,
-      n05,
+      n06,
       _RMS,
       0,
       [_IM],
@@ -35627,7 +35627,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Rule$ = [
       3,
-      n05,
+      n06,
       _R,
       0,
       [_Sch],
@@ -35636,7 +35636,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Schedule$ = [
       3,
-      n05,
+      n06,
       _Sch,
       0,
       [_Ex, _Du, _Ti],
@@ -35645,7 +35645,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ScheduleConfiguration$ = [
       3,
-      n05,
+      n06,
       _SCc,
       0,
       [_SE, _STO, _ETO],
@@ -35654,7 +35654,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ScheduledQueryConfiguration$ = [
       3,
-      n05,
+      n06,
       _SQC,
       0,
       [_QS, _SQRARN, _SCc, _AEg, _LGI, _QARN, _Ta2],
@@ -35663,7 +35663,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var SetAlarmStateInput$ = [
       3,
-      n05,
+      n06,
       _SASI,
       0,
       [_AN, _SV, _SR, _SRD],
@@ -35672,15 +35672,15 @@ var require_dist_cjs18 = __commonJS({
     ];
     var SingleMetricAnomalyDetector$ = [
       3,
-      n05,
+      n06,
       _SMAD,
       0,
-      [_AI, _N, _MN, _D, _St],
+      [_AI2, _N, _MN, _D, _St],
       [0, 0, 0, () => Dimensions, 0]
     ];
     var SlidingWindow$ = [
       3,
-      n05,
+      n06,
       _SW,
       0,
       [],
@@ -35688,7 +35688,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StartMetricStreamsInput$ = [
       3,
-      n05,
+      n06,
       _SMSI,
       0,
       [_Nam],
@@ -35697,7 +35697,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StartMetricStreamsOutput$ = [
       3,
-      n05,
+      n06,
       _SMSO,
       0,
       [],
@@ -35705,7 +35705,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StartOTelEnrichmentInput$ = [
       3,
-      n05,
+      n06,
       _SOTEI,
       0,
       [_IF, _EF],
@@ -35713,7 +35713,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StartOTelEnrichmentOutput$ = [
       3,
-      n05,
+      n06,
       _SOTEO,
       0,
       [_IF, _EF, _CAr, _UA],
@@ -35721,7 +35721,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StatisticSet$ = [
       3,
-      n05,
+      n06,
       _SS,
       0,
       [_SC, _Su, _Mi, _Ma],
@@ -35730,7 +35730,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StopMetricStreamsInput$ = [
       3,
-      n05,
+      n06,
       _SMSIt,
       0,
       [_Nam],
@@ -35739,7 +35739,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StopMetricStreamsOutput$ = [
       3,
-      n05,
+      n06,
       _SMSOt,
       0,
       [],
@@ -35747,7 +35747,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StopOTelEnrichmentInput$ = [
       3,
-      n05,
+      n06,
       _SOTEIt,
       0,
       [],
@@ -35755,7 +35755,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StopOTelEnrichmentOutput$ = [
       3,
-      n05,
+      n06,
       _SOTEOt,
       0,
       [],
@@ -35763,7 +35763,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var Tag$2 = [
       3,
-      n05,
+      n06,
       _Tag,
       0,
       [_Ke, _V2],
@@ -35772,7 +35772,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var TagResourceInput$ = [
       3,
-      n05,
+      n06,
       _TRI,
       0,
       [_RARN, _Ta2],
@@ -35781,7 +35781,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var TagResourceOutput$ = [
       3,
-      n05,
+      n06,
       _TRO,
       0,
       [],
@@ -35789,7 +35789,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UntagResourceInput$ = [
       3,
-      n05,
+      n06,
       _URI,
       0,
       [_RARN, _TK],
@@ -35798,7 +35798,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UntagResourceOutput$ = [
       3,
-      n05,
+      n06,
       _URO,
       0,
       [],
@@ -35806,7 +35806,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UpdateOTelEnrichmentInput$ = [
       3,
-      n05,
+      n06,
       _UOTEI,
       0,
       [_IF, _EF],
@@ -35814,7 +35814,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UpdateOTelEnrichmentOutput$ = [
       3,
-      n05,
+      n06,
       _UOTEO,
       0,
       [_IF, _EF, _CAr, _UA],
@@ -35822,7 +35822,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UpdateResourceMetricsConfigurationInput$ = [
       3,
-      n05,
+      n06,
       _URMCI,
       0,
       [_RA2, _MS],
@@ -35831,7 +35831,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UpdateResourceMetricsConfigurationOutput$ = [
       3,
-      n05,
+      n06,
       _URMCO,
       0,
       [_RMC],
@@ -35840,7 +35840,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var WallClockWindow$ = [
       3,
-      n05,
+      n06,
       _WCW,
       0,
       [_Ti],
@@ -35848,7 +35848,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var WarmUpConfiguration$ = [
       3,
-      n05,
+      n06,
       _WUC,
       0,
       [_WUPDIM, _OSEAWUPE],
@@ -35858,238 +35858,238 @@ var require_dist_cjs18 = __commonJS({
     var __Unit = "unit";
     var AlarmContributors = [
       1,
-      n05,
+      n06,
       _ACla,
       0,
       () => AlarmContributor$
     ];
     var AlarmHistoryItems = [
       1,
-      n05,
+      n06,
       _AHIl,
       0,
       () => AlarmHistoryItem$
     ];
     var AlarmMuteRuleSummaries = [
       1,
-      n05,
+      n06,
       _AMRSl,
       0,
       () => AlarmMuteRuleSummary$
     ];
     var AnomalyDetectorExcludedTimeRanges = [
       1,
-      n05,
+      n06,
       _ADETR,
       0,
       () => Range$
     ];
     var AnomalyDetectors = [
       1,
-      n05,
+      n06,
       _ADn,
       0,
       () => AnomalyDetector$
     ];
     var BatchFailures = [
       1,
-      n05,
+      n06,
       _BF,
       0,
       () => PartialFailure$
     ];
     var CompositeAlarms = [
       1,
-      n05,
+      n06,
       _CAom,
       0,
       () => CompositeAlarm$
     ];
     var DashboardEntries = [
       1,
-      n05,
+      n06,
       _DEa,
       0,
       () => DashboardEntry$
     ];
     var DashboardValidationMessages = [
       1,
-      n05,
+      n06,
       _DVMa,
       0,
       () => DashboardValidationMessage$
     ];
     var Datapoints = [
       1,
-      n05,
+      n06,
       _Dat,
       0,
       () => Datapoint$
     ];
     var DimensionFilters = [
       1,
-      n05,
+      n06,
       _DFi,
       0,
       () => DimensionFilter$
     ];
     var Dimensions = [
       1,
-      n05,
+      n06,
       _D,
       0,
       () => Dimension$
     ];
     var EntityMetricDataList = [
       1,
-      n05,
+      n06,
       _EMDL,
       0,
       () => EntityMetricData$
     ];
     var InsightRuleContributorDatapoints = [
       1,
-      n05,
+      n06,
       _IRCDn,
       0,
       () => InsightRuleContributorDatapoint$
     ];
     var InsightRuleContributors = [
       1,
-      n05,
+      n06,
       _IRCn,
       0,
       () => InsightRuleContributor$
     ];
     var InsightRuleMetricDatapoints = [
       1,
-      n05,
+      n06,
       _IRMDn,
       0,
       () => InsightRuleMetricDatapoint$
     ];
     var InsightRules = [
       1,
-      n05,
+      n06,
       _IR,
       0,
       () => InsightRule$
     ];
     var LogAlarms = [
       1,
-      n05,
+      n06,
       _LA,
       0,
       () => LogAlarm$
     ];
     var ManagedRuleDescriptions = [
       1,
-      n05,
+      n06,
       _MRDa,
       0,
       () => ManagedRuleDescription$
     ];
     var ManagedRules = [
       1,
-      n05,
+      n06,
       _MRana,
       0,
       () => ManagedRule$
     ];
     var MetricAlarms = [
       1,
-      n05,
+      n06,
       _MA,
       0,
       () => MetricAlarm$
     ];
     var MetricData = [
       1,
-      n05,
+      n06,
       _MD,
       0,
       () => MetricDatum$
     ];
     var MetricDataQueries = [
       1,
-      n05,
+      n06,
       _MDQ,
       0,
       () => MetricDataQuery$
     ];
     var MetricDataResultMessages = [
       1,
-      n05,
+      n06,
       _MDRM,
       0,
       () => MessageData$
     ];
     var MetricDataResults = [
       1,
-      n05,
+      n06,
       _MDR,
       0,
       () => MetricDataResult$
     ];
     var Metrics = [
       1,
-      n05,
+      n06,
       _Me,
       0,
       () => Metric$
     ];
     var MetricStreamEntries = [
       1,
-      n05,
+      n06,
       _MSEe,
       0,
       () => MetricStreamEntry$
     ];
     var MetricStreamFilters = [
       1,
-      n05,
+      n06,
       _MSFe,
       0,
       () => MetricStreamFilter$
     ];
     var MetricStreamStatisticsConfigurations = [
       1,
-      n05,
+      n06,
       _MSSCe,
       0,
       () => MetricStreamStatisticsConfiguration$
     ];
     var MetricStreamStatisticsIncludeMetrics = [
       1,
-      n05,
+      n06,
       _MSSIM,
       0,
       () => MetricStreamStatisticsMetric$
     ];
     var OTelEnrichmentMetricSelectorList = [
       1,
-      n05,
+      n06,
       _OTEMSL,
       0,
       () => OTelEnrichmentMetricSelector$
     ];
     var ResourceMetricSelectionList = [
       1,
-      n05,
+      n06,
       _RMSL,
       0,
       () => ResourceMetricSelection$
     ];
     var TagList = [
       1,
-      n05,
+      n06,
       _TL,
       0,
       () => Tag$2
     ];
     var EvaluationCriteria$ = [
       4,
-      n05,
+      n06,
       _EC,
       0,
       [_PQLC],
@@ -36097,7 +36097,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EvaluationWindow$ = [
       4,
-      n05,
+      n06,
       _EW,
       0,
       [_WCW, _SW],
@@ -36105,7 +36105,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var AssociateDatasetKmsKey$ = [
       9,
-      n05,
+      n06,
       _ADKK,
       0,
       () => AssociateDatasetKmsKeyInput$,
@@ -36113,7 +36113,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var CreateResourceMetricsConfiguration$ = [
       9,
-      n05,
+      n06,
       _CRMC,
       0,
       () => CreateResourceMetricsConfigurationInput$,
@@ -36121,7 +36121,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAlarmMuteRule$ = [
       9,
-      n05,
+      n06,
       _DAMR,
       0,
       () => DeleteAlarmMuteRuleInput$,
@@ -36129,7 +36129,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAlarms$ = [
       9,
-      n05,
+      n06,
       _DAe,
       0,
       () => DeleteAlarmsInput$,
@@ -36137,7 +36137,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteAnomalyDetector$ = [
       9,
-      n05,
+      n06,
       _DAD,
       0,
       () => DeleteAnomalyDetectorInput$,
@@ -36145,7 +36145,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteDashboards$ = [
       9,
-      n05,
+      n06,
       _DD,
       0,
       () => DeleteDashboardsInput$,
@@ -36153,7 +36153,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteInsightRules$ = [
       9,
-      n05,
+      n06,
       _DIR,
       0,
       () => DeleteInsightRulesInput$,
@@ -36161,7 +36161,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteMetricStream$ = [
       9,
-      n05,
+      n06,
       _DMS,
       0,
       () => DeleteMetricStreamInput$,
@@ -36169,7 +36169,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DeleteResourceMetricsConfiguration$ = [
       9,
-      n05,
+      n06,
       _DRMC,
       0,
       () => DeleteResourceMetricsConfigurationInput$,
@@ -36177,7 +36177,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmContributors$ = [
       9,
-      n05,
+      n06,
       _DAC,
       0,
       () => DescribeAlarmContributorsInput$,
@@ -36185,7 +36185,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmHistory$ = [
       9,
-      n05,
+      n06,
       _DAH,
       0,
       () => DescribeAlarmHistoryInput$,
@@ -36193,7 +36193,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarms$ = [
       9,
-      n05,
+      n06,
       _DAes,
       0,
       () => DescribeAlarmsInput$,
@@ -36201,7 +36201,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAlarmsForMetric$ = [
       9,
-      n05,
+      n06,
       _DAFM,
       0,
       () => DescribeAlarmsForMetricInput$,
@@ -36209,7 +36209,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeAnomalyDetectors$ = [
       9,
-      n05,
+      n06,
       _DADe,
       0,
       () => DescribeAnomalyDetectorsInput$,
@@ -36217,7 +36217,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DescribeInsightRules$ = [
       9,
-      n05,
+      n06,
       _DIRe,
       0,
       () => DescribeInsightRulesInput$,
@@ -36225,7 +36225,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisableAlarmActions$ = [
       9,
-      n05,
+      n06,
       _DAA,
       0,
       () => DisableAlarmActionsInput$,
@@ -36233,7 +36233,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisableInsightRules$ = [
       9,
-      n05,
+      n06,
       _DIRi,
       0,
       () => DisableInsightRulesInput$,
@@ -36241,7 +36241,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var DisassociateDatasetKmsKey$ = [
       9,
-      n05,
+      n06,
       _DDKK,
       2,
       () => DisassociateDatasetKmsKeyInput$,
@@ -36249,7 +36249,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EnableAlarmActions$ = [
       9,
-      n05,
+      n06,
       _EAA,
       0,
       () => EnableAlarmActionsInput$,
@@ -36257,7 +36257,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var EnableInsightRules$ = [
       9,
-      n05,
+      n06,
       _EIR,
       0,
       () => EnableInsightRulesInput$,
@@ -36265,7 +36265,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetAlarmMuteRule$ = [
       9,
-      n05,
+      n06,
       _GAMR,
       0,
       () => GetAlarmMuteRuleInput$,
@@ -36273,7 +36273,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetDashboard$ = [
       9,
-      n05,
+      n06,
       _GD,
       0,
       () => GetDashboardInput$,
@@ -36281,7 +36281,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetDataset$ = [
       9,
-      n05,
+      n06,
       _GDe,
       0,
       () => GetDatasetInput$,
@@ -36289,7 +36289,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetInsightRuleReport$ = [
       9,
-      n05,
+      n06,
       _GIRR,
       0,
       () => GetInsightRuleReportInput$,
@@ -36297,7 +36297,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricData$ = [
       9,
-      n05,
+      n06,
       _GMD,
       0,
       () => GetMetricDataInput$,
@@ -36305,7 +36305,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricStatistics$ = [
       9,
-      n05,
+      n06,
       _GMS,
       0,
       () => GetMetricStatisticsInput$,
@@ -36313,7 +36313,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricStream$ = [
       9,
-      n05,
+      n06,
       _GMSe,
       0,
       () => GetMetricStreamInput$,
@@ -36321,7 +36321,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetMetricWidgetImage$ = [
       9,
-      n05,
+      n06,
       _GMWI,
       0,
       () => GetMetricWidgetImageInput$,
@@ -36329,7 +36329,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetOTelEnrichment$ = [
       9,
-      n05,
+      n06,
       _GOTE,
       0,
       () => GetOTelEnrichmentInput$,
@@ -36337,7 +36337,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var GetResourceMetricsConfiguration$ = [
       9,
-      n05,
+      n06,
       _GRMC,
       0,
       () => GetResourceMetricsConfigurationInput$,
@@ -36345,7 +36345,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListAlarmMuteRules$ = [
       9,
-      n05,
+      n06,
       _LAMR,
       0,
       () => ListAlarmMuteRulesInput$,
@@ -36353,7 +36353,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListDashboards$ = [
       9,
-      n05,
+      n06,
       _LD,
       0,
       () => ListDashboardsInput$,
@@ -36361,7 +36361,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListManagedInsightRules$ = [
       9,
-      n05,
+      n06,
       _LMIR,
       0,
       () => ListManagedInsightRulesInput$,
@@ -36369,7 +36369,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListMetrics$ = [
       9,
-      n05,
+      n06,
       _LMi,
       0,
       () => ListMetricsInput$,
@@ -36377,7 +36377,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListMetricStreams$ = [
       9,
-      n05,
+      n06,
       _LMS,
       0,
       () => ListMetricStreamsInput$,
@@ -36385,7 +36385,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var ListTagsForResource$ = [
       9,
-      n05,
+      n06,
       _LTFR,
       0,
       () => ListTagsForResourceInput$,
@@ -36393,7 +36393,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutAlarmMuteRule$ = [
       9,
-      n05,
+      n06,
       _PAMR,
       0,
       () => PutAlarmMuteRuleInput$,
@@ -36401,7 +36401,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutAnomalyDetector$ = [
       9,
-      n05,
+      n06,
       _PAD,
       0,
       () => PutAnomalyDetectorInput$,
@@ -36409,7 +36409,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutCompositeAlarm$ = [
       9,
-      n05,
+      n06,
       _PCA,
       0,
       () => PutCompositeAlarmInput$,
@@ -36417,7 +36417,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutDashboard$ = [
       9,
-      n05,
+      n06,
       _PD,
       0,
       () => PutDashboardInput$,
@@ -36425,7 +36425,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutInsightRule$ = [
       9,
-      n05,
+      n06,
       _PIR,
       0,
       () => PutInsightRuleInput$,
@@ -36433,7 +36433,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutLogAlarm$ = [
       9,
-      n05,
+      n06,
       _PLA,
       0,
       () => PutLogAlarmInput$,
@@ -36441,7 +36441,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutManagedInsightRules$ = [
       9,
-      n05,
+      n06,
       _PMIR,
       0,
       () => PutManagedInsightRulesInput$,
@@ -36449,7 +36449,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricAlarm$ = [
       9,
-      n05,
+      n06,
       _PMA,
       0,
       () => PutMetricAlarmInput$,
@@ -36457,7 +36457,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricData$ = [
       9,
-      n05,
+      n06,
       _PMD,
       0,
       () => PutMetricDataInput$,
@@ -36465,7 +36465,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var PutMetricStream$ = [
       9,
-      n05,
+      n06,
       _PMS,
       0,
       () => PutMetricStreamInput$,
@@ -36473,7 +36473,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var SetAlarmState$ = [
       9,
-      n05,
+      n06,
       _SAS,
       0,
       () => SetAlarmStateInput$,
@@ -36481,7 +36481,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StartMetricStreams$ = [
       9,
-      n05,
+      n06,
       _SMS,
       0,
       () => StartMetricStreamsInput$,
@@ -36489,7 +36489,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StartOTelEnrichment$ = [
       9,
-      n05,
+      n06,
       _SOTE,
       0,
       () => StartOTelEnrichmentInput$,
@@ -36497,7 +36497,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StopMetricStreams$ = [
       9,
-      n05,
+      n06,
       _SMSt,
       0,
       () => StopMetricStreamsInput$,
@@ -36505,7 +36505,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var StopOTelEnrichment$ = [
       9,
-      n05,
+      n06,
       _SOTEt,
       0,
       () => StopOTelEnrichmentInput$,
@@ -36513,7 +36513,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var TagResource$ = [
       9,
-      n05,
+      n06,
       _TR,
       0,
       () => TagResourceInput$,
@@ -36521,7 +36521,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UntagResource$ = [
       9,
-      n05,
+      n06,
       _UR,
       0,
       () => UntagResourceInput$,
@@ -36529,7 +36529,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UpdateOTelEnrichment$ = [
       9,
-      n05,
+      n06,
       _UOTE,
       0,
       () => UpdateOTelEnrichmentInput$,
@@ -36537,7 +36537,7 @@ var require_dist_cjs18 = __commonJS({
     ];
     var UpdateResourceMetricsConfiguration$ = [
       9,
-      n05,
+      n06,
       _URMC,
       0,
       () => UpdateResourceMetricsConfigurationInput$,
@@ -36549,7 +36549,7 @@ var require_dist_cjs18 = __commonJS({
         base64Decoder: config?.base64Decoder ?? fromBase642,
         base64Encoder: config?.base64Encoder ?? toBase643,
         disableHostPrefix: config?.disableHostPrefix ?? false,
-        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver5,
+        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver6,
         extensions: config?.extensions ?? [],
         httpAuthSchemeProvider: config?.httpAuthSchemeProvider ?? defaultCloudWatchHttpAuthSchemeProvider,
         httpAuthSchemes: config?.httpAuthSchemes ?? [
@@ -36563,7 +36563,7 @@ var require_dist_cjs18 = __commonJS({
         protocol: config?.protocol ?? AwsJson1_0Protocol2,
         protocolSettings: config?.protocolSettings ?? {
           defaultNamespace: "com.amazonaws.cloudwatch",
-          errorTypeRegistries: errorTypeRegistries5,
+          errorTypeRegistries: errorTypeRegistries6,
           xmlNamespace: "http://monitoring.amazonaws.com/doc/2010-08-01/",
           version: "2010-08-01",
           serviceTarget: "GraniteServiceVersion20100801",
@@ -36576,7 +36576,7 @@ var require_dist_cjs18 = __commonJS({
         utf8Encoder: config?.utf8Encoder ?? toUtf83
       };
     };
-    var getRuntimeConfig9 = (config) => {
+    var getRuntimeConfig11 = (config) => {
       emitWarningIfUnsupportedVersion3(process.version);
       const defaultsMode = resolveDefaultsModeConfig2(config);
       const defaultConfigProvider = () => defaultsMode().then(loadConfigsForDefaultMode2);
@@ -36605,13 +36605,13 @@ var require_dist_cjs18 = __commonJS({
           ...NODE_RETRY_MODE_CONFIG_OPTIONS2,
           default: async () => (await defaultConfigProvider()).retryMode || DEFAULT_RETRY_MODE2
         }, config),
-        streamCollector: config?.streamCollector ?? streamCollector7,
+        streamCollector: config?.streamCollector ?? streamCollector8,
         useDualstackEndpoint: config?.useDualstackEndpoint ?? loadConfig2(NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS2, loaderConfig),
         useFipsEndpoint: config?.useFipsEndpoint ?? loadConfig2(NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS2, loaderConfig),
         userAgentAppId: config?.userAgentAppId ?? loadConfig2(NODE_APP_ID_CONFIG_OPTIONS2, loaderConfig)
       };
     };
-    var getHttpAuthExtensionConfiguration5 = (runtimeConfig) => {
+    var getHttpAuthExtensionConfiguration6 = (runtimeConfig) => {
       const _httpAuthSchemes = runtimeConfig.httpAuthSchemes;
       let _httpAuthSchemeProvider = runtimeConfig.httpAuthSchemeProvider;
       let _credentials = runtimeConfig.credentials;
@@ -36641,33 +36641,33 @@ var require_dist_cjs18 = __commonJS({
         }
       };
     };
-    var resolveHttpAuthRuntimeConfig5 = (config) => {
+    var resolveHttpAuthRuntimeConfig6 = (config) => {
       return {
         httpAuthSchemes: config.httpAuthSchemes(),
         httpAuthSchemeProvider: config.httpAuthSchemeProvider(),
         credentials: config.credentials()
       };
     };
-    var resolveRuntimeExtensions5 = (runtimeConfig, extensions) => {
-      const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration2(runtimeConfig), getDefaultExtensionConfiguration2(runtimeConfig), getHttpHandlerExtensionConfiguration2(runtimeConfig), getHttpAuthExtensionConfiguration5(runtimeConfig));
+    var resolveRuntimeExtensions6 = (runtimeConfig, extensions) => {
+      const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration2(runtimeConfig), getDefaultExtensionConfiguration2(runtimeConfig), getHttpHandlerExtensionConfiguration2(runtimeConfig), getHttpAuthExtensionConfiguration6(runtimeConfig));
       extensions.forEach((extension) => extension.configure(extensionConfiguration));
-      return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration2(extensionConfiguration), resolveDefaultRuntimeConfig2(extensionConfiguration), resolveHttpHandlerRuntimeConfig2(extensionConfiguration), resolveHttpAuthRuntimeConfig5(extensionConfiguration));
+      return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration2(extensionConfiguration), resolveDefaultRuntimeConfig2(extensionConfiguration), resolveHttpHandlerRuntimeConfig2(extensionConfiguration), resolveHttpAuthRuntimeConfig6(extensionConfiguration));
     };
     var CloudWatchClient = class extends Client2 {
       config;
       constructor(...[configuration]) {
-        const _config_0 = getRuntimeConfig9(configuration || {});
+        const _config_0 = getRuntimeConfig11(configuration || {});
         super(_config_0);
         this.initConfig = _config_0;
-        const _config_1 = resolveClientEndpointParameters5(_config_0);
+        const _config_1 = resolveClientEndpointParameters6(_config_0);
         const _config_2 = resolveUserAgentConfig2(_config_1);
         const _config_3 = resolveRetryConfig2(_config_2);
         const _config_4 = resolveRegionConfig2(_config_3);
         const _config_5 = resolveHostHeaderConfig2(_config_4);
         const _config_6 = resolveEndpointConfig2(_config_5);
-        const _config_7 = resolveHttpAuthSchemeConfig5(_config_6);
+        const _config_7 = resolveHttpAuthSchemeConfig6(_config_6);
         const _config_8 = resolveCompressionConfig(_config_7);
-        const _config_9 = resolveRuntimeExtensions5(_config_8, configuration?.extensions || []);
+        const _config_9 = resolveRuntimeExtensions6(_config_8, configuration?.extensions || []);
         this.config = _config_9;
         this.middlewareStack.use(getSchemaSerdePlugin2(this.config));
         this.middlewareStack.use(getUserAgentPlugin2(this.config));
@@ -36688,123 +36688,123 @@ var require_dist_cjs18 = __commonJS({
         super.destroy();
       }
     };
-    var command5 = makeBuilder2(commonParams5, "GraniteServiceVersion20100801", "CloudWatchClient", getEndpointPlugin2);
-    var _ep05 = {};
-    var _mw05 = (Command2, cs, config, o3) => [];
+    var command6 = makeBuilder2(commonParams6, "GraniteServiceVersion20100801", "CloudWatchClient", getEndpointPlugin2);
+    var _ep06 = {};
+    var _mw06 = (Command2, cs, config, o3) => [];
     var _mw1 = (Command2, cs, config, o3) => [
       getCompressionPlugin(config, {
         encodings: ["gzip"]
       })
     ];
-    var AssociateDatasetKmsKeyCommand = class extends command5(_ep05, _mw05, "AssociateDatasetKmsKey", AssociateDatasetKmsKey$) {
+    var AssociateDatasetKmsKeyCommand = class extends command6(_ep06, _mw06, "AssociateDatasetKmsKey", AssociateDatasetKmsKey$) {
     };
-    var CreateResourceMetricsConfigurationCommand = class extends command5(_ep05, _mw05, "CreateResourceMetricsConfiguration", CreateResourceMetricsConfiguration$) {
+    var CreateResourceMetricsConfigurationCommand = class extends command6(_ep06, _mw06, "CreateResourceMetricsConfiguration", CreateResourceMetricsConfiguration$) {
     };
-    var DeleteAlarmMuteRuleCommand = class extends command5(_ep05, _mw05, "DeleteAlarmMuteRule", DeleteAlarmMuteRule$) {
+    var DeleteAlarmMuteRuleCommand = class extends command6(_ep06, _mw06, "DeleteAlarmMuteRule", DeleteAlarmMuteRule$) {
     };
-    var DeleteAlarmsCommand = class extends command5(_ep05, _mw05, "DeleteAlarms", DeleteAlarms$) {
+    var DeleteAlarmsCommand = class extends command6(_ep06, _mw06, "DeleteAlarms", DeleteAlarms$) {
     };
-    var DeleteAnomalyDetectorCommand = class extends command5(_ep05, _mw05, "DeleteAnomalyDetector", DeleteAnomalyDetector$) {
+    var DeleteAnomalyDetectorCommand = class extends command6(_ep06, _mw06, "DeleteAnomalyDetector", DeleteAnomalyDetector$) {
     };
-    var DeleteDashboardsCommand = class extends command5(_ep05, _mw05, "DeleteDashboards", DeleteDashboards$) {
+    var DeleteDashboardsCommand = class extends command6(_ep06, _mw06, "DeleteDashboards", DeleteDashboards$) {
     };
-    var DeleteInsightRulesCommand = class extends command5(_ep05, _mw05, "DeleteInsightRules", DeleteInsightRules$) {
+    var DeleteInsightRulesCommand = class extends command6(_ep06, _mw06, "DeleteInsightRules", DeleteInsightRules$) {
     };
-    var DeleteMetricStreamCommand = class extends command5(_ep05, _mw05, "DeleteMetricStream", DeleteMetricStream$) {
+    var DeleteMetricStreamCommand = class extends command6(_ep06, _mw06, "DeleteMetricStream", DeleteMetricStream$) {
     };
-    var DeleteResourceMetricsConfigurationCommand = class extends command5(_ep05, _mw05, "DeleteResourceMetricsConfiguration", DeleteResourceMetricsConfiguration$) {
+    var DeleteResourceMetricsConfigurationCommand = class extends command6(_ep06, _mw06, "DeleteResourceMetricsConfiguration", DeleteResourceMetricsConfiguration$) {
     };
-    var DescribeAlarmContributorsCommand = class extends command5(_ep05, _mw05, "DescribeAlarmContributors", DescribeAlarmContributors$) {
+    var DescribeAlarmContributorsCommand = class extends command6(_ep06, _mw06, "DescribeAlarmContributors", DescribeAlarmContributors$) {
     };
-    var DescribeAlarmHistoryCommand = class extends command5(_ep05, _mw05, "DescribeAlarmHistory", DescribeAlarmHistory$) {
+    var DescribeAlarmHistoryCommand = class extends command6(_ep06, _mw06, "DescribeAlarmHistory", DescribeAlarmHistory$) {
     };
-    var DescribeAlarmsCommand = class extends command5(_ep05, _mw05, "DescribeAlarms", DescribeAlarms$) {
+    var DescribeAlarmsCommand = class extends command6(_ep06, _mw06, "DescribeAlarms", DescribeAlarms$) {
     };
-    var DescribeAlarmsForMetricCommand = class extends command5(_ep05, _mw05, "DescribeAlarmsForMetric", DescribeAlarmsForMetric$) {
+    var DescribeAlarmsForMetricCommand = class extends command6(_ep06, _mw06, "DescribeAlarmsForMetric", DescribeAlarmsForMetric$) {
     };
-    var DescribeAnomalyDetectorsCommand = class extends command5(_ep05, _mw05, "DescribeAnomalyDetectors", DescribeAnomalyDetectors$) {
+    var DescribeAnomalyDetectorsCommand = class extends command6(_ep06, _mw06, "DescribeAnomalyDetectors", DescribeAnomalyDetectors$) {
     };
-    var DescribeInsightRulesCommand = class extends command5(_ep05, _mw05, "DescribeInsightRules", DescribeInsightRules$) {
+    var DescribeInsightRulesCommand = class extends command6(_ep06, _mw06, "DescribeInsightRules", DescribeInsightRules$) {
     };
-    var DisableAlarmActionsCommand = class extends command5(_ep05, _mw05, "DisableAlarmActions", DisableAlarmActions$) {
+    var DisableAlarmActionsCommand = class extends command6(_ep06, _mw06, "DisableAlarmActions", DisableAlarmActions$) {
     };
-    var DisableInsightRulesCommand = class extends command5(_ep05, _mw05, "DisableInsightRules", DisableInsightRules$) {
+    var DisableInsightRulesCommand = class extends command6(_ep06, _mw06, "DisableInsightRules", DisableInsightRules$) {
     };
-    var DisassociateDatasetKmsKeyCommand = class extends command5(_ep05, _mw05, "DisassociateDatasetKmsKey", DisassociateDatasetKmsKey$) {
+    var DisassociateDatasetKmsKeyCommand = class extends command6(_ep06, _mw06, "DisassociateDatasetKmsKey", DisassociateDatasetKmsKey$) {
     };
-    var EnableAlarmActionsCommand = class extends command5(_ep05, _mw05, "EnableAlarmActions", EnableAlarmActions$) {
+    var EnableAlarmActionsCommand = class extends command6(_ep06, _mw06, "EnableAlarmActions", EnableAlarmActions$) {
     };
-    var EnableInsightRulesCommand = class extends command5(_ep05, _mw05, "EnableInsightRules", EnableInsightRules$) {
+    var EnableInsightRulesCommand = class extends command6(_ep06, _mw06, "EnableInsightRules", EnableInsightRules$) {
     };
-    var GetAlarmMuteRuleCommand = class extends command5(_ep05, _mw05, "GetAlarmMuteRule", GetAlarmMuteRule$) {
+    var GetAlarmMuteRuleCommand = class extends command6(_ep06, _mw06, "GetAlarmMuteRule", GetAlarmMuteRule$) {
     };
-    var GetDashboardCommand = class extends command5(_ep05, _mw05, "GetDashboard", GetDashboard$) {
+    var GetDashboardCommand = class extends command6(_ep06, _mw06, "GetDashboard", GetDashboard$) {
     };
-    var GetDatasetCommand = class extends command5(_ep05, _mw05, "GetDataset", GetDataset$) {
+    var GetDatasetCommand = class extends command6(_ep06, _mw06, "GetDataset", GetDataset$) {
     };
-    var GetInsightRuleReportCommand = class extends command5(_ep05, _mw05, "GetInsightRuleReport", GetInsightRuleReport$) {
+    var GetInsightRuleReportCommand = class extends command6(_ep06, _mw06, "GetInsightRuleReport", GetInsightRuleReport$) {
     };
-    var GetMetricDataCommand = class extends command5(_ep05, _mw05, "GetMetricData", GetMetricData$) {
+    var GetMetricDataCommand = class extends command6(_ep06, _mw06, "GetMetricData", GetMetricData$) {
     };
-    var GetMetricStatisticsCommand = class extends command5(_ep05, _mw05, "GetMetricStatistics", GetMetricStatistics$) {
+    var GetMetricStatisticsCommand = class extends command6(_ep06, _mw06, "GetMetricStatistics", GetMetricStatistics$) {
     };
-    var GetMetricStreamCommand = class extends command5(_ep05, _mw05, "GetMetricStream", GetMetricStream$) {
+    var GetMetricStreamCommand = class extends command6(_ep06, _mw06, "GetMetricStream", GetMetricStream$) {
     };
-    var GetMetricWidgetImageCommand = class extends command5(_ep05, _mw05, "GetMetricWidgetImage", GetMetricWidgetImage$) {
+    var GetMetricWidgetImageCommand = class extends command6(_ep06, _mw06, "GetMetricWidgetImage", GetMetricWidgetImage$) {
     };
-    var GetOTelEnrichmentCommand = class extends command5(_ep05, _mw05, "GetOTelEnrichment", GetOTelEnrichment$) {
+    var GetOTelEnrichmentCommand = class extends command6(_ep06, _mw06, "GetOTelEnrichment", GetOTelEnrichment$) {
     };
-    var GetResourceMetricsConfigurationCommand = class extends command5(_ep05, _mw05, "GetResourceMetricsConfiguration", GetResourceMetricsConfiguration$) {
+    var GetResourceMetricsConfigurationCommand = class extends command6(_ep06, _mw06, "GetResourceMetricsConfiguration", GetResourceMetricsConfiguration$) {
     };
-    var ListAlarmMuteRulesCommand = class extends command5(_ep05, _mw05, "ListAlarmMuteRules", ListAlarmMuteRules$) {
+    var ListAlarmMuteRulesCommand = class extends command6(_ep06, _mw06, "ListAlarmMuteRules", ListAlarmMuteRules$) {
     };
-    var ListDashboardsCommand = class extends command5(_ep05, _mw05, "ListDashboards", ListDashboards$) {
+    var ListDashboardsCommand = class extends command6(_ep06, _mw06, "ListDashboards", ListDashboards$) {
     };
-    var ListManagedInsightRulesCommand = class extends command5(_ep05, _mw05, "ListManagedInsightRules", ListManagedInsightRules$) {
+    var ListManagedInsightRulesCommand = class extends command6(_ep06, _mw06, "ListManagedInsightRules", ListManagedInsightRules$) {
     };
-    var ListMetricsCommand = class extends command5(_ep05, _mw05, "ListMetrics", ListMetrics$) {
+    var ListMetricsCommand = class extends command6(_ep06, _mw06, "ListMetrics", ListMetrics$) {
     };
-    var ListMetricStreamsCommand = class extends command5(_ep05, _mw05, "ListMetricStreams", ListMetricStreams$) {
+    var ListMetricStreamsCommand = class extends command6(_ep06, _mw06, "ListMetricStreams", ListMetricStreams$) {
     };
-    var ListTagsForResourceCommand = class extends command5(_ep05, _mw05, "ListTagsForResource", ListTagsForResource$) {
+    var ListTagsForResourceCommand = class extends command6(_ep06, _mw06, "ListTagsForResource", ListTagsForResource$) {
     };
-    var PutAlarmMuteRuleCommand = class extends command5(_ep05, _mw05, "PutAlarmMuteRule", PutAlarmMuteRule$) {
+    var PutAlarmMuteRuleCommand = class extends command6(_ep06, _mw06, "PutAlarmMuteRule", PutAlarmMuteRule$) {
     };
-    var PutAnomalyDetectorCommand = class extends command5(_ep05, _mw05, "PutAnomalyDetector", PutAnomalyDetector$) {
+    var PutAnomalyDetectorCommand = class extends command6(_ep06, _mw06, "PutAnomalyDetector", PutAnomalyDetector$) {
     };
-    var PutCompositeAlarmCommand = class extends command5(_ep05, _mw05, "PutCompositeAlarm", PutCompositeAlarm$) {
+    var PutCompositeAlarmCommand = class extends command6(_ep06, _mw06, "PutCompositeAlarm", PutCompositeAlarm$) {
     };
-    var PutDashboardCommand = class extends command5(_ep05, _mw05, "PutDashboard", PutDashboard$) {
+    var PutDashboardCommand = class extends command6(_ep06, _mw06, "PutDashboard", PutDashboard$) {
     };
-    var PutInsightRuleCommand = class extends command5(_ep05, _mw05, "PutInsightRule", PutInsightRule$) {
+    var PutInsightRuleCommand = class extends command6(_ep06, _mw06, "PutInsightRule", PutInsightRule$) {
     };
-    var PutLogAlarmCommand = class extends command5(_ep05, _mw05, "PutLogAlarm", PutLogAlarm$) {
+    var PutLogAlarmCommand = class extends command6(_ep06, _mw06, "PutLogAlarm", PutLogAlarm$) {
     };
-    var PutManagedInsightRulesCommand = class extends command5(_ep05, _mw05, "PutManagedInsightRules", PutManagedInsightRules$) {
+    var PutManagedInsightRulesCommand = class extends command6(_ep06, _mw06, "PutManagedInsightRules", PutManagedInsightRules$) {
     };
-    var PutMetricAlarmCommand = class extends command5(_ep05, _mw05, "PutMetricAlarm", PutMetricAlarm$) {
+    var PutMetricAlarmCommand = class extends command6(_ep06, _mw06, "PutMetricAlarm", PutMetricAlarm$) {
     };
-    var PutMetricDataCommand = class extends command5(_ep05, _mw1, "PutMetricData", PutMetricData$) {
+    var PutMetricDataCommand = class extends command6(_ep06, _mw1, "PutMetricData", PutMetricData$) {
     };
-    var PutMetricStreamCommand = class extends command5(_ep05, _mw05, "PutMetricStream", PutMetricStream$) {
+    var PutMetricStreamCommand = class extends command6(_ep06, _mw06, "PutMetricStream", PutMetricStream$) {
     };
-    var SetAlarmStateCommand = class extends command5(_ep05, _mw05, "SetAlarmState", SetAlarmState$) {
+    var SetAlarmStateCommand = class extends command6(_ep06, _mw06, "SetAlarmState", SetAlarmState$) {
     };
-    var StartMetricStreamsCommand = class extends command5(_ep05, _mw05, "StartMetricStreams", StartMetricStreams$) {
+    var StartMetricStreamsCommand = class extends command6(_ep06, _mw06, "StartMetricStreams", StartMetricStreams$) {
     };
-    var StartOTelEnrichmentCommand = class extends command5(_ep05, _mw05, "StartOTelEnrichment", StartOTelEnrichment$) {
+    var StartOTelEnrichmentCommand = class extends command6(_ep06, _mw06, "StartOTelEnrichment", StartOTelEnrichment$) {
     };
-    var StopMetricStreamsCommand = class extends command5(_ep05, _mw05, "StopMetricStreams", StopMetricStreams$) {
+    var StopMetricStreamsCommand = class extends command6(_ep06, _mw06, "StopMetricStreams", StopMetricStreams$) {
     };
-    var StopOTelEnrichmentCommand = class extends command5(_ep05, _mw05, "StopOTelEnrichment", StopOTelEnrichment$) {
+    var StopOTelEnrichmentCommand = class extends command6(_ep06, _mw06, "StopOTelEnrichment", StopOTelEnrichment$) {
     };
-    var TagResourceCommand = class extends command5(_ep05, _mw05, "TagResource", TagResource$) {
+    var TagResourceCommand = class extends command6(_ep06, _mw06, "TagResource", TagResource$) {
     };
-    var UntagResourceCommand = class extends command5(_ep05, _mw05, "UntagResource", UntagResource$) {
+    var UntagResourceCommand = class extends command6(_ep06, _mw06, "UntagResource", UntagResource$) {
     };
-    var UpdateOTelEnrichmentCommand = class extends command5(_ep05, _mw05, "UpdateOTelEnrichment", UpdateOTelEnrichment$) {
+    var UpdateOTelEnrichmentCommand = class extends command6(_ep06, _mw06, "UpdateOTelEnrichment", UpdateOTelEnrichment$) {
     };
-    var UpdateResourceMetricsConfigurationCommand = class extends command5(_ep05, _mw05, "UpdateResourceMetricsConfiguration", UpdateResourceMetricsConfiguration$) {
+    var UpdateResourceMetricsConfigurationCommand = class extends command6(_ep06, _mw06, "UpdateResourceMetricsConfiguration", UpdateResourceMetricsConfiguration$) {
     };
     var paginateDescribeAlarmHistory = createPaginator2(CloudWatchClient, DescribeAlarmHistoryCommand, "NextToken", "NextToken", "MaxRecords");
     var paginateDescribeAlarms = createPaginator2(CloudWatchClient, DescribeAlarmsCommand, "NextToken", "NextToken", "MaxRecords");
@@ -36829,7 +36829,7 @@ var require_dist_cjs18 = __commonJS({
           if (returnComparator() == true) {
             return { state: WaiterState2.SUCCESS, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -36881,7 +36881,7 @@ var require_dist_cjs18 = __commonJS({
           if (returnComparator() == true) {
             return { state: WaiterState2.SUCCESS, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -36910,7 +36910,7 @@ var require_dist_cjs18 = __commonJS({
           if (returnComparator() == true) {
             return { state: WaiterState2.SUCCESS, reason };
           }
-        } catch (e6) {
+        } catch (e7) {
         }
       } catch (exception) {
         reason = exception;
@@ -36926,7 +36926,7 @@ var require_dist_cjs18 = __commonJS({
       const result = await createWaiter2({ ...serviceDefaults, ...params }, input, checkState);
       return checkExceptions2(result);
     };
-    var commands5 = {
+    var commands6 = {
       AssociateDatasetKmsKeyCommand,
       CreateResourceMetricsConfigurationCommand,
       DeleteAlarmMuteRuleCommand,
@@ -37003,7 +37003,7 @@ var require_dist_cjs18 = __commonJS({
     };
     var CloudWatch = class extends CloudWatchClient {
     };
-    createAggregatedClient2(commands5, CloudWatch, { paginators, waiters });
+    createAggregatedClient2(commands6, CloudWatch, { paginators, waiters });
     var ActionsSuppressedBy = {
       Alarm: "Alarm",
       ExtensionPeriod: "ExtensionPeriod",
@@ -37299,8 +37299,8 @@ var require_dist_cjs18 = __commonJS({
     exports2.KmsKeyNotFoundException = KmsKeyNotFoundException;
     exports2.KmsKeyNotFoundException$ = KmsKeyNotFoundException$;
     exports2.LabelOptions$ = LabelOptions$;
-    exports2.LimitExceededException = LimitExceededException;
-    exports2.LimitExceededException$ = LimitExceededException$;
+    exports2.LimitExceededException = LimitExceededException2;
+    exports2.LimitExceededException$ = LimitExceededException$2;
     exports2.LimitExceededFault = LimitExceededFault;
     exports2.LimitExceededFault$ = LimitExceededFault$;
     exports2.ListAlarmMuteRules$ = ListAlarmMuteRules$;
@@ -37394,8 +37394,8 @@ var require_dist_cjs18 = __commonJS({
     exports2.ResourceMetricsConfiguration$ = ResourceMetricsConfiguration$;
     exports2.ResourceNotFound = ResourceNotFound;
     exports2.ResourceNotFound$ = ResourceNotFound$;
-    exports2.ResourceNotFoundException = ResourceNotFoundException2;
-    exports2.ResourceNotFoundException$ = ResourceNotFoundException$2;
+    exports2.ResourceNotFoundException = ResourceNotFoundException3;
+    exports2.ResourceNotFoundException$ = ResourceNotFoundException$3;
     exports2.Rule$ = Rule$;
     exports2.ScanBy = ScanBy;
     exports2.Schedule$ = Schedule$;
@@ -37448,7 +37448,7 @@ var require_dist_cjs18 = __commonJS({
     exports2.ValidationException$ = ValidationException$2;
     exports2.WallClockWindow$ = WallClockWindow$;
     exports2.WarmUpConfiguration$ = WarmUpConfiguration$;
-    exports2.errorTypeRegistries = errorTypeRegistries5;
+    exports2.errorTypeRegistries = errorTypeRegistries6;
     exports2.paginateDescribeAlarmHistory = paginateDescribeAlarmHistory;
     exports2.paginateDescribeAlarms = paginateDescribeAlarms;
     exports2.paginateDescribeAnomalyDetectors = paginateDescribeAnomalyDetectors;
@@ -37470,10 +37470,1389 @@ var require_dist_cjs18 = __commonJS({
   }
 });
 
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/auth/httpAuthSchemeProvider.js
+function createAwsAuthSigv4HttpAuthOption5(authParameters) {
+  return {
+    schemeId: "aws.auth#sigv4",
+    signingProperties: {
+      name: "cognito-identity",
+      region: authParameters.region
+    },
+    propertiesExtractor: (config, context) => ({
+      signingProperties: {
+        config,
+        context
+      }
+    })
+  };
+}
+function createSmithyApiNoAuthHttpAuthOption5(authParameters) {
+  return {
+    schemeId: "smithy.api#noAuth"
+  };
+}
+var defaultCognitoIdentityHttpAuthSchemeParametersProvider, defaultCognitoIdentityHttpAuthSchemeProvider, resolveHttpAuthSchemeConfig5;
+var init_httpAuthSchemeProvider5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/auth/httpAuthSchemeProvider.js"() {
+    init_httpAuthSchemes2();
+    init_client2();
+    defaultCognitoIdentityHttpAuthSchemeParametersProvider = async (config, context, input) => {
+      return {
+        operation: getSmithyContext(context).operation,
+        region: await normalizeProvider(config.region)() || (() => {
+          throw new Error("expected `region` to be configured for `aws.auth#sigv4`");
+        })()
+      };
+    };
+    defaultCognitoIdentityHttpAuthSchemeProvider = (authParameters) => {
+      const options = [];
+      switch (authParameters.operation) {
+        case "GetCredentialsForIdentity":
+          {
+            options.push(createSmithyApiNoAuthHttpAuthOption5(authParameters));
+            break;
+          }
+          ;
+        case "GetId":
+          {
+            options.push(createSmithyApiNoAuthHttpAuthOption5(authParameters));
+            break;
+          }
+          ;
+        default: {
+          options.push(createAwsAuthSigv4HttpAuthOption5(authParameters));
+        }
+      }
+      return options;
+    };
+    resolveHttpAuthSchemeConfig5 = (config) => {
+      const config_0 = resolveAwsSdkSigV4Config(config);
+      return Object.assign(config_0, {
+        authSchemePreference: normalizeProvider(config.authSchemePreference ?? [])
+      });
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/endpoint/EndpointParameters.js
+var resolveClientEndpointParameters5, commonParams5;
+var init_EndpointParameters5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/endpoint/EndpointParameters.js"() {
+    resolveClientEndpointParameters5 = (options) => {
+      return Object.assign(options, {
+        useDualstackEndpoint: options.useDualstackEndpoint ?? false,
+        useFipsEndpoint: options.useFipsEndpoint ?? false,
+        defaultSigningName: "cognito-identity"
+      });
+    };
+    commonParams5 = {
+      UseFIPS: { type: "builtInParams", name: "useFipsEndpoint" },
+      Endpoint: { type: "builtInParams", name: "endpoint" },
+      Region: { type: "builtInParams", name: "region" },
+      UseDualStack: { type: "builtInParams", name: "useDualstackEndpoint" }
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/endpoint/bdd.js
+var m3, a5, b5, c5, d5, e5, f5, g5, h5, i5, j5, k5, l3, _data5, root5, r5, nodes5, bdd5;
+var init_bdd5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/endpoint/bdd.js"() {
+    init_endpoints();
+    m3 = "ref";
+    a5 = -1;
+    b5 = true;
+    c5 = "isSet";
+    d5 = "PartitionResult";
+    e5 = "booleanEquals";
+    f5 = "getAttr";
+    g5 = "stringEquals";
+    h5 = { [m3]: "Endpoint" };
+    i5 = { [m3]: d5 };
+    j5 = { [m3]: "Region" };
+    k5 = {};
+    l3 = [j5];
+    _data5 = {
+      conditions: [
+        [c5, [h5]],
+        [c5, l3],
+        ["aws.partition", l3, d5],
+        [e5, [{ [m3]: "UseFIPS" }, b5]],
+        [e5, [{ fn: f5, argv: [i5, "supportsFIPS"] }, b5]],
+        [e5, [{ [m3]: "UseDualStack" }, b5]],
+        [e5, [{ fn: f5, argv: [i5, "supportsDualStack"] }, b5]],
+        [g5, [{ fn: f5, argv: [i5, "name"] }, "aws"]],
+        [g5, [j5, "us-east-1"]],
+        [g5, [j5, "us-east-2"]],
+        [g5, [j5, "us-west-1"]],
+        [g5, [j5, "us-west-2"]]
+      ],
+      results: [
+        [a5],
+        [a5, "Invalid Configuration: FIPS and custom endpoint are not supported"],
+        [a5, "Invalid Configuration: Dualstack and custom endpoint are not supported"],
+        [h5, k5],
+        ["https://cognito-identity-fips.us-east-1.amazonaws.com", k5],
+        ["https://cognito-identity-fips.us-east-2.amazonaws.com", k5],
+        ["https://cognito-identity-fips.us-west-1.amazonaws.com", k5],
+        ["https://cognito-identity-fips.us-west-2.amazonaws.com", k5],
+        ["https://cognito-identity-fips.{Region}.{PartitionResult#dualStackDnsSuffix}", k5],
+        [a5, "FIPS and DualStack are enabled, but this partition does not support one or both"],
+        ["https://cognito-identity-fips.{Region}.{PartitionResult#dnsSuffix}", k5],
+        [a5, "FIPS is enabled but this partition does not support FIPS"],
+        ["https://cognito-identity.{Region}.amazonaws.com", k5],
+        ["https://cognito-identity.{Region}.{PartitionResult#dualStackDnsSuffix}", k5],
+        [a5, "DualStack is enabled but this partition does not support DualStack"],
+        ["https://cognito-identity.{Region}.{PartitionResult#dnsSuffix}", k5],
+        [a5, "Invalid Configuration: Missing Region"]
+      ]
+    };
+    root5 = 2;
+    r5 = 1e8;
+    nodes5 = new Int32Array([
+      -1,
+      1,
+      -1,
+      0,
+      17,
+      3,
+      1,
+      4,
+      r5 + 16,
+      2,
+      5,
+      r5 + 16,
+      3,
+      9,
+      6,
+      5,
+      7,
+      r5 + 15,
+      6,
+      8,
+      r5 + 14,
+      7,
+      r5 + 12,
+      r5 + 13,
+      4,
+      11,
+      10,
+      5,
+      r5 + 9,
+      r5 + 11,
+      5,
+      12,
+      r5 + 10,
+      6,
+      13,
+      r5 + 9,
+      8,
+      r5 + 4,
+      14,
+      9,
+      r5 + 5,
+      15,
+      10,
+      r5 + 6,
+      16,
+      11,
+      r5 + 7,
+      r5 + 8,
+      3,
+      r5 + 1,
+      18,
+      5,
+      r5 + 2,
+      r5 + 3
+    ]);
+    bdd5 = BinaryDecisionDiagram.from(nodes5, root5, _data5.conditions, _data5.results);
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/endpoint/endpointResolver.js
+var cache5, defaultEndpointResolver5;
+var init_endpointResolver5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/endpoint/endpointResolver.js"() {
+    init_client3();
+    init_endpoints();
+    init_bdd5();
+    cache5 = new EndpointCache({
+      size: 50,
+      params: ["Endpoint", "Region", "UseDualStack", "UseFIPS"]
+    });
+    defaultEndpointResolver5 = (endpointParams, context = {}) => {
+      return cache5.get(endpointParams, () => decideEndpoint(bdd5, {
+        endpointParams,
+        logger: context.logger
+      }));
+    };
+    customEndpointFunctions.aws = awsEndpointFunctions;
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/models/CognitoIdentityServiceException.js
+var CognitoIdentityServiceException;
+var init_CognitoIdentityServiceException = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/models/CognitoIdentityServiceException.js"() {
+    init_client2();
+    CognitoIdentityServiceException = class _CognitoIdentityServiceException extends ServiceException {
+      static shapeId = "smithy.ts.sdk.synthetic.com.amazonaws.cognitoidentity#CognitoIdentityServiceException";
+      constructor(options) {
+        super(options);
+        Object.setPrototypeOf(this, _CognitoIdentityServiceException.prototype);
+      }
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/models/errors.js
+var ExternalServiceException, InternalErrorException, InvalidIdentityPoolConfigurationException, InvalidParameterException, NotAuthorizedException, ResourceConflictException, ResourceNotFoundException2, TooManyRequestsException2, LimitExceededException;
+var init_errors5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/models/errors.js"() {
+    init_CognitoIdentityServiceException();
+    ExternalServiceException = class _ExternalServiceException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#ExternalServiceException";
+      name = "ExternalServiceException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "ExternalServiceException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ExternalServiceException.prototype);
+      }
+    };
+    InternalErrorException = class _InternalErrorException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#InternalErrorException";
+      name = "InternalErrorException";
+      $fault = "server";
+      constructor(opts) {
+        super({
+          name: "InternalErrorException",
+          $fault: "server",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InternalErrorException.prototype);
+      }
+    };
+    InvalidIdentityPoolConfigurationException = class _InvalidIdentityPoolConfigurationException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#InvalidIdentityPoolConfigurationException";
+      name = "InvalidIdentityPoolConfigurationException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "InvalidIdentityPoolConfigurationException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidIdentityPoolConfigurationException.prototype);
+      }
+    };
+    InvalidParameterException = class _InvalidParameterException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#InvalidParameterException";
+      name = "InvalidParameterException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "InvalidParameterException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _InvalidParameterException.prototype);
+      }
+    };
+    NotAuthorizedException = class _NotAuthorizedException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#NotAuthorizedException";
+      name = "NotAuthorizedException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "NotAuthorizedException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _NotAuthorizedException.prototype);
+      }
+    };
+    ResourceConflictException = class _ResourceConflictException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#ResourceConflictException";
+      name = "ResourceConflictException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "ResourceConflictException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ResourceConflictException.prototype);
+      }
+    };
+    ResourceNotFoundException2 = class _ResourceNotFoundException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#ResourceNotFoundException";
+      name = "ResourceNotFoundException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "ResourceNotFoundException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _ResourceNotFoundException.prototype);
+      }
+    };
+    TooManyRequestsException2 = class _TooManyRequestsException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#TooManyRequestsException";
+      name = "TooManyRequestsException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "TooManyRequestsException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _TooManyRequestsException.prototype);
+      }
+    };
+    LimitExceededException = class _LimitExceededException extends CognitoIdentityServiceException {
+      static shapeId = "com.amazonaws.cognitoidentity#LimitExceededException";
+      name = "LimitExceededException";
+      $fault = "client";
+      constructor(opts) {
+        super({
+          name: "LimitExceededException",
+          $fault: "client",
+          ...opts
+        });
+        Object.setPrototypeOf(this, _LimitExceededException.prototype);
+      }
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/schemas/schemas_0.js
+var _AI, _AKI2, _C2, _CRA, _E2, _ESE, _GCFI, _GCFII, _GCFIR, _GI, _GII, _GIR, _IEE, _II, _IIPCE, _IPE, _IPI, _IPT, _L, _LEE, _LM, _NAE, _RCE, _RNFE2, _SK, _SKS, _ST2, _TMRE3, _c5, _e5, _hE5, _m4, _s5, _se3, n05, _s_registry5, CognitoIdentityServiceException$, n0_registry5, ExternalServiceException$, InternalErrorException$, InvalidIdentityPoolConfigurationException$, InvalidParameterException$, LimitExceededException$, NotAuthorizedException$, ResourceConflictException$, ResourceNotFoundException$2, TooManyRequestsException$2, errorTypeRegistries5, IdentityProviderToken, SecretKeyString, Credentials$2, GetCredentialsForIdentityInput$, GetCredentialsForIdentityResponse$, GetIdInput$, GetIdResponse$, LoginsMap, GetCredentialsForIdentity$, GetId$;
+var init_schemas_05 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/schemas/schemas_0.js"() {
+    init_schema();
+    init_CognitoIdentityServiceException();
+    init_errors5();
+    _AI = "AccountId";
+    _AKI2 = "AccessKeyId";
+    _C2 = "Credentials";
+    _CRA = "CustomRoleArn";
+    _E2 = "Expiration";
+    _ESE = "ExternalServiceException";
+    _GCFI = "GetCredentialsForIdentity";
+    _GCFII = "GetCredentialsForIdentityInput";
+    _GCFIR = "GetCredentialsForIdentityResponse";
+    _GI = "GetId";
+    _GII = "GetIdInput";
+    _GIR = "GetIdResponse";
+    _IEE = "InternalErrorException";
+    _II = "IdentityId";
+    _IIPCE = "InvalidIdentityPoolConfigurationException";
+    _IPE = "InvalidParameterException";
+    _IPI = "IdentityPoolId";
+    _IPT = "IdentityProviderToken";
+    _L = "Logins";
+    _LEE = "LimitExceededException";
+    _LM = "LoginsMap";
+    _NAE = "NotAuthorizedException";
+    _RCE = "ResourceConflictException";
+    _RNFE2 = "ResourceNotFoundException";
+    _SK = "SecretKey";
+    _SKS = "SecretKeyString";
+    _ST2 = "SessionToken";
+    _TMRE3 = "TooManyRequestsException";
+    _c5 = "client";
+    _e5 = "error";
+    _hE5 = "httpError";
+    _m4 = "message";
+    _s5 = "smithy.ts.sdk.synthetic.com.amazonaws.cognitoidentity";
+    _se3 = "server";
+    n05 = "com.amazonaws.cognitoidentity";
+    _s_registry5 = new TypeRegistry(_s5);
+    CognitoIdentityServiceException$ = [-3, _s5, "CognitoIdentityServiceException", 0, [], []];
+    _s_registry5.registerError(CognitoIdentityServiceException$, CognitoIdentityServiceException);
+    n0_registry5 = new TypeRegistry(n05);
+    ExternalServiceException$ = [
+      -3,
+      n05,
+      _ESE,
+      { [_e5]: _c5, [_hE5]: 400 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(ExternalServiceException$, ExternalServiceException);
+    InternalErrorException$ = [
+      -3,
+      n05,
+      _IEE,
+      { [_e5]: _se3 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(InternalErrorException$, InternalErrorException);
+    InvalidIdentityPoolConfigurationException$ = [
+      -3,
+      n05,
+      _IIPCE,
+      { [_e5]: _c5, [_hE5]: 400 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidIdentityPoolConfigurationException$, InvalidIdentityPoolConfigurationException);
+    InvalidParameterException$ = [
+      -3,
+      n05,
+      _IPE,
+      { [_e5]: _c5, [_hE5]: 400 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(InvalidParameterException$, InvalidParameterException);
+    LimitExceededException$ = [
+      -3,
+      n05,
+      _LEE,
+      { [_e5]: _c5, [_hE5]: 400 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(LimitExceededException$, LimitExceededException);
+    NotAuthorizedException$ = [
+      -3,
+      n05,
+      _NAE,
+      { [_e5]: _c5, [_hE5]: 403 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(NotAuthorizedException$, NotAuthorizedException);
+    ResourceConflictException$ = [
+      -3,
+      n05,
+      _RCE,
+      { [_e5]: _c5, [_hE5]: 409 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(ResourceConflictException$, ResourceConflictException);
+    ResourceNotFoundException$2 = [
+      -3,
+      n05,
+      _RNFE2,
+      { [_e5]: _c5, [_hE5]: 404 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(ResourceNotFoundException$2, ResourceNotFoundException2);
+    TooManyRequestsException$2 = [
+      -3,
+      n05,
+      _TMRE3,
+      { [_e5]: _c5, [_hE5]: 429 },
+      [_m4],
+      [0]
+    ];
+    n0_registry5.registerError(TooManyRequestsException$2, TooManyRequestsException2);
+    errorTypeRegistries5 = [
+      _s_registry5,
+      n0_registry5
+    ];
+    IdentityProviderToken = [0, n05, _IPT, 8, 0];
+    SecretKeyString = [0, n05, _SKS, 8, 0];
+    Credentials$2 = [
+      3,
+      n05,
+      _C2,
+      0,
+      [_AKI2, _SK, _ST2, _E2],
+      [0, [() => SecretKeyString, 0], 0, 4]
+    ];
+    GetCredentialsForIdentityInput$ = [
+      3,
+      n05,
+      _GCFII,
+      0,
+      [_II, _L, _CRA],
+      [0, [() => LoginsMap, 0], 0],
+      1
+    ];
+    GetCredentialsForIdentityResponse$ = [
+      3,
+      n05,
+      _GCFIR,
+      0,
+      [_II, _C2],
+      [0, [() => Credentials$2, 0]]
+    ];
+    GetIdInput$ = [
+      3,
+      n05,
+      _GII,
+      0,
+      [_IPI, _AI, _L],
+      [0, 0, [() => LoginsMap, 0]],
+      1
+    ];
+    GetIdResponse$ = [
+      3,
+      n05,
+      _GIR,
+      0,
+      [_II],
+      [0]
+    ];
+    LoginsMap = [
+      2,
+      n05,
+      _LM,
+      0,
+      [
+        0,
+        0
+      ],
+      [
+        () => IdentityProviderToken,
+        0
+      ]
+    ];
+    GetCredentialsForIdentity$ = [
+      9,
+      n05,
+      _GCFI,
+      0,
+      () => GetCredentialsForIdentityInput$,
+      () => GetCredentialsForIdentityResponse$
+    ];
+    GetId$ = [
+      9,
+      n05,
+      _GI,
+      0,
+      () => GetIdInput$,
+      () => GetIdResponse$
+    ];
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/runtimeConfig.shared.js
+var getRuntimeConfig9;
+var init_runtimeConfig_shared5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/runtimeConfig.shared.js"() {
+    init_httpAuthSchemes2();
+    init_protocols2();
+    init_dist_es();
+    init_checksum2();
+    init_client2();
+    init_protocols();
+    init_serde();
+    init_httpAuthSchemeProvider5();
+    init_endpointResolver5();
+    init_schemas_05();
+    getRuntimeConfig9 = (config) => {
+      return {
+        apiVersion: "2014-06-30",
+        base64Decoder: config?.base64Decoder ?? fromBase64,
+        base64Encoder: config?.base64Encoder ?? toBase64,
+        disableHostPrefix: config?.disableHostPrefix ?? false,
+        endpointProvider: config?.endpointProvider ?? defaultEndpointResolver5,
+        extensions: config?.extensions ?? [],
+        httpAuthSchemeProvider: config?.httpAuthSchemeProvider ?? defaultCognitoIdentityHttpAuthSchemeProvider,
+        httpAuthSchemes: config?.httpAuthSchemes ?? [
+          {
+            schemeId: "aws.auth#sigv4",
+            identityProvider: (ipc) => ipc.getIdentityProvider("aws.auth#sigv4"),
+            signer: new AwsSdkSigV4Signer()
+          },
+          {
+            schemeId: "smithy.api#noAuth",
+            identityProvider: (ipc) => ipc.getIdentityProvider("smithy.api#noAuth") || (async () => ({})),
+            signer: new NoAuthSigner()
+          }
+        ],
+        logger: config?.logger ?? new NoOpLogger(),
+        protocol: config?.protocol ?? AwsJson1_1Protocol,
+        protocolSettings: config?.protocolSettings ?? {
+          defaultNamespace: "com.amazonaws.cognitoidentity",
+          errorTypeRegistries: errorTypeRegistries5,
+          xmlNamespace: "http://cognito-identity.amazonaws.com/doc/2014-06-30/",
+          version: "2014-06-30",
+          serviceTarget: "AWSCognitoIdentityService"
+        },
+        serviceId: config?.serviceId ?? "Cognito Identity",
+        sha256: config?.sha256 ?? Sha256Node,
+        urlParser: config?.urlParser ?? parseUrl,
+        utf8Decoder: config?.utf8Decoder ?? fromUtf8,
+        utf8Encoder: config?.utf8Encoder ?? toUtf8
+      };
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/runtimeConfig.js
+var import_node_http_handler5, getRuntimeConfig10;
+var init_runtimeConfig5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/runtimeConfig.js"() {
+    init_package();
+    init_client3();
+    init_httpAuthSchemes2();
+    init_client2();
+    init_config2();
+    init_retry2();
+    init_serde();
+    import_node_http_handler5 = __toESM(require_dist_cjs5());
+    init_runtimeConfig_shared5();
+    getRuntimeConfig10 = (config) => {
+      emitWarningIfUnsupportedVersion2(process.version);
+      const defaultsMode = resolveDefaultsModeConfig(config);
+      const defaultConfigProvider = () => defaultsMode().then(loadConfigsForDefaultMode);
+      const clientSharedValues = getRuntimeConfig9(config);
+      emitWarningIfUnsupportedVersion(process.version);
+      const loaderConfig = {
+        profile: config?.profile,
+        logger: clientSharedValues.logger
+      };
+      return {
+        ...clientSharedValues,
+        ...config,
+        runtime: "node",
+        defaultsMode,
+        authSchemePreference: config?.authSchemePreference ?? loadConfig(NODE_AUTH_SCHEME_PREFERENCE_OPTIONS, loaderConfig),
+        bodyLengthChecker: config?.bodyLengthChecker ?? calculateBodyLength,
+        defaultSocketTimeout: getDefaultSocketTimeout(config?.requestHandler, 3e5),
+        defaultUserAgentProvider: config?.defaultUserAgentProvider ?? createDefaultUserAgentProvider({ serviceId: clientSharedValues.serviceId, clientVersion: package_default.version }),
+        maxAttempts: config?.maxAttempts ?? loadConfig(NODE_MAX_ATTEMPT_CONFIG_OPTIONS, config),
+        region: config?.region ?? loadConfig(NODE_REGION_CONFIG_OPTIONS, { ...NODE_REGION_CONFIG_FILE_OPTIONS, ...loaderConfig }),
+        requestHandler: import_node_http_handler5.NodeHttpHandler.create(config?.requestHandler ?? defaultConfigProvider),
+        retryMode: config?.retryMode ?? loadConfig({
+          ...NODE_RETRY_MODE_CONFIG_OPTIONS,
+          default: async () => (await defaultConfigProvider()).retryMode || DEFAULT_RETRY_MODE
+        }, config),
+        streamCollector: config?.streamCollector ?? import_node_http_handler5.streamCollector,
+        useDualstackEndpoint: config?.useDualstackEndpoint ?? loadConfig(NODE_USE_DUALSTACK_ENDPOINT_CONFIG_OPTIONS, loaderConfig),
+        useFipsEndpoint: config?.useFipsEndpoint ?? loadConfig(NODE_USE_FIPS_ENDPOINT_CONFIG_OPTIONS, loaderConfig),
+        userAgentAppId: config?.userAgentAppId ?? loadConfig(NODE_APP_ID_CONFIG_OPTIONS, loaderConfig)
+      };
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/auth/httpAuthExtensionConfiguration.js
+var getHttpAuthExtensionConfiguration5, resolveHttpAuthRuntimeConfig5;
+var init_httpAuthExtensionConfiguration5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/auth/httpAuthExtensionConfiguration.js"() {
+    getHttpAuthExtensionConfiguration5 = (runtimeConfig) => {
+      const _httpAuthSchemes = runtimeConfig.httpAuthSchemes;
+      let _httpAuthSchemeProvider = runtimeConfig.httpAuthSchemeProvider;
+      let _credentials = runtimeConfig.credentials;
+      return {
+        setHttpAuthScheme(httpAuthScheme) {
+          const index = _httpAuthSchemes.findIndex((scheme) => scheme.schemeId === httpAuthScheme.schemeId);
+          if (index === -1) {
+            _httpAuthSchemes.push(httpAuthScheme);
+          } else {
+            _httpAuthSchemes.splice(index, 1, httpAuthScheme);
+          }
+        },
+        httpAuthSchemes() {
+          return _httpAuthSchemes;
+        },
+        setHttpAuthSchemeProvider(httpAuthSchemeProvider) {
+          _httpAuthSchemeProvider = httpAuthSchemeProvider;
+        },
+        httpAuthSchemeProvider() {
+          return _httpAuthSchemeProvider;
+        },
+        setCredentials(credentials) {
+          _credentials = credentials;
+        },
+        credentials() {
+          return _credentials;
+        }
+      };
+    };
+    resolveHttpAuthRuntimeConfig5 = (config) => {
+      return {
+        httpAuthSchemes: config.httpAuthSchemes(),
+        httpAuthSchemeProvider: config.httpAuthSchemeProvider(),
+        credentials: config.credentials()
+      };
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/runtimeExtensions.js
+var resolveRuntimeExtensions5;
+var init_runtimeExtensions5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/runtimeExtensions.js"() {
+    init_client3();
+    init_client2();
+    init_protocols();
+    init_httpAuthExtensionConfiguration5();
+    resolveRuntimeExtensions5 = (runtimeConfig, extensions) => {
+      const extensionConfiguration = Object.assign(getAwsRegionExtensionConfiguration(runtimeConfig), getDefaultExtensionConfiguration(runtimeConfig), getHttpHandlerExtensionConfiguration(runtimeConfig), getHttpAuthExtensionConfiguration5(runtimeConfig));
+      extensions.forEach((extension) => extension.configure(extensionConfiguration));
+      return Object.assign(runtimeConfig, resolveAwsRegionExtensionConfiguration(extensionConfiguration), resolveDefaultRuntimeConfig(extensionConfiguration), resolveHttpHandlerRuntimeConfig(extensionConfiguration), resolveHttpAuthRuntimeConfig5(extensionConfiguration));
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/CognitoIdentityClient.js
+var CognitoIdentityClient;
+var init_CognitoIdentityClient = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/CognitoIdentityClient.js"() {
+    init_client3();
+    init_dist_es();
+    init_client2();
+    init_config2();
+    init_endpoints();
+    init_protocols();
+    init_retry2();
+    init_schema();
+    init_httpAuthSchemeProvider5();
+    init_EndpointParameters5();
+    init_runtimeConfig5();
+    init_runtimeExtensions5();
+    CognitoIdentityClient = class extends Client {
+      config;
+      constructor(...[configuration]) {
+        const _config_0 = getRuntimeConfig10(configuration || {});
+        super(_config_0);
+        this.initConfig = _config_0;
+        const _config_1 = resolveClientEndpointParameters5(_config_0);
+        const _config_2 = resolveUserAgentConfig(_config_1);
+        const _config_3 = resolveRetryConfig(_config_2);
+        const _config_4 = resolveRegionConfig(_config_3);
+        const _config_5 = resolveHostHeaderConfig(_config_4);
+        const _config_6 = resolveEndpointConfig(_config_5);
+        const _config_7 = resolveHttpAuthSchemeConfig5(_config_6);
+        const _config_8 = resolveRuntimeExtensions5(_config_7, configuration?.extensions || []);
+        this.config = _config_8;
+        this.middlewareStack.use(getSchemaSerdePlugin(this.config));
+        this.middlewareStack.use(getUserAgentPlugin(this.config));
+        this.middlewareStack.use(getRetryPlugin(this.config));
+        this.middlewareStack.use(getContentLengthPlugin(this.config));
+        this.middlewareStack.use(getHostHeaderPlugin(this.config));
+        this.middlewareStack.use(getLoggerPlugin(this.config));
+        this.middlewareStack.use(getRecursionDetectionPlugin(this.config));
+        this.middlewareStack.use(getHttpAuthSchemeEndpointRuleSetPlugin(this.config, {
+          httpAuthSchemeParametersProvider: defaultCognitoIdentityHttpAuthSchemeParametersProvider,
+          identityProviderConfigProvider: async (config) => new DefaultIdentityProviderConfig({
+            "aws.auth#sigv4": config.credentials
+          })
+        }));
+        this.middlewareStack.use(getHttpSigningPlugin(this.config));
+      }
+      destroy() {
+        super.destroy();
+      }
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commandBuilder.js
+var command5, _ep05, _mw05;
+var init_commandBuilder5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commandBuilder.js"() {
+    init_client2();
+    init_endpoints();
+    init_EndpointParameters5();
+    command5 = makeBuilder(commonParams5, "AWSCognitoIdentityService", "CognitoIdentityClient", getEndpointPlugin);
+    _ep05 = {};
+    _mw05 = (Command2, cs, config, o3) => [];
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commands/GetCredentialsForIdentityCommand.js
+var GetCredentialsForIdentityCommand;
+var init_GetCredentialsForIdentityCommand = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commands/GetCredentialsForIdentityCommand.js"() {
+    init_commandBuilder5();
+    init_schemas_05();
+    GetCredentialsForIdentityCommand = class extends command5(_ep05, _mw05, "GetCredentialsForIdentity", GetCredentialsForIdentity$) {
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commands/GetIdCommand.js
+var GetIdCommand;
+var init_GetIdCommand = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commands/GetIdCommand.js"() {
+    init_commandBuilder5();
+    init_schemas_05();
+    GetIdCommand = class extends command5(_ep05, _mw05, "GetId", GetId$) {
+    };
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/CognitoIdentity.js
+var commands5, CognitoIdentity;
+var init_CognitoIdentity = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/CognitoIdentity.js"() {
+    init_client2();
+    init_CognitoIdentityClient();
+    init_GetCredentialsForIdentityCommand();
+    init_GetIdCommand();
+    commands5 = {
+      GetCredentialsForIdentityCommand,
+      GetIdCommand
+    };
+    CognitoIdentity = class extends CognitoIdentityClient {
+    };
+    createAggregatedClient(commands5, CognitoIdentity);
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commands/index.js
+var init_commands5 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/commands/index.js"() {
+    init_GetCredentialsForIdentityCommand();
+    init_GetIdCommand();
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/models/models_0.js
+var init_models_05 = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/models/models_0.js"() {
+  }
+});
+
+// node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/index.js
+var cognito_identity_exports = {};
+__export(cognito_identity_exports, {
+  $Command: () => Command,
+  CognitoIdentity: () => CognitoIdentity,
+  CognitoIdentityClient: () => CognitoIdentityClient,
+  CognitoIdentityServiceException: () => CognitoIdentityServiceException,
+  CognitoIdentityServiceException$: () => CognitoIdentityServiceException$,
+  Credentials$: () => Credentials$2,
+  ExternalServiceException: () => ExternalServiceException,
+  ExternalServiceException$: () => ExternalServiceException$,
+  GetCredentialsForIdentity$: () => GetCredentialsForIdentity$,
+  GetCredentialsForIdentityCommand: () => GetCredentialsForIdentityCommand,
+  GetCredentialsForIdentityInput$: () => GetCredentialsForIdentityInput$,
+  GetCredentialsForIdentityResponse$: () => GetCredentialsForIdentityResponse$,
+  GetId$: () => GetId$,
+  GetIdCommand: () => GetIdCommand,
+  GetIdInput$: () => GetIdInput$,
+  GetIdResponse$: () => GetIdResponse$,
+  InternalErrorException: () => InternalErrorException,
+  InternalErrorException$: () => InternalErrorException$,
+  InvalidIdentityPoolConfigurationException: () => InvalidIdentityPoolConfigurationException,
+  InvalidIdentityPoolConfigurationException$: () => InvalidIdentityPoolConfigurationException$,
+  InvalidParameterException: () => InvalidParameterException,
+  InvalidParameterException$: () => InvalidParameterException$,
+  LimitExceededException: () => LimitExceededException,
+  LimitExceededException$: () => LimitExceededException$,
+  NotAuthorizedException: () => NotAuthorizedException,
+  NotAuthorizedException$: () => NotAuthorizedException$,
+  ResourceConflictException: () => ResourceConflictException,
+  ResourceConflictException$: () => ResourceConflictException$,
+  ResourceNotFoundException: () => ResourceNotFoundException2,
+  ResourceNotFoundException$: () => ResourceNotFoundException$2,
+  TooManyRequestsException: () => TooManyRequestsException2,
+  TooManyRequestsException$: () => TooManyRequestsException$2,
+  __Client: () => Client,
+  errorTypeRegistries: () => errorTypeRegistries5
+});
+var init_cognito_identity = __esm({
+  "node_modules/@aws-sdk/nested-clients/dist-es/submodules/cognito-identity/index.js"() {
+    init_CognitoIdentityClient();
+    init_CognitoIdentity();
+    init_commands5();
+    init_client2();
+    init_schemas_05();
+    init_errors5();
+    init_models_05();
+    init_CognitoIdentityServiceException();
+  }
+});
+
+// node_modules/@aws-sdk/credential-provider-cognito-identity/dist-cjs/loadCognitoIdentity-v413cIIq.js
+var require_loadCognitoIdentity_v413cIIq = __commonJS({
+  "node_modules/@aws-sdk/credential-provider-cognito-identity/dist-cjs/loadCognitoIdentity-v413cIIq.js"(exports2) {
+    var { CognitoIdentityClient: CognitoIdentityClient2, GetCredentialsForIdentityCommand: GetCredentialsForIdentityCommand2, GetIdCommand: GetIdCommand2 } = (init_cognito_identity(), __toCommonJS(cognito_identity_exports));
+    exports2.CognitoIdentityClient = CognitoIdentityClient2;
+    exports2.GetCredentialsForIdentityCommand = GetCredentialsForIdentityCommand2;
+    exports2.GetIdCommand = GetIdCommand2;
+  }
+});
+
+// node_modules/@aws-sdk/credential-provider-cognito-identity/dist-cjs/index.js
+var require_dist_cjs19 = __commonJS({
+  "node_modules/@aws-sdk/credential-provider-cognito-identity/dist-cjs/index.js"(exports2) {
+    var { CredentialsProviderError: CredentialsProviderError2 } = (init_config2(), __toCommonJS(config_exports));
+    function resolveLogins(logins) {
+      return Promise.all(Object.keys(logins).reduce((arr, name) => {
+        const tokenOrProvider = logins[name];
+        if (typeof tokenOrProvider === "string") {
+          arr.push([name, tokenOrProvider]);
+        } else {
+          arr.push(tokenOrProvider().then((token) => [name, token]));
+        }
+        return arr;
+      }, [])).then((resolvedPairs) => resolvedPairs.reduce((logins2, [key, value]) => {
+        logins2[key] = value;
+        return logins2;
+      }, {}));
+    }
+    function fromCognitoIdentity(parameters) {
+      return async (awsIdentityProperties) => {
+        parameters.logger?.debug("@aws-sdk/credential-provider-cognito-identity - fromCognitoIdentity");
+        const { GetCredentialsForIdentityCommand: GetCredentialsForIdentityCommand2, CognitoIdentityClient: CognitoIdentityClient2 } = require_loadCognitoIdentity_v413cIIq();
+        const fromConfigs = (property) => parameters.clientConfig?.[property] ?? parameters.parentClientConfig?.[property] ?? awsIdentityProperties?.callerClientConfig?.[property];
+        const { Credentials: { AccessKeyId = throwOnMissingAccessKeyId(parameters.logger), Expiration, SecretKey = throwOnMissingSecretKey(parameters.logger), SessionToken } = throwOnMissingCredentials(parameters.logger) } = await (parameters.client ?? new CognitoIdentityClient2(Object.assign({}, parameters.clientConfig ?? {}, {
+          region: fromConfigs("region"),
+          profile: fromConfigs("profile"),
+          userAgentAppId: fromConfigs("userAgentAppId")
+        }))).send(new GetCredentialsForIdentityCommand2({
+          CustomRoleArn: parameters.customRoleArn,
+          IdentityId: parameters.identityId,
+          Logins: parameters.logins ? await resolveLogins(parameters.logins) : void 0
+        }));
+        return {
+          identityId: parameters.identityId,
+          accessKeyId: AccessKeyId,
+          secretAccessKey: SecretKey,
+          sessionToken: SessionToken,
+          expiration: Expiration
+        };
+      };
+    }
+    function throwOnMissingAccessKeyId(logger2) {
+      throw new CredentialsProviderError2("Response from Amazon Cognito contained no access key ID", { logger: logger2 });
+    }
+    function throwOnMissingCredentials(logger2) {
+      throw new CredentialsProviderError2("Response from Amazon Cognito contained no credentials", { logger: logger2 });
+    }
+    function throwOnMissingSecretKey(logger2) {
+      throw new CredentialsProviderError2("Response from Amazon Cognito contained no secret key", { logger: logger2 });
+    }
+    var STORE_NAME = "IdentityIds";
+    var IndexedDbStorage = class {
+      dbName;
+      constructor(dbName = "aws:cognito-identity-ids") {
+        this.dbName = dbName;
+      }
+      getItem(key) {
+        return this.withObjectStore("readonly", (store) => {
+          const req = store.get(key);
+          return new Promise((resolve) => {
+            req.onerror = () => resolve(null);
+            req.onsuccess = () => resolve(req.result ? req.result.value : null);
+          });
+        }).catch(() => null);
+      }
+      removeItem(key) {
+        return this.withObjectStore("readwrite", (store) => {
+          const req = store.delete(key);
+          return new Promise((resolve, reject) => {
+            req.onerror = () => reject(req.error);
+            req.onsuccess = () => resolve();
+          });
+        });
+      }
+      setItem(id, value) {
+        return this.withObjectStore("readwrite", (store) => {
+          const req = store.put({ id, value });
+          return new Promise((resolve, reject) => {
+            req.onerror = () => reject(req.error);
+            req.onsuccess = () => resolve();
+          });
+        });
+      }
+      getDb() {
+        const openDbRequest = self.indexedDB.open(this.dbName, 1);
+        return new Promise((resolve, reject) => {
+          openDbRequest.onsuccess = () => {
+            resolve(openDbRequest.result);
+          };
+          openDbRequest.onerror = () => {
+            reject(openDbRequest.error);
+          };
+          openDbRequest.onblocked = () => {
+            reject(new Error("Unable to access DB"));
+          };
+          openDbRequest.onupgradeneeded = () => {
+            const db = openDbRequest.result;
+            db.onerror = () => {
+              reject(new Error("Failed to create object store"));
+            };
+            db.createObjectStore(STORE_NAME, { keyPath: "id" });
+          };
+        });
+      }
+      withObjectStore(mode, action) {
+        return this.getDb().then((db) => {
+          const tx = db.transaction(STORE_NAME, mode);
+          tx.oncomplete = () => db.close();
+          return new Promise((resolve, reject) => {
+            tx.onerror = () => reject(tx.error);
+            resolve(action(tx.objectStore(STORE_NAME)));
+          }).catch((err) => {
+            db.close();
+            throw err;
+          });
+        });
+      }
+    };
+    var InMemoryStorage = class {
+      store;
+      constructor(store = {}) {
+        this.store = store;
+      }
+      getItem(key) {
+        if (key in this.store) {
+          return this.store[key];
+        }
+        return null;
+      }
+      removeItem(key) {
+        delete this.store[key];
+      }
+      setItem(key, value) {
+        this.store[key] = value;
+      }
+    };
+    var inMemoryStorage = new InMemoryStorage();
+    function localStorage() {
+      if (typeof self === "object" && self.indexedDB) {
+        return new IndexedDbStorage();
+      }
+      if (typeof window === "object" && window.localStorage) {
+        return window.localStorage;
+      }
+      return inMemoryStorage;
+    }
+    function fromCognitoIdentityPool({ accountId, cache: cache6 = localStorage(), client, clientConfig, customRoleArn, identityPoolId, logins, userIdentifier = !logins || Object.keys(logins).length === 0 ? "ANONYMOUS" : void 0, logger: logger2, parentClientConfig }) {
+      logger2?.debug("@aws-sdk/credential-provider-cognito-identity - fromCognitoIdentity");
+      const cacheKey = userIdentifier ? `aws:cognito-identity-credentials:${identityPoolId}:${userIdentifier}` : void 0;
+      let provider = async (awsIdentityProperties) => {
+        const { GetIdCommand: GetIdCommand2, CognitoIdentityClient: CognitoIdentityClient2 } = require_loadCognitoIdentity_v413cIIq();
+        const fromConfigs = (property) => clientConfig?.[property] ?? parentClientConfig?.[property] ?? awsIdentityProperties?.callerClientConfig?.[property];
+        const _client = client ?? new CognitoIdentityClient2(Object.assign({}, clientConfig ?? {}, {
+          region: fromConfigs("region"),
+          profile: fromConfigs("profile"),
+          userAgentAppId: fromConfigs("userAgentAppId")
+        }));
+        let identityId = cacheKey && await cache6.getItem(cacheKey);
+        if (!identityId) {
+          const { IdentityId = throwOnMissingId(logger2) } = await _client.send(new GetIdCommand2({
+            AccountId: accountId,
+            IdentityPoolId: identityPoolId,
+            Logins: logins ? await resolveLogins(logins) : void 0
+          }));
+          identityId = IdentityId;
+          if (cacheKey) {
+            Promise.resolve(cache6.setItem(cacheKey, identityId)).catch(() => {
+            });
+          }
+        }
+        provider = fromCognitoIdentity({
+          client: _client,
+          customRoleArn,
+          logins,
+          identityId
+        });
+        return provider(awsIdentityProperties);
+      };
+      return (awsIdentityProperties) => provider(awsIdentityProperties).catch(async (err) => {
+        if (cacheKey) {
+          Promise.resolve(cache6.removeItem(cacheKey)).catch(() => {
+          });
+        }
+        throw err;
+      });
+    }
+    function throwOnMissingId(logger2) {
+      throw new CredentialsProviderError2("Response from Amazon Cognito contained no identity ID", { logger: logger2 });
+    }
+    exports2.fromCognitoIdentity = fromCognitoIdentity;
+    exports2.fromCognitoIdentityPool = fromCognitoIdentityPool;
+  }
+});
+
+// node_modules/@aws-sdk/credential-providers/dist-cjs/loadSts-C4jOcYxJ.js
+var require_loadSts_C4jOcYxJ = __commonJS({
+  "node_modules/@aws-sdk/credential-providers/dist-cjs/loadSts-C4jOcYxJ.js"(exports2) {
+    var { AssumeRoleCommand: AssumeRoleCommand2, STSClient: STSClient2 } = (init_sts(), __toCommonJS(sts_exports));
+    exports2.AssumeRoleCommand = AssumeRoleCommand2;
+    exports2.STSClient = STSClient2;
+  }
+});
+
+// node_modules/@aws-sdk/credential-providers/dist-cjs/index.js
+var require_dist_cjs20 = __commonJS({
+  "node_modules/@aws-sdk/credential-providers/dist-cjs/index.js"(exports2) {
+    var { ProviderError: ProviderError2, CredentialsProviderError: CredentialsProviderError2, loadConfig: loadConfig2, NODE_REGION_CONFIG_FILE_OPTIONS: NODE_REGION_CONFIG_FILE_OPTIONS2 } = (init_config2(), __toCommonJS(config_exports));
+    var { normalizeProvider: normalizeProvider3 } = (init_dist_es(), __toCommonJS(dist_es_exports));
+    var createCredentialChain = (...credentialProviders) => {
+      let expireAfter = -1;
+      const baseFunction = async (awsIdentityProperties) => {
+        const credentials = await propertyProviderChain(...credentialProviders)(awsIdentityProperties);
+        if (!credentials.expiration && expireAfter !== -1) {
+          credentials.expiration = new Date(Date.now() + expireAfter);
+        }
+        return credentials;
+      };
+      const withOptions = Object.assign(baseFunction, {
+        expireAfter(milliseconds) {
+          if (milliseconds < 5 * 6e4) {
+            throw new Error("@aws-sdk/credential-providers - createCredentialChain(...).expireAfter(ms) may not be called with a duration lower than five minutes.");
+          }
+          expireAfter = milliseconds;
+          return withOptions;
+        }
+      });
+      return withOptions;
+    };
+    var propertyProviderChain = (...providers) => async (awsIdentityProperties) => {
+      if (providers.length === 0) {
+        throw new ProviderError2("No providers in chain", { tryNextLink: false });
+      }
+      let lastProviderError;
+      for (const provider of providers) {
+        try {
+          return await provider(awsIdentityProperties);
+        } catch (err) {
+          lastProviderError = err;
+          if (err?.tryNextLink) {
+            continue;
+          }
+          throw err;
+        }
+      }
+      throw lastProviderError;
+    };
+    var fromCognitoIdentity = (options) => {
+      return async (args) => {
+        const { fromCognitoIdentity: _fromCognitoIdentity } = require_dist_cjs19();
+        return _fromCognitoIdentity(options)(args);
+      };
+    };
+    var fromCognitoIdentityPool = (options) => {
+      return async (args) => {
+        const { fromCognitoIdentityPool: _fromCognitoIdentityPool } = require_dist_cjs19();
+        return _fromCognitoIdentityPool(options)(args);
+      };
+    };
+    var fromContainerMetadata = (init) => {
+      return async (props) => {
+        init?.logger?.debug("@smithy/credential-provider-imds", "fromContainerMetadata");
+        const { fromContainerMetadata: _fromContainerMetadata } = require_dist_cjs4();
+        return _fromContainerMetadata(init)();
+      };
+    };
+    var fromEnv2 = (init) => {
+      return async (args) => {
+        const { fromEnv: _fromEnv } = require_dist_cjs3();
+        return _fromEnv(init)(args);
+      };
+    };
+    var fromHttp = (options = {}) => {
+      return async (args) => {
+        const { fromHttp: _fromHttp } = require_dist_cjs6();
+        return _fromHttp(options)(args);
+      };
+    };
+    var fromIni = (init = {}) => {
+      return async (args) => {
+        const { fromIni: _fromIni } = require_dist_cjs14();
+        return _fromIni({ ...init })(args);
+      };
+    };
+    var fromInstanceMetadata = (init) => {
+      return async (props) => {
+        init?.logger?.debug("@smithy/credential-provider-imds", "fromInstanceMetadata");
+        const { setCredentialFeature: setCredentialFeature2 } = (init_client3(), __toCommonJS(client_exports2));
+        const { fromInstanceMetadata: _fromInstanceMetadata } = require_dist_cjs4();
+        return _fromInstanceMetadata(init)().then((creds) => setCredentialFeature2(creds, "CREDENTIALS_IMDS", "0"));
+      };
+    };
+    var fromLoginCredentials = (init) => {
+      return async (args) => {
+        const { fromLoginCredentials: _fromLoginCredentials } = require_dist_cjs11();
+        return _fromLoginCredentials({ ...init })(args);
+      };
+    };
+    var fromNodeProviderChain = (init = {}) => {
+      let chain2;
+      return async (args) => {
+        if (!chain2) {
+          const { defaultProvider } = require_dist_cjs15();
+          chain2 = defaultProvider({ ...init });
+        }
+        return chain2(args);
+      };
+    };
+    var fromProcess = (init) => {
+      return async (args) => {
+        const { fromProcess: _fromProcess } = require_dist_cjs12();
+        return _fromProcess(init)(args);
+      };
+    };
+    var fromSSO = (init = {}) => {
+      return async (args) => {
+        const { fromSSO: _fromSSO } = require_dist_cjs9();
+        return _fromSSO({ ...init })(args);
+      };
+    };
+    var ASSUME_ROLE_DEFAULT_REGION = "us-east-1";
+    var fromTemporaryCredentials$1 = (options, credentialDefaultProvider, regionProvider) => {
+      let stsClient;
+      return async (awsIdentityProperties = {}) => {
+        const { callerClientConfig } = awsIdentityProperties;
+        const profile = options.clientConfig?.profile ?? callerClientConfig?.profile;
+        const logger2 = options.logger ?? callerClientConfig?.logger;
+        logger2?.debug("@aws-sdk/credential-providers - fromTemporaryCredentials (STS)");
+        const params = { ...options.params, RoleSessionName: options.params.RoleSessionName ?? "aws-sdk-js-" + Date.now() };
+        if (params?.SerialNumber) {
+          if (!options.mfaCodeProvider) {
+            throw new CredentialsProviderError2(`Temporary credential requires multi-factor authentication, but no MFA code callback was provided.`, {
+              tryNextLink: false,
+              logger: logger2
+            });
+          }
+          params.TokenCode = await options.mfaCodeProvider(params?.SerialNumber);
+        }
+        const { AssumeRoleCommand: AssumeRoleCommand2, STSClient: STSClient2 } = require_loadSts_C4jOcYxJ();
+        if (!stsClient) {
+          const defaultCredentialsOrError = typeof credentialDefaultProvider === "function" ? credentialDefaultProvider() : void 0;
+          const credentialSources = [
+            options.masterCredentials,
+            options.clientConfig?.credentials,
+            void callerClientConfig?.credentials,
+            callerClientConfig?.credentialDefaultProvider?.(),
+            defaultCredentialsOrError
+          ];
+          let credentialSource = "STS client default credentials";
+          if (credentialSources[0]) {
+            credentialSource = "options.masterCredentials";
+          } else if (credentialSources[1]) {
+            credentialSource = "options.clientConfig.credentials";
+          } else if (credentialSources[2]) {
+            credentialSource = "caller client's credentials";
+            throw new Error("fromTemporaryCredentials recursion in callerClientConfig.credentials");
+          } else if (credentialSources[3]) {
+            credentialSource = "caller client's credentialDefaultProvider";
+          } else if (credentialSources[4]) {
+            credentialSource = "AWS SDK default credentials";
+          }
+          const regionSources = [
+            options.clientConfig?.region,
+            callerClientConfig?.region,
+            await regionProvider?.({
+              profile
+            }),
+            ASSUME_ROLE_DEFAULT_REGION
+          ];
+          let regionSource = "default partition's default region";
+          if (regionSources[0]) {
+            regionSource = "options.clientConfig.region";
+          } else if (regionSources[1]) {
+            regionSource = "caller client's region";
+          } else if (regionSources[2]) {
+            regionSource = "file or env region";
+          }
+          const requestHandlerSources = [
+            filterRequestHandler(options.clientConfig?.requestHandler),
+            filterRequestHandler(callerClientConfig?.requestHandler)
+          ];
+          let requestHandlerSource = "STS default requestHandler";
+          if (requestHandlerSources[0]) {
+            requestHandlerSource = "options.clientConfig.requestHandler";
+          } else if (requestHandlerSources[1]) {
+            requestHandlerSource = "caller client's requestHandler";
+          }
+          logger2?.debug?.(`@aws-sdk/credential-providers - fromTemporaryCredentials STS client init with ${regionSource}=${await normalizeProvider3(coalesce2(regionSources))()}, ${credentialSource}, ${requestHandlerSource}.`);
+          stsClient = new STSClient2({
+            userAgentAppId: callerClientConfig?.userAgentAppId,
+            ...options.clientConfig,
+            credentials: coalesce2(credentialSources),
+            logger: logger2,
+            profile,
+            region: coalesce2(regionSources),
+            requestHandler: coalesce2(requestHandlerSources)
+          });
+        }
+        if (options.clientPlugins) {
+          for (const plugin of options.clientPlugins) {
+            stsClient.middlewareStack.use(plugin);
+          }
+        }
+        const { Credentials } = await stsClient.send(new AssumeRoleCommand2(params));
+        if (!Credentials || !Credentials.AccessKeyId || !Credentials.SecretAccessKey) {
+          throw new CredentialsProviderError2(`Invalid response from STS.assumeRole call with role ${params.RoleArn}`, {
+            logger: logger2
+          });
+        }
+        return {
+          accessKeyId: Credentials.AccessKeyId,
+          secretAccessKey: Credentials.SecretAccessKey,
+          sessionToken: Credentials.SessionToken,
+          expiration: Credentials.Expiration,
+          credentialScope: Credentials.CredentialScope
+        };
+      };
+    };
+    var filterRequestHandler = (requestHandler) => {
+      return requestHandler?.metadata?.handlerProtocol === "h2" ? void 0 : requestHandler;
+    };
+    var coalesce2 = (args) => {
+      for (const item of args) {
+        if (item !== void 0) {
+          return item;
+        }
+      }
+    };
+    var fromTemporaryCredentials = (options) => {
+      return fromTemporaryCredentials$1(options, fromNodeProviderChain, async ({ profile = process.env.AWS_PROFILE }) => loadConfig2({
+        environmentVariableSelector: (env2) => env2.AWS_REGION,
+        configFileSelector: (profileData) => {
+          return profileData.region;
+        },
+        default: () => void 0
+      }, { ...NODE_REGION_CONFIG_FILE_OPTIONS2, profile })());
+    };
+    var fromTokenFile = (init = {}) => {
+      return async (args) => {
+        const { fromTokenFile: _fromTokenFile } = require_dist_cjs13();
+        return _fromTokenFile({ ...init })(args);
+      };
+    };
+    var fromWebToken = (init) => {
+      return async (args) => {
+        const { fromWebToken: _fromWebToken } = require_dist_cjs13();
+        return _fromWebToken({ ...init })(args);
+      };
+    };
+    exports2.createCredentialChain = createCredentialChain;
+    exports2.fromCognitoIdentity = fromCognitoIdentity;
+    exports2.fromCognitoIdentityPool = fromCognitoIdentityPool;
+    exports2.fromContainerMetadata = fromContainerMetadata;
+    exports2.fromEnv = fromEnv2;
+    exports2.fromHttp = fromHttp;
+    exports2.fromIni = fromIni;
+    exports2.fromInstanceMetadata = fromInstanceMetadata;
+    exports2.fromLoginCredentials = fromLoginCredentials;
+    exports2.fromNodeProviderChain = fromNodeProviderChain;
+    exports2.fromProcess = fromProcess;
+    exports2.fromSSO = fromSSO;
+    exports2.fromTemporaryCredentials = fromTemporaryCredentials;
+    exports2.fromTokenFile = fromTokenFile;
+    exports2.fromWebToken = fromWebToken;
+    exports2.propertyProviderChain = propertyProviderChain;
+  }
+});
+
 // scripts/chunks/aws.cjs
 module.exports = {
   ...require_dist_cjs16(),
   ...require_dist_cjs18(),
   ...require_dist_cjs2(),
-  ...require_dist_cjs15()
+  ...require_dist_cjs15(),
+  fromTemporaryCredentials: require_dist_cjs20().fromTemporaryCredentials
 };
