@@ -35,10 +35,27 @@ export function waveCommandState(s: LocalSession, name: string, command: AppComm
   const proposals = proposalsFor(s, entries, command, 'command');
   const parts: TargetPart[] = entries.flatMap((entry, i) => (proposals[i] ? [{ entry, proposal: proposals[i] }] : []));
   const idle = entries.flatMap((entry, i) => (proposals[i] ? [] : idleLines(s, entry, command)));
-  if (parts.length === 0) throw new StateError([`wave ${wave.name}: no target to ${command.kind}`, ...idle].join('\n'));
   const at = { wave, number, count: s.config.waves.length };
+  const held = parts.length === 0 && command.kind === 'retry' ? heldStep(s, wave, entries) : [];
+  if (held.length > 0)
+    return {
+      state: { app: waveApp(wave.name), proposal: waveProposal(at, held, s.config.pr.labels), ignoreHold: true },
+      moving: [],
+    };
+  if (parts.length === 0) throw new StateError([`wave ${wave.name}: no target to ${command.kind}`, ...idle].join('\n'));
   const proposal = untouched(waveProposal(at, parts, s.config.pr.labels), idle);
   return { state: { app: waveApp(wave.name), proposal, ignoreHold: true }, moving: parts.map((p) => p.entry.app.name) };
+}
+
+/**
+ * `retry --wave` with no target aborted: the wave can only be held by its step PR a person closed;
+ * the wave's next step is proposed again (its targets that have a step to take, at most `parallel`),
+ * as the per-target retry proposes a held app's step.
+ */
+function heldStep(s: LocalSession, wave: WaveConfig, entries: readonly LoadedEntry[]): TargetPart[] {
+  const proposals = proposalsFor(s, entries, { kind: 'advance' }, 'flow');
+  const parts = entries.flatMap((entry, i) => (proposals[i] ? [{ entry, proposal: proposals[i] }] : []));
+  return parts.slice(0, wave.parallel ?? parts.length);
 }
 
 /** The wave's PR state for decide(), and the targets it moves. */

@@ -169,3 +169,21 @@ test('local git mode: abort --wave --commit is one commit for the wave, a rerun 
   expect(one.commits).toBe(1);
   expect(outputsIn(touched())).toEqual(['prod-eu']);
 });
+
+test('a wave held by its step PR a person closed: the hold names retry|abort --wave; retry --wave opens that step again', async () => {
+  await atStep2();
+  const step2 = w.openPr('rollgen/wave_3aall/step-2');
+  w.fake.personClose(step2.number);
+  expect((await w.pr()).stdout).toContain(
+    `wave:all: held: #${step2.number} was closed without merging; push a new revision, or run rollgen retry|abort --wave all --pr`,
+  );
+  expect((await w.pr()).writes).toEqual([]);
+  const retry = await w.run(['retry', '--wave', 'all', '--pr']);
+  expect(retry.code).toBe(0);
+  const again = w.openPr('rollgen/wave_3aall/step-2');
+  expect(again.number).toBeGreaterThan(step2.number);
+  expect(touchedBy(w, again.number)).toEqual(['staging', 'prod-eu', 'prod-us']);
+  const { merged } = await driveFleet(w);
+  expect(merged.map((m) => m.branch)[0]).toBe('rollgen/wave_3aall/step-2');
+  for (const t of ['staging', 'prod-eu', 'prod-us'] as const) expect(statusOf(t)).toMatch(/phase: Healthy/);
+});
