@@ -86,7 +86,10 @@ const common = (c: Command) =>
     .addOption(fromStdin())
     .option('-c, --config <file>', 'rollgen.yaml to use')
     .option('--target <name>', "one target of each named app's targets: (docs/fleet.md)")
-    .option('--wave <name>', 'every target of that wave of rollgen.yaml waves: (docs/fleet.md)');
+    .option(
+      '--wave <name>',
+      'every target of that wave of rollgen.yaml waves:; abort/retry: one PR or commit for the wave (docs/fleet.md)',
+    );
 
 /** `-f -` is the only form: help shows it as written, not as a placeholder `<->`. */
 function fromStdin(): Option {

@@ -7,7 +7,7 @@ export const COMMANDS = ['pr', 'abort', 'promote', 'retry', 'validate', 'status'
 export type ActionCommand = (typeof COMMANDS)[number];
 
 /** The inputs of action.yml (test/github/action-io.test.ts holds the two together). */
-export const INPUT_NAMES = ['token', 'config', 'command', 'app', 'dry-run', 'full', 'merge', 'shard'] as const;
+export const INPUT_NAMES = ['token', 'config', 'command', 'app', 'wave', 'dry-run', 'full', 'merge', 'shard'] as const;
 
 type Flag = 'dry-run' | 'full' | 'merge';
 
@@ -31,6 +31,8 @@ export interface ActionInputs {
   readonly merge: boolean;
   /** pr and status: `K/N`, one shard of the apps for a job of a matrix; undefined: every app. */
   readonly shard?: string;
+  /** abort, promote, retry: every target of this wave of rollgen.yaml (abort and retry: one PR for the wave). */
+  readonly wave?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -63,6 +65,9 @@ export function parseInputs(env: Env): ActionInputs | string {
   const notApp = apps.find((a) => !isAppName(a));
   if (notApp !== undefined)
     return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
+  const wave = input(env, 'wave');
+  const waveProblem = wave ? checkWave(wave, command as ActionCommand) : undefined;
+  if (waveProblem) return waveProblem;
   const shard = input(env, 'shard');
   const shardProblem = shard ? checkShard(shard, command as ActionCommand, apps) : undefined;
   if (shardProblem) return shardProblem;
@@ -75,7 +80,17 @@ export function parseInputs(env: Env): ActionInputs | string {
     full: flags.full,
     merge: flags.merge,
     ...(shard ? { shard } : {}),
+    ...(wave ? { wave } : {}),
   };
+}
+
+/** `wave`: a wave name of rollgen.yaml (a DNS label, so never a flag), for the commands that change a wave. */
+function checkWave(wave: string, command: ActionCommand): string | undefined {
+  if (command !== 'abort' && command !== 'promote' && command !== 'retry')
+    return `input "wave" applies to abort, promote and retry, not to ${command}`;
+  if (!isAppName(wave))
+    return `input "wave": "${wave}" is not a wave name (lower-case letters, digits and "-", as in rollgen.yaml waves:)`;
+  return undefined;
 }
 
 /** `shard`: K/N, for pr and status, instead of naming apps (the CLI refuses both together as well). */
@@ -126,5 +141,6 @@ export function buildArgv(inputs: ActionInputs): string[] {
   if (inputs.full) argv.push('--full');
   if (inputs.dryRun) argv.push('--dry-run');
   if (inputs.shard) argv.push(`--shard=${inputs.shard}`);
+  if (inputs.wave) argv.push(`--wave=${inputs.wave}`);
   return inputs.apps.length > 0 ? [...argv, '--', ...inputs.apps] : argv;
 }

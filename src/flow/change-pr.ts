@@ -12,6 +12,7 @@ import { execute, pullEvent } from './execute';
 import { Proposal } from './proposal';
 import { previewOffline } from './offline';
 import { FlowOptions, LocalSession, executeOptions, openSession, proposalFor } from './session';
+import { isWaveCommand, supersededTargetPulls, waveCommandState } from './wave-command';
 
 export interface ChangePrOptions extends FlowOptions {
   /** Merge the PR at once: the person running the command is the approval. */
@@ -21,7 +22,7 @@ export interface ChangePrOptions extends FlowOptions {
 /**
  * `abort|promote [--full]|retry APP --pr`: open (or update) the PR that the command would commit,
  * closing the app's step PR it supersedes; with --merge, merge it at once. `retry` on an app held
- * by a closed step PR opens that step's PR again.
+ * by a closed step PR opens that step's PR again. `abort|retry --wave W` is one PR for the wave.
  */
 export async function changePr(
   ctx: RunContext,
@@ -29,17 +30,23 @@ export async function changePr(
   opts: ChangePrOptions,
   command: AppCommand,
 ): Promise<void> {
+  const wave = isWaveCommand(command, opts.wave) ? opts.wave : undefined;
   if (opts.offline)
     return previewOffline(ctx, args, opts, (s, entries) =>
-      entries.map((entry) => commandState(s, entry, command).proposal),
+      wave !== undefined
+        ? entries.map((_, i) => (i === 0 ? waveCommandState(s, wave, command).state.proposal : undefined))
+        : entries.map((entry) => commandState(s, entry, command).proposal),
     );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    const states = s.apps.map((entry) => commandState(s, entry, command));
+    // `abort|retry --wave W`: one PR for the wave (wave-command.ts); otherwise one per app or target.
+    const waveRun = wave !== undefined ? waveCommandState(s, wave, command) : undefined;
+    const states = waveRun ? [waveRun.state] : s.apps.map((entry) => commandState(s, entry, command));
     const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: 'all' }));
     const o = executeOptions(s, opts.dryRun === true);
     for (const state of states) {
-      const actions = decide(state, pulls.get(state.app) ?? [], s.edges.now(), {});
+      const own = decide(state, pulls.get(state.app) ?? [], s.edges.now(), {});
+      const actions = waveRun ? [...own, ...supersededTargetPulls(waveRun.moving, pulls)] : own;
       const pr = await execute(s.scm, state.app, actions, o);
       if (!opts.merge) continue;
       if (o.dryRun) o.print(`${state.app}: would merge ${pr ? pr.ref : 'the new PR'} (--merge)`);

@@ -4,6 +4,7 @@ import { Marker, parseMarker, withoutHead } from './marker';
 import { Proposal } from './proposal';
 import { GateSignals, countFrom, gateWait, scaleDownWait } from './gate-signals';
 import { BASE_LABEL } from './target';
+import { waveOf } from './fleet-proposal';
 
 /** A rollgen PR as read back from the code host: its branch names the app and target, its body holds the marker. */
 export interface RollgenPull {
@@ -112,7 +113,7 @@ export function decide(
       {
         kind: 'wait',
         pr: newest.pr,
-        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`,
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${commandName(app.app)} --pr`,
       },
     ];
   }
@@ -224,6 +225,9 @@ function landedAfterCheckout(x: RollgenPull, p: Proposal, history: AppHistory): 
   if (!x.pr.merged || !x.pr.mergedAt || !sameProposal(x.marker, p)) return false;
   return history.landedAt === undefined || new Date(x.pr.mergedAt) > history.landedAt;
 }
+
+/** How a person names the app in a command: a wave's PRs are filed under `wave:W`, named `--wave W`. */
+const commandName = (app: string): string => (waveOf(app) !== undefined ? `--wave ${waveOf(app)}` : app);
 
 function close(x: RollgenPull, why: 'superseded' | 'obsolete'): Action {
   return { kind: 'close', pr: x.pr, why, ...(x.marker ? { marker: x.marker } : {}) };

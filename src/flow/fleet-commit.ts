@@ -37,6 +37,16 @@ export async function advanceFleet(ctx: RunContext, planned: PlannedWrites): Pro
   reportHeld([...freeHolds.filter((h): h is string => h !== undefined), ...waveHolds]);
 }
 
+/**
+ * `abort|retry --wave W --commit`: every target of the wave that needs the command, in one commit
+ * (as a wave step is); the others are named with why, and none to move commits nothing.
+ */
+export async function commitWaveCommand(ctx: RunContext, planned: PlannedWrites, wave: WaveConfig): Promise<void> {
+  checkCommittable(ctx, planned.writes);
+  await writeAll(ctx, planned);
+  if (planned.writes.length > 0) commitWave(ctx, planned.writes, wave);
+}
+
 /** Why the live wave cannot move now: a target at a gate not passed (the wave moves together), or the bake of the wave before. */
 function waveHold(
   ctx: RunContext,
@@ -85,7 +95,7 @@ function bakeLeft(ctx: RunContext, wave: WaveConfig, outputs: readonly string[])
 }
 
 /** One commit for the wave step: every moving output staged, one subject naming the wave. */
-function commitWave(ctx: RunContext, writes: readonly PendingWrite[], wave: WaveConfig): void {
+export function commitWave(ctx: RunContext, writes: readonly PendingWrite[], wave: WaveConfig): void {
   const git = flowEdges(ctx).git;
   const top = gitTopLevel(git, path.resolve(writes[0].output));
   if (!top) throw new StateError(`--commit: ${writes[0].output} is not inside a git work tree`);

@@ -7,7 +7,7 @@ import { closedByPerson, newestAbort } from './abort-hold';
 import type { Action, RollgenPull } from './decide';
 import type { RolloutStatus } from '../state/status';
 import { runMatrix } from './fleet-summary';
-import { TargetPart, WaveAt, waveApp, waveProposal } from './fleet-proposal';
+import { TargetPart, WaveAt, waveApp, waveOf, waveProposal } from './fleet-proposal';
 import { combineSignals, sharedReads } from './fleet-signals';
 import { abortProposal, readSignals, withGateReport } from './gate-edge';
 import { GateSignals, gateFailure } from './gate-signals';
@@ -214,13 +214,19 @@ function waveAbort(s: FlowSession, live: LiveWave, failing: readonly Member[]): 
   return parts.length > 0 ? waveProposal(live.at, parts, s.config.pr.labels) : undefined;
 }
 
-/** A person's own PR on a target of the wave (`abort|retry|promote --pr`) holds the wave until merged or closed. */
+/**
+ * A person's own PR on a target of the wave (`abort|retry|promote --pr`), or on the whole wave
+ * (`abort|retry --wave W --pr`), holds the wave until merged or closed. The abort PR rollgen opened
+ * for a failure is no person's: the failure path decides it.
+ */
 function personsPull(wave: WaveConfig, pulls: ReadonlyMap<string, readonly RollgenPull[]>): string | undefined {
-  const open = wave.targets.flatMap((t) =>
-    (pulls.get(t) ?? []).filter((x) => x.pr.state === 'open' && x.marker?.origin === 'command'),
+  const open = [...wave.targets, waveApp(wave.name)].flatMap((t) =>
+    (pulls.get(t) ?? []).filter((x) => x.pr.state === 'open' && x.marker?.origin === 'command' && !x.marker.failure),
   );
   if (open.length === 0) return undefined;
-  const named = open.map((x) => `${x.pr.ref} (${x.marker!.target} of ${x.app})`).join(', ');
+  const named = open
+    .map((x) => `${x.pr.ref} (${x.marker!.target} of ${waveOf(x.app) ? `wave ${waveOf(x.app)}` : x.app})`)
+    .join(', ');
   return `wave ${wave.name} waits for a person to merge or close ${named}`;
 }
 
@@ -237,7 +243,7 @@ function pinHold(s: FlowSession, live: LiveWave): string | undefined {
 function failedHold(live: LiveWave): string | undefined {
   if (live.moving.length > 0) return undefined;
   const failed = live.members.filter((m) => m.aborted && live.at.wave.targets.includes(m.app)).map((m) => m.app);
-  return `wave ${live.at.wave.name} failed (${failed.join(', ') || 'a target'} aborted): fix the source, or \`rollgen retry ${failed[0] ?? 'TARGET'} --pr\`; later waves wait`;
+  return `wave ${live.at.wave.name} failed (${failed.join(', ') || 'a target'} aborted): fix the source, or \`rollgen retry --wave ${live.at.wave.name} --pr\` (one PR for the wave); later waves wait`;
 }
 
 /**

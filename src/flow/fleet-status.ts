@@ -90,7 +90,7 @@ function nextFleetCommand(waves: readonly WaveConfig[], views: readonly RolloutV
     const own = views.filter((v) => w.targets.includes(v.app));
     const failed = own.filter((v) => v.phase === 'Aborted');
     if (failed.length > 0)
-      return `wave ${w.name} failed (${failed.map((v) => v.app).join(', ')} aborted): fix the source, or \`rollgen retry ${failed[0].app} --commit\`; later waves wait`;
+      return `wave ${w.name} failed (${failed.map((v) => v.app).join(', ')} aborted): fix the source, or \`rollgen retry --wave ${w.name} --commit\` (one commit for the wave); later waves wait`;
     if (!own.every(settled)) return `\`rollgen advance --commit\` moves wave ${w.name} one step`;
   }
   return 'every wave runs the source; a new revision starts at wave 1';

@@ -13,7 +13,8 @@ import { RunContext } from '../app/context';
 import { describeTarget } from './describe';
 import { flowEdges } from './edges';
 import { targetOf } from './target';
-import { advanceFleet } from './fleet-commit';
+import { advanceFleet, commitWaveCommand } from './fleet-commit';
+import { isWaveCommand } from './wave-command';
 import { withWholeFleet } from '../app/fleet-step';
 
 /** advance / abort / promote / retry --commit: write each app's next output, then commit it. */
@@ -26,6 +27,8 @@ export async function changeCommit(
   const run = command.kind === 'advance' ? withWholeFleet(ctx, args, opts) : { args, opts };
   await withPlannedWrites(ctx, run.args, run.opts, command, async (planned) => {
     if (command.kind === 'advance' && planned.fleet) return advanceFleet(ctx, planned);
+    const wave = isWaveCommand(command, opts.wave) ? planned.fleet?.waves.find((w) => w.name === opts.wave) : undefined;
+    if (wave) return commitWaveCommand(ctx, planned, wave);
     // Local git mode respects gates: an app at a pause that has not passed is held (exit 1), the others go on.
     const holds = command.kind === 'advance' ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds[i]);

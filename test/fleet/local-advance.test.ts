@@ -146,7 +146,7 @@ test('an aborted target holds the waves after it; the bake of a wave holds the n
   expect(git(dir, ['rev-parse', 'HEAD'])).toBe(head);
   expect(r.stdout).toContain('web-prod-eu: waits in wave prod-eu: wave staging (wave 1) failed: web-staging aborted');
   expect((await runCli(['status'], dir)).stdout).toContain(
-    'next: wave staging failed (web-staging aborted): fix the source, or `rollgen retry web-staging --commit`; later waves wait',
+    'next: wave staging failed (web-staging aborted): fix the source, or `rollgen retry --wave staging --commit` (one commit for the wave); later waves wait',
   );
   // retry, then staging and prod-eu settle; prod-us waits for prod-eu's 30m bake.
   expect((await runCli(['retry', 'web', '--target', 'staging', '--commit'], dir)).code).toBe(0);

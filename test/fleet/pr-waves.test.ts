@@ -75,12 +75,11 @@ test('a wave of two targets moves in one PR touching both; a rerun finds it and 
   expect(again.calls.map((c) => c.op)).toEqual(['listPulls']);
   expect(again.stdout).toMatch(/wave:prod: manual gate: a person merges #\d+/);
   expect(w.fake.open()).toHaveLength(1);
-  // abort per wave: one abort PR per target for a person; the wave waits for them.
+  // abort per target (as before; `--wave` is one PR, test/fleet/wave-commands.test.ts): the wave waits for them.
   w.merge(step1.number);
   await w.pr();
   w.openPr('rollgen/wave_3aprod/step-2');
-  const abort = await w.run(['abort', '--wave', 'prod', '--pr']);
-  expect(abort.code).toBe(0);
+  for (const t of ['prod-eu', 'prod-us']) expect((await w.run(['abort', 'web', '--target', t, '--pr'])).code).toBe(0);
   const aborts = ['rollgen/web-prod-eu/abort', 'rollgen/web-prod-us/abort'].map((b) => w.openPr(b));
   const held = await w.pr();
   expect(held.writes).toEqual([]);
@@ -92,7 +91,7 @@ test('a wave of two targets moves in one PR touching both; a rerun finds it and 
   expect((await w.pr()).stdout).toMatch(/wave:prod: close #\d+ \(obsolete\)/);
   expect(w.fake.open()).toEqual([]);
   expect((await w.pr()).stdout).toContain(
-    'wave:prod: wave prod failed (web-prod-eu, web-prod-us aborted): fix the source, or `rollgen retry web-prod-eu --pr`; later waves wait',
+    'wave:prod: wave prod failed (web-prod-eu, web-prod-us aborted): fix the source, or `rollgen retry --wave prod --pr` (one PR for the wave); later waves wait',
   );
 });
 

@@ -116,7 +116,7 @@ describe('inputs', () => {
 
   test('GIVEN a misspelt input WHEN parsed THEN refused with the input meant, however the runner named it', () => {
     expect(parseInputs({ INPUT_COMMAND: 'pr', INPUT_DRY_RUN: 'true' })).toBe(
-      'input "dry_run" is not an input of rollgen (did you mean "dry-run"?); the inputs are token, config, command, app, dry-run, full, merge, shard (an INPUT_* variable in env: counts as an input too)',
+      'input "dry_run" is not an input of rollgen (did you mean "dry-run"?); the inputs are token, config, command, app, wave, dry-run, full, merge, shard (an INPUT_* variable in env: counts as an input too)',
     );
     expect(parseInputs({ INPUT_DRYRUN: 'true' })).toMatch(
       /^input "dryrun" is not an input of rollgen \(did you mean "dry-run"\?\)/,
@@ -147,6 +147,29 @@ describe('inputs', () => {
     expect(parseInputs({ INPUT_SHARD: '1/2', INPUT_APP: 'web' })).toMatch(
       /^inputs "shard" and "app" do not go together/,
     );
+  });
+
+  test('GIVEN wave for abort, promote or retry WHEN parsed THEN the CLI gets --wave; another command or a name that is no wave name is refused', () => {
+    const abort = parseInputs({ INPUT_COMMAND: 'abort', INPUT_WAVE: 'prod-eu', INPUT_MERGE: 'true' });
+    expect(buildArgv(abort as ActionInputs)).toEqual([
+      'abort',
+      '--config=rollgen.yaml',
+      '--pr',
+      '--merge',
+      '--wave=prod-eu',
+    ]);
+    expect(buildArgv(parseInputs({ INPUT_COMMAND: 'retry', INPUT_WAVE: '' }) as ActionInputs)).toEqual([
+      'retry',
+      '--config=rollgen.yaml',
+      '--pr',
+    ]);
+    expect(parseInputs({ INPUT_COMMAND: 'pr', INPUT_WAVE: 'prod' })).toBe(
+      'input "wave" applies to abort, promote and retry, not to pr',
+    );
+    for (const bad of ['--full', 'Prod', 'prod eu'])
+      expect(parseInputs({ INPUT_COMMAND: 'abort', INPUT_WAVE: bad })).toBe(
+        `input "wave": "${bad}" is not a wave name (lower-case letters, digits and "-", as in rollgen.yaml waves:)`,
+      );
   });
 
   test('INPUT_NAMES are the inputs of action.yml', () => {

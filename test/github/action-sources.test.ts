@@ -123,3 +123,18 @@ test('GIVEN a fleet in waves WHEN the Action runs pr THEN the job summary shows 
     ].join('\n'),
   );
 });
+
+test('GIVEN a fleet in waves WHEN the Action runs abort with the wave input THEN the CLI gets --wave and answers for the whole wave', async () => {
+  rmSync(repo, { recursive: true, force: true });
+  await fake.close();
+  fake = await FakeGitHub.start({ git: true });
+  repo = fleetFlowWorld().repo;
+  seedFromCheckout(fake, repo);
+  // Nothing deployed yet: the wave has no target to abort, said once for the wave, each target's reason below.
+  const r = await run({ INPUT_COMMAND: 'abort', INPUT_WAVE: 'prod-eu' });
+  expect(r.code).not.toBe(0);
+  expect(r.stderr).toContain('wave prod-eu: no target to abort');
+  expect(r.stderr).toContain('nothing to abort: web-prod-eu/web is not deployed yet');
+  expect(r.stderr).not.toContain('web-staging');
+  expect([...fake.state.pulls.values()]).toEqual([]);
+});
