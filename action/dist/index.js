@@ -2486,8 +2486,8 @@ Expecting one of '${allowedValues.join("', '")}'`);
       /**
        * @private
        */
-      _dispatchSubcommand(commandName, operands, unknown) {
-        const subCommand = this._findCommand(commandName);
+      _dispatchSubcommand(commandName2, operands, unknown) {
+        const subCommand = this._findCommand(commandName2);
         if (!subCommand) this.help({ error: true });
         subCommand._prepareForParse();
         let promiseChain;
@@ -65453,6 +65453,76 @@ function labelsFor(gate, extra) {
   return [.../* @__PURE__ */ new Set([BASE_LABEL, `${BASE_LABEL}:${gate.kind}`, ...extra])].sort();
 }
 
+// src/flow/fleet-proposal.ts
+var import_crypto3 = require("crypto");
+var waveApp = (wave) => `wave:${wave}`;
+var waveOf2 = (app) => app.startsWith("wave:") ? app.slice(5) : void 0;
+function waveProposal(at, parts, extraLabels) {
+  const target = furthestBehind(parts.map((p) => p.proposal.target));
+  const gate = combineGates(parts.map((p) => p.proposal.gate));
+  const origin = parts.some((p) => p.proposal.marker.origin === "command") ? "command" : "flow";
+  const marker = {
+    v: 1,
+    app: waveApp(at.wave.name),
+    target: targetSlug(target),
+    revision: parts.map((p) => p.proposal.marker.revision).join(","),
+    stable: parts.map((p) => p.proposal.marker.stable).join(","),
+    digest: digestOf(parts),
+    origin,
+    ...parts.some((p) => p.proposal.marker.failure) ? { failure: true } : {}
+  };
+  const title = `rollgen(wave ${at.wave.name}): ${stepText(target, parts)}`;
+  const body = [
+    `**Wave ${at.wave.name} (wave ${at.number} of ${at.count}): ${stepText(target, parts)}.** One PR for ${parts.length} target(s): merging it moves all of them; later waves are not touched and keep the version they run.`,
+    "",
+    "| Target | Cluster | Moves | Gate | Files |",
+    "| --- | --- | --- | --- | --- |",
+    ...parts.map(
+      (p) => `| ${p.entry.app.name} | ${p.entry.loc.target?.cluster ?? "-"} | ${describeMove(p.proposal.target)} | ${p.proposal.gate.kind} | ${p.proposal.changes.length} |`
+    ),
+    ...parts.flatMap((p) => gateSection(p))
+  ].join("\n");
+  return {
+    app: marker.app,
+    target,
+    branch: branchName(marker.app, target),
+    gate,
+    marker,
+    title,
+    body: withMarker(body, marker),
+    labels: labelsFor(gate, extraLabels),
+    message: `${title}
+
+${parts.map((p) => p.proposal.message.split("\n")[0]).join("\n")}
+`,
+    changes: parts.flatMap((p) => p.proposal.changes).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+  };
+}
+function stepText(target, parts) {
+  const slugs = new Set(parts.map((p) => targetSlug(p.proposal.target)));
+  if (slugs.size > 1) return parts.map((p) => `${p.entry.app.name} ${describeMove(p.proposal.target)}`).join(", ");
+  if (target.kind !== "step") return describeMove(target);
+  const steps = Math.max(...parts.flatMap((p) => p.entry.app.rollouts.map((r) => r.plan.steps.length)));
+  return `step ${target.step} of ${steps}`;
+}
+var describeMove = (t) => t.kind === "step" ? `step ${t.step}` : t.kind;
+function gateSection(p) {
+  const at = p.proposal.body.indexOf("### Health and analysis of the current step");
+  if (at < 0) return [];
+  const marker = parseMarker(p.proposal.body) ? p.proposal.body.lastIndexOf("<!-- rollgen:") : -1;
+  const text2 = p.proposal.body.slice(at, marker > at ? marker : void 0).trimEnd();
+  return [
+    "",
+    text2.replace("### Health and analysis of the current step", `### ${p.entry.app.name}: health and analysis`)
+  ];
+}
+function digestOf(parts) {
+  const hash = (0, import_crypto3.createHash)("sha256");
+  for (const p of parts) hash.update(`${p.entry.app.name} ${p.proposal.marker.digest}
+`);
+  return hash.digest("hex").slice(0, 16);
+}
+
 // src/flow/decide.ts
 function groupPulls(pulls) {
   const byApp = /* @__PURE__ */ new Map();
@@ -65495,7 +65565,7 @@ function decide2(app, pulls, now, history, checks2 = /* @__PURE__ */ new Map()) 
       {
         kind: "wait",
         pr: newest.pr,
-        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${app.app} --pr`
+        reason: `held: ${newest.pr.ref} was closed without merging; push a new revision, or run rollgen retry|abort ${commandName(app.app)} --pr`
       }
     ];
   }
@@ -65580,6 +65650,7 @@ function landedAfterCheckout(x, p, history) {
   if (!x.pr.merged || !x.pr.mergedAt || !sameProposal(x.marker, p)) return false;
   return history.landedAt === void 0 || new Date(x.pr.mergedAt) > history.landedAt;
 }
+var commandName = (app) => waveOf2(app) !== void 0 ? `--wave ${waveOf2(app)}` : app;
 function close3(x, why2) {
   return { kind: "close", pr: x.pr, why: why2, ...x.marker ? { marker: x.marker } : {} };
 }
@@ -66532,7 +66603,7 @@ async function shareGroups(count3, helper, here, there, use) {
 }
 
 // src/app/app-index.ts
-var import_crypto3 = require("crypto");
+var import_crypto4 = require("crypto");
 var fs18 = __toESM(require("fs"));
 var os2 = __toESM(require("os"));
 var path24 = __toESM(require("path"));
@@ -66655,7 +66726,7 @@ function contentDigest2(dirs, entries2) {
     const bytes2 = st.isFile() ? fs18.readFileSync(p, "latin1") : st.isSymbolicLink() ? fs18.readlinkSync(p) : "";
     parts.push(`${rel}\0${st.mode}\0${bytes2.length}\0${bytes2}`);
   }
-  return (0, import_crypto3.createHash)("sha256").update(parts.join(""), "latin1").digest("hex");
+  return (0, import_crypto4.createHash)("sha256").update(parts.join(""), "latin1").digest("hex");
 }
 var STAT_FIELDS2 = 5;
 function asStamp(v) {
@@ -66664,7 +66735,7 @@ function asStamp(v) {
 }
 var build;
 function thisBuild() {
-  build ??= `rollgen-index-4:${(0, import_crypto3.createHash)("sha256").update(fs18.readFileSync(__filename)).digest("hex").slice(0, 32)}`;
+  build ??= `rollgen-index-4:${(0, import_crypto4.createHash)("sha256").update(fs18.readFileSync(__filename)).digest("hex").slice(0, 32)}`;
   return build;
 }
 function indexFile(configFile, env2) {
@@ -67194,7 +67265,7 @@ function readTemplate3(file, cwd, configFile) {
 }
 
 // src/flow/proposal.ts
-var import_crypto4 = require("crypto");
+var import_crypto5 = require("crypto");
 var path34 = __toESM(require("path"));
 
 // src/flow/local-commit.ts
@@ -67583,6 +67654,11 @@ async function advanceFleet(ctx, planned) {
 `);
   reportHeld([...freeHolds.filter((h) => h !== void 0), ...waveHolds]);
 }
+async function commitWaveCommand(ctx, planned, wave) {
+  checkCommittable(ctx, planned.writes);
+  await writeAll(ctx, planned);
+  if (planned.writes.length > 0) commitWave(ctx, planned.writes, wave);
+}
 function waveHold(ctx, fleet, moving) {
   const { wave, number: number2, waves } = fleet;
   const gates = moving.flatMap((w) => localGateHold(ctx, w.loaded, w) ?? []);
@@ -67629,11 +67705,58 @@ ${body.join("\n")}
 `);
 }
 
+// src/flow/wave-command.ts
+init_errors();
+var isWaveCommand = (command, wave) => wave !== void 0 && (command.kind === "abort" || command.kind === "retry");
+function namedWave(waves, name) {
+  const number2 = waves.findIndex((w) => w.name === name) + 1;
+  if (number2 === 0)
+    throw new StateError(`--wave ${name}: no such wave; its waves: ${waves.map((w) => w.name).join(", ")}`);
+  return { wave: waves[number2 - 1], number: number2 };
+}
+function waveCommandState(s, name, command) {
+  const { wave, number: number2 } = namedWave(s.config.waves, name);
+  const entries2 = s.apps.filter((e) => wave.targets.includes(e.app.name));
+  const proposals = proposalsFor(s, entries2, command, "command");
+  const parts = entries2.flatMap((entry, i) => proposals[i] ? [{ entry, proposal: proposals[i] }] : []);
+  const idle = entries2.flatMap((entry, i) => proposals[i] ? [] : idleLines2(s, entry, command));
+  const at = { wave, number: number2, count: s.config.waves.length };
+  const held = parts.length === 0 && command.kind === "retry" ? heldStep(s, wave, entries2) : [];
+  if (held.length > 0)
+    return {
+      state: { app: waveApp(wave.name), proposal: waveProposal(at, held, s.config.pr.labels), ignoreHold: true },
+      moving: []
+    };
+  if (parts.length === 0) throw new StateError([`wave ${wave.name}: no target to ${command.kind}`, ...idle].join("\n"));
+  const proposal = untouched(waveProposal(at, parts, s.config.pr.labels), idle);
+  return { state: { app: waveApp(wave.name), proposal, ignoreHold: true }, moving: parts.map((p) => p.entry.app.name) };
+}
+function heldStep(s, wave, entries2) {
+  const proposals = proposalsFor(s, entries2, { kind: "advance" }, "flow");
+  const parts = entries2.flatMap((entry, i) => proposals[i] ? [{ entry, proposal: proposals[i] }] : []);
+  return parts.slice(0, wave.parallel ?? parts.length);
+}
+function supersededTargetPulls(moving, pulls) {
+  return moving.flatMap(
+    (app) => (pulls.get(app) ?? []).filter((x) => x.pr.state === "open").map((x) => ({ kind: "close", pr: x.pr, why: "superseded", ...x.marker ? { marker: x.marker } : {} }))
+  );
+}
+function idleLines2(s, entry, command) {
+  const status = readOutput(entry.loc, s.ctx.cwd).status;
+  return appIdleLines(command, entry.loc.name, entry.app, status, entry.loc.track);
+}
+function untouched(p, idle) {
+  if (idle.length === 0) return p;
+  return { ...p, body: withSection(p.body, ["Not touched:", "", ...idle.map((l) => `- ${l}`)].join("\n")) };
+}
+
 // src/flow/local-commit.ts
 async function changeCommit(ctx, args, opts, command) {
   const run3 = command.kind === "advance" ? withWholeFleet(ctx, args, opts) : { args, opts };
   await withPlannedWrites(ctx, run3.args, run3.opts, command, async (planned) => {
     if (command.kind === "advance" && planned.fleet) return advanceFleet(ctx, planned);
+    const wave = isWaveCommand(command, opts.wave) ? planned.fleet?.waves.find((w) => w.name === opts.wave) : void 0;
+    if (wave) return commitWaveCommand(ctx, planned, wave);
     const holds2 = command.kind === "advance" ? planned.writes.map((w) => localGateHold(ctx, w.loaded, w)) : [];
     const writes = planned.writes.filter((_, i) => !holds2[i]);
     checkCommittable(ctx, writes);
@@ -68123,7 +68246,7 @@ function fileChanges(i) {
     ...i.write.files.map((f) => ({ path: rel(f.path), content: f.content })),
     ...i.write.remove.map((n) => ({ path: rel(n), content: null }))
   ];
-  const hash = (0, import_crypto4.createHash)("sha256");
+  const hash = (0, import_crypto5.createHash)("sha256");
   const changes = [];
   const files = [];
   for (const w of wanted.sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)) {
@@ -68136,7 +68259,7 @@ function fileChanges(i) {
   return { changes, files, digest: hash.digest("hex").slice(0, 16) };
 }
 function sha(text2) {
-  return (0, import_crypto4.createHash)("sha256").update(text2).digest("hex");
+  return (0, import_crypto5.createHash)("sha256").update(text2).digest("hex");
 }
 function posix3(p) {
   return p.split(path34.sep).join("/");
@@ -68368,20 +68491,23 @@ function preview(p) {
 
 // src/flow/change-pr.ts
 async function changePr(ctx, args, opts, command) {
+  const wave = isWaveCommand(command, opts.wave) ? opts.wave : void 0;
   if (opts.offline)
     return previewOffline(
       ctx,
       args,
       opts,
-      (s, entries2) => entries2.map((entry) => commandState(s, entry, command).proposal)
+      (s, entries2) => wave !== void 0 ? entries2.map((_, i) => i === 0 ? waveCommandState(s, wave, command).state.proposal : void 0) : entries2.map((entry) => commandState(s, entry, command).proposal)
     );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    const states = s.apps.map((entry) => commandState(s, entry, command));
+    const waveRun = wave !== void 0 ? waveCommandState(s, wave, command) : void 0;
+    const states = waveRun ? [waveRun.state] : s.apps.map((entry) => commandState(s, entry, command));
     const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: "all" }));
     const o = executeOptions(s, opts.dryRun === true);
     for (const state of states) {
-      const actions = decide2(state, pulls.get(state.app) ?? [], s.edges.now(), {});
+      const own = decide2(state, pulls.get(state.app) ?? [], s.edges.now(), {});
+      const actions = waveRun ? [...own, ...supersededTargetPulls(waveRun.moving, pulls)] : own;
       const pr = await execute(s.scm, state.app, actions, o);
       if (!opts.merge) continue;
       if (o.dryRun) o.print(`${state.app}: would merge ${pr ? pr.ref : "the new PR"} (--merge)`);
@@ -69049,7 +69175,7 @@ function credentialValues(c, env2) {
 }
 
 // src/io/metrics/auth.ts
-var import_crypto5 = require("crypto");
+var import_crypto6 = require("crypto");
 async function authorize(req, auth2, ctx) {
   let headers2 = { ...req.headers };
   if (auth2.basic) {
@@ -69096,7 +69222,7 @@ async function clientCredentialsToken(o, ctx) {
 var Sha256 = class {
   hash;
   constructor(secret) {
-    this.hash = secret === void 0 ? (0, import_crypto5.createHash)("sha256") : (0, import_crypto5.createHmac)("sha256", bytes(secret));
+    this.hash = secret === void 0 ? (0, import_crypto6.createHash)("sha256") : (0, import_crypto6.createHmac)("sha256", bytes(secret));
   }
   update(data) {
     this.hash.update(bytes(data));
@@ -70374,76 +70500,6 @@ function refuseUnreportedJobs(entries2) {
 // src/flow/fleet-pr.ts
 init_errors();
 
-// src/flow/fleet-proposal.ts
-var import_crypto6 = require("crypto");
-var waveApp = (wave) => `wave:${wave}`;
-var waveOf2 = (app) => app.startsWith("wave:") ? app.slice(5) : void 0;
-function waveProposal(at, parts, extraLabels) {
-  const target = furthestBehind(parts.map((p) => p.proposal.target));
-  const gate = combineGates(parts.map((p) => p.proposal.gate));
-  const origin = parts.some((p) => p.proposal.marker.origin === "command") ? "command" : "flow";
-  const marker = {
-    v: 1,
-    app: waveApp(at.wave.name),
-    target: targetSlug(target),
-    revision: parts.map((p) => p.proposal.marker.revision).join(","),
-    stable: parts.map((p) => p.proposal.marker.stable).join(","),
-    digest: digestOf(parts),
-    origin,
-    ...parts.some((p) => p.proposal.marker.failure) ? { failure: true } : {}
-  };
-  const title = `rollgen(wave ${at.wave.name}): ${stepText(target, parts)}`;
-  const body = [
-    `**Wave ${at.wave.name} (wave ${at.number} of ${at.count}): ${stepText(target, parts)}.** One PR for ${parts.length} target(s): merging it moves all of them; later waves are not touched and keep the version they run.`,
-    "",
-    "| Target | Cluster | Moves | Gate | Files |",
-    "| --- | --- | --- | --- | --- |",
-    ...parts.map(
-      (p) => `| ${p.entry.app.name} | ${p.entry.loc.target?.cluster ?? "-"} | ${describeMove(p.proposal.target)} | ${p.proposal.gate.kind} | ${p.proposal.changes.length} |`
-    ),
-    ...parts.flatMap((p) => gateSection(p))
-  ].join("\n");
-  return {
-    app: marker.app,
-    target,
-    branch: branchName(marker.app, target),
-    gate,
-    marker,
-    title,
-    body: withMarker(body, marker),
-    labels: labelsFor(gate, extraLabels),
-    message: `${title}
-
-${parts.map((p) => p.proposal.message.split("\n")[0]).join("\n")}
-`,
-    changes: parts.flatMap((p) => p.proposal.changes).sort((a, b) => a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
-  };
-}
-function stepText(target, parts) {
-  const slugs = new Set(parts.map((p) => targetSlug(p.proposal.target)));
-  if (slugs.size > 1) return parts.map((p) => `${p.entry.app.name} ${describeMove(p.proposal.target)}`).join(", ");
-  if (target.kind !== "step") return describeMove(target);
-  const steps = Math.max(...parts.flatMap((p) => p.entry.app.rollouts.map((r) => r.plan.steps.length)));
-  return `step ${target.step} of ${steps}`;
-}
-var describeMove = (t) => t.kind === "step" ? `step ${t.step}` : t.kind;
-function gateSection(p) {
-  const at = p.proposal.body.indexOf("### Health and analysis of the current step");
-  if (at < 0) return [];
-  const marker = parseMarker(p.proposal.body) ? p.proposal.body.lastIndexOf("<!-- rollgen:") : -1;
-  const text2 = p.proposal.body.slice(at, marker > at ? marker : void 0).trimEnd();
-  return [
-    "",
-    text2.replace("### Health and analysis of the current step", `### ${p.entry.app.name}: health and analysis`)
-  ];
-}
-function digestOf(parts) {
-  const hash = (0, import_crypto6.createHash)("sha256");
-  for (const p of parts) hash.update(`${p.entry.app.name} ${p.proposal.marker.digest}
-`);
-  return hash.digest("hex").slice(0, 16);
-}
-
 // src/flow/fleet-status.ts
 function formatFleetMatrix(waves, views, pulls) {
   const shown2 = new Set(views.map((v) => v.app));
@@ -70493,7 +70549,7 @@ function nextFleetCommand(waves, views) {
     const own = views.filter((v) => w.targets.includes(v.app));
     const failed = own.filter((v) => v.phase === "Aborted");
     if (failed.length > 0)
-      return `wave ${w.name} failed (${failed.map((v) => v.app).join(", ")} aborted): fix the source, or \`rollgen retry ${failed[0].app} --commit\`; later waves wait`;
+      return `wave ${w.name} failed (${failed.map((v) => v.app).join(", ")} aborted): fix the source, or \`rollgen retry --wave ${w.name} --commit\` (one commit for the wave); later waves wait`;
     if (!own.every(settled2)) return `\`rollgen advance --commit\` moves wave ${w.name} one step`;
   }
   return "every wave runs the source; a new revision starts at wave 1";
@@ -70727,11 +70783,11 @@ function waveAbort(s, live, failing) {
   return parts.length > 0 ? waveProposal(live.at, parts, s.config.pr.labels) : void 0;
 }
 function personsPull(wave, pulls) {
-  const open4 = wave.targets.flatMap(
-    (t) => (pulls.get(t) ?? []).filter((x) => x.pr.state === "open" && x.marker?.origin === "command")
+  const open4 = [...wave.targets, waveApp(wave.name)].flatMap(
+    (t) => (pulls.get(t) ?? []).filter((x) => x.pr.state === "open" && x.marker?.origin === "command" && !x.marker.failure)
   );
   if (open4.length === 0) return void 0;
-  const named2 = open4.map((x) => `${x.pr.ref} (${x.marker.target} of ${x.app})`).join(", ");
+  const named2 = open4.map((x) => `${x.pr.ref} (${x.marker.target} of ${waveOf2(x.app) ? `wave ${waveOf2(x.app)}` : x.app})`).join(", ");
   return `wave ${wave.name} waits for a person to merge or close ${named2}`;
 }
 function pinHold(s, live) {
@@ -70742,7 +70798,7 @@ function pinHold(s, live) {
 function failedHold(live) {
   if (live.moving.length > 0) return void 0;
   const failed = live.members.filter((m) => m.aborted && live.at.wave.targets.includes(m.app)).map((m) => m.app);
-  return `wave ${live.at.wave.name} failed (${failed.join(", ") || "a target"} aborted): fix the source, or \`rollgen retry ${failed[0] ?? "TARGET"} --pr\`; later waves wait`;
+  return `wave ${live.at.wave.name} failed (${failed.join(", ") || "a target"} aborted): fix the source, or \`rollgen retry --wave ${live.at.wave.name} --pr\` (one PR for the wave); later waves wait`;
 }
 function bakeHold(s, live) {
   const { wave, number: number2 } = live.at;
@@ -72412,7 +72468,10 @@ var removal = () => new Option(
   "--removal <mode>",
   "how canary workloads leave: with the routes (one-commit, Argo CD sync waves) or after them (two-commits, Flux)"
 ).choices(["one-commit", "two-commits"]);
-var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use").option("--target <name>", "one target of each named app's targets: (docs/fleet.md)").option("--wave <name>", "every target of that wave of rollgen.yaml waves: (docs/fleet.md)");
+var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use").option("--target <name>", "one target of each named app's targets: (docs/fleet.md)").option(
+  "--wave <name>",
+  "every target of that wave of rollgen.yaml waves:; abort/retry: one PR or commit for the wave (docs/fleet.md)"
+);
 function fromStdin() {
   const o = new Option("-f, --file <->", "read the source manifests from stdin, e.g. -f - < all.yaml");
   o.flags = "-f, --file -";
@@ -72628,7 +72687,7 @@ function buildActionReport(events, deferred = [], fleet) {
 
 // action/src/inputs.ts
 var COMMANDS2 = ["pr", "abort", "promote", "retry", "validate", "status"];
-var INPUT_NAMES = ["token", "config", "command", "app", "dry-run", "full", "merge", "shard"];
+var INPUT_NAMES = ["token", "config", "command", "app", "wave", "dry-run", "full", "merge", "shard"];
 var FLAG_COMMANDS = {
   "dry-run": ["pr", "abort", "promote", "retry"],
   full: ["promote"],
@@ -72656,6 +72715,9 @@ function parseInputs(env2) {
   const notApp = apps2.find((a) => !isAppName(a));
   if (notApp !== void 0)
     return `input "app": "${notApp}" is not an app name (lower-case letters, digits and "-", as in rollgen.yaml); separate names with spaces or commas`;
+  const wave = input2(env2, "wave");
+  const waveProblem = wave ? checkWave(wave, command) : void 0;
+  if (waveProblem) return waveProblem;
   const shard = input2(env2, "shard");
   const shardProblem = shard ? checkShard(shard, command, apps2) : void 0;
   if (shardProblem) return shardProblem;
@@ -72667,8 +72729,16 @@ function parseInputs(env2) {
     dryRun: flags3["dry-run"],
     full: flags3.full,
     merge: flags3.merge,
-    ...shard ? { shard } : {}
+    ...shard ? { shard } : {},
+    ...wave ? { wave } : {}
   };
+}
+function checkWave(wave, command) {
+  if (command !== "abort" && command !== "promote" && command !== "retry")
+    return `input "wave" applies to abort, promote and retry, not to ${command}`;
+  if (!isAppName(wave))
+    return `input "wave": "${wave}" is not a wave name (lower-case letters, digits and "-", as in rollgen.yaml waves:)`;
+  return void 0;
 }
 function checkShard(shard, command, apps2) {
   if (!parseShard(shard))
@@ -72700,6 +72770,7 @@ function buildArgv(inputs10) {
   if (inputs10.full) argv.push("--full");
   if (inputs10.dryRun) argv.push("--dry-run");
   if (inputs10.shard) argv.push(`--shard=${inputs10.shard}`);
+  if (inputs10.wave) argv.push(`--wave=${inputs10.wave}`);
   return inputs10.apps.length > 0 ? [...argv, "--", ...inputs10.apps] : argv;
 }
 
