@@ -46,7 +46,21 @@ export async function startPrometheus(series: readonly Series[], samples = 60, s
   fs.writeFileSync(path.join(dir, 'series.om'), openMetrics(series, samples, step, Math.floor(Date.now() / 1000)));
   execFileSync('promtool', ['tsdb', 'create-blocks-from', 'openmetrics', '-q', path.join(dir, 'series.om'), data]);
   fs.writeFileSync(path.join(dir, 'prometheus.yml'), 'global: {}\n');
-  const port = await freePort();
+  // A port found free can be taken by another test's server before Prometheus binds it: then the
+  // one answering is not ours (its flags name another data directory), so start again elsewhere.
+  for (let attempt = 1; ; attempt++) {
+    const started = await spawnOn(await freePort(), dir, data).catch((e: Error) => {
+      if (attempt < 3 && /address already in use/.test(e.message)) return undefined;
+      throw e;
+    });
+    if (started && (await servesDirectory(started.address, data)))
+      return { address: started.address, stop: () => stop(started.child, dir) };
+    if (started) await stop(started.child, undefined);
+    if (attempt === 3) throw new Error('prometheus: another server answered on its port 3 times');
+  }
+}
+
+async function spawnOn(port: number, dir: string, data: string): Promise<{ address: string; child: ChildProcess }> {
   const child = spawn(
     'prometheus',
     [
@@ -62,7 +76,13 @@ export async function startPrometheus(series: readonly Series[], samples = 60, s
   child.stderr?.on('data', (c: Buffer) => (log += c.toString()));
   const address = `http://127.0.0.1:${port}`;
   await waitReady(address, child, () => log);
-  return { address, stop: () => stop(child, dir) };
+  return { address, child };
+}
+
+async function servesDirectory(address: string, data: string): Promise<boolean> {
+  const res = await fetch(`${address}/api/v1/status/flags`);
+  const body = (await res.json()) as { data?: Record<string, string> };
+  return body.data?.['storage.tsdb.path'] === data;
 }
 
 function openMetrics(series: readonly Series[], samples: number, step: number, now: number): string {
@@ -106,11 +126,11 @@ async function waitReady(address: string, child: ChildProcess, log: () => string
   throw new Error(`prometheus did not become ready: ${log()}`);
 }
 
-async function stop(child: ChildProcess, dir: string): Promise<void> {
+async function stop(child: ChildProcess, dir: string | undefined): Promise<void> {
   if (child.exitCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGTERM');
     await exited;
   }
-  fs.rmSync(dir, { recursive: true, force: true });
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
 }
