@@ -1,5 +1,6 @@
 /** The endpoints of GitLab's REST API v4 the fake serves, with GitLab's documented answers. */
 import { execFileSync } from 'node:child_process';
+import { createCommit } from './gitlab-commits';
 import { Call, fail, FakeGitLab, Handler, MergeRequest, ok, paged } from './gitlab-server';
 
 const P = '/api/v4/projects/:id';
@@ -212,6 +213,7 @@ export const ROUTES: readonly { method: string; path: string; handle: Handler }[
         ? ok({ id: c.params.sha, short_id: c.params.sha.slice(0, 8), title: '', last_pipeline: null, status: null })
         : fail(404, '404 Commit Not Found'),
   },
+  { method: 'POST', path: `${P}/repository/commits`, handle: createCommit },
   {
     method: 'POST',
     path: `${P}/statuses/:sha`,

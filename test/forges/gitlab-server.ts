@@ -75,6 +75,8 @@ export class FakeGitLab {
   scope: 'api' | 'read_api' = 'api';
   /** Merge requests that need an approval nobody gave: their merge is refused (405, not_approved). */
   readonly unapproved = new Set<number>();
+  /** Commits made by POST /repository/commits (the REST fallback's writes), in order. */
+  readonly apiCommits: { branch: string; sha: string; tree: string; force: boolean }[] = [];
   private ids = 100;
   private server!: Server;
   private origin = '';
