@@ -165,6 +165,7 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
     branch: p.branch,
     parent: o.parent,
     ...(o.parentTree ? { parentTree: o.parentTree } : {}),
+    base: o.base,
     message: p.message,
     changes: p.changes,
   };
