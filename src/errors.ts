@@ -37,7 +37,15 @@ export class IoError extends Error {
  * checks were read, the host will not merge it (conflicts, reviews, checks), a git push was refused
  * (the client falls back to the API), the rate limit held after the bounded waits, or anything else.
  */
-export type ScmOutcome = 'already-exists' | 'head-moved' | 'not-mergeable' | 'push-refused' | 'rate-limited' | 'failed';
+export type ScmOutcome =
+  | 'already-exists'
+  | 'head-moved'
+  | 'not-mergeable'
+  /** Not merged now: the host merges it by itself once its pipeline succeeds (auto-merge is set). */
+  | 'merge-scheduled'
+  | 'push-refused'
+  | 'rate-limited'
+  | 'failed';
 
 /**
  * The code host refused or failed a request after retries. `action` says what rollgen was doing

@@ -36,7 +36,7 @@ export async function writeWithinBudget(
   }));
   const max = s.config.pr.maxRequests;
   const writesOf = (taken: readonly number[]) =>
-    taken.flatMap((i) => branchWrites(actions[i], s.checkout.head, s.checkout.tree));
+    taken.flatMap((i) => branchWrites(actions[i], s.checkout.head, s.checkout.tree, s.checkout.base));
   let plan = planRun(apps, s.scm.usage(), max);
   if (dryRun) return { ...plan, written: new Map() };
   let results = await s.scm.writeBranches(writesOf(plan.taken));

@@ -56,22 +56,34 @@ export async function execute(
           `update ${a.pr.ref} (${[a.commit ? 'new content' : '', ...Object.keys(a.fields)].filter(Boolean).join(', ')})${a.commit && o.dryRun ? `\n${fileList(a.proposal)}` : ''}`,
         );
         break;
-      case 'merge':
-        if (!o.dryRun && !(await mergeUnlessMoved(scm, a.pr, o))) {
-          say(`left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`);
+      case 'merge': {
+        const merged = o.dryRun || (await mergeUnlessMoved(scm, a.pr, o));
+        if (merged !== true) {
+          say(
+            merged === false
+              ? `left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`
+              : `${a.pr.ref} not merged yet: ${merged}`,
+          );
           break;
         }
         told('merged', a.pr);
         say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
-      case 'merge-opened':
-        if (!o.dryRun && live && !(await mergeUnlessMoved(scm, live, o))) {
-          say(`left ${live.ref} unmerged: its head moved; the next run merges it`);
+      }
+      case 'merge-opened': {
+        const merged = o.dryRun || !live || (await mergeUnlessMoved(scm, live, o));
+        if (merged !== true) {
+          say(
+            merged === false
+              ? `left ${live!.ref} unmerged: its head moved; the next run merges it`
+              : `${live!.ref} not merged yet: ${merged}`,
+          );
           break;
         }
         told('merged', live);
         say(`merge ${live ? live.ref : 'it'} at once (${a.reason})`);
         break;
+      }
       case 'close':
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told('closed', a.pr);
@@ -165,6 +177,7 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
     branch: p.branch,
     parent: o.parent,
     ...(o.parentTree ? { parentTree: o.parentTree } : {}),
+    base: o.base,
     message: p.message,
     changes: p.changes,
   };
@@ -176,13 +189,18 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
   }
 }
 
-/** Merges at the head whose checks were read; false when the host says the head moved since: a race, not a failure, so the other apps still run. */
-async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptions): Promise<boolean> {
+/**
+ * Merges at the head whose checks were read; false when the host says the head moved since (a
+ * race, not a failure, so the other apps still run); the host's words when it will merge it by
+ * itself once its pipeline succeeds (auto-merge set): the app holds, the next run sees it merged.
+ */
+async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptions): Promise<true | false | string> {
   try {
     await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
     return true;
   } catch (e) {
     if (e instanceof ScmError && e.outcome === 'head-moved') return false;
+    if (e instanceof ScmError && e.outcome === 'merge-scheduled') return e.message.replace(/^merge \S+: /, '');
     throw e;
   }
 }

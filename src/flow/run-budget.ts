@@ -66,7 +66,12 @@ export function planRun(apps: readonly BudgetedApp[], usage: RequestUsage, maxRe
 }
 
 /** The branch each taken app's actions write, leased to the head the scan saw (none for a new PR). */
-export function branchWrites(actions: readonly Action[], parent: string, parentTree?: string): CommitRequest[] {
+export function branchWrites(
+  actions: readonly Action[],
+  parent: string,
+  parentTree?: string,
+  base?: string,
+): CommitRequest[] {
   const out: CommitRequest[] = [];
   for (const a of actions) {
     if (a.kind !== 'open' && !(a.kind === 'update' && a.commit)) continue;
@@ -74,6 +79,7 @@ export function branchWrites(actions: readonly Action[], parent: string, parentT
       branch: a.proposal.branch,
       parent,
       ...(parentTree ? { parentTree } : {}),
+      ...(base ? { base } : {}),
       message: a.proposal.message,
       changes: a.proposal.changes,
       expectedHead: a.kind === 'open' ? null : a.pr.headSha,

@@ -131,6 +131,8 @@ export interface CommitRequest {
   readonly parent: string;
   /** Tree of `parent` when the caller already knows it (e.g. from the local checkout); saves a request. */
   readonly parentTree?: string;
+  /** The branch `parent` was read from (the PR's base): for a forge API that starts a branch from a branch name only (Gitea). */
+  readonly base?: string;
   readonly message: string;
   readonly changes: readonly FileChange[];
   /**

@@ -7,7 +7,7 @@
 import { rmSync } from 'node:fs';
 import { commitAll, makeRepo } from '../helpers/git-repo';
 import { runProcess } from '../helpers/run-process';
-import { BIN, Change, ForgeHarness, ForgeRun, pushHead, StatusState, syncCheckout } from './harness';
+import { BIN, Change, ForgeHarness, ForgeRun, pushHead, StatusState, syncCheckout, takeNotices } from './harness';
 import { GiteaServer, GiteaServerOptions } from './gitea-server';
 import { ROUTES } from './gitea/routes';
 import { parseRecord } from '../../src/scm/gitea/records';
@@ -18,6 +18,12 @@ export class GiteaHarness implements ForgeHarness {
   repo = '';
   /** Per run: the API requests as "METHOD /route" lines, and the git pushes. */
   readonly runLog: { requests: string[]; pushes: number }[] = [];
+  /** Refuse every git push (a protected rollgen/* branch): branches go through the contents API. */
+  refusePush = false;
+  /** Per run, the push-refused notices taken out of its stderr (each run says it at most once). */
+  readonly notices: string[][] = [];
+  /** Per run, the branch writes it made through the API. */
+  readonly writesPerRun: number[] = [];
 
   constructor(
     private readonly options: GiteaServerOptions = {},
@@ -28,6 +34,7 @@ export class GiteaHarness implements ForgeHarness {
     this.server = await GiteaServer.start(this.options);
     this.repo = makeRepo(apps, config, at);
     this.server.seed(this.repo);
+    this.server.remote.refusePush = this.refusePush;
     return this.repo;
   }
 
@@ -52,6 +59,7 @@ export class GiteaHarness implements ForgeHarness {
     syncCheckout(this.repo, this.server.remote.dir);
     const before = this.server.requests.length;
     const pushes = this.server.remote.pushes;
+    const writes = this.server.apiWrites.length;
     const base = { ...process.env };
     for (const k of [
       'GITLAB_CI',
@@ -71,7 +79,10 @@ export class GiteaHarness implements ForgeHarness {
     for (const text of [run.stdout, run.stderr])
       if (text.includes(this.server.token)) throw new Error(`the token was printed:\n${text}`);
     this.runLog.push({ requests: this.server.log().slice(before), pushes: this.server.remote.pushes - pushes });
-    return { ...run, requests: this.server.requests.length - before };
+    const { stderr, notices } = takeNotices(run.stderr);
+    this.notices.push(notices);
+    this.writesPerRun.push(this.server.apiWrites.length - writes);
+    return { ...run, stderr, requests: this.server.requests.length - before };
   }
 
   mainHead(): string {

@@ -99,9 +99,17 @@ export class GiteaServer {
     return this.requests.map((r) => `${r.method} ${r.route.replace('/repos/{owner}/{repo}', '')}`);
   }
 
+  /** Branch writes made through the API (POST /contents, DELETE /branches), in order. */
+  readonly apiWrites: { branch: string; sha?: string; tree?: string; closed?: number }[] = [];
+
   readonly git: RepoGit = {
     heads: () => this.remote.heads(),
     merge: (base, head, method, message, at) => this.mergeInGit(base, head, method, message, at),
+    dir: () => this.remote.dir,
+    changed: (write) => {
+      this.apiWrites.push(write);
+      this.remote.importInto(this.mirror);
+    },
   };
 
   async close(): Promise<void> {

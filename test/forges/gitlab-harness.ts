@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { commitAll, makeRepo } from '../helpers/git-repo';
 import { FakeGitLab } from './gitlab-server';
 import { ROUTES } from './gitlab-routes';
-import { Change, ForgeHarness, ForgeRun, pushHead, runPr, StatusState, syncCheckout } from './harness';
+import { Change, ForgeHarness, ForgeRun, pushHead, runPr, StatusState, syncCheckout, takeNotices } from './harness';
 
 const FLUX_STATE: Record<StatusState, string> = {
   pending: 'running',
@@ -18,9 +18,16 @@ export class GitLabHarness implements ForgeHarness {
   repo = '';
   /** CI variables to change for the next runs (a wrong project path ...). */
   env: Record<string, string> = {};
+  /** Refuse every git push (a protected rollgen/* branch): branches go through the commits API. */
+  refusePush = false;
+  /** Per run, the push-refused notices taken out of its stderr (each run says it at most once). */
+  readonly notices: string[][] = [];
+  /** Per run, the commits it made through POST /repository/commits. */
+  readonly commitsPerRun: number[] = [];
 
   async start(apps: readonly string[], config: string, at: Date): Promise<string> {
     this.fake = await FakeGitLab.start();
+    this.fake.git.refusePush = this.refusePush;
     this.repo = makeRepo(apps, config, at);
     this.fake.seed(this.repo);
     return this.repo;
@@ -29,6 +36,7 @@ export class GitLabHarness implements ForgeHarness {
   async pr(command?: readonly string[]): Promise<ForgeRun> {
     syncCheckout(this.repo, this.fake.git.dir);
     const before = this.fake.requests.length;
+    const commits = this.fake.apiCommits.length;
     // What a GitLab CI job has (https://docs.gitlab.com/ci/variables/predefined_variables/), plus the token variable.
     const run = await runPr(
       this.repo,
@@ -44,7 +52,10 @@ export class GitLabHarness implements ForgeHarness {
       },
       command,
     );
-    return { ...run, requests: this.fake.requests.length - before };
+    const { stderr, notices } = takeNotices(run.stderr);
+    this.notices.push(notices);
+    this.commitsPerRun.push(this.fake.apiCommits.length - commits);
+    return { ...run, stderr, requests: this.fake.requests.length - before };
   }
 
   mainHead(): string {

@@ -1,6 +1,7 @@
 /** The endpoints of GitLab's REST API v4 the fake serves, with GitLab's documented answers. */
 import { execFileSync } from 'node:child_process';
-import { Call, fail, FakeGitLab, Handler, MergeRequest, ok, paged } from './gitlab-server';
+import { createCommit } from './gitlab-commits';
+import { Call, fail, FakeGitLab, Handler, MergeRequest, ok, paged, RUNNING } from './gitlab-server';
 
 const P = '/api/v4/projects/:id';
 
@@ -82,12 +83,26 @@ const updateMr: Handler = (s, c) => {
   return ok(s.json(mr));
 };
 
+/**
+ * PUT /merge as GitLab's API does it: 409 for a sha that is not the head; with auto_merge (or
+ * merge_when_pipeline_succeeds) while the head pipeline runs, auto-merge is set (200, the MR with
+ * merge_when_pipeline_succeeds true); otherwise a merge request that is not mergeable now (an
+ * approval missing, a pipeline that must succeed and has not) is 405 Method Not Allowed.
+ */
 const mergeMr: Handler = (s, c) => {
   const mr = mrOr404(s, c);
   if (!mr) return fail(404, '404 Not found');
-  if (mr.state !== 'opened' || s.unapproved.has(mr.iid)) return fail(405, '405 Method Not Allowed');
+  if (mr.state !== 'opened') return fail(405, '405 Method Not Allowed');
   if (c.body.sha !== undefined && c.body.sha !== s.head(mr.source_branch))
     return fail(409, 'SHA does not match HEAD of source branch');
+  const auto = c.body.auto_merge === true || c.body.merge_when_pipeline_succeeds === true;
+  const pipeline = s.headPipelines.get(mr.iid)?.status;
+  if (auto && pipeline && RUNNING.includes(pipeline)) {
+    mr.merge_when_pipeline_succeeds = true;
+    mr.updated_at = s.now();
+    return ok(s.json(mr));
+  }
+  if (s.mergeStatus(mr) !== 'mergeable') return fail(405, '405 Method Not Allowed');
   s.merge(mr, new Date(), 'rollgen-bot');
   return ok(s.json(mr));
 };
@@ -212,6 +227,7 @@ export const ROUTES: readonly { method: string; path: string; handle: Handler }[
         ? ok({ id: c.params.sha, short_id: c.params.sha.slice(0, 8), title: '', last_pipeline: null, status: null })
         : fail(404, '404 Commit Not Found'),
   },
+  { method: 'POST', path: `${P}/repository/commits`, handle: createCommit },
   {
     method: 'POST',
     path: `${P}/statuses/:sha`,

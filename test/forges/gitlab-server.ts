@@ -30,6 +30,8 @@ export interface MergeRequest {
   merged_by: { username: string } | null;
   /** The head when it stopped being open (its branch may move or go after). */
   last_sha: string;
+  /** Auto-merge set ("merge when pipeline succeeds"): GitLab merges it when its head pipeline succeeds. */
+  merge_when_pipeline_succeeds?: boolean;
   readonly notes: { id: number; body: string; created_at: string }[];
 }
 
@@ -51,6 +53,8 @@ type Reply = { status: number; body?: unknown; headers?: Record<string, string> 
 type Handler = (s: FakeGitLab, c: Call) => Reply;
 
 const ok = (body: unknown, status = 200): Reply => ({ status, body });
+/** A pipeline that has not finished. */
+export const RUNNING = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running'];
 const fail = (status: number, message: unknown): Reply => ({ status, body: { message } });
 
 export class FakeGitLab {
@@ -75,6 +79,15 @@ export class FakeGitLab {
   scope: 'api' | 'read_api' = 'api';
   /** Merge requests that need an approval nobody gave: their merge is refused (405, not_approved). */
   readonly unapproved = new Set<number>();
+  /** The project's "Pipelines must succeed" (only_allow_merge_if_pipeline_succeeds). */
+  requirePipeline = false;
+  /**
+   * Each merge request's head pipeline by iid: a merged results pipeline, run on the merge ref, so
+   * the source commit's own last_pipeline stays empty (what GitLab shows for such a project).
+   */
+  readonly headPipelines = new Map<number, { id: number; status: string }>();
+  /** Commits made by POST /repository/commits (the REST fallback's writes), in order. */
+  readonly apiCommits: { branch: string; sha: string; tree: string; force: boolean }[] = [];
   private ids = 100;
   private server!: Server;
   private origin = '';
@@ -184,14 +197,38 @@ export class FakeGitLab {
       labels: mr.labels,
       draft: false,
       merge_status: mr.state === 'opened' ? 'can_be_merged' : 'unchecked',
-      detailed_merge_status:
-        mr.state !== 'opened' ? 'not_open' : this.unapproved.has(mr.iid) ? 'not_approved' : 'mergeable',
+      detailed_merge_status: this.mergeStatus(mr),
+      merge_when_pipeline_succeeds: mr.merge_when_pipeline_succeeds === true,
       sha,
       merge_commit_sha: mr.merge_commit_sha,
-      head_pipeline: null,
+      head_pipeline: this.headPipeline(mr),
       references: { short: `!${mr.iid}`, full: `${this.project}!${mr.iid}` },
       web_url: `${this.origin}/${this.project}/-/merge_requests/${mr.iid}`,
     };
+  }
+
+  headPipeline(mr: MergeRequest): Record<string, unknown> | null {
+    const p = this.headPipelines.get(mr.iid);
+    return p ? { id: p.id, iid: p.id, ref: `refs/merge-requests/${mr.iid}/merge`, status: p.status } : null;
+  }
+
+  /** GitLab's detailed_merge_status for what the fake models. */
+  mergeStatus(mr: MergeRequest): string {
+    const p = this.headPipelines.get(mr.iid)?.status;
+    if (mr.state !== 'opened') return 'not_open';
+    if (this.unapproved.has(mr.iid)) return 'not_approved';
+    if (this.requirePipeline && p && RUNNING.includes(p)) return 'ci_still_running';
+    if (this.requirePipeline && p !== 'success') return 'ci_must_pass';
+    return 'mergeable';
+  }
+
+  /** The head pipeline ends (CI finished): on success an MR with auto-merge set is merged by GitLab; on failure auto-merge is cancelled. */
+  finishPipeline(iid: number, status: 'success' | 'failed'): void {
+    const mr = this.mrs.get(iid)!;
+    this.headPipelines.set(iid, { id: this.headPipelines.get(iid)?.id ?? this.nextId(), status });
+    if (!mr.merge_when_pipeline_succeeds) return;
+    if (status === 'failed') mr.merge_when_pipeline_succeeds = false;
+    else if (this.mergeStatus(mr) === 'mergeable') this.merge(mr, new Date(), 'rollgen-bot');
   }
 
   private async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -93,3 +93,10 @@ export function runPr(
     env: { ...base, ROLLGEN_TEST_RETRY_UNIT_MS: '5', ...env },
   });
 }
+
+/** The "git push ... was refused" notices split from the rest of a run's stderr. */
+export function takeNotices(stderr: string): { stderr: string; notices: string[] } {
+  const lines = stderr.split('\n');
+  const refused = (l: string) => /^rollgen: git push to \S+ was refused/.test(l);
+  return { stderr: lines.filter((l) => !refused(l)).join('\n'), notices: lines.filter(refused) };
+}

@@ -280,9 +280,12 @@ export const SCENARIOS: readonly Scenario[] = [
   },
 ];
 
-/** Runs every scenario against a fresh server of one forge; prints the requests per run. */
-export function runScenarios(makeHarness: () => ForgeHarness): void {
-  for (const s of SCENARIOS) {
+/** Runs every scenario (or those `only` picks) against a fresh server of one forge; prints the requests per run. */
+export function runScenarios<H extends ForgeHarness>(
+  makeHarness: () => H,
+  options: { readonly only?: (name: string) => boolean; readonly check?: (h: H, w: World) => void } = {},
+): void {
+  for (const s of SCENARIOS.filter((x) => options.only?.(x.name) ?? true)) {
     test(s.name, async () => {
       const h = makeHarness();
       try {
@@ -290,6 +293,7 @@ export function runScenarios(makeHarness: () => ForgeHarness): void {
         await h.start(['echo'], configOf(s), w.t0);
         await s.run(w);
         expect(h.violations()).toEqual([]);
+        options.check?.(h, w);
         const counts = w.runs.map((r) => r.requests);
         process.stdout.write(
           `${h.forge} requests per run (${s.name.split(':')[0]}): ${counts.join(' ')} = ${counts.reduce((a, b) => a + b, 0)} in ${counts.length} runs\n`,

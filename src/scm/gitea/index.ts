@@ -4,6 +4,7 @@ import { GitBranchWriter } from '../github/branches';
 import { RequestMeter } from '../github/meter';
 import type { BranchWrite, CommitRequest, ScmClient, ScmConnection } from '../types';
 import { createComment } from './comments';
+import { writeByContents } from './contents';
 import { GiteaScope, toScmError } from './errors';
 import { GiteaHttp, GiteaHttpError, GiteaScmOptions } from './http';
 import { LabelIds } from './labels';
@@ -15,11 +16,15 @@ import { fetchChecks, fetchStatuses, toCommitStatus } from './statuses';
 export type { GiteaScmOptions } from './http';
 
 const REFUSAL =
-  "Gitea's contents API cannot reset a step branch to the base plus one commit, so rollgen writes no step branch this run. To push them: give the token the write:repository scope (an Actions job token: contents write), let actions/checkout persist its credentials, and do not protect rollgen/* branches.";
+  "step branches go through Gitea's contents API for the rest of this run (one request a new branch, two an updated one). To push them: give the token the write:repository scope (an Actions job token: contents write), let actions/checkout persist its credentials, and do not protect rollgen/* branches.";
+
+/** POST /contents for a new branch; an updated one costs one more (the run budget counts it). */
+const API_BRANCH_REQUESTS = 1;
 
 /**
  * The Gitea and Forgejo ScmClient, by plain fetch against `<server>/api/v1` (their API is small and
- * the same on both). Step branches go by git push, as on GitHub; PRs, labels, merges, statuses and
+ * the same on both). Step branches go by git push, as on GitHub, or by the contents API once a push
+ * was refused (contents.ts, said once); PRs, labels, merges, statuses and
  * comments by REST. Each failure leaves as an ScmError in Gitea's words, naming the token scope a
  * 401/403 is about; the token is never in a URL, argv or message.
  */
@@ -77,15 +82,29 @@ export function createGiteaScm(connection: ScmConnection, options: GiteaScmOptio
     : undefined;
   const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
     if (writer?.active) return writer.write(reqs);
-    const why = writer ? 'git push was refused earlier in this run' : 'rollgen runs without a local checkout';
-    return reqs.map((r) => ({
-      branch: r.branch,
-      error: new ScmError(`push branch ${r.branch}`, undefined, `${why}; ${REFUSAL}`),
-    }));
+    const local = connection.localRepo;
+    const out: BranchWrite[] = [];
+    for (const req of reqs) {
+      const written = local
+        ? guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, 'write:repository', () =>
+            writeByContents(gh, local, req),
+          )
+        : Promise.reject(new ScmError(`write branch ${req.branch}`, undefined, 'no local checkout to build it from'));
+      out.push(
+        await written.then(
+          (sha): BranchWrite => ({ branch: req.branch, sha }),
+          (error: unknown): BranchWrite => {
+            if (!(error instanceof ScmError)) throw error;
+            return { branch: req.branch, error };
+          },
+        ),
+      );
+    }
+    return out;
   };
   return {
     writeBranches,
-    usage: () => meter.usage(0),
+    usage: () => meter.usage(writer?.active ? 0 : API_BRANCH_REQUESTS),
     branchHead: (branch) => guard(`read branch ${branch}`, 'read:repository', () => fetchBranchHead(gh, branch)),
     listPulls: ({ prefix, state, closedSince }) =>
       guard(`list ${state} pull requests`, 'read:repository', async () =>

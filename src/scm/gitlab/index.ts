@@ -2,6 +2,7 @@ import { ScmError } from '../../errors';
 import { processStderr } from '../../io/stdout';
 import { GitBranchWriter } from '../github/branches';
 import type { BranchWrite, CommitRequest, ScmClient, ScmConnection } from '../types';
+import { commitByApi } from './commits';
 import { toScmError } from './errors';
 import { GitLabHttp, GitLabHttpOptions } from './http';
 import { asPull, listMergeRequests, MergeRequest, mergeMergeRequest } from './merge-requests';
@@ -10,11 +11,15 @@ import { AnalysisRecords, checks, commitStatuses } from './records';
 export type GitLabScmOptions = GitLabHttpOptions & { readonly notice?: (line: string) => void };
 
 const PUSH_REFUSED =
-  'rollgen writes step branches on GitLab by git push only: give the access token the api scope (it includes write_repository) and the Developer role, and do not protect rollgen/* branches; nothing was written.';
+  "step branches go through GitLab's commits API for the rest of this run (one request a branch). To push them: give the access token the api scope (it includes write_repository) and the Developer role, and do not protect rollgen/* branches.";
+
+/** One POST /repository/commits (two for a branch left from an earlier merge request). */
+const API_BRANCH_REQUESTS = 1;
 
 /**
  * The ScmClient for GitLab (gitlab.com or self-managed, REST API v4) over fetch. Step branches go
- * by git push (GitBranchWriter, the token in an HTTP header only); merge requests, notes, merges and
+ * by git push (GitBranchWriter, the token in an HTTP header only), or by the commits API once a push
+ * was refused (commits.ts, said once); merge requests, notes, merges and
  * commit statuses by the API. Every failure is an ScmError in GitLab's words, the token redacted.
  */
 export function createGitLabScm(connection: ScmConnection, options: GitLabScmOptions = {}): ScmClient {
@@ -39,15 +44,31 @@ export function createGitLabScm(connection: ScmConnection, options: GitLabScmOpt
     : undefined;
   const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
     if (writer?.active) return writer.write(reqs);
-    const why = connection.localRepo
-      ? 'the git push was refused earlier in this run'
-      : 'no local checkout to push from';
-    return reqs.map((r) => ({ branch: r.branch, error: new ScmError(`push branch ${r.branch}`, undefined, why) }));
+    const local = connection.localRepo;
+    if (!local)
+      return reqs.map((r) => ({
+        branch: r.branch,
+        error: new ScmError(`write branch ${r.branch}`, undefined, 'no local checkout to build the commit from'),
+      }));
+    const out: BranchWrite[] = [];
+    for (const req of reqs)
+      out.push(
+        await guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () =>
+          commitByApi(http, base, local, req),
+        ).then(
+          (sha): BranchWrite => ({ branch: req.branch, sha }),
+          (error: unknown): BranchWrite => {
+            if (!(error instanceof ScmError)) throw error;
+            return { branch: req.branch, error };
+          },
+        ),
+      );
+    return out;
   };
   const mr = (path: string) => `${base}/merge_requests${path}`;
   return {
     writeBranches,
-    usage: () => http.usage(0),
+    usage: () => http.usage(writer?.active ? 0 : API_BRANCH_REQUESTS),
     branchHead: (branch) =>
       guard(`read branch ${branch}`, async () => {
         try {
@@ -66,7 +87,8 @@ export function createGitLabScm(connection: ScmConnection, options: GitLabScmOpt
         (await listMergeRequests(http, base, prefix, state, closedSince)).map(asPull),
       ),
     commitToBranch: async (req) => {
-      const [written] = await writeBranches([req]);
+      let [written] = await writeBranches([req]);
+      if ('error' in written && written.error.outcome === 'push-refused') [written] = await writeBranches([req]);
       if ('error' in written) throw written.error;
       return written.sha;
     },

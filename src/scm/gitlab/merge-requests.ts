@@ -20,6 +20,7 @@ export interface MergeRequest {
   readonly merged_by?: { readonly username: string } | null;
   readonly detailed_merge_status?: string;
   readonly head_pipeline?: { readonly status: string } | null;
+  readonly merge_when_pipeline_succeeds?: boolean;
 }
 
 export const asPull = (mr: MergeRequest): PullRequest => ({
@@ -77,7 +78,8 @@ export async function listMergeRequests(
 /**
  * PUT /merge, only while the head is still `sha`. GitLab's refusals become holds in its own words:
  * a missing approval, a pipeline that must pass, a protected branch the token's role may not merge
- * into; while the head pipeline still runs, auto-merge is set instead (merge when it succeeds).
+ * into; while the head pipeline still runs, auto-merge is set instead (merge when it succeeds), once:
+ * a later run finds it set and asks nothing more (merge-scheduled both times: the flow holds).
  */
 export async function mergeMergeRequest(
   http: GitLabHttp,
@@ -108,12 +110,14 @@ export async function mergeMergeRequest(
     const { data: mr } = await http.request<MergeRequest>('GET', path);
     // A merge whose answer was lost (a 502 after GitLab merged): the merge request says so.
     if (mr.state === 'merged' && mr.sha === req.sha) return;
+    // Auto-merge set by an earlier run: GitLab merges it when the pipeline succeeds; asking again changes nothing.
+    if (mr.merge_when_pipeline_succeeds) throw scheduled(iid, 'auto-merge is set');
     if (
       mr.head_pipeline &&
-      ['created', 'pending', 'running', 'waiting_for_resource'].includes(mr.head_pipeline.status)
+      ['created', 'waiting_for_resource', 'preparing', 'pending', 'running'].includes(mr.head_pipeline.status)
     ) {
       await http.request('PUT', `${path}/merge`, {}, { ...body, merge_when_pipeline_succeeds: true, auto_merge: true });
-      return;
+      throw scheduled(iid, `its pipeline is ${mr.head_pipeline.status}: auto-merge set`);
     }
     if ([401, 403, 405, 406, 422].includes(error.status))
       throw new ScmError(
@@ -127,6 +131,11 @@ export async function mergeMergeRequest(
     throw error;
   }
 }
+
+const scheduled = (iid: number, why: string) =>
+  new ScmError(`merge !${iid}`, undefined, `${why}; GitLab merges it when its pipeline succeeds`, {
+    outcome: 'merge-scheduled',
+  });
 
 /** GitLab's detailed_merge_status in words a person acts on; approvals and protections are never bypassed. */
 function why(status: string | undefined): string {

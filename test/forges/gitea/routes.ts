@@ -4,6 +4,7 @@
  * or a missing required one, is a violation the tests assert away. Status codes as Gitea answers:
  * 201 for created and for an edited PR, 404, 405 and 409 on merge, 409 for a PR that exists.
  */
+import { contentRoutes } from './contents';
 import * as P from './payloads';
 import type { GiteaState, Pull } from './state';
 
@@ -24,6 +25,10 @@ export interface RepoGit {
   heads(): Map<string, string>;
   /** Merges `head` into `base` in the bare repository; returns the new base commit. */
   merge(base: string, head: string, method: string, message: string, at: Date): string;
+  /** The bare repository the API writes into (its contents and branches routes). */
+  dir(): string;
+  /** After the API moved a branch: the push importer catches up, the server records a contents write. */
+  changed(write: { branch: string; sha?: string; tree?: string; closed?: number }): void;
 }
 
 export interface Reply {
@@ -33,7 +38,7 @@ export interface Reply {
 }
 
 export interface Route {
-  readonly method: 'GET' | 'POST' | 'PATCH';
+  readonly method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   readonly path: string;
   /** The token scope group Gitea checks: `repository` or `issue`. */
   readonly scope: 'repository' | 'issue';
@@ -375,4 +380,10 @@ const statusRoutes: Route[] = [
   },
 ];
 
-export const ROUTES: readonly Route[] = [...pullRoutes, ...labelRoutes, ...commentRoutes, ...statusRoutes];
+export const ROUTES: readonly Route[] = [
+  ...pullRoutes,
+  ...labelRoutes,
+  ...commentRoutes,
+  ...statusRoutes,
+  ...contentRoutes,
+];
