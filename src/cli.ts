@@ -88,7 +88,7 @@ const common = (c: Command) =>
     .option('--target <name>', "one target of each named app's targets: (docs/fleet.md)")
     .option(
       '--wave <name>',
-      'every target of that wave of rollgen.yaml waves:; abort/retry: one PR or commit for the wave (docs/fleet.md)',
+      'every target of that wave of rollgen.yaml waves:; abort/promote/retry: one PR or commit for the wave (docs/fleet.md)',
     );
 
 /** `-f -` is the only form: help shows it as written, not as a placeholder `<->`. */

@@ -31,7 +31,7 @@ export interface ActionInputs {
   readonly merge: boolean;
   /** pr and status: `K/N`, one shard of the apps for a job of a matrix; undefined: every app. */
   readonly shard?: string;
-  /** abort, promote, retry: every target of this wave of rollgen.yaml (abort and retry: one PR for the wave). */
+  /** abort, promote, retry: every target of this wave of rollgen.yaml (one PR for the wave). */
   readonly wave?: string;
 }
 

@@ -22,7 +22,7 @@ export interface ChangePrOptions extends FlowOptions {
 /**
  * `abort|promote [--full]|retry APP --pr`: open (or update) the PR that the command would commit,
  * closing the app's step PR it supersedes; with --merge, merge it at once. `retry` on an app held
- * by a closed step PR opens that step's PR again. `abort|retry --wave W` is one PR for the wave.
+ * by a closed step PR opens that step's PR again. `abort|promote|retry --wave W` is one PR for the wave.
  */
 export async function changePr(
   ctx: RunContext,
@@ -39,7 +39,7 @@ export async function changePr(
     );
   await withoutToken(readConnection(flowEdges(ctx).env, opts).token, async () => {
     const s = await openSession(ctx, args, opts);
-    // `abort|retry --wave W`: one PR for the wave (wave-command.ts); otherwise one per app or target.
+    // `abort|promote|retry --wave W`: one PR for the wave (wave-command.ts); otherwise one per app or target.
     const waveRun = wave !== undefined ? waveCommandState(s, wave, command) : undefined;
     const states = waveRun ? [waveRun.state] : s.apps.map((entry) => commandState(s, entry, command));
     const pulls = groupPulls(await s.scm.listPulls({ prefix: BRANCH_PREFIX, state: 'all' }));

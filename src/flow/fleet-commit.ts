@@ -38,7 +38,7 @@ export async function advanceFleet(ctx: RunContext, planned: PlannedWrites): Pro
 }
 
 /**
- * `abort|retry --wave W --commit`: every target of the wave that needs the command, in one commit
+ * `abort|promote|retry --wave W --commit`: every target of the wave that needs the command, in one commit
  * (as a wave step is); the others are named with why, and none to move commits nothing.
  */
 export async function commitWaveCommand(ctx: RunContext, planned: PlannedWrites, wave: WaveConfig): Promise<void> {

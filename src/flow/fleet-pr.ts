@@ -216,7 +216,7 @@ function waveAbort(s: FlowSession, live: LiveWave, failing: readonly Member[]): 
 
 /**
  * A person's own PR on a target of the wave (`abort|retry|promote --pr`), or on the whole wave
- * (`abort|retry --wave W --pr`), holds the wave until merged or closed. The abort PR rollgen opened
+ * (`abort|promote|retry --wave W --pr`), holds the wave until merged or closed. The abort PR rollgen opened
  * for a failure is no person's: the failure path decides it.
  */
 function personsPull(wave: WaveConfig, pulls: ReadonlyMap<string, readonly RollgenPull[]>): string | undefined {

@@ -10,9 +10,9 @@ import { withSection } from './marker';
 import type { Proposal } from './proposal';
 import { LocalSession, proposalsFor } from './session';
 
-/** `abort|retry --wave W`: commands that move a whole wave as one PR (or one commit) rather than one per target. */
+/** `abort|promote|retry --wave W`: commands that move a whole wave as one PR (or one commit) rather than one per target. */
 export const isWaveCommand = (command: AppCommand, wave: string | undefined): wave is string =>
-  wave !== undefined && (command.kind === 'abort' || command.kind === 'retry');
+  wave !== undefined && (command.kind === 'abort' || command.kind === 'promote' || command.kind === 'retry');
 
 /** The wave `--wave` named (inputs.ts has refused an unknown one, with the known names). */
 export function namedWave(waves: readonly WaveConfig[], name: string): { wave: WaveConfig; number: number } {
@@ -23,11 +23,12 @@ export function namedWave(waves: readonly WaveConfig[], name: string): { wave: W
 }
 
 /**
- * `abort|retry --wave W --pr` (docs/fleet.md): ONE PR for the wave, built as the automatic wave
- * abort of `onFailure: wave` is (fleet-pr.ts): the branch `rollgen/wave_3aW/abort` (or `/retry`),
- * one commit touching every target that needs the command, listed in the body; the targets with
- * nothing to do are named below the table with why. None to move is refused with each target's
- * reason, as the per-target command is.
+ * `abort|promote|retry --wave W --pr` (docs/fleet.md): ONE PR for the wave, built as the automatic
+ * wave abort of `onFailure: wave` is (fleet-pr.ts): the branch `rollgen/wave_3aW/abort` (or
+ * `/retry`; `promote` names what it moves to, `/step-3` or `/promote`, as the per-target promote
+ * does, so it takes over the wave's open step PR on that branch), one commit touching every target
+ * that needs the command, listed in the body; the targets with nothing to do are named below the
+ * table with why. None to move is refused with each target's reason, as the per-target command is.
  */
 export function waveCommandState(s: LocalSession, name: string, command: AppCommand): WaveCommand {
   const { wave, number } = namedWave(s.config.waves, name);
