@@ -25289,7 +25289,7 @@ var require_base64 = __commonJS({
 // node_modules/source-map/lib/base64-vlq.js
 var require_base64_vlq = __commonJS({
   "node_modules/source-map/lib/base64-vlq.js"(exports2) {
-    var base64 = require_base64();
+    var base642 = require_base64();
     var VLQ_BASE_SHIFT = 5;
     var VLQ_BASE = 1 << VLQ_BASE_SHIFT;
     var VLQ_BASE_MASK = VLQ_BASE - 1;
@@ -25312,7 +25312,7 @@ var require_base64_vlq = __commonJS({
         if (vlq > 0) {
           digit |= VLQ_CONTINUATION_BIT;
         }
-        encoded += base64.encode(digit);
+        encoded += base642.encode(digit);
       } while (vlq > 0);
       return encoded;
     };
@@ -25325,7 +25325,7 @@ var require_base64_vlq = __commonJS({
         if (aIndex >= strLen) {
           throw new Error("Expected more digits in base 64 VLQ value.");
         }
-        digit = base64.decode(aStr.charCodeAt(aIndex++));
+        digit = base642.decode(aStr.charCodeAt(aIndex++));
         if (digit === -1) {
           throw new Error("Invalid base64 digit: " + aStr.charAt(aIndex - 1));
         }
@@ -36504,6 +36504,44 @@ var init_branches = __esm({
   }
 });
 
+// src/scm/local-tree.ts
+function parentBlobs(repo, req) {
+  const paths = req.changes.map((c) => c.path);
+  const out = /* @__PURE__ */ new Map();
+  if (paths.length === 0) return out;
+  const listed2 = (0, import_node_child_process3.execFileSync)(
+    "git",
+    ["--literal-pathspecs", "ls-tree", "-r", "-z", "--full-tree", req.parent, "--", ...paths],
+    {
+      cwd: repo,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024
+    }
+  );
+  for (const line of listed2.split("\0")) {
+    const tab = line.indexOf("	");
+    if (tab < 0) continue;
+    const [, type, sha2] = line.slice(0, tab).split(" ");
+    if (type === "blob") out.set(line.slice(tab + 1), sha2);
+  }
+  return out;
+}
+function fileOperations(repo, req) {
+  const blobs = parentBlobs(repo, req);
+  return req.changes.flatMap((c) => {
+    const blob = blobs.get(c.path);
+    if (c.content === null) return blob ? [{ path: c.path, op: "delete", blob }] : [];
+    return [{ path: c.path, op: blob ? "update" : "create", content: c.content, ...blob ? { blob } : {} }];
+  });
+}
+var import_node_child_process3;
+var init_local_tree = __esm({
+  "src/scm/local-tree.ts"() {
+    "use strict";
+    import_node_child_process3 = require("node:child_process");
+  }
+});
+
 // src/scm/gitlab/http.ts
 function limitWait(headers2) {
   const after = Number(headers2?.get("retry-after"));
@@ -36672,6 +36710,43 @@ var init_errors3 = __esm({
   }
 });
 
+// src/scm/gitlab/commits.ts
+async function commitByApi(http3, base, repo, req) {
+  const actions = fileOperations(repo, req).map(
+    (f) => f.op === "delete" ? { action: "delete", file_path: f.path } : {
+      action: f.op,
+      file_path: f.path,
+      content: Buffer.from(f.content, "utf8").toString("base64"),
+      encoding: "base64"
+    }
+  );
+  const body = {
+    branch: req.branch,
+    commit_message: req.message,
+    start_sha: req.parent,
+    actions,
+    author_name: COMMIT_IDENTITY.name,
+    author_email: COMMIT_IDENTITY.email
+  };
+  const post = (force) => http3.request("POST", `${base}/repository/commits`, {}, force ? { ...body, force: true } : body);
+  try {
+    return (await post(req.expectedHead !== null)).data.id;
+  } catch (error10) {
+    const exists = error10 instanceof GitLabHttpError && error10.status === 400 && /a branch called .* already exists/i.test(messageOf2(error10.body) ?? "");
+    if (req.expectedHead !== null || !exists) throw error10;
+    return (await post(true)).data.id;
+  }
+}
+var init_commits = __esm({
+  "src/scm/gitlab/commits.ts"() {
+    "use strict";
+    init_local_commits();
+    init_local_tree();
+    init_errors3();
+    init_http();
+  }
+});
+
 // src/scm/gitlab/merge-requests.ts
 async function listMergeRequests(http3, base, prefix, state, closedSince) {
   const path42 = `${base}/merge_requests`;
@@ -36716,9 +36791,10 @@ async function mergeMergeRequest(http3, base, iid, req) {
       );
     const { data: mr } = await http3.request("GET", path42);
     if (mr.state === "merged" && mr.sha === req.sha) return;
-    if (mr.head_pipeline && ["created", "pending", "running", "waiting_for_resource"].includes(mr.head_pipeline.status)) {
+    if (mr.merge_when_pipeline_succeeds) throw scheduled(iid, "auto-merge is set");
+    if (mr.head_pipeline && ["created", "waiting_for_resource", "preparing", "pending", "running"].includes(mr.head_pipeline.status)) {
       await http3.request("PUT", `${path42}/merge`, {}, { ...body, merge_when_pipeline_succeeds: true, auto_merge: true });
-      return;
+      throw scheduled(iid, `its pipeline is ${mr.head_pipeline.status}: auto-merge set`);
     }
     if ([401, 403, 405, 406, 422].includes(error10.status))
       throw new ScmError(
@@ -36746,7 +36822,7 @@ function why(status) {
   };
   return reasons[status ?? ""] ?? `${status ? `merge status ${status}; ` : ""}the token's role may not merge into the protected target branch (give it Maintainer, or allow Developers to merge)`;
 }
-var asPull;
+var asPull, scheduled;
 var init_merge_requests = __esm({
   "src/scm/gitlab/merge-requests.ts"() {
     "use strict";
@@ -36767,6 +36843,9 @@ var init_merge_requests = __esm({
       ref: `!${mr.iid}`,
       ...mr.merged_at ? { mergedAt: mr.merged_at } : {},
       ...mr.closed_at || mr.merged_at ? { closedAt: mr.closed_at ?? mr.merged_at } : {}
+    });
+    scheduled = (iid, why2) => new ScmError(`merge !${iid}`, void 0, `${why2}; GitLab merges it when its pipeline succeeds`, {
+      outcome: "merge-scheduled"
     });
   }
 });
@@ -36937,13 +37016,32 @@ function createGitLabScm(connection2, options = {}) {
   ) : void 0;
   const writeBranches = async (reqs) => {
     if (writer?.active) return writer.write(reqs);
-    const why2 = connection2.localRepo ? "the git push was refused earlier in this run" : "no local checkout to push from";
-    return reqs.map((r) => ({ branch: r.branch, error: new ScmError(`push branch ${r.branch}`, void 0, why2) }));
+    const local = connection2.localRepo;
+    if (!local)
+      return reqs.map((r) => ({
+        branch: r.branch,
+        error: new ScmError(`write branch ${r.branch}`, void 0, "no local checkout to build the commit from")
+      }));
+    const out = [];
+    for (const req of reqs)
+      out.push(
+        await guard(
+          `commit ${req.changes.length} file(s) to branch ${req.branch}`,
+          () => commitByApi(http3, base, local, req)
+        ).then(
+          (sha2) => ({ branch: req.branch, sha: sha2 }),
+          (error10) => {
+            if (!(error10 instanceof ScmError)) throw error10;
+            return { branch: req.branch, error: error10 };
+          }
+        )
+      );
+    return out;
   };
   const mr = (path42) => `${base}/merge_requests${path42}`;
   return {
     writeBranches,
-    usage: () => http3.usage(0),
+    usage: () => http3.usage(writer?.active ? 0 : API_BRANCH_REQUESTS),
     branchHead: (branch) => guard(`read branch ${branch}`, async () => {
       try {
         const { data } = await http3.request(
@@ -36961,7 +37059,8 @@ function createGitLabScm(connection2, options = {}) {
       async () => (await listMergeRequests(http3, base, prefix, state, closedSince)).map(asPull)
     ),
     commitToBranch: async (req) => {
-      const [written] = await writeBranches([req]);
+      let [written] = await writeBranches([req]);
+      if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
       if ("error" in written) throw written.error;
       return written.sha;
     },
@@ -36997,18 +37096,20 @@ function createGitLabScm(connection2, options = {}) {
     )
   };
 }
-var PUSH_REFUSED;
+var PUSH_REFUSED, API_BRANCH_REQUESTS;
 var init_gitlab = __esm({
   "src/scm/gitlab/index.ts"() {
     "use strict";
     init_errors();
     init_stdout();
     init_branches();
+    init_commits();
     init_errors3();
     init_http();
     init_merge_requests();
     init_records();
-    PUSH_REFUSED = "rollgen writes step branches on GitLab by git push only: give the access token the api scope (it includes write_repository) and the Developer role, and do not protect rollgen/* branches; nothing was written.";
+    PUSH_REFUSED = "step branches go through GitLab's commits API for the rest of this run (one request a branch). To push them: give the access token the api scope (it includes write_repository) and the Developer role, and do not protect rollgen/* branches.";
+    API_BRANCH_REQUESTS = 1;
   }
 });
 
@@ -37187,6 +37288,110 @@ var init_comments = __esm({
   "src/scm/gitea/comments.ts"() {
     "use strict";
     init_http2();
+  }
+});
+
+// src/scm/gitea/contents.ts
+async function writeByContents(gh, repo, req) {
+  if (req.expectedHead) return commitOnTop(gh, repo, req, req.expectedHead);
+  try {
+    return await createBranch(gh, repo, req);
+  } catch (error10) {
+    const exists = error10 instanceof GiteaHttpError && error10.status === 422 && /branch already exists/i.test(error10.message);
+    if (!exists) throw error10;
+    if (req.expectedHead === void 0) {
+      const { data } = await gh.http.request("GET", `${gh.path}/branches/${req.branch}`);
+      return commitOnTop(gh, repo, req, data.commit.id);
+    }
+    await gh.http.request("DELETE", `${gh.path}/branches/${req.branch}`);
+    return createBranch(gh, repo, req);
+  }
+}
+function signed(repo, req) {
+  const sig = signatureOn(repo, req.parent);
+  const who = { name: sig.name, email: sig.email };
+  return { message: req.message, author: who, committer: who, dates: { author: sig.date, committer: sig.date } };
+}
+async function createBranch(gh, repo, req) {
+  const files = fileOperations(repo, req).map((f) => ({
+    operation: f.op,
+    path: f.path,
+    ...f.content !== void 0 ? { content: base64(f.content) } : {},
+    ...f.blob ? { sha: f.blob } : {}
+  }));
+  const body = { ...req.base ? { branch: req.base } : {}, new_branch: req.branch, files, ...signed(repo, req) };
+  const { data } = await gh.http.request("POST", `${gh.path}/contents`, { body });
+  const parent = data.commit.parents?.[0]?.sha;
+  if (parent !== req.parent)
+    throw new ScmError(
+      `write branch ${req.branch}`,
+      void 0,
+      `${req.base ?? "the default branch"} moved since the checkout (it is at ${parent?.slice(0, 12)}, the checkout at ${req.parent.slice(0, 12)}): the branch holds the newer base; the next run writes it again`
+    );
+  return data.commit.sha;
+}
+async function commitOnTop(gh, repo, req, head) {
+  const entries2 = [];
+  for (let page = 1, more2 = true; more2; page++) {
+    const { data } = await gh.http.request("GET", `${gh.path}/git/trees/${head}`, {
+      query: { recursive: "true", per_page: 1e3, page }
+    });
+    entries2.push(...data.tree);
+    more2 = data.truncated && data.tree.length > 0;
+  }
+  const now = new Map(entries2.filter((e) => e.type === "blob").map((e) => [e.path, e.sha]));
+  const wanted = desiredBlobs(repo, req);
+  const files = [];
+  for (const [path42, blob] of wanted) {
+    if (now.get(path42) === blob) continue;
+    const content = req.changes.find((c) => c.path === path42)?.content ?? showBlob(repo, blob);
+    files.push({
+      operation: now.has(path42) ? "update" : "create",
+      path: path42,
+      content: base64(content),
+      ...now.has(path42) ? { sha: now.get(path42) } : {}
+    });
+  }
+  for (const [path42, sha2] of now) if (!wanted.has(path42)) files.push({ operation: "delete", path: path42, sha: sha2 });
+  if (files.length === 0) return head;
+  const body = { branch: req.branch, files, ...signed(repo, req) };
+  const { data: written } = await gh.http.request("POST", `${gh.path}/contents`, { body });
+  const under = written.commit.parents?.[0]?.sha;
+  if (under !== head)
+    throw new ScmError(
+      `write branch ${req.branch}`,
+      void 0,
+      `it moved since rollgen read it (saw it at ${head.slice(0, 12)}, it was at ${under?.slice(0, 12)}): rollgen's commit went on top; the next run reads it again`,
+      { outcome: "head-moved" }
+    );
+  return written.commit.sha;
+}
+function desiredBlobs(repo, req) {
+  const git2 = (args, input3) => (0, import_node_child_process4.execFileSync)("git", args, { cwd: repo, input: input3, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const out = /* @__PURE__ */ new Map();
+  for (const line of git2(["ls-tree", "-r", "-z", req.parent]).split("\0")) {
+    const tab = line.indexOf("	");
+    if (tab >= 0) out.set(line.slice(tab + 1), line.slice(0, tab).split(" ")[2]);
+  }
+  for (const c of req.changes) {
+    if (c.content === null) out.delete(c.path);
+    else out.set(c.path, git2(["hash-object", "--stdin", "--no-filters"], c.content).trim());
+  }
+  return out;
+}
+function showBlob(repo, blob) {
+  return (0, import_node_child_process4.execFileSync)("git", ["cat-file", "blob", blob], { cwd: repo, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+}
+var import_node_child_process4, base64;
+var init_contents = __esm({
+  "src/scm/gitea/contents.ts"() {
+    "use strict";
+    import_node_child_process4 = require("node:child_process");
+    init_errors();
+    init_local_commits();
+    init_local_tree();
+    init_http2();
+    base64 = (text2) => Buffer.from(text2, "utf8").toString("base64");
   }
 });
 
@@ -37567,15 +37772,29 @@ function createGiteaScm(connection2, options = {}) {
   ) : void 0;
   const writeBranches = async (reqs) => {
     if (writer?.active) return writer.write(reqs);
-    const why2 = writer ? "git push was refused earlier in this run" : "rollgen runs without a local checkout";
-    return reqs.map((r) => ({
-      branch: r.branch,
-      error: new ScmError(`push branch ${r.branch}`, void 0, `${why2}; ${REFUSAL}`)
-    }));
+    const local = connection2.localRepo;
+    const out = [];
+    for (const req of reqs) {
+      const written = local ? guard(
+        `commit ${req.changes.length} file(s) to branch ${req.branch}`,
+        "write:repository",
+        () => writeByContents(gh, local, req)
+      ) : Promise.reject(new ScmError(`write branch ${req.branch}`, void 0, "no local checkout to build it from"));
+      out.push(
+        await written.then(
+          (sha2) => ({ branch: req.branch, sha: sha2 }),
+          (error10) => {
+            if (!(error10 instanceof ScmError)) throw error10;
+            return { branch: req.branch, error: error10 };
+          }
+        )
+      );
+    }
+    return out;
   };
   return {
     writeBranches,
-    usage: () => meter.usage(0),
+    usage: () => meter.usage(writer?.active ? 0 : API_BRANCH_REQUESTS2),
     branchHead: (branch) => guard(`read branch ${branch}`, "read:repository", () => fetchBranchHead(gh, branch)),
     listPulls: ({ prefix, state, closedSince }) => guard(
       `list ${state} pull requests`,
@@ -37623,7 +37842,7 @@ async function fetchBranchHead(gh, branch) {
     throw error10;
   }
 }
-var REFUSAL;
+var REFUSAL, API_BRANCH_REQUESTS2;
 var init_gitea = __esm({
   "src/scm/gitea/index.ts"() {
     "use strict";
@@ -37632,13 +37851,15 @@ var init_gitea = __esm({
     init_branches();
     init_meter();
     init_comments();
+    init_contents();
     init_errors4();
     init_http2();
     init_labels();
     init_pulls();
     init_records2();
     init_statuses();
-    REFUSAL = "Gitea's contents API cannot reset a step branch to the base plus one commit, so rollgen writes no step branch this run. To push them: give the token the write:repository scope (an Actions job token: contents write), let actions/checkout persist its credentials, and do not protect rollgen/* branches.";
+    REFUSAL = "step branches go through Gitea's contents API for the rest of this run (one request a new branch, two an updated one). To push them: give the token the write:repository scope (an Actions job token: contents write), let actions/checkout persist its credentials, and do not protect rollgen/* branches.";
+    API_BRANCH_REQUESTS2 = 1;
   }
 });
 
@@ -65743,22 +65964,30 @@ ${fileList(a.proposal)}`
 ${fileList(a.proposal)}` : ""}`
         );
         break;
-      case "merge":
-        if (!o.dryRun && !await mergeUnlessMoved(scm, a.pr, o)) {
-          say(`left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head`);
+      case "merge": {
+        const merged2 = o.dryRun || await mergeUnlessMoved(scm, a.pr, o);
+        if (merged2 !== true) {
+          say(
+            merged2 === false ? `left ${a.pr.ref} unmerged: its head moved after its checks were read; the next run checks the new head` : `${a.pr.ref} not merged yet: ${merged2}`
+          );
           break;
         }
         told("merged", a.pr);
         say(`merge ${a.pr.ref} (gate passed, checks green)`);
         break;
-      case "merge-opened":
-        if (!o.dryRun && live && !await mergeUnlessMoved(scm, live, o)) {
-          say(`left ${live.ref} unmerged: its head moved; the next run merges it`);
+      }
+      case "merge-opened": {
+        const merged2 = o.dryRun || !live || await mergeUnlessMoved(scm, live, o);
+        if (merged2 !== true) {
+          say(
+            merged2 === false ? `left ${live.ref} unmerged: its head moved; the next run merges it` : `${live.ref} not merged yet: ${merged2}`
+          );
           break;
         }
         told("merged", live);
         say(`merge ${live ? live.ref : "it"} at once (${a.reason})`);
         break;
+      }
       case "close":
         if (!o.dryRun) await closeSuperseded(scm, a, live);
         told("closed", a.pr);
@@ -65826,6 +66055,7 @@ async function commit(scm, p, o) {
     branch: p.branch,
     parent: o.parent,
     ...o.parentTree ? { parentTree: o.parentTree } : {},
+    base: o.base,
     message: p.message,
     changes: p.changes
   };
@@ -65842,6 +66072,7 @@ async function mergeUnlessMoved(scm, pr, o) {
     return true;
   } catch (e) {
     if (e instanceof ScmError && e.outcome === "head-moved") return false;
+    if (e instanceof ScmError && e.outcome === "merge-scheduled") return e.message.replace(/^merge \S+: /, "");
     throw e;
   }
 }
@@ -67707,7 +67938,7 @@ ${body.join("\n")}
 
 // src/flow/wave-command.ts
 init_errors();
-var isWaveCommand = (command, wave) => wave !== void 0 && (command.kind === "abort" || command.kind === "retry");
+var isWaveCommand = (command, wave) => wave !== void 0 && (command.kind === "abort" || command.kind === "promote" || command.kind === "retry");
 function namedWave(waves, name) {
   const number2 = waves.findIndex((w) => w.name === name) + 1;
   if (number2 === 0)
@@ -69240,7 +69471,7 @@ async function sign(req, s, ctx) {
   const credentials = s.roleArn ? await assumeRole(ctx.fill(s.roleArn), region, base, ctx) : base;
   const url2 = new URL(req.url);
   const signer = new SignatureV4({ service: "aps", region, credentials, sha256: Sha256 });
-  const signed = await signer.sign({
+  const signed2 = await signer.sign({
     method: req.method,
     protocol: url2.protocol,
     hostname: url2.hostname,
@@ -69250,7 +69481,7 @@ async function sign(req, s, ctx) {
     headers: { ...req.headers, host: url2.host },
     body: req.body
   });
-  return signed.headers;
+  return signed2.headers;
 }
 function baseCredentials(s, ctx) {
   const env2 = ctx.env;
@@ -70429,7 +70660,7 @@ function planRun(apps2, usage, maxRequests) {
   }
   return { taken, deferred, order: order.map((o) => o.i), cost, allowance };
 }
-function branchWrites(actions, parent, parentTree) {
+function branchWrites(actions, parent, parentTree, base) {
   const out = [];
   for (const a of actions) {
     if (a.kind !== "open" && !(a.kind === "update" && a.commit)) continue;
@@ -70437,6 +70668,7 @@ function branchWrites(actions, parent, parentTree) {
       branch: a.proposal.branch,
       parent,
       ...parentTree ? { parentTree } : {},
+      ...base ? { base } : {},
       message: a.proposal.message,
       changes: a.proposal.changes,
       expectedHead: a.kind === "open" ? null : a.pr.headSha
@@ -70453,7 +70685,7 @@ async function writeWithinBudget(s, rounds, actions, dryRun) {
     pendingSince: r.pendingSince
   }));
   const max = s.config.pr.maxRequests;
-  const writesOf = (taken) => taken.flatMap((i) => branchWrites(actions[i], s.checkout.head, s.checkout.tree));
+  const writesOf = (taken) => taken.flatMap((i) => branchWrites(actions[i], s.checkout.head, s.checkout.tree, s.checkout.base));
   let plan = planRun(apps2, s.scm.usage(), max);
   if (dryRun) return { ...plan, written: /* @__PURE__ */ new Map() };
   let results = await s.scm.writeBranches(writesOf(plan.taken));
@@ -72470,7 +72702,7 @@ var removal = () => new Option(
 ).choices(["one-commit", "two-commits"]);
 var common = (c) => c.addOption(fromStdin()).option("-c, --config <file>", "rollgen.yaml to use").option("--target <name>", "one target of each named app's targets: (docs/fleet.md)").option(
   "--wave <name>",
-  "every target of that wave of rollgen.yaml waves:; abort/retry: one PR or commit for the wave (docs/fleet.md)"
+  "every target of that wave of rollgen.yaml waves:; abort/promote/retry: one PR or commit for the wave (docs/fleet.md)"
 );
 function fromStdin() {
   const o = new Option("-f, --file <->", "read the source manifests from stdin, e.g. -f - < all.yaml");
