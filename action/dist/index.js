@@ -66072,9 +66072,13 @@ async function mergeUnlessMoved(scm, pr, o) {
     return true;
   } catch (e) {
     if (e instanceof ScmError && e.outcome === "head-moved") return false;
-    if (e instanceof ScmError && e.outcome === "merge-scheduled") return e.message.replace(/^merge \S+: /, "");
+    const scheduled2 = mergeScheduled(e);
+    if (scheduled2 !== void 0) return scheduled2;
     throw e;
   }
+}
+function mergeScheduled(e) {
+  return e instanceof ScmError && e.outcome === "merge-scheduled" ? e.message.replace(/^merge \S+: /, "") : void 0;
 }
 function isConflict(e) {
   return e instanceof ScmError && e.outcome === "already-exists";
@@ -68747,7 +68751,11 @@ async function changePr(ctx, args, opts, command) {
         throw new StateError(
           `${state.app}: not merged: ${pr.ref} (${pr.branch}) is not the open PR of this ${command.kind}; merge or close it first`
         );
-      await s.scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+      const scheduled2 = await mergeOrSchedule(s.scm, pr, o.mergeMethod);
+      if (scheduled2 !== void 0) {
+        o.print(`${state.app}: ${pr.ref} not merged yet (--merge): ${scheduled2}`);
+        continue;
+      }
       o.print(`${state.app}: merged ${pr.ref} (--merge)`);
       o.report?.(pullEvent(state.app, "merged", pr));
     }
@@ -68773,6 +68781,16 @@ function retryHeld(s, entry) {
 }
 function isAborted(s, entry) {
   return readOutput(entry.loc, s.ctx.cwd).status?.rollouts.some((r) => r.phase === "Aborted") ?? false;
+}
+async function mergeOrSchedule(scm, pr, method) {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method });
+    return void 0;
+  } catch (e) {
+    const scheduled2 = mergeScheduled(e);
+    if (scheduled2 !== void 0) return scheduled2;
+    throw e;
+  }
 }
 
 // src/flow/pr-command.ts

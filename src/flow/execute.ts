@@ -200,9 +200,15 @@ async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptio
     return true;
   } catch (e) {
     if (e instanceof ScmError && e.outcome === 'head-moved') return false;
-    if (e instanceof ScmError && e.outcome === 'merge-scheduled') return e.message.replace(/^merge \S+: /, '');
+    const scheduled = mergeScheduled(e);
+    if (scheduled !== undefined) return scheduled;
     throw e;
   }
+}
+
+/** The host's words when it refused to merge now but will by itself once the pipeline succeeds. */
+export function mergeScheduled(e: unknown): string | undefined {
+  return e instanceof ScmError && e.outcome === 'merge-scheduled' ? e.message.replace(/^merge \S+: /, '') : undefined;
 }
 
 /** The branch or PR to create already exists: a concurrent run (or our own request whose response was lost) made it. */

@@ -27,6 +27,15 @@ afterEach(async () => {
 });
 
 const calls = (route: string) => h.fake.requests.filter((r) => r.route === route).length;
+const newImage = (tag: string, afterMs: number) =>
+  h.pushToMain(
+    (repo) => {
+      const file = join(repo, 'apps', 'echo', 'deployment.yaml');
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/image: (\S+?):\S+/, `image: $1:${tag}`));
+    },
+    `echo ${tag}`,
+    new Date(AT.getTime() + afterMs),
+  );
 const ok = (r: { code: number | null; stderr: string }) =>
   expect({ code: r.code, stderr: r.stderr }).toEqual({ code: 0, stderr: '' });
 
@@ -63,14 +72,7 @@ test('GIVEN the head pipeline of an automatic step runs WHEN rollgen pr runs THE
   expect(select.state).toBe('merged');
   expect(select.merged_by).toEqual({ username: 'rollgen-bot' });
   // The next run moves on: a new image opens step 1.
-  h.pushToMain(
-    (repo) => {
-      const file = join(repo, 'apps', 'echo', 'deployment.yaml');
-      writeFileSync(file, readFileSync(file, 'utf8').replace(/image: (\S+?):\S+/, 'image: $1:2.54'));
-    },
-    'echo 2.54',
-    new Date(AT.getTime() + 3_600_000),
-  );
+  newImage('2.54', 3_600_000);
   const next = await h.pr();
   ok(next);
   expect(next.stdout).toMatch(/echo: opened !\d+/);
@@ -91,4 +93,28 @@ test('GIVEN the pipeline of a step with auto-merge fails WHEN rollgen pr runs TH
   expect(r.stdout + r.stderr).toContain('the project requires a successful pipeline on it');
   expect(select.state).toBe('opened');
   expect(select.merge_when_pipeline_succeeds).toBe(false);
+});
+
+test('GIVEN every new merge request starts a pipeline WHEN a person runs abort --pr --merge THEN rollgen sets auto-merge and says so (exit 0), and GitLab merges the abort when the pipeline succeeds', async () => {
+  h.fake.pipelineOnCreate = 'success';
+  ok(await h.pr());
+  h.mergeAsPerson(1, new Date(AT.getTime() + 600_000));
+  ok(await h.pr()); // the selector switch, merged once its pipeline passed
+  ok(await h.pr());
+  newImage('2.54', 3_600_000);
+  const step = await h.pr();
+  ok(step);
+  const first = [...h.fake.mrs.values()].find((m) => m.source_branch === 'rollgen/echo/step-1')!;
+  h.mergeAsPerson(first.iid, new Date(AT.getTime() + 4_000_000)); // the canary's first step is live
+
+  h.fake.pipelineOnCreate = 'running';
+  const abort = await h.pr(['abort', 'echo', '--pr', '--merge']);
+  ok(abort);
+  const mr = [...h.fake.mrs.values()].find((m) => m.source_branch === 'rollgen/echo/abort')!;
+  expect(abort.stdout).toContain(
+    `echo: !${mr.iid} not merged yet (--merge): its pipeline is running: auto-merge set; GitLab merges it when its pipeline succeeds`,
+  );
+  expect([mr.state, mr.merge_when_pipeline_succeeds]).toEqual(['opened', true]);
+  h.fake.finishPipeline(mr.iid, 'success');
+  expect(mr.state).toBe('merged');
 });

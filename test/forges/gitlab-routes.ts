@@ -67,6 +67,7 @@ const createMr: Handler = (s, c) => {
     notes: [],
   };
   s.mrs.set(mr.iid, mr);
+  if (s.pipelineOnCreate) s.headPipelines.set(mr.iid, { id: mr.iid + 1000, status: s.pipelineOnCreate });
   return ok(s.json(mr), 201);
 };
 

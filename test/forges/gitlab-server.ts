@@ -86,6 +86,8 @@ export class FakeGitLab {
    * the source commit's own last_pipeline stays empty (what GitLab shows for such a project).
    */
   readonly headPipelines = new Map<number, { id: number; status: string }>();
+  /** The status of the pipeline GitLab starts for each new merge request (none when unset). */
+  pipelineOnCreate: string | undefined;
   /** Commits made by POST /repository/commits (the REST fallback's writes), in order. */
   readonly apiCommits: { branch: string; sha: string; tree: string; force: boolean }[] = [];
   private ids = 100;
