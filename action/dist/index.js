@@ -65937,6 +65937,35 @@ function requestTimeoutMs(env2) {
 
 // src/flow/execute.ts
 init_errors();
+
+// src/flow/merge.ts
+init_errors();
+async function mergeUnlessMoved(scm, pr, o) {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
+    return true;
+  } catch (e) {
+    if (e instanceof ScmError && e.outcome === "head-moved") return false;
+    const scheduled2 = mergeScheduled(e);
+    if (scheduled2 !== void 0) return scheduled2;
+    throw e;
+  }
+}
+async function mergeOrSchedule(scm, pr, method) {
+  try {
+    await scm.mergePull(pr.number, { sha: pr.headSha, method });
+    return void 0;
+  } catch (e) {
+    const scheduled2 = mergeScheduled(e);
+    if (scheduled2 !== void 0) return scheduled2;
+    throw e;
+  }
+}
+function mergeScheduled(e) {
+  return e instanceof ScmError && e.outcome === "merge-scheduled" ? e.message.replace(/^merge \S+: /, "") : void 0;
+}
+
+// src/flow/execute.ts
 async function execute(scm, app, actions, o) {
   let live;
   const told = (action, pr) => pr && !o.dryRun && o.report?.(pullEvent(app, action, pr));
@@ -66065,20 +66094,6 @@ async function commit(scm, p, o) {
     if (!isConflict(e)) throw e;
     return scm.commitToBranch(req);
   }
-}
-async function mergeUnlessMoved(scm, pr, o) {
-  try {
-    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-    return true;
-  } catch (e) {
-    if (e instanceof ScmError && e.outcome === "head-moved") return false;
-    const scheduled2 = mergeScheduled(e);
-    if (scheduled2 !== void 0) return scheduled2;
-    throw e;
-  }
-}
-function mergeScheduled(e) {
-  return e instanceof ScmError && e.outcome === "merge-scheduled" ? e.message.replace(/^merge \S+: /, "") : void 0;
 }
 function isConflict(e) {
   return e instanceof ScmError && e.outcome === "already-exists";
@@ -68781,16 +68796,6 @@ function retryHeld(s, entry) {
 }
 function isAborted(s, entry) {
   return readOutput(entry.loc, s.ctx.cwd).status?.rollouts.some((r) => r.phase === "Aborted") ?? false;
-}
-async function mergeOrSchedule(scm, pr, method) {
-  try {
-    await scm.mergePull(pr.number, { sha: pr.headSha, method });
-    return void 0;
-  } catch (e) {
-    const scheduled2 = mergeScheduled(e);
-    if (scheduled2 !== void 0) return scheduled2;
-    throw e;
-  }
 }
 
 // src/flow/pr-command.ts

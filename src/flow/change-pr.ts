@@ -8,9 +8,9 @@ import { BRANCH_PREFIX } from './branch';
 import { readConnection, withoutToken } from './connection';
 import { AppFlowState, decide, groupPulls } from './decide';
 import { flowEdges } from './edges';
-import { ExecuteOptions, execute, mergeScheduled, pullEvent } from './execute';
+import { execute, pullEvent } from './execute';
+import { mergeOrSchedule } from './merge';
 import { Proposal } from './proposal';
-import { PullRequest, ScmClient } from '../scm/types';
 import { previewOffline } from './offline';
 import { FlowOptions, LocalSession, executeOptions, openSession, proposalFor } from './session';
 import { isWaveCommand, supersededTargetPulls, waveCommandState } from './wave-command';
@@ -93,23 +93,4 @@ function retryHeld(s: LocalSession, entry: LoadedEntry): Proposal {
 
 function isAborted(s: LocalSession, entry: LoadedEntry): boolean {
   return readOutput(entry.loc, s.ctx.cwd).status?.rollouts.some((r) => r.phase === 'Aborted') ?? false;
-}
-
-/**
- * Merges the command's PR; the forge's words when it will merge it itself once its pipeline
- * succeeds (GitLab's auto-merge): the command has done its part, the next `rollgen pr` sees it merged.
- */
-async function mergeOrSchedule(
-  scm: ScmClient,
-  pr: PullRequest,
-  method: ExecuteOptions['mergeMethod'],
-): Promise<string | undefined> {
-  try {
-    await scm.mergePull(pr.number, { sha: pr.headSha, method });
-    return undefined;
-  } catch (e) {
-    const scheduled = mergeScheduled(e);
-    if (scheduled !== undefined) return scheduled;
-    throw e;
-  }
 }

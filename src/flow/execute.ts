@@ -5,6 +5,7 @@ import { parseBranch } from './branch';
 import { Action, changedFields } from './decide';
 import { parseMarker, withHead, withMarker } from './marker';
 import { Proposal } from './proposal';
+import { mergeUnlessMoved } from './merge';
 
 export interface ExecuteOptions {
   readonly dryRun: boolean;
@@ -187,28 +188,6 @@ async function commit(scm: ScmClient, p: Proposal, o: ExecuteOptions): Promise<s
     if (!isConflict(e)) throw e;
     return scm.commitToBranch(req);
   }
-}
-
-/**
- * Merges at the head whose checks were read; false when the host says the head moved since (a
- * race, not a failure, so the other apps still run); the host's words when it will merge it by
- * itself once its pipeline succeeds (auto-merge set): the app holds, the next run sees it merged.
- */
-async function mergeUnlessMoved(scm: ScmClient, pr: PullRequest, o: ExecuteOptions): Promise<true | false | string> {
-  try {
-    await scm.mergePull(pr.number, { sha: pr.headSha, method: o.mergeMethod });
-    return true;
-  } catch (e) {
-    if (e instanceof ScmError && e.outcome === 'head-moved') return false;
-    const scheduled = mergeScheduled(e);
-    if (scheduled !== undefined) return scheduled;
-    throw e;
-  }
-}
-
-/** The host's words when it refused to merge now but will by itself once the pipeline succeeds. */
-export function mergeScheduled(e: unknown): string | undefined {
-  return e instanceof ScmError && e.outcome === 'merge-scheduled' ? e.message.replace(/^merge \S+: /, '') : undefined;
 }
 
 /** The branch or PR to create already exists: a concurrent run (or our own request whose response was lost) made it. */
