@@ -65228,12 +65228,12 @@ function abortRollout(c, removal2 = "one-commit") {
   const t = { status: { ...c, phase: "Aborted", step: 0, ...reached }, action: "abort" };
   return removal2 === "two-commits" ? drainFirst(c, t) : t;
 }
-function promoteRollout(c, full) {
+function promoteRollout(c, full, only) {
   if (c.phase !== "Progressing")
     throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
-  if (full || c.step >= c.steps)
-    return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
-  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
+  const next = full ? void 0 : nextStepOf(c.step, c.steps, only);
+  if (next === void 0) return { status: { ...c, phase: "Promoting" }, action: full ? "promote --full" : "promote" };
+  return { status: { ...c, step: next }, action: `step ${next} (promoted)` };
 }
 function retryRollout(c) {
   if (c.phase !== "Aborted" || !c.canaryRevision)
@@ -66389,7 +66389,7 @@ function applyCommand(command, current2, r, track, removal2) {
   if (revision !== current2.canaryRevision && !servesActive) return void 0;
   if (command.kind === "retry")
     return current2.phase === "Aborted" ? retryRollout({ ...current2, steps: r.plan.steps.length }) : void 0;
-  return current2.phase === "Progressing" ? promoteRollout(current2, command.full) : void 0;
+  return current2.phase === "Progressing" ? promoteRollout(current2, command.full, command.only) : void 0;
 }
 function lockStep(app, before, statuses, actions) {
   for (const routing of app.routings) {
@@ -66610,7 +66610,7 @@ function prepareWrite(ctx, loc, app, command, peers, drift = "refuse", read) {
       `${command.kind} needs an output directory: rollgen ${command.kind} SOURCE OUT, or an app from rollgen.yaml`
     );
   const output = readAppOutput(ctx, loc, app, peers, read);
-  const wave = command.kind === "advance" && loc.waveSteps ? { ...command, only: loc.waveSteps } : command;
+  const wave = (command.kind === "advance" || command.kind === "promote") && loc.waveSteps ? { ...command, only: loc.waveSteps } : command;
   const moved2 = transitionApp(app, output, wave, loc.track, loc.removal);
   const t = moved2.actions.length > 0 ? moved2 : plainUpdate(app, output, moved2, command, loc, peers);
   if (!t) return void 0;

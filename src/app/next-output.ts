@@ -67,7 +67,10 @@ export function prepareWrite(
     );
   const output = readAppOutput(ctx, loc, app, peers, read);
   // A fleet target runs the steps its wave runs (docs/fleet.md).
-  const wave = command.kind === 'advance' && loc.waveSteps ? { ...command, only: loc.waveSteps } : command;
+  const wave =
+    (command.kind === 'advance' || command.kind === 'promote') && loc.waveSteps
+      ? { ...command, only: loc.waveSteps }
+      : command;
   const moved = transitionApp(app, output, wave, loc.track, loc.removal);
   const t = moved.actions.length > 0 ? moved : plainUpdate(app, output, moved, command, loc, peers);
   if (!t) return undefined;

@@ -35,10 +35,10 @@ export interface OutputSnapshot {
 }
 
 export type AppCommand =
-  /** `only`: the steps a fleet wave runs (docs/fleet.md); the rest are skipped, `promote` skips them all. */
+  /** `only`: the steps a fleet wave runs (docs/fleet.md); the rest are skipped (by advance and promote), `promote` skips them all. */
   | { readonly kind: 'advance'; readonly only?: StepSubset }
   | { readonly kind: 'abort' }
-  | { readonly kind: 'promote'; readonly full: boolean }
+  | { readonly kind: 'promote'; readonly full: boolean; readonly only?: StepSubset }
   | { readonly kind: 'retry' };
 
 export interface AppTransition {
@@ -157,7 +157,7 @@ function applyCommand(
   // A retry runs the steps as they are now (they may have changed while it was aborted).
   if (command.kind === 'retry')
     return current.phase === 'Aborted' ? retryRollout({ ...current, steps: r.plan.steps.length }) : undefined;
-  return current.phase === 'Progressing' ? promoteRollout(current, command.full) : undefined;
+  return current.phase === 'Progressing' ? promoteRollout(current, command.full, command.only) : undefined;
 }
 
 /**

@@ -181,12 +181,13 @@ export function abortRollout(c: RolloutStatus, removal: Removal = 'one-commit'):
 }
 
 /** One step ignoring the gate; with `full`, straight to promotion keeping the current traffic. */
-export function promoteRollout(c: RolloutStatus, full: boolean): Transition {
+export function promoteRollout(c: RolloutStatus, full: boolean, only?: StepSubset): Transition {
   if (c.phase !== 'Progressing')
     throw new StateError(`rollout ${c.name} is ${c.phase}; only a progressing rollout can be promoted`);
-  if (full || c.step >= c.steps)
-    return { status: { ...c, phase: 'Promoting' }, action: full ? 'promote --full' : 'promote' };
-  return { status: { ...c, step: c.step + 1 }, action: `step ${c.step + 1} (promoted)` };
+  // A fleet target goes to the next step its wave runs, as advance does (docs/fleet.md).
+  const next = full ? undefined : nextStepOf(c.step, c.steps, only);
+  if (next === undefined) return { status: { ...c, phase: 'Promoting' }, action: full ? 'promote --full' : 'promote' };
+  return { status: { ...c, step: next }, action: `step ${next} (promoted)` };
 }
 
 /** An aborted rollout starts again at step 1 with the same revision. */

@@ -1,7 +1,7 @@
 import * as fs from 'fs';
 import { runCli } from '../helpers/cli';
 import { FlowWorld } from '../helpers/flow-world';
-import { bumpFleetImage, driveFleet, fleetFlowWorld, imagesOf } from '../helpers/fleet-flow';
+import { type FleetTarget, OUTPUTS, bumpFleetImage, driveFleet, fleetFlowWorld, imagesOf } from '../helpers/fleet-flow';
 import { git } from '../helpers/git-repo';
 
 /**
@@ -70,4 +70,31 @@ test('advance --commit: the same steps, one commit per wave step', async () => {
   ]);
   expect(moves(us)).toEqual(['promote to stable', 'clean up after: canary removed']);
   expect(imagesOf(w, 'prod-us')).toEqual(['2.54']);
+});
+
+test('promote of a target or a wave goes to the next step its wave runs (step 1 -> 3 under steps: [1, 3]), as advance does', async () => {
+  w = fleetFlowWorld(SUBSETS);
+  const later = () => new Date(Date.now() + 7200_000);
+  const cli = (args: string[]) => runCli(args, w.repo, '', { now: later });
+  const subject = () => git(w.repo, ['log', '-1', '--format=%s']).trim();
+  const advanceUntil = async (done: (s: string) => boolean) => {
+    for (let i = 0; i < 40; i++) {
+      const head = git(w.repo, ['rev-parse', 'HEAD']);
+      expect((await cli(['advance', '--commit'])).stderr).toBe('');
+      if (done(subject())) return;
+      if (git(w.repo, ['rev-parse', 'HEAD']) === head) throw new Error('settled before it');
+    }
+  };
+  const statusOf = (t: FleetTarget) => fs.readFileSync(`${w.repo}/${OUTPUTS[t]}/rollgen-status.yaml`, 'utf8');
+  const stepOf = (t: FleetTarget) => /step: (\d+)/.exec(statusOf(t))?.[1];
+  await advanceUntil(() => false).catch(() => undefined); // adopted, settled
+  bumpFleetImage(w, '2.54');
+  await advanceUntil((s) => s.startsWith('rollgen(wave prod-eu)') && s.includes('step 1 of 3'));
+  expect(stepOf('prod-eu')).toBe('1');
+  const r = await cli(['promote', 'web', '--target', 'prod-eu', '--commit']);
+  expect(r.stderr).toBe('');
+  expect(stepOf('prod-eu')).toBe('3');
+  const wave = await cli(['promote', '--wave', 'prod-eu', '--commit']);
+  expect(wave.stderr).toBe('');
+  expect(statusOf('prod-eu')).toMatch(/phase: Promoting/);
 });
