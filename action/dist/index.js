@@ -60665,7 +60665,9 @@ function timeAt(t, now) {
 function rfc3339(text2) {
   if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$/.test(text2)) return void 0;
   const ms = Date.parse(text2.length === 10 ? `${text2}T00:00:00Z` : text2);
-  return Number.isNaN(ms) ? void 0 : ms;
+  if (Number.isNaN(ms)) return void 0;
+  const [year, month, day] = text2.slice(0, 10).split("-").map(Number);
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate() ? ms : void 0;
 }
 
 // src/analysis/provider-prometheus-range.ts

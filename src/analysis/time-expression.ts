@@ -54,5 +54,8 @@ export function timeAt(t: TimeExpr, now: Date): number {
 function rfc3339(text: string): number | undefined {
   if (!/^\d{4}-\d\d-\d\d(T\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d))?$/.test(text)) return undefined;
   const ms = Date.parse(text.length === 10 ? `${text}T00:00:00Z` : text);
-  return Number.isNaN(ms) ? undefined : ms;
+  if (Number.isNaN(ms)) return undefined;
+  // Date.parse rolls 2026-02-30 over to March 2: the day must exist in its month, as Go's parser requires.
+  const [year, month, day] = text.slice(0, 10).split('-').map(Number);
+  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate() ? ms : undefined;
 }

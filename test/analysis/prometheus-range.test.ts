@@ -170,6 +170,8 @@ describe("Argo's rangeQuery time expressions rollgen evaluates", () => {
     expect(at('duration("1h")')).toMatch(/is a duration, not a time/);
     expect(at('now() - duration("1 hour")')).toBe('duration("1 hour") is not a Go duration such as 30s, 5m or 1h30m');
     expect(at('date("yesterday")')).toMatch(/is not an RFC 3339 time/);
+    expect(at('date("2026-02-30")')).toMatch(/is not an RFC 3339 time/); // no such day (Date.parse rolls it over)
+    expect(at('date("2024-02-29T00:00:00Z")')).toBe('2024-02-29T00:00:00.000Z'); // a leap day exists
     expect(at('now().Add(-time.Hour)')).toMatch(/is not a time expression rollgen evaluates/);
   });
 });
