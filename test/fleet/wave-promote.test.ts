@@ -1,8 +1,17 @@
 import * as fs from 'fs';
-import * as path from 'path';
 import { parseMarker } from '../../src/flow/marker';
 import { FlowWorld } from '../helpers/flow-world';
-import { OUTPUTS, bumpFleetImage, driveFleet, fleetFlowWorld, touchedBy } from '../helpers/fleet-flow';
+import {
+  type FleetTarget,
+  OUTPUTS,
+  ONE_WAVE,
+  bumpFleetImage,
+  driveFleet,
+  fleetFlowWorld,
+  oneWaveAtStep2,
+  statusOf as statusOfTarget,
+  touchedBy,
+} from '../helpers/fleet-flow';
 import { git } from '../helpers/git-repo';
 
 /**
@@ -17,23 +26,14 @@ jest.setTimeout(600_000);
 let w: FlowWorld;
 afterEach(() => fs.rmSync(w.repo, { recursive: true, force: true }));
 
-/** One wave of all three targets of examples/fleet. */
-const ONE_WAVE = `waves:
-  - name: all
-    select: {targets: ["web/*"]}
-`;
 const ALL = ['staging', 'prod-eu', 'prod-us'] as const;
 
-const statusOf = (t: keyof typeof OUTPUTS) =>
-  fs.readFileSync(path.join(w.repo, OUTPUTS[t], 'rollgen-status.yaml'), 'utf8');
+const statusOf = (t: FleetTarget) => statusOfTarget(w, t);
 const created = (r: { writes: readonly { op: string }[] }) => r.writes.filter((c) => c.op === 'createPull');
 
 /** The fleet adopted, a new image in `targets`, the wave's step 1 merged and its step-2 PR open. */
-async function atStep2(targets?: Parameters<typeof bumpFleetImage>[2]): Promise<void> {
-  w = fleetFlowWorld((y) => y.replace(/^waves:[\s\S]*/m, ONE_WAVE));
-  await driveFleet(w);
-  bumpFleetImage(w, '2.54', targets);
-  await driveFleet(w, { after: () => w.fake.open().some((p) => p.branch === 'rollgen/wave_3aall/step-2') });
+async function atStep2(targets?: Parameters<typeof oneWaveAtStep2>[0]): Promise<void> {
+  w = await oneWaveAtStep2(targets);
 }
 
 test('promote --wave --full --pr: one PR for a 3-target wave (was 3), the step PR superseded; a rerun changes nothing; after the merge none is left to promote, refused as per target', async () => {

@@ -5,24 +5,16 @@
  * manual gate, a rerun that changes nothing, health wait, automatic abort, a person's close) run as
  * on a push; the client's writes are compared with the commits the push builds.
  */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createGiteaScm } from '../../src/scm/gitea';
 import { buildCommits } from '../../src/scm/github/local-commits';
 import type { BranchWrite, CommitRequest } from '../../src/scm/types';
 import { git } from '../helpers/git-repo';
 import { GiteaHarness } from './gitea-harness';
-import { analysisServer, runScenarios } from './scenarios';
+import { runScenarios, serveAnalysis } from './scenarios';
 
 jest.setTimeout(300_000);
 
-let server: http.Server;
-beforeAll(async () => {
-  server = http.createServer((_req, res) => res.end(JSON.stringify({ p99: analysisServer.p99 })));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  analysisServer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/latency`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+serveAnalysis();
 
 describe('the flow with every push refused', () => {
   let last: GiteaHarness | undefined;

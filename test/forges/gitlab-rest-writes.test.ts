@@ -5,24 +5,16 @@
  * scenarios (start, manual gate, a rerun that changes nothing, health wait, automatic abort) run
  * as on a push, and the client's own writes are compared with the commits the push builds.
  */
-import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createGitLabScm } from '../../src/scm/gitlab';
 import { buildCommits } from '../../src/scm/github/local-commits';
 import type { CommitRequest } from '../../src/scm/types';
 import { git } from '../helpers/git-repo';
 import { GitLabHarness } from './gitlab-harness';
-import { analysisServer, runScenarios } from './scenarios';
+import { runScenarios, serveAnalysis } from './scenarios';
 
 jest.setTimeout(300_000);
 
-let server: http.Server;
-beforeAll(async () => {
-  server = http.createServer((_req, res) => res.end(JSON.stringify({ p99: analysisServer.p99 })));
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  analysisServer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/latency`;
-});
-afterAll(() => new Promise<void>((r) => server.close(() => r())));
+serveAnalysis();
 
 const COMMITS = 'POST /api/v4/projects/:id/repository/commits';
 

@@ -5,6 +5,8 @@
  * the API requests of its runs, which the forge's test prints.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Change, ForgeHarness, ForgeRun } from './harness';
 
@@ -112,8 +114,19 @@ spec:
 const ANALYSIS = '    analysis:\n      steps:\n        - step: 3\n          templates: [{templateName: latency}]\n';
 const HEALTH = "health:\n  statuses: ['kustomization/{name}/*']\n";
 
-/** Where the analysis scenarios' web provider is; the forge's test sets it (a loopback server answering {p99}). */
+/** Where the analysis scenarios' web provider is: a loopback server answering {p99}, started by serveAnalysis. */
 export const analysisServer = { url: '', p99: 50 };
+
+/** Starts the analysis scenarios' loopback web server for the test file that calls it (in its top scope). */
+export function serveAnalysis(): void {
+  let server: http.Server;
+  beforeAll(async () => {
+    server = http.createServer((_req, res) => res.end(JSON.stringify({ p99: analysisServer.p99 })));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    analysisServer.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/latency`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+}
 
 /** Step 3 merged and measured; returns the commit that landed it, where the analysis is recorded. */
 async function analysed(w: World, p99: number): Promise<string> {

@@ -107,3 +107,22 @@ export async function driveFleet(w: FlowWorld, o: DriveOptions = {}, maxRuns = 8
   }
   throw new Error('the fleet never settled');
 }
+
+/** One wave of all three targets of examples/fleet (the wave-command tests). */
+export const ONE_WAVE = `waves:
+  - name: all
+    select: {targets: ["web/*"]}
+`;
+
+/** examples/fleet as ONE_WAVE, adopted, a new image in `targets`, the wave's step 1 merged and its step-2 PR open. */
+export async function oneWaveAtStep2(targets?: Parameters<typeof bumpFleetImage>[2]): Promise<FlowWorld> {
+  const w = fleetFlowWorld((y) => y.replace(/^waves:[\s\S]*/m, ONE_WAVE));
+  await driveFleet(w);
+  bumpFleetImage(w, '2.54', targets);
+  await driveFleet(w, { after: () => w.fake.open().some((p) => p.branch === 'rollgen/wave_3aall/step-2') });
+  return w;
+}
+
+/** The status file a target's output holds. */
+export const statusOf = (w: FlowWorld, t: FleetTarget): string =>
+  fs.readFileSync(path.join(w.repo, OUTPUTS[t], 'rollgen-status.yaml'), 'utf8');
