@@ -60667,7 +60667,11 @@ function rfc3339(text2) {
   const ms = Date.parse(text2.length === 10 ? `${text2}T00:00:00Z` : text2);
   if (Number.isNaN(ms)) return void 0;
   const [year, month, day] = text2.slice(0, 10).split("-").map(Number);
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate() ? ms : void 0;
+  return day <= daysIn(year, month) ? ms : void 0;
+}
+function daysIn(year, month) {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return year % 4 === 0 && year % 100 !== 0 || year % 400 === 0 ? 29 : 28;
 }
 
 // src/analysis/provider-prometheus-range.ts

@@ -57,5 +57,11 @@ function rfc3339(text: string): number | undefined {
   if (Number.isNaN(ms)) return undefined;
   // Date.parse rolls 2026-02-30 over to March 2: the day must exist in its month, as Go's parser requires.
   const [year, month, day] = text.slice(0, 10).split('-').map(Number);
-  return day <= new Date(Date.UTC(year, month, 0)).getUTCDate() ? ms : undefined;
+  return day <= daysIn(year, month) ? ms : undefined;
+}
+
+/** Days in `month` (1-12) of `year`, on the proleptic Gregorian calendar Go and JavaScript use. */
+function daysIn(year: number, month: number): number {
+  if (month !== 2) return [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
 }
