@@ -36423,6 +36423,30 @@ function moved(u, now) {
     { outcome: "head-moved" }
   );
 }
+function branchWrites(writer, restWrite) {
+  const writeBranches = async (reqs) => {
+    if (writer?.active) return writer.write(reqs);
+    const out = [];
+    for (const req of reqs)
+      out.push(
+        await restWrite(req).then(
+          (sha2) => ({ branch: req.branch, sha: sha2 }),
+          (error10) => {
+            if (!(error10 instanceof ScmError)) throw error10;
+            return { branch: req.branch, error: error10 };
+          }
+        )
+      );
+    return out;
+  };
+  const commitToBranch = async (req) => {
+    let [written] = await writeBranches([req]);
+    if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
+    if ("error" in written) throw written.error;
+    return written.sha;
+  };
+  return { writeBranches, commitToBranch };
+}
 var GitBranchWriter, GITHUB_AFTER_REFUSAL;
 var init_branches = __esm({
   "src/scm/github/branches.ts"() {
@@ -37014,30 +37038,13 @@ function createGitLabScm(connection2, options = {}) {
 `)),
     PUSH_REFUSED
   ) : void 0;
-  const writeBranches = async (reqs) => {
-    if (writer?.active) return writer.write(reqs);
-    const local = connection2.localRepo;
-    if (!local)
-      return reqs.map((r) => ({
-        branch: r.branch,
-        error: new ScmError(`write branch ${r.branch}`, void 0, "no local checkout to build the commit from")
-      }));
-    const out = [];
-    for (const req of reqs)
-      out.push(
-        await guard(
-          `commit ${req.changes.length} file(s) to branch ${req.branch}`,
-          () => commitByApi(http3, base, local, req)
-        ).then(
-          (sha2) => ({ branch: req.branch, sha: sha2 }),
-          (error10) => {
-            if (!(error10 instanceof ScmError)) throw error10;
-            return { branch: req.branch, error: error10 };
-          }
-        )
-      );
-    return out;
-  };
+  const local = connection2.localRepo;
+  const { writeBranches, commitToBranch } = branchWrites(
+    writer,
+    (req) => local ? guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => commitByApi(http3, base, local, req)) : Promise.reject(
+      new ScmError(`write branch ${req.branch}`, void 0, "no local checkout to build the commit from")
+    )
+  );
   const mr = (path42) => `${base}/merge_requests${path42}`;
   return {
     writeBranches,
@@ -37058,12 +37065,7 @@ function createGitLabScm(connection2, options = {}) {
       `list ${state} merge requests`,
       async () => (await listMergeRequests(http3, base, prefix, state, closedSince)).map(asPull)
     ),
-    commitToBranch: async (req) => {
-      let [written] = await writeBranches([req]);
-      if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
-      if ("error" in written) throw written.error;
-      return written.sha;
-    },
+    commitToBranch,
     createPull: (req) => guard(`open a merge request from ${req.branch} into ${req.base}`, async () => {
       const body = {
         source_branch: req.branch,
@@ -37770,28 +37772,15 @@ function createGiteaScm(connection2, options = {}) {
 `)),
     REFUSAL
   ) : void 0;
-  const writeBranches = async (reqs) => {
-    if (writer?.active) return writer.write(reqs);
-    const local = connection2.localRepo;
-    const out = [];
-    for (const req of reqs) {
-      const written = local ? guard(
-        `commit ${req.changes.length} file(s) to branch ${req.branch}`,
-        "write:repository",
-        () => writeByContents(gh, local, req)
-      ) : Promise.reject(new ScmError(`write branch ${req.branch}`, void 0, "no local checkout to build it from"));
-      out.push(
-        await written.then(
-          (sha2) => ({ branch: req.branch, sha: sha2 }),
-          (error10) => {
-            if (!(error10 instanceof ScmError)) throw error10;
-            return { branch: req.branch, error: error10 };
-          }
-        )
-      );
-    }
-    return out;
-  };
+  const local = connection2.localRepo;
+  const { writeBranches, commitToBranch } = branchWrites(
+    writer,
+    (req) => local ? guard(
+      `commit ${req.changes.length} file(s) to branch ${req.branch}`,
+      "write:repository",
+      () => writeByContents(gh, local, req)
+    ) : Promise.reject(new ScmError(`write branch ${req.branch}`, void 0, "no local checkout to build it from"))
+  );
   return {
     writeBranches,
     usage: () => meter.usage(writer?.active ? 0 : API_BRANCH_REQUESTS2),
@@ -37801,12 +37790,7 @@ function createGiteaScm(connection2, options = {}) {
       "read:repository",
       async () => (await listPullsByPrefix(gh, prefix, state, closedSince)).map(seen)
     ),
-    commitToBranch: async (req) => {
-      let [written] = await writeBranches([req]);
-      if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
-      if ("error" in written) throw written.error;
-      return written.sha;
-    },
+    commitToBranch,
     createPull: (req) => guard(
       `open a PR from ${req.branch} into ${req.base}`,
       "write:repository",
@@ -44094,23 +44078,13 @@ function createGitHubScm(connection2, options = {}) {
     `commit ${req.changes.length} file(s) to branch ${req.branch}`,
     () => createCommitOnBranch(gh, req, local ? signatureOn(local, req.parent) : void 0)
   );
-  const writeBranches = async (reqs) => {
-    if (writer?.active) return writer.write(reqs);
-    const out = [];
-    for (const req of reqs) out.push(await restCommit(req).then((sha2) => ({ branch: req.branch, sha: sha2 }), asError(req)));
-    return out;
-  };
+  const { writeBranches, commitToBranch } = branchWrites(writer, restCommit);
   return {
     writeBranches,
     usage: () => meter.usage(writer?.active ? 0 : REST_BRANCH_REQUESTS),
     branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead2(gh, branch)),
     listPulls: ({ prefix, state, closedSince }) => guard(`list ${state} pull requests`, () => listPullsByPrefix2(gh, prefix, state, closedSince)),
-    commitToBranch: async (req) => {
-      let [written] = await writeBranches([req]);
-      if ("error" in written && written.error.outcome === "push-refused") [written] = await writeBranches([req]);
-      if ("error" in written) throw written.error;
-      return written.sha;
-    },
+    commitToBranch,
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest2(gh, req)),
     updatePull: (number2, req) => guard(`update PR #${number2}`, () => updatePullRequest2(gh, number2, req)),
     mergePull: (number2, req) => guard(`merge PR #${number2}`, () => mergePullRequest2(gh, number2, req)),
@@ -44125,11 +44099,10 @@ function createGitHubScm(connection2, options = {}) {
     )
   };
 }
-var REST_BRANCH_REQUESTS, asError, CHECKS_WRITE;
+var REST_BRANCH_REQUESTS, CHECKS_WRITE;
 var init_github = __esm({
   "src/scm/github/index.ts"() {
     "use strict";
-    init_errors();
     init_branches();
     init_checks();
     init_connection();
@@ -44142,10 +44115,6 @@ var init_github = __esm({
     init_stdout();
     init_signals();
     REST_BRANCH_REQUESTS = 3;
-    asError = (req) => (e) => {
-      if (!(e instanceof ScmError)) throw e;
-      return { branch: req.branch, error: e };
-    };
     CHECKS_WRITE = "grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions)";
   }
 });
@@ -70689,7 +70658,7 @@ function planRun(apps2, usage, maxRequests) {
   }
   return { taken, deferred, order: order.map((o) => o.i), cost, allowance };
 }
-function branchWrites(actions, parent, parentTree, base) {
+function branchWrites2(actions, parent, parentTree, base) {
   const out = [];
   for (const a of actions) {
     if (a.kind !== "open" && !(a.kind === "update" && a.commit)) continue;
@@ -70714,7 +70683,7 @@ async function writeWithinBudget(s, rounds, actions, dryRun) {
     pendingSince: r.pendingSince
   }));
   const max = s.config.pr.maxRequests;
-  const writesOf = (taken) => taken.flatMap((i) => branchWrites(actions[i], s.checkout.head, s.checkout.tree, s.checkout.base));
+  const writesOf = (taken) => taken.flatMap((i) => branchWrites2(actions[i], s.checkout.head, s.checkout.tree, s.checkout.base));
   let plan = planRun(apps2, s.scm.usage(), max);
   if (dryRun) return { ...plan, written: /* @__PURE__ */ new Map() };
   let results = await s.scm.writeBranches(writesOf(plan.taken));

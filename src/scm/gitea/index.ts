@@ -1,8 +1,8 @@
 import { ScmError } from '../../errors';
 import { processStderr } from '../../io/stdout';
-import { GitBranchWriter } from '../github/branches';
+import { GitBranchWriter, branchWrites } from '../github/branches';
 import { RequestMeter } from '../github/meter';
-import type { BranchWrite, CommitRequest, ScmClient, ScmConnection } from '../types';
+import type { ScmClient, ScmConnection } from '../types';
 import { createComment } from './comments';
 import { writeByContents } from './contents';
 import { GiteaScope, toScmError } from './errors';
@@ -80,28 +80,14 @@ export function createGiteaScm(connection: ScmConnection, options: GiteaScmOptio
         REFUSAL,
       )
     : undefined;
-  const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
-    if (writer?.active) return writer.write(reqs);
-    const local = connection.localRepo;
-    const out: BranchWrite[] = [];
-    for (const req of reqs) {
-      const written = local
-        ? guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, 'write:repository', () =>
-            writeByContents(gh, local, req),
-          )
-        : Promise.reject(new ScmError(`write branch ${req.branch}`, undefined, 'no local checkout to build it from'));
-      out.push(
-        await written.then(
-          (sha): BranchWrite => ({ branch: req.branch, sha }),
-          (error: unknown): BranchWrite => {
-            if (!(error instanceof ScmError)) throw error;
-            return { branch: req.branch, error };
-          },
-        ),
-      );
-    }
-    return out;
-  };
+  const local = connection.localRepo;
+  const { writeBranches, commitToBranch } = branchWrites(writer, (req) =>
+    local
+      ? guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, 'write:repository', () =>
+          writeByContents(gh, local, req),
+        )
+      : Promise.reject(new ScmError(`write branch ${req.branch}`, undefined, 'no local checkout to build it from')),
+  );
   return {
     writeBranches,
     usage: () => meter.usage(writer?.active ? 0 : API_BRANCH_REQUESTS),
@@ -110,12 +96,7 @@ export function createGiteaScm(connection: ScmConnection, options: GiteaScmOptio
       guard(`list ${state} pull requests`, 'read:repository', async () =>
         (await listPullsByPrefix(gh, prefix, state, closedSince)).map(seen),
       ),
-    commitToBranch: async (req) => {
-      let [written] = await writeBranches([req]);
-      if ('error' in written && written.error.outcome === 'push-refused') [written] = await writeBranches([req]);
-      if ('error' in written) throw written.error;
-      return written.sha;
-    },
+    commitToBranch,
     createPull: (req) =>
       guard(`open a PR from ${req.branch} into ${req.base}`, 'write:repository', async () =>
         seen(await createPullRequest(gh, labels, req)),

@@ -115,3 +115,40 @@ function moved(u: RefUpdate, now: ReadonlyMap<string, string>): ScmError {
     { outcome: 'head-moved' },
   );
 }
+
+/**
+ * A client's branch writes, the same on every forge: one push of them all while pushing works,
+ * else each branch by the forge's REST API (`restWrite`, its sha), a failed branch being that
+ * branch's result, not the end of the others. `commitToBranch` writes one branch and, when this
+ * very push was the one refused, writes it again by REST.
+ */
+export function branchWrites(
+  writer: GitBranchWriter | undefined,
+  restWrite: (req: CommitRequest) => Promise<string>,
+): {
+  writeBranches(reqs: readonly CommitRequest[]): Promise<BranchWrite[]>;
+  commitToBranch(req: CommitRequest): Promise<string>;
+} {
+  const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
+    if (writer?.active) return writer.write(reqs);
+    const out: BranchWrite[] = [];
+    for (const req of reqs)
+      out.push(
+        await restWrite(req).then(
+          (sha): BranchWrite => ({ branch: req.branch, sha }),
+          (error: unknown): BranchWrite => {
+            if (!(error instanceof ScmError)) throw error;
+            return { branch: req.branch, error };
+          },
+        ),
+      );
+    return out;
+  };
+  const commitToBranch = async (req: CommitRequest): Promise<string> => {
+    let [written] = await writeBranches([req]);
+    if ('error' in written && written.error.outcome === 'push-refused') [written] = await writeBranches([req]);
+    if ('error' in written) throw written.error;
+    return written.sha;
+  };
+  return { writeBranches, commitToBranch };
+}

@@ -1,6 +1,5 @@
-import { ScmError } from '../../errors';
-import type { BranchWrite, CommitRequest, ScmClient, ScmConnection } from '../types';
-import { GitBranchWriter } from './branches';
+import type { CommitRequest, ScmClient, ScmConnection } from '../types';
+import { GitBranchWriter, branchWrites } from './branches';
 import { fetchChecks } from './checks';
 import { gitRemoteUrl, parseConnection } from './connection';
 import { toScmError } from './errors';
@@ -17,14 +16,6 @@ export type { GitHubScmOptions, LogLevel } from './octokit';
 
 /** A tree, a commit and a ref (one more when the branch exists): what a branch costs by REST. */
 const REST_BRANCH_REQUESTS = 3;
-
-/** A branch the REST fallback could not write is that branch's result, not the end of the others. */
-const asError =
-  (req: CommitRequest) =>
-  (e: unknown): BranchWrite => {
-    if (!(e instanceof ScmError)) throw e;
-    return { branch: req.branch, error: e };
-  };
 
 const CHECKS_WRITE =
   'grant the token checks: write (rollgen records each analysis as a check run; in a workflow, under permissions:, for a GitHub App, in its permissions)';
@@ -58,24 +49,14 @@ export function createGitHubScm(connection: ScmConnection, options: GitHubScmOpt
     guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () =>
       createCommitOnBranch(gh, req, local ? signatureOn(local, req.parent) : undefined),
     );
-  const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
-    if (writer?.active) return writer.write(reqs);
-    const out: BranchWrite[] = [];
-    for (const req of reqs) out.push(await restCommit(req).then((sha) => ({ branch: req.branch, sha }), asError(req)));
-    return out;
-  };
+  const { writeBranches, commitToBranch } = branchWrites(writer, restCommit);
   return {
     writeBranches,
     usage: () => meter.usage(writer?.active ? 0 : REST_BRANCH_REQUESTS),
     branchHead: (branch) => guard(`read branch ${branch}`, () => fetchBranchHead(gh, branch)),
     listPulls: ({ prefix, state, closedSince }) =>
       guard(`list ${state} pull requests`, () => listPullsByPrefix(gh, prefix, state, closedSince)),
-    commitToBranch: async (req) => {
-      let [written] = await writeBranches([req]);
-      if ('error' in written && written.error.outcome === 'push-refused') [written] = await writeBranches([req]);
-      if ('error' in written) throw written.error;
-      return written.sha;
-    },
+    commitToBranch,
     createPull: (req) => guard(`open a PR from ${req.branch} into ${req.base}`, () => createPullRequest(gh, req)),
     updatePull: (number, req) => guard(`update PR #${number}`, () => updatePullRequest(gh, number, req)),
     mergePull: (number, req) => guard(`merge PR #${number}`, () => mergePullRequest(gh, number, req)),

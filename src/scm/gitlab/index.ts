@@ -1,7 +1,7 @@
 import { ScmError } from '../../errors';
 import { processStderr } from '../../io/stdout';
-import { GitBranchWriter } from '../github/branches';
-import type { BranchWrite, CommitRequest, ScmClient, ScmConnection } from '../types';
+import { GitBranchWriter, branchWrites } from '../github/branches';
+import type { ScmClient, ScmConnection } from '../types';
 import { commitByApi } from './commits';
 import { toScmError } from './errors';
 import { GitLabHttp, GitLabHttpOptions } from './http';
@@ -42,29 +42,14 @@ export function createGitLabScm(connection: ScmConnection, options: GitLabScmOpt
         PUSH_REFUSED,
       )
     : undefined;
-  const writeBranches = async (reqs: readonly CommitRequest[]): Promise<BranchWrite[]> => {
-    if (writer?.active) return writer.write(reqs);
-    const local = connection.localRepo;
-    if (!local)
-      return reqs.map((r) => ({
-        branch: r.branch,
-        error: new ScmError(`write branch ${r.branch}`, undefined, 'no local checkout to build the commit from'),
-      }));
-    const out: BranchWrite[] = [];
-    for (const req of reqs)
-      out.push(
-        await guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () =>
-          commitByApi(http, base, local, req),
-        ).then(
-          (sha): BranchWrite => ({ branch: req.branch, sha }),
-          (error: unknown): BranchWrite => {
-            if (!(error instanceof ScmError)) throw error;
-            return { branch: req.branch, error };
-          },
+  const local = connection.localRepo;
+  const { writeBranches, commitToBranch } = branchWrites(writer, (req) =>
+    local
+      ? guard(`commit ${req.changes.length} file(s) to branch ${req.branch}`, () => commitByApi(http, base, local, req))
+      : Promise.reject(
+          new ScmError(`write branch ${req.branch}`, undefined, 'no local checkout to build the commit from'),
         ),
-      );
-    return out;
-  };
+  );
   const mr = (path: string) => `${base}/merge_requests${path}`;
   return {
     writeBranches,
@@ -86,12 +71,7 @@ export function createGitLabScm(connection: ScmConnection, options: GitLabScmOpt
       guard(`list ${state} merge requests`, async () =>
         (await listMergeRequests(http, base, prefix, state, closedSince)).map(asPull),
       ),
-    commitToBranch: async (req) => {
-      let [written] = await writeBranches([req]);
-      if ('error' in written && written.error.outcome === 'push-refused') [written] = await writeBranches([req]);
-      if ('error' in written) throw written.error;
-      return written.sha;
-    },
+    commitToBranch,
     createPull: (req) =>
       guard(`open a merge request from ${req.branch} into ${req.base}`, async () => {
         const body = {
